@@ -1,0 +1,65 @@
+/*
+ * cli: what every command of the driver shares: the command table, printing of errors with the exit codes
+ * of design.md, opening the store, and options that mean the same thing everywhere (--db, --label).
+ * Only bench/ prints and exits.
+ */
+#ifndef BENCH_BENCH_CLI_H
+#define BENCH_BENCH_CLI_H
+
+#include <stdio.h>
+
+#include "core/errbuf.h"
+#include "core/kv.h"
+#include "core/store.h"
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_REGRESSION = 1,
+	EXIT_USAGE = 2,
+	EXIT_INPUT = 3,
+	EXIT_HOST = 4,
+	EXIT_STORE = 5,
+	EXIT_INTERNAL = 70,
+};
+
+enum cmd_flags {
+	CMD_HIDDEN = 1 << 0, /* not listed by `bench help` */
+};
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv); /* argv[0] is the command name; returns the exit code */
+	const char *summary;
+	unsigned flags;
+};
+
+/* The command table (commands.c). */
+extern const struct cmd bench_commands[];
+const struct cmd *cmd_find(const char *name);
+
+/* Prints "bench: error: <msg>" and returns the exit code for the error's kind. */
+int cli_fail(const struct errbuf *err);
+/* Prints "bench: error: <fmt>" and returns `code`. */
+int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints "bench: warning: <fmt>". */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Usage error for a command: message plus a hint to --help; returns EXIT_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Adds a --label k=v argument to a list; prints the error and returns -1 on a bad form. */
+int cli_add_label(struct kvlist *labels, const char *cmd, const char *arg);
+
+/* Opens the database at path (default "bench.db"); prints the error and returns -1 on failure. */
+int cli_open_store(const char *path, unsigned flags, struct store **out);
+
+/* Whether stdout/stderr are terminals (progress lines only then). */
+int cli_stderr_is_tty(void);
+
+/* Set by SIGINT/SIGTERM handlers installed with cli_trap_signals(). */
+extern volatile int cli_interrupted;
+void cli_trap_signals(void);
+
+/* The default database path. */
+#define CLI_DEFAULT_DB "bench.db"
+
+#endif

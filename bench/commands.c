@@ -1,0 +1,56 @@
+/*
+ * commands: the command table (after git's builtin table) and `bench help` / `bench version`.
+ * Adding a command: write cmd_<name>.c, declare it in commands.h, add one row here.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/cli.h"
+#include "bench/commands.h"
+
+const struct cmd bench_commands[] = {
+	{ "run", cmd_run, "run a suite, fio job files or a built-in suite, and store the results", 0 },
+	{ "plan", cmd_plan, "show the runs a suite expands to, without running them", 0 },
+	{ "import", cmd_import, "store results from fio JSON files", 0 },
+	{ "report", cmd_report, "print the stored results as tables", 0 },
+	{ "help", cmd_help, "show this list, or a command's help", 0 },
+	{ "version", cmd_version, "print bench's version", 0 },
+	{ NULL, NULL, NULL, 0 },
+};
+
+const struct cmd *cmd_find(const char *name)
+{
+	for (const struct cmd *c = bench_commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+int cmd_help(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) {
+		const struct cmd *c = cmd_find(argv[1]);
+		if (!c)
+			return cli_error(EXIT_USAGE, "unknown command '%s' (see 'bench help')", argv[1]);
+		return c->fn(2, (char *[]){ (char *)c->name, "--help", NULL });
+	}
+	printf("usage: bench <command> [options]\n\n"
+	       "bench runs fio and vdbench-style storage workloads on one or many hosts, keeps every number in\n"
+	       "an SQLite file (bench.db by default, --db PATH) and turns stored runs into tables, charts and\n"
+	       "CI verdicts.\n\ncommands:\n");
+	for (const struct cmd *c = bench_commands; c->name; c++)
+		if (!(c->flags & CMD_HIDDEN))
+			printf("  %-9s %s\n", c->name, c->summary);
+	printf("\n'bench <command> --help' describes a command.\n\n"
+	       "exit codes: 0 success, 1 gate regression, 2 usage error, 3 bad input, 4 host/engine/collector\n"
+	       "failure, 5 storage error, 70 internal error.\n");
+	return EXIT_OK;
+}
+
+int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("bench %s\n", BENCH_VERSION_STRING);
+	return EXIT_OK;
+}

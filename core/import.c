@@ -1,0 +1,42 @@
+/*
+ * import: batches of imported runs (see import.h).
+ */
+#include "core/import.h"
+#include "core/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void import_batch_init(struct import_batch *b)
+{
+	memset(b, 0, sizeof(*b));
+	kvlist_init(&b->suite_labels);
+}
+
+void import_batch_release(struct import_batch *b)
+{
+	if (!b)
+		return;
+	free(b->suite_name);
+	kvlist_release(&b->suite_labels);
+	for (size_t i = 0; i < b->n; i++) {
+		run_spec_release(&b->runs[i].spec);
+		run_result_release(&b->runs[i].res);
+		free(b->runs[i].error);
+	}
+	free(b->runs);
+	import_batch_init(b);
+}
+
+struct imported_run *import_batch_add(struct import_batch *b)
+{
+	struct imported_run *r;
+
+	ARRAY_GROW(b->runs, b->cap, b->n + 1);
+	r = &b->runs[b->n++];
+	memset(r, 0, sizeof(*r));
+	run_spec_init(&r->spec);
+	run_result_init(&r->res);
+	r->status = RUN_DONE;
+	return r;
+}

@@ -1,0 +1,33 @@
+/*
+ * import: what an importer hands back: a batch of finished runs (spec + results) read from one source, for
+ * bench/cmd_import.c to store in one transaction. Importers live where their format's knowledge lives
+ * (fio JSON and logs in engines/, vdbench output in engines/, published CSV in core/csv_import.c) and never
+ * touch SQLite.
+ */
+#ifndef BENCH_CORE_IMPORT_H
+#define BENCH_CORE_IMPORT_H
+
+#include "core/errbuf.h"
+#include "core/model.h"
+
+struct imported_run {
+	struct run_spec spec;    /* name, workload, labels of this run */
+	struct run_result res;   /* per host + HOST_AGGREGATE */
+	enum run_status status;  /* usually RUN_DONE */
+	char *error;             /* or NULL */
+	int64_t target_run_id;   /* log import: attach samples to this existing run (0 = new run) */
+};
+
+struct import_batch {
+	char *suite_name;        /* e.g. the file name */
+	struct kvlist suite_labels;
+	struct imported_run *runs;
+	size_t n, cap;
+};
+
+void import_batch_init(struct import_batch *b);
+void import_batch_release(struct import_batch *b);
+/* Appends an initialised run (status RUN_DONE) and returns it; valid until the next add. */
+struct imported_run *import_batch_add(struct import_batch *b);
+
+#endif

@@ -1,0 +1,278 @@
+/*
+ * model: constructors, destructors and names for the shared structs (see model.h).
+ */
+#include "core/model.h"
+#include "core/strbuf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const status_names[] = { "running", "done", "failed", "partial", "aborted" };
+static const char *const ddir_names[] = { "read", "write", "trim", "total" };
+
+const char *run_status_name(enum run_status s)
+{
+	return (unsigned)s < 5 ? status_names[s] : "?";
+}
+
+int run_status_parse(const char *s, enum run_status *out)
+{
+	for (unsigned i = 0; i < 5; i++) {
+		if (!strcmp(s, status_names[i])) {
+			*out = (enum run_status)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *ddir_name(enum ddir d)
+{
+	return (unsigned)d < DDIR_NR ? ddir_names[d] : "?";
+}
+
+int ddir_parse(const char *s, enum ddir *out)
+{
+	for (unsigned i = 0; i < DDIR_NR; i++) {
+		if (!strcmp(s, ddir_names[i])) {
+			*out = (enum ddir)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *host_role_name(enum host_role r)
+{
+	return r == ROLE_TARGET ? "target" : "initiator";
+}
+
+void workload_init(struct workload *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->read_pct = -1;
+	w->random_pct = -1;
+	kvlist_init(&w->opts);
+}
+
+void workload_release(struct workload *w)
+{
+	if (!w)
+		return;
+	free(w->tool);
+	free(w->rw);
+	free(w->bssplit);
+	free(w->size);
+	free(w->src_file);
+	kvlist_release(&w->opts);
+	workload_init(w);
+}
+
+void workload_copy(struct workload *dst, const struct workload *src)
+{
+	*dst = *src;
+	dst->tool = xstrdup(src->tool);
+	dst->rw = xstrdup(src->rw);
+	dst->bssplit = xstrdup(src->bssplit);
+	dst->size = xstrdup(src->size);
+	dst->src_file = xstrdup(src->src_file);
+	kvlist_init(&dst->opts);
+	kvlist_copy(&dst->opts, &src->opts);
+}
+
+void run_spec_init(struct run_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	kvlist_init(&s->engine_opts);
+	kvlist_init(&s->labels);
+	workload_init(&s->wl);
+	s->repetition = 1;
+}
+
+void run_spec_release(struct run_spec *s)
+{
+	if (!s)
+		return;
+	free(s->name);
+	free(s->engine);
+	kvlist_release(&s->engine_opts);
+	kvlist_release(&s->labels);
+	workload_release(&s->wl);
+	for (size_t i = 0; i < s->ntargets; i++)
+		free(s->targets[i]);
+	free(s->targets);
+	run_spec_init(s);
+}
+
+void run_spec_copy(struct run_spec *dst, const struct run_spec *src)
+{
+	run_spec_init(dst);
+	dst->name = xstrdup(src->name);
+	dst->seq = src->seq;
+	dst->repetition = src->repetition;
+	dst->engine = xstrdup(src->engine);
+	kvlist_copy(&dst->engine_opts, &src->engine_opts);
+	kvlist_copy(&dst->labels, &src->labels);
+	workload_release(&dst->wl);
+	workload_copy(&dst->wl, &src->wl);
+	for (size_t i = 0; i < src->ntargets; i++)
+		run_spec_add_target(dst, src->targets[i]);
+}
+
+void run_spec_add_target(struct run_spec *s, const char *target)
+{
+	s->targets = xrealloc(s->targets, (s->ntargets + 1) * sizeof(*s->targets));
+	s->targets[s->ntargets++] = xstrdup(target);
+}
+
+void host_release(struct host *h)
+{
+	if (!h)
+		return;
+	free(h->name);
+	free(h->addr);
+	for (size_t i = 0; i < h->ntargets; i++)
+		free(h->targets[i]);
+	free(h->targets);
+	free(h->exporter_url);
+	free(h->ssh_user);
+	free(h->src_file);
+	memset(h, 0, sizeof(*h));
+}
+
+void host_list_init(struct host_list *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+void host_list_release(struct host_list *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		host_release(&l->v[i]);
+	free(l->v);
+	host_list_init(l);
+}
+
+void dir_result_init(struct dir_result *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+void dir_result_release(struct dir_result *d)
+{
+	if (!d)
+		return;
+	free(d->pct);
+	free(d->bins);
+	dir_result_init(d);
+}
+
+void host_result_init(struct host_result *h, const char *host)
+{
+	memset(h, 0, sizeof(*h));
+	h->host = xstrdup(host);
+	h->start_offset_ms = NAN;
+	h->usr_cpu_pct = NAN;
+	h->sys_cpu_pct = NAN;
+}
+
+void host_result_release(struct host_result *h)
+{
+	if (!h)
+		return;
+	free(h->host);
+	free(h->fio_version);
+	free(h->errmsg);
+	for (int d = 0; d < DDIR_NR; d++)
+		dir_result_release(&h->dir[d]);
+	memset(h, 0, sizeof(*h));
+}
+
+void run_result_init(struct run_result *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void run_result_release(struct run_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nhosts; i++)
+		host_result_release(&r->hosts[i]);
+	free(r->hosts);
+	for (size_t i = 0; i < r->ncpu; i++) {
+		free(r->cpu[i].host);
+		free(r->cpu[i].source);
+	}
+	free(r->cpu);
+	for (size_t i = 0; i < r->ndisks; i++) {
+		free(r->disks[i].host);
+		free(r->disks[i].device);
+	}
+	free(r->disks);
+	for (size_t i = 0; i < r->nsamples; i++) {
+		free(r->samples[i].host);
+		free(r->samples[i].metric);
+	}
+	free(r->samples);
+	for (size_t i = 0; i < r->nart; i++) {
+		free(r->art[i].name);
+		free(r->art[i].content);
+	}
+	free(r->art);
+	run_result_init(r);
+}
+
+struct host_result *run_result_add_host(struct run_result *r, const char *host)
+{
+	ARRAY_GROW(r->hosts, r->hosts_cap, r->nhosts + 1);
+	host_result_init(&r->hosts[r->nhosts], host);
+	return &r->hosts[r->nhosts++];
+}
+
+struct host_result *run_result_find_host(struct run_result *r, const char *host)
+{
+	for (size_t i = 0; i < r->nhosts; i++)
+		if (!strcmp(r->hosts[i].host, host))
+			return &r->hosts[i];
+	return NULL;
+}
+
+void run_result_add_artifact(struct run_result *r, const char *name, const char *content, size_t len)
+{
+	ARRAY_GROW(r->art, r->art_cap, r->nart + 1);
+	r->art[r->nart].name = xstrdup(name);
+	r->art[r->nart].content = xstrndup(content ? content : "", content ? len : 0);
+	r->art[r->nart].len = content ? len : 0;
+	r->nart++;
+}
+
+void run_result_add_sample(struct run_result *r, const char *host, const char *metric, int64_t t_ms, double value)
+{
+	ARRAY_GROW(r->samples, r->samples_cap, r->nsamples + 1);
+	r->samples[r->nsamples].host = xstrdup(host);
+	r->samples[r->nsamples].metric = xstrdup(metric);
+	r->samples[r->nsamples].t_ms = t_ms;
+	r->samples[r->nsamples].value = value;
+	r->nsamples++;
+}
+
+struct cpu_result *run_result_add_cpu(struct run_result *r, const char *host, enum host_role role, const char *source)
+{
+	struct cpu_result *c;
+
+	ARRAY_GROW(r->cpu, r->cpu_cap, r->ncpu + 1);
+	c = &r->cpu[r->ncpu++];
+	memset(c, 0, sizeof(*c));
+	c->host = xstrdup(host);
+	c->role = role;
+	c->source = xstrdup(source);
+	c->user_pct = c->nice_pct = c->system_pct = c->iowait_pct = NAN;
+	c->irq_pct = c->softirq_pct = c->steal_pct = c->idle_pct = NAN;
+	c->util_pct = NAN;
+	c->cpu_us_per_io = NAN;
+	return c;
+}

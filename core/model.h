@@ -1,0 +1,205 @@
+/*
+ * model: the data every folder exchanges (design.md "The model"): workloads, run specs, hosts, results, CPU,
+ * samples and artifacts. Plain structs with explicit owners: every pointer member is owned by its struct and
+ * released by the matching *_release function. Units are in the names.
+ */
+#ifndef BENCH_CORE_MODEL_H
+#define BENCH_CORE_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/kv.h"
+
+/* ---- workloads and run specs ---------------------------------------------------------------- */
+
+/*
+ * One IO pattern. The normalised fields describe it for reports and matching (identity = tool, bs, read %,
+ * random %); `opts` is what the engine actually gets: the complete fio options of the job, globals first, in
+ * order, values verbatim. Fields not known are 0/NULL (read_pct/random_pct: -1 when unknown).
+ */
+struct workload {
+	char *tool;            /* where it was defined: "fio", "vdbench", "csv" */
+	char *rw;              /* fio rw= value: read write randread randwrite rw randrw trim ... */
+	uint64_t bs_bytes;     /* block size, 0 when only a split is known */
+	char *bssplit;         /* fio bssplit= text, or NULL */
+	int read_pct;          /* share of IOs that are reads, 0..100, -1 unknown */
+	int random_pct;        /* share of IOs at random offsets, 0..100, -1 unknown */
+	unsigned iodepth;      /* outstanding IOs per job */
+	unsigned numjobs;      /* jobs (threads/processes) per target group */
+	unsigned runtime_s;    /* measured time */
+	unsigned ramp_s;       /* warm-up before measuring */
+	char *size;            /* working set as fio's size= text ("100%", "1g"), or NULL */
+	int compress_pct;      /* buffer_compress_percentage, 0 = none */
+	int dedupe_pct;        /* dedupe_percentage, 0 = none */
+	struct kvlist opts;    /* fio options for the job section, in order */
+	char *src_file;        /* where it was defined, for messages */
+	int src_line;
+};
+
+/* One run to execute: a workload bound to targets, named, numbered, labelled. */
+struct run_spec {
+	char *name;            /* HCIbench style where it fits: fio-1vmdk-100ws-4k-100rdpct-100randompct-4threads */
+	unsigned seq;          /* 1-based position in the plan */
+	unsigned repetition;   /* 1-based */
+	char *engine;          /* "fio", "sim", "null" */
+	struct kvlist engine_opts; /* extra engine options (sim model parameters) */
+	struct kvlist labels;  /* run labels (the suite's are added by the run loop) */
+	struct workload wl;
+	char **targets;        /* files or devices for a local run; hosts carry their own */
+	size_t ntargets;
+};
+
+/* ---- hosts ---------------------------------------------------------------------------------- */
+
+enum host_role { ROLE_INITIATOR = 0, ROLE_TARGET = 1 };
+
+struct host {
+	char *name;            /* unique within a hosts file */
+	char *addr;            /* address or name of its fio server */
+	unsigned port;         /* fio server port, default 8765 */
+	enum host_role role;
+	char **targets;        /* devices or files on that host */
+	size_t ntargets;
+	char *exporter_url;    /* node_exporter metrics URL, or NULL */
+	char *ssh_user;        /* or NULL */
+	char *src_file;
+	int src_line;
+};
+
+struct host_list {
+	struct host *v;
+	size_t n, cap;
+};
+
+/* ---- results -------------------------------------------------------------------------------- */
+
+enum ddir { DDIR_READ = 0, DDIR_WRITE, DDIR_TRIM, DDIR_TOTAL, DDIR_NR };
+
+/* The aggregate over all hosts of a run is stored under this host name. */
+#define HOST_AGGREGATE "*"
+
+struct lat_summary {
+	int present;           /* 0: fio gave nothing */
+	uint64_t n;            /* samples; fio < 3.18 does not report N: then total_ios */
+	uint64_t min_ns, max_ns;
+	double mean_ns, stddev_ns;
+};
+
+struct percentile {
+	double pct;            /* e.g. 99.9 */
+	uint64_t value_ns;
+};
+
+struct hist_bin {
+	uint64_t value_ns;     /* fio bucket value (midpoint), nanoseconds */
+	uint64_t count;        /* IOs in the bucket */
+};
+
+struct dir_result {
+	int present;           /* this direction had IOs or was asked for */
+	uint64_t ios;          /* total_ios */
+	uint64_t short_ios, drop_ios;
+	uint64_t bytes;        /* io_bytes */
+	uint64_t runtime_ms;
+	double iops;
+	double bw_bytes;       /* bytes per second */
+	struct lat_summary lat, clat, slat;
+	char pct_kind[5];      /* "clat" or "lat": what pct and bins describe; "" when none */
+	struct percentile *pct;
+	size_t npct;
+	struct hist_bin *bins; /* ascending value_ns, no zero counts */
+	size_t nbins;
+};
+
+struct host_result {
+	char *host;            /* host name; HOST_AGGREGATE for the run total */
+	char *fio_version;     /* "fio-3.33", or NULL */
+	double start_offset_ms;/* when this host started relative to the first one; NAN if unknown */
+	int error;             /* fio's error code for the job, 0 = fine */
+	char *errmsg;          /* why this host failed, or NULL */
+	double usr_cpu_pct;    /* fio's own job CPU, % of job runtime; NAN if unknown */
+	double sys_cpu_pct;
+	struct dir_result dir[DDIR_NR];
+};
+
+struct cpu_result {
+	char *host;
+	enum host_role role;
+	char *source;          /* "fio", "procstat", "node_exporter" */
+	int cores;             /* cores sampled, 0 if unknown */
+	double user_pct, nice_pct, system_pct, iowait_pct, irq_pct, softirq_pct, steal_pct, idle_pct; /* NAN if unknown */
+	double util_pct;       /* busy share of all cores: user+nice+system+irq+softirq+steal */
+	double cpu_us_per_io;  /* CPU-microseconds per front-end IO, NAN if unknown */
+};
+
+struct disk_result {
+	char *host;
+	char *device;          /* e.g. "vda" */
+	uint64_t reads, writes;        /* completed IOs in the window */
+	uint64_t read_sectors, write_sectors;
+	uint64_t io_ticks_ms;
+};
+
+struct sample {
+	char *host;            /* HOST_AGGREGATE for run totals */
+	char *metric;          /* "iops.read", "bw_bytes.write", "lat_ns.read", "cpu.util_pct", ... */
+	int64_t t_ms;          /* ms since the start of the run (or epoch ms if fio logged epoch) */
+	double value;
+};
+
+struct artifact {
+	char *name;            /* "jobfile", "fio-output.json", "fio-stderr.txt" */
+	char *content;
+	size_t len;
+};
+
+struct run_result {
+	struct host_result *hosts;   /* per host, plus one with host == HOST_AGGREGATE */
+	size_t nhosts, hosts_cap;
+	struct cpu_result *cpu;
+	size_t ncpu, cpu_cap;
+	struct disk_result *disks;
+	size_t ndisks, disks_cap;
+	struct sample *samples;
+	size_t nsamples, samples_cap;
+	struct artifact *art;
+	size_t nart, art_cap;
+};
+
+enum run_status { RUN_RUNNING = 0, RUN_DONE, RUN_FAILED, RUN_PARTIAL, RUN_ABORTED };
+
+const char *run_status_name(enum run_status s);
+int run_status_parse(const char *s, enum run_status *out);
+const char *ddir_name(enum ddir d);     /* "read" "write" "trim" "total" */
+int ddir_parse(const char *s, enum ddir *out);
+const char *host_role_name(enum host_role r);
+
+void workload_init(struct workload *w);
+void workload_release(struct workload *w);
+void workload_copy(struct workload *dst, const struct workload *src); /* dst uninitialised */
+
+void run_spec_init(struct run_spec *s);
+void run_spec_release(struct run_spec *s);
+void run_spec_copy(struct run_spec *dst, const struct run_spec *src);
+void run_spec_add_target(struct run_spec *s, const char *target);
+
+void host_release(struct host *h);
+void host_list_init(struct host_list *l);
+void host_list_release(struct host_list *l);
+
+void dir_result_init(struct dir_result *d);
+void dir_result_release(struct dir_result *d);
+void host_result_init(struct host_result *h, const char *host);
+void host_result_release(struct host_result *h);
+
+void run_result_init(struct run_result *r);
+void run_result_release(struct run_result *r);
+/* Appends an initialised host result and returns it (pointer valid until the next add). */
+struct host_result *run_result_add_host(struct run_result *r, const char *host);
+struct host_result *run_result_find_host(struct run_result *r, const char *host);
+void run_result_add_artifact(struct run_result *r, const char *name, const char *content, size_t len);
+void run_result_add_sample(struct run_result *r, const char *host, const char *metric, int64_t t_ms, double value);
+struct cpu_result *run_result_add_cpu(struct run_result *r, const char *host, enum host_role role, const char *source);
+
+#endif

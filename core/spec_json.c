@@ -1,0 +1,147 @@
+/*
+ * spec_json: serialisation of run specs (see spec_json.h).
+ */
+#include "core/spec_json.h"
+#include "core/strbuf.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cJSON *kv_to_json(const struct kvlist *l)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = 0; i < l->n; i++) {
+		cJSON *pair = cJSON_CreateArray();
+		cJSON_AddItemToArray(pair, cJSON_CreateString(l->v[i].key));
+		cJSON_AddItemToArray(pair, l->v[i].value ? cJSON_CreateString(l->v[i].value) : cJSON_CreateNull());
+		cJSON_AddItemToArray(a, pair);
+	}
+	return a;
+}
+
+static void add_str(cJSON *o, const char *k, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, k, v);
+}
+
+char *run_spec_to_json(const struct run_spec *spec)
+{
+	const struct workload *w = &spec->wl;
+	cJSON *o = cJSON_CreateObject(), *wl = cJSON_CreateObject(), *t = cJSON_CreateArray();
+	char *text, *copy;
+
+	add_str(o, "name", spec->name);
+	cJSON_AddNumberToObject(o, "seq", spec->seq);
+	cJSON_AddNumberToObject(o, "repetition", spec->repetition);
+	add_str(o, "engine", spec->engine);
+	cJSON_AddItemToObject(o, "engine_opts", kv_to_json(&spec->engine_opts));
+	cJSON_AddItemToObject(o, "labels", kv_to_json(&spec->labels));
+	for (size_t i = 0; i < spec->ntargets; i++)
+		cJSON_AddItemToArray(t, cJSON_CreateString(spec->targets[i]));
+	cJSON_AddItemToObject(o, "targets", t);
+	add_str(wl, "tool", w->tool);
+	add_str(wl, "rw", w->rw);
+	cJSON_AddNumberToObject(wl, "bs_bytes", (double)w->bs_bytes);
+	add_str(wl, "bssplit", w->bssplit);
+	cJSON_AddNumberToObject(wl, "read_pct", w->read_pct);
+	cJSON_AddNumberToObject(wl, "random_pct", w->random_pct);
+	cJSON_AddNumberToObject(wl, "iodepth", w->iodepth);
+	cJSON_AddNumberToObject(wl, "numjobs", w->numjobs);
+	cJSON_AddNumberToObject(wl, "runtime_s", w->runtime_s);
+	cJSON_AddNumberToObject(wl, "ramp_s", w->ramp_s);
+	add_str(wl, "size", w->size);
+	cJSON_AddNumberToObject(wl, "compress_pct", w->compress_pct);
+	cJSON_AddNumberToObject(wl, "dedupe_pct", w->dedupe_pct);
+	cJSON_AddItemToObject(wl, "opts", kv_to_json(&w->opts));
+	add_str(wl, "src_file", w->src_file);
+	cJSON_AddNumberToObject(wl, "src_line", w->src_line);
+	cJSON_AddItemToObject(o, "workload", wl);
+	text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	copy = xstrdup(text);
+	cJSON_free(text);
+	return copy;
+}
+
+static char *get_str(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
+}
+
+static double get_num(const cJSON *o, const char *k, double def)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : def;
+}
+
+static int json_to_kv(const cJSON *a, struct kvlist *l)
+{
+	const cJSON *pair;
+
+	if (!a)
+		return 0;
+	if (!cJSON_IsArray(a))
+		return -1;
+	cJSON_ArrayForEach(pair, a) {
+		const cJSON *k = cJSON_GetArrayItem(pair, 0), *v = cJSON_GetArrayItem(pair, 1);
+		if (!cJSON_IsString(k))
+			return -1;
+		kvlist_add(l, k->valuestring, cJSON_IsString(v) ? v->valuestring : NULL);
+	}
+	return 0;
+}
+
+int run_spec_from_json(const char *text, struct run_spec *out, struct errbuf *err)
+{
+	cJSON *o = cJSON_ParseWithLengthOpts(text, strlen(text), NULL, 1);
+	const cJSON *wl, *t, *x;
+	struct workload *w = &out->wl;
+
+	run_spec_init(out);
+	if (!cJSON_IsObject(o)) {
+		cJSON_Delete(o);
+		return err_set(err, ERR_STORE, "stored run spec is not valid JSON");
+	}
+	out->name = get_str(o, "name");
+	out->seq = (unsigned)get_num(o, "seq", 0);
+	out->repetition = (unsigned)get_num(o, "repetition", 1);
+	out->engine = get_str(o, "engine");
+	if (json_to_kv(cJSON_GetObjectItemCaseSensitive(o, "engine_opts"), &out->engine_opts) < 0 ||
+	    json_to_kv(cJSON_GetObjectItemCaseSensitive(o, "labels"), &out->labels) < 0)
+		goto bad;
+	t = cJSON_GetObjectItemCaseSensitive(o, "targets");
+	cJSON_ArrayForEach(x, t) {
+		if (cJSON_IsString(x))
+			run_spec_add_target(out, x->valuestring);
+	}
+	wl = cJSON_GetObjectItemCaseSensitive(o, "workload");
+	if (!cJSON_IsObject(wl))
+		goto bad;
+	w->tool = get_str(wl, "tool");
+	w->rw = get_str(wl, "rw");
+	w->bs_bytes = (uint64_t)get_num(wl, "bs_bytes", 0);
+	w->bssplit = get_str(wl, "bssplit");
+	w->read_pct = (int)get_num(wl, "read_pct", -1);
+	w->random_pct = (int)get_num(wl, "random_pct", -1);
+	w->iodepth = (unsigned)get_num(wl, "iodepth", 0);
+	w->numjobs = (unsigned)get_num(wl, "numjobs", 0);
+	w->runtime_s = (unsigned)get_num(wl, "runtime_s", 0);
+	w->ramp_s = (unsigned)get_num(wl, "ramp_s", 0);
+	w->size = get_str(wl, "size");
+	w->compress_pct = (int)get_num(wl, "compress_pct", 0);
+	w->dedupe_pct = (int)get_num(wl, "dedupe_pct", 0);
+	if (json_to_kv(cJSON_GetObjectItemCaseSensitive(wl, "opts"), &w->opts) < 0)
+		goto bad;
+	w->src_file = get_str(wl, "src_file");
+	w->src_line = (int)get_num(wl, "src_line", 0);
+	cJSON_Delete(o);
+	return 0;
+bad:
+	cJSON_Delete(o);
+	run_spec_release(out);
+	return err_set(err, ERR_STORE, "stored run spec has an unexpected shape");
+}

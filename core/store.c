@@ -1,0 +1,657 @@
+/*
+ * store: SQLite open/migrate and the writes of suites, runs and results (see store.h, schema.sql).
+ */
+#include "core/store.h"
+#include "core/spec_json.h"
+#include "core/strbuf.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+extern const char bench_schema_sql[];
+
+struct store {
+	sqlite3 *db;
+	char *path;
+};
+
+static int sql_err(struct errbuf *err, sqlite3 *db, const char *what)
+{
+	return err_set(err, ERR_STORE, "%s: %s", what, db ? sqlite3_errmsg(db) : "no database");
+}
+
+/* ---- migrations ---------------------------------------------------------------------------- */
+
+/* Finds the text of migration n in schema.sql; returns its start and length, or NULL. */
+static const char *migration_text(int n, size_t *len)
+{
+	char marker[32];
+	const char *p, *end;
+
+	snprintf(marker, sizeof(marker), "-- migration %d\n", n);
+	p = strstr(bench_schema_sql, marker);
+	if (!p)
+		return NULL;
+	p += strlen(marker);
+	end = strstr(p, "-- migration ");
+	while (end && end != bench_schema_sql && end[-1] != '\n')
+		end = strstr(end + 1, "-- migration ");
+	*len = end ? (size_t)(end - p) : strlen(p);
+	return p;
+}
+
+int store_schema_version(void)
+{
+	int n = 0;
+	size_t len;
+
+	while (migration_text(n + 1, &len))
+		n++;
+	return n;
+}
+
+static int user_version(sqlite3 *db, int *v)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+
+	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		*v = sqlite3_column_int(st, 0);
+	else
+		rc = SQLITE_ERROR;
+	sqlite3_finalize(st);
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+int store_migrate(sqlite3 *db, int version, struct errbuf *err)
+{
+	int cur;
+
+	if (user_version(db, &cur) < 0)
+		return sql_err(err, db, "cannot read the schema version");
+	if (cur > store_schema_version())
+		return err_set(err, ERR_STORE,
+			       "database schema version %d is newer than this bench (%d): upgrade bench", cur,
+			       store_schema_version());
+	for (int n = cur + 1; n <= version; n++) {
+		size_t len;
+		const char *text = migration_text(n, &len);
+		char *sql, pragma[64];
+
+		if (!text)
+			return err_set(err, ERR_INTERNAL, "schema migration %d is missing", n);
+		if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+			return sql_err(err, db, "cannot start a schema migration");
+		sql = xstrndup(text, len);
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", n);
+		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK ||
+		    sqlite3_exec(db, pragma, NULL, NULL, NULL) != SQLITE_OK) {
+			err_set(err, ERR_STORE, "schema migration %d failed: %s", n, sqlite3_errmsg(db));
+			free(sql);
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+		free(sql);
+		if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+			return sql_err(err, db, "cannot commit a schema migration");
+	}
+	return 0;
+}
+
+/* ---- open/close ---------------------------------------------------------------------------- */
+
+int store_open(const char *path, unsigned flags, struct store **out, struct errbuf *err)
+{
+	struct store *st;
+	struct stat sb;
+	int oflags;
+
+	*out = NULL;
+	if (stat(path, &sb) == 0) {
+		if (S_ISDIR(sb.st_mode))
+			return err_set(err, ERR_STORE, "'%s': is a directory, not a database", path);
+	} else if (flags & (STORE_MUST_EXIST | STORE_READONLY)) {
+		return err_set(err, ERR_STORE, "'%s': no such database", path);
+	}
+	st = xcalloc(1, sizeof(*st));
+	st->path = xstrdup(path);
+	oflags = (flags & STORE_READONLY) ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+	if (sqlite3_open_v2(path, &st->db, oflags, NULL) != SQLITE_OK) {
+		err_set(err, ERR_STORE, "cannot open database '%s': %s", path,
+			st->db ? sqlite3_errmsg(st->db) : "out of memory");
+		goto fail;
+	}
+	sqlite3_busy_timeout(st->db, 10000);
+	sqlite3_extended_result_codes(st->db, 1);
+	if (sqlite3_exec(st->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
+		sql_err(err, st->db, path);
+		goto fail;
+	}
+	if (!(flags & STORE_READONLY)) {
+		if (sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK ||
+		    sqlite3_exec(st->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK) {
+			err_set(err, ERR_STORE, "'%s': not a bench database (%s)", path, sqlite3_errmsg(st->db));
+			goto fail;
+		}
+		if (store_migrate(st->db, store_schema_version(), err) < 0) {
+			err_prefix(err, "'%s'", path);
+			goto fail;
+		}
+	} else {
+		int v;
+		if (user_version(st->db, &v) < 0) {
+			err_set(err, ERR_STORE, "'%s': not a bench database (%s)", path, sqlite3_errmsg(st->db));
+			goto fail;
+		}
+		if (v != store_schema_version()) {
+			err_set(err, ERR_STORE, "'%s': schema version %d, this bench reads %d (open it once read-write)",
+				path, v, store_schema_version());
+			goto fail;
+		}
+	}
+	*out = st;
+	return 0;
+fail:
+	store_close(st);
+	return -1;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	sqlite3_close_v2(st->db);
+	free(st->path);
+	free(st);
+}
+
+sqlite3 *store_db(struct store *st)
+{
+	return st->db;
+}
+
+const char *store_path(const struct store *st)
+{
+	return st->path;
+}
+
+int store_begin(struct store *st, struct errbuf *err)
+{
+	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return sql_err(err, st->db, "cannot start a transaction");
+	return 0;
+}
+
+int store_commit(struct store *st, struct errbuf *err)
+{
+	if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		sql_err(err, st->db, "cannot commit");
+		store_rollback(st);
+		return -1;
+	}
+	return 0;
+}
+
+void store_rollback(struct store *st)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+void store_now(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+		 tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+}
+
+/* ---- statement helpers ---------------------------------------------------------------------- */
+
+static int prep(struct store *st, sqlite3_stmt **s, const char *sql, struct errbuf *err)
+{
+	if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) != SQLITE_OK)
+		return sql_err(err, st->db, "cannot prepare a statement");
+	return 0;
+}
+
+static void bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+static void bind_double(sqlite3_stmt *s, int i, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_double(s, i, v);
+}
+
+static void bind_u64(sqlite3_stmt *s, int i, uint64_t v)
+{
+	sqlite3_bind_int64(s, i, (sqlite3_int64)v);
+}
+
+static int step_done(struct store *st, sqlite3_stmt *s, const char *what, struct errbuf *err)
+{
+	int rc = sqlite3_step(s);
+
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return sql_err(err, st->db, what);
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return 0;
+}
+
+/* ---- suites and runs --------------------------------------------------------------------------- */
+
+static int write_labels(struct store *st, const char *sql, int64_t id, const struct kvlist *labels,
+			struct errbuf *err)
+{
+	sqlite3_stmt *s = NULL;
+	int ret = -1;
+
+	if (!labels || !labels->n)
+		return 0;
+	if (prep(st, &s, sql, err) < 0)
+		return -1;
+	for (size_t i = 0; i < labels->n; i++) {
+		sqlite3_bind_int64(s, 1, id);
+		bind_text(s, 2, labels->v[i].key);
+		bind_text(s, 3, labels->v[i].value ? labels->v[i].value : "");
+		if (step_done(st, s, "cannot store a label", err) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(s);
+	return ret;
+}
+
+int store_suite_add(struct store *st, const char *name, const char *source, const char *args, unsigned planned,
+		    const struct kvlist *labels, int64_t *suite_id, struct errbuf *err)
+{
+	sqlite3_stmt *s = NULL;
+	char now[40];
+	int ret = -1;
+
+	store_now(now, sizeof(now));
+	if (prep(st, &s, "INSERT INTO suite(name, source, args, planned_runs, created_at, bench_version) "
+			 "VALUES (?,?,?,?,?,?)", err) < 0)
+		return -1;
+	bind_text(s, 1, name);
+	bind_text(s, 2, source);
+	bind_text(s, 3, args);
+	sqlite3_bind_int(s, 4, (int)planned);
+	bind_text(s, 5, now);
+	bind_text(s, 6, BENCH_VERSION_STRING);
+	if (step_done(st, s, "cannot store a suite", err) < 0)
+		goto out;
+	*suite_id = sqlite3_last_insert_rowid(st->db);
+	ret = write_labels(st, "INSERT OR REPLACE INTO suite_label(suite_id, key, value) VALUES (?,?,?)", *suite_id,
+			   labels, err);
+out:
+	sqlite3_finalize(s);
+	return ret;
+}
+
+int store_suite_find(struct store *st, const char *name, const char *args, int64_t *suite_id, struct errbuf *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	*suite_id = 0;
+	if (prep(st, &s, "SELECT id FROM suite WHERE name = ? AND args IS ? AND source = 'run' "
+			 "ORDER BY id DESC LIMIT 1", err) < 0)
+		return -1;
+	bind_text(s, 1, name);
+	bind_text(s, 2, args);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*suite_id = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return sql_err(err, st->db, "cannot look up a suite");
+	return 0;
+}
+
+int store_run_lookup(struct store *st, int64_t suite_id, unsigned seq, unsigned repetition, int64_t *run_id,
+		     enum run_status *status, struct errbuf *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	*run_id = 0;
+	if (prep(st, &s, "SELECT id, status FROM run WHERE suite_id = ? AND seq = ? AND repetition = ? "
+			 "ORDER BY id DESC LIMIT 1", err) < 0)
+		return -1;
+	sqlite3_bind_int64(s, 1, suite_id);
+	sqlite3_bind_int(s, 2, (int)seq);
+	sqlite3_bind_int(s, 3, (int)repetition);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*run_id = sqlite3_column_int64(s, 0);
+		if (run_status_parse((const char *)sqlite3_column_text(s, 1), status) < 0)
+			*status = RUN_FAILED;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return sql_err(err, st->db, "cannot look up a run");
+	return 0;
+}
+
+static void bind_int_or_null(sqlite3_stmt *s, int i, long v, int known)
+{
+	if (known)
+		sqlite3_bind_int64(s, i, v);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+int store_run_add(struct store *st, int64_t suite_id, const struct run_spec *spec, enum run_status status,
+		  int64_t *run_id, struct errbuf *err)
+{
+	sqlite3_stmt *s = NULL;
+	const struct workload *w = &spec->wl;
+	char now[40], *json;
+	int ret = -1;
+
+	store_now(now, sizeof(now));
+	if (prep(st, &s, "INSERT INTO run(suite_id, seq, repetition, name, engine, status, started_at, tool, rw, "
+			 "bs_bytes, bssplit, read_pct, random_pct, iodepth, numjobs, runtime_s, ramp_s, size, "
+			 "compress_pct, dedupe_pct, spec, finished_at) "
+			 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err) < 0)
+		return -1;
+	sqlite3_bind_int64(s, 1, suite_id);
+	sqlite3_bind_int(s, 2, (int)spec->seq);
+	sqlite3_bind_int(s, 3, (int)(spec->repetition ? spec->repetition : 1));
+	bind_text(s, 4, spec->name ? spec->name : "run");
+	bind_text(s, 5, spec->engine ? spec->engine : "fio");
+	bind_text(s, 6, run_status_name(status));
+	bind_text(s, 7, now);
+	bind_text(s, 8, w->tool);
+	bind_text(s, 9, w->rw);
+	bind_int_or_null(s, 10, (long)w->bs_bytes, w->bs_bytes != 0);
+	bind_text(s, 11, w->bssplit);
+	bind_int_or_null(s, 12, w->read_pct, w->read_pct >= 0);
+	bind_int_or_null(s, 13, w->random_pct, w->random_pct >= 0);
+	bind_int_or_null(s, 14, w->iodepth, w->iodepth != 0);
+	bind_int_or_null(s, 15, w->numjobs, w->numjobs != 0);
+	bind_int_or_null(s, 16, w->runtime_s, w->runtime_s != 0);
+	bind_int_or_null(s, 17, w->ramp_s, 1);
+	bind_text(s, 18, w->size);
+	sqlite3_bind_int(s, 19, w->compress_pct);
+	sqlite3_bind_int(s, 20, w->dedupe_pct);
+	json = run_spec_to_json(spec);
+	bind_text(s, 21, json);
+	free(json);
+	bind_text(s, 22, status == RUN_RUNNING ? NULL : now);
+	if (step_done(st, s, "cannot store a run", err) < 0)
+		goto out;
+	*run_id = sqlite3_last_insert_rowid(st->db);
+	ret = write_labels(st, "INSERT OR REPLACE INTO run_label(run_id, key, value) VALUES (?,?,?)", *run_id,
+			   &spec->labels, err);
+out:
+	sqlite3_finalize(s);
+	return ret;
+}
+
+int store_run_begin(struct store *st, int64_t suite_id, const struct run_spec *spec, int64_t *run_id,
+		    struct errbuf *err)
+{
+	enum run_status old;
+	int64_t old_id;
+
+	if (store_begin(st, err) < 0)
+		return -1;
+	if (store_run_lookup(st, suite_id, spec->seq, spec->repetition, &old_id, &old, err) < 0)
+		goto fail;
+	if (old_id) {
+		/* A run cut short earlier: drop the old row with everything under it, then start afresh. */
+		sqlite3_stmt *s = NULL;
+		if (prep(st, &s, "DELETE FROM run WHERE id = ?", err) < 0)
+			goto fail;
+		sqlite3_bind_int64(s, 1, old_id);
+		if (step_done(st, s, "cannot reset a run", err) < 0) {
+			sqlite3_finalize(s);
+			goto fail;
+		}
+		sqlite3_finalize(s);
+	}
+	if (store_run_add(st, suite_id, spec, RUN_RUNNING, run_id, err) < 0)
+		goto fail;
+	return store_commit(st, err);
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+static void bind_lat(sqlite3_stmt *s, int i, const struct lat_summary *l)
+{
+	if (!l->present) {
+		for (int k = 0; k < 5; k++)
+			sqlite3_bind_null(s, i + k);
+		return;
+	}
+	bind_u64(s, i, l->n);
+	bind_u64(s, i + 1, l->min_ns);
+	bind_u64(s, i + 2, l->max_ns);
+	bind_double(s, i + 3, l->mean_ns);
+	bind_double(s, i + 4, l->stddev_ns);
+}
+
+static int write_results(struct store *st, int64_t run_id, const struct run_result *res, struct errbuf *err)
+{
+	sqlite3_stmt *host = NULL, *r = NULL, *p = NULL, *b = NULL;
+	int ret = -1;
+
+	if (prep(st, &host, "INSERT INTO run_host(run_id, host, fio_version, start_offset_ms, error_code, error, "
+			    "usr_cpu_pct, sys_cpu_pct) VALUES (?,?,?,?,?,?,?,?)", err) < 0 ||
+	    prep(st, &r, "INSERT INTO result(run_id, host, ddir, ios, short_ios, drop_ios, bytes, runtime_ms, iops, "
+			 "bw_bytes, lat_n, lat_min_ns, lat_max_ns, lat_mean_ns, lat_stddev_ns, clat_n, clat_min_ns, "
+			 "clat_max_ns, clat_mean_ns, clat_stddev_ns, slat_n, slat_min_ns, slat_max_ns, slat_mean_ns, "
+			 "slat_stddev_ns, pct_kind) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		 err) < 0 ||
+	    prep(st, &p, "INSERT INTO result_pct(result_id, pct, value_ns) VALUES (?,?,?)", err) < 0 ||
+	    prep(st, &b, "INSERT INTO result_bin(result_id, value_ns, count) VALUES (?,?,?)", err) < 0)
+		goto out;
+
+	for (size_t h = 0; h < res->nhosts; h++) {
+		const struct host_result *hr = &res->hosts[h];
+
+		sqlite3_bind_int64(host, 1, run_id);
+		bind_text(host, 2, hr->host);
+		bind_text(host, 3, hr->fio_version);
+		bind_double(host, 4, hr->start_offset_ms);
+		sqlite3_bind_int(host, 5, hr->error);
+		bind_text(host, 6, hr->errmsg);
+		bind_double(host, 7, hr->usr_cpu_pct);
+		bind_double(host, 8, hr->sys_cpu_pct);
+		if (step_done(st, host, "cannot store a host of a run", err) < 0)
+			goto out;
+
+		for (int d = 0; d < DDIR_NR; d++) {
+			const struct dir_result *dr = &hr->dir[d];
+			int64_t rid;
+
+			if (!dr->present)
+				continue;
+			sqlite3_bind_int64(r, 1, run_id);
+			bind_text(r, 2, hr->host);
+			bind_text(r, 3, ddir_name((enum ddir)d));
+			bind_u64(r, 4, dr->ios);
+			bind_u64(r, 5, dr->short_ios);
+			bind_u64(r, 6, dr->drop_ios);
+			bind_u64(r, 7, dr->bytes);
+			bind_u64(r, 8, dr->runtime_ms);
+			bind_double(r, 9, dr->iops);
+			bind_double(r, 10, dr->bw_bytes);
+			bind_lat(r, 11, &dr->lat);
+			bind_lat(r, 16, &dr->clat);
+			bind_lat(r, 21, &dr->slat);
+			bind_text(r, 26, dr->pct_kind[0] ? dr->pct_kind : NULL);
+			if (step_done(st, r, "cannot store a result", err) < 0)
+				goto out;
+			rid = sqlite3_last_insert_rowid(st->db);
+			for (size_t i = 0; i < dr->npct; i++) {
+				sqlite3_bind_int64(p, 1, rid);
+				sqlite3_bind_double(p, 2, dr->pct[i].pct);
+				bind_u64(p, 3, dr->pct[i].value_ns);
+				if (step_done(st, p, "cannot store a percentile", err) < 0)
+					goto out;
+			}
+			for (size_t i = 0; i < dr->nbins; i++) {
+				sqlite3_bind_int64(b, 1, rid);
+				bind_u64(b, 2, dr->bins[i].value_ns);
+				bind_u64(b, 3, dr->bins[i].count);
+				if (step_done(st, b, "cannot store a histogram bin", err) < 0)
+					goto out;
+			}
+		}
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(host);
+	sqlite3_finalize(r);
+	sqlite3_finalize(p);
+	sqlite3_finalize(b);
+	return ret;
+}
+
+static int write_cpu_disks_samples(struct store *st, int64_t run_id, const struct run_result *res,
+				   struct errbuf *err)
+{
+	sqlite3_stmt *c = NULL, *d = NULL, *s = NULL, *a = NULL;
+	int ret = -1;
+
+	if (prep(st, &c, "INSERT OR REPLACE INTO cpu(run_id, host, role, source, cores, user_pct, nice_pct, "
+			 "system_pct, iowait_pct, irq_pct, softirq_pct, steal_pct, idle_pct, util_pct, cpu_us_per_io) "
+			 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err) < 0 ||
+	    prep(st, &d, "INSERT OR REPLACE INTO disk(run_id, host, device, reads, writes, read_sectors, "
+			 "write_sectors, io_ticks_ms) VALUES (?,?,?,?,?,?,?,?)", err) < 0 ||
+	    prep(st, &s, "INSERT INTO sample(run_id, host, metric, t_ms, value) VALUES (?,?,?,?,?)", err) < 0 ||
+	    prep(st, &a, "INSERT OR REPLACE INTO artifact(run_id, name, content) VALUES (?,?,?)", err) < 0)
+		goto out;
+	for (size_t i = 0; i < res->ncpu; i++) {
+		const struct cpu_result *x = &res->cpu[i];
+		sqlite3_bind_int64(c, 1, run_id);
+		bind_text(c, 2, x->host);
+		bind_text(c, 3, host_role_name(x->role));
+		bind_text(c, 4, x->source);
+		bind_int_or_null(c, 5, x->cores, x->cores > 0);
+		bind_double(c, 6, x->user_pct);
+		bind_double(c, 7, x->nice_pct);
+		bind_double(c, 8, x->system_pct);
+		bind_double(c, 9, x->iowait_pct);
+		bind_double(c, 10, x->irq_pct);
+		bind_double(c, 11, x->softirq_pct);
+		bind_double(c, 12, x->steal_pct);
+		bind_double(c, 13, x->idle_pct);
+		bind_double(c, 14, x->util_pct);
+		bind_double(c, 15, x->cpu_us_per_io);
+		if (step_done(st, c, "cannot store CPU figures", err) < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < res->ndisks; i++) {
+		const struct disk_result *x = &res->disks[i];
+		sqlite3_bind_int64(d, 1, run_id);
+		bind_text(d, 2, x->host);
+		bind_text(d, 3, x->device);
+		bind_u64(d, 4, x->reads);
+		bind_u64(d, 5, x->writes);
+		bind_u64(d, 6, x->read_sectors);
+		bind_u64(d, 7, x->write_sectors);
+		bind_u64(d, 8, x->io_ticks_ms);
+		if (step_done(st, d, "cannot store disk figures", err) < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < res->nsamples; i++) {
+		const struct sample *x = &res->samples[i];
+		sqlite3_bind_int64(s, 1, run_id);
+		bind_text(s, 2, x->host);
+		bind_text(s, 3, x->metric);
+		sqlite3_bind_int64(s, 4, x->t_ms);
+		sqlite3_bind_double(s, 5, x->value);
+		if (step_done(st, s, "cannot store a sample", err) < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < res->nart; i++) {
+		sqlite3_bind_int64(a, 1, run_id);
+		bind_text(a, 2, res->art[i].name);
+		sqlite3_bind_blob64(a, 3, res->art[i].content, res->art[i].len, SQLITE_TRANSIENT);
+		if (step_done(st, a, "cannot store an artifact", err) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(c);
+	sqlite3_finalize(d);
+	sqlite3_finalize(s);
+	sqlite3_finalize(a);
+	return ret;
+}
+
+int store_run_write_result(struct store *st, int64_t run_id, const struct run_result *res, struct errbuf *err)
+{
+	if (!res)
+		return 0;
+	if (write_results(st, run_id, res, err) < 0)
+		return -1;
+	return write_cpu_disks_samples(st, run_id, res, err);
+}
+
+static int set_status(struct store *st, int64_t run_id, enum run_status status, const char *error,
+		      struct errbuf *err)
+{
+	sqlite3_stmt *s = NULL;
+	char now[40];
+	int ret;
+
+	store_now(now, sizeof(now));
+	if (prep(st, &s, "UPDATE run SET status = ?, error = ?, finished_at = ? WHERE id = ?", err) < 0)
+		return -1;
+	bind_text(s, 1, run_status_name(status));
+	bind_text(s, 2, error);
+	bind_text(s, 3, status == RUN_RUNNING ? NULL : now);
+	sqlite3_bind_int64(s, 4, run_id);
+	ret = step_done(st, s, "cannot update a run", err);
+	sqlite3_finalize(s);
+	return ret;
+}
+
+int store_run_finish(struct store *st, int64_t run_id, enum run_status status, const char *error,
+		     const struct run_result *res, struct errbuf *err)
+{
+	if (store_begin(st, err) < 0)
+		return -1;
+	if (store_run_write_result(st, run_id, res, err) < 0 || set_status(st, run_id, status, error, err) < 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return store_commit(st, err);
+}
+
+int store_run_set_status(struct store *st, int64_t run_id, enum run_status status, const char *error,
+			 struct errbuf *err)
+{
+	if (store_begin(st, err) < 0)
+		return -1;
+	if (set_status(st, run_id, status, error, err) < 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return store_commit(st, err);
+}

@@ -1,0 +1,23 @@
+/*
+ * units: parsing of numbers with units as users write them: sizes ("4k", "1GiB", "256KB"), durations
+ * ("90", "2m", "1h", "500ms"), percentages and plain integers, with full error checks.
+ * Sizes use powers of 1024 for k/m/g/t/p, with or without a trailing "b"/"ib" (fio's default kb_base=1024).
+ */
+#ifndef BENCH_CORE_UNITS_H
+#define BENCH_CORE_UNITS_H
+
+#include <stdint.h>
+
+/* Returns 0 and sets *out, or -1 when s is not a valid size. */
+int parse_size(const char *s, uint64_t *out);
+/* Duration in seconds; a bare number is seconds (`default_unit_s` multiplies it, e.g. 1). -1 on error. */
+int parse_duration_s(const char *s, double *out);
+/* Whole number in [min, max]; -1 on error. */
+int parse_long(const char *s, long min, long max, long *out);
+/* Decimal number (strtod, whole string); -1 on error. */
+int parse_double(const char *s, double *out);
+
+/* "4k", "256k", "1m", "512" (bytes): the short form HCIbench names use. buf >= 32 bytes. */
+const char *format_size_short(uint64_t bytes, char *buf, unsigned long len);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * engines: the explicit list of registered engines and the checks of their ops tables.
+ */
+#include "engines/engine.h"
+
+#include <string.h>
+
+extern const struct engine_ops engine_null_ops;
+
+static const struct engine_ops *const registered[] = {
+	&engine_null_ops,
+	NULL,
+};
+
+const struct engine_ops *const *engine_list(void)
+{
+	return registered;
+}
+
+const struct engine_ops *engine_find(const char *name)
+{
+	for (size_t i = 0; registered[i]; i++)
+		if (!strcmp(registered[i]->name, name))
+			return registered[i];
+	return NULL;
+}
+
+int engine_check_ops(const struct engine_ops *ops, struct errbuf *err)
+{
+	if (!ops->name || !*ops->name)
+		return err_set(err, ERR_INTERNAL, "an engine has no name");
+	if (ops->version != ENGINE_OPS_VERSION)
+		return err_set(err, ERR_INTERNAL, "engine '%s' has ops version %u, expected %u", ops->name,
+			       ops->version, ENGINE_OPS_VERSION);
+	if (!ops->prepare || !ops->start || !ops->wait || !ops->collect || !ops->stop)
+		return err_set(err, ERR_INTERNAL, "engine '%s' lacks a required hook", ops->name);
+	return 0;
+}
+
+int engine_check_all(struct errbuf *err)
+{
+	for (size_t i = 0; registered[i]; i++)
+		if (engine_check_ops(registered[i], err) < 0)
+			return -1;
+	return 0;
+}
+
+unsigned engine_deadline_s(const struct engine_run *run)
+{
+	const struct workload *w = &run->spec->wl;
+	return w->ramp_s + w->runtime_s + run->grace_s + 30;
+}

@@ -1,0 +1,53 @@
+/*
+ * profile: turning what the user names (a built-in suite, a fio job file, later vdbench parameter files,
+ * suite files and HCIbench names) into a plan: the exact, ordered list of run specs that `bench plan` prints
+ * and `bench run` executes. Never prints; errors carry file:line.
+ */
+#ifndef BENCH_PROFILES_PROFILE_H
+#define BENCH_PROFILES_PROFILE_H
+
+#include "core/errbuf.h"
+#include "core/model.h"
+
+struct plan_options {
+	int quick;               /* shrink ramp, runtime and working set to try a suite in minutes */
+	struct kvlist vars;      /* NAME=value from the command line: vdbench $NAME, fio ${NAME} */
+	struct kvlist matrix;    /* --matrix key=v1,v2,...: key -> "v1,v2,..." in the order given */
+	char **targets;          /* --target PATH (repeatable); NULL: the profile's or a default file */
+	size_t ntargets;
+	const char *engine;      /* --engine NAME overrides the profile's engine, or NULL */
+	unsigned repeat;         /* --repeat N: N repetitions of every run (0 or 1: once) */
+	const char *workdir;     /* where default file targets go (NULL: current directory) */
+};
+
+struct plan {
+	char *name;              /* suite name: built-in name or file name */
+	struct kvlist labels;    /* labels the profile itself sets */
+	struct run_spec *runs;   /* in execution order; seq 1..n, repetition 1..repeat */
+	size_t n, cap;
+	char **warnings;         /* things translated approximately, "file:line: ..." */
+	size_t nwarnings;
+};
+
+void plan_options_init(struct plan_options *o);
+void plan_options_release(struct plan_options *o);
+void plan_init(struct plan *p);
+void plan_release(struct plan *p);
+/* Appends an initialised run spec to the plan and returns it. */
+struct run_spec *plan_add(struct plan *p);
+void plan_warn(struct plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Expands every argument in order into one plan. */
+int plan_build(const char *const *args, size_t nargs, const struct plan_options *opt, struct plan *out,
+	       struct errbuf *err);
+
+/* Estimated wall time of the whole plan in seconds (ramp + runtime + a per-run allowance). */
+double plan_estimate_s(const struct plan *p);
+
+/* The HCIbench-style name of a run spec where it fits, else a name from the job: malloc'd. */
+char *profile_run_name(const struct run_spec *s);
+
+/* Directory of the built-in suites (BENCH_LIBRARY in the environment overrides). */
+const char *profile_library_dir(void);
+
+#endif

@@ -1,0 +1,150 @@
+-- bench database schema: the single source of truth, embedded into the binary at build time.
+--
+-- The file is an ordered list of migrations. Each starts with a line "-- migration N" and is applied, in one
+-- transaction, to databases whose PRAGMA user_version is below N; user_version is then set to N. A new
+-- database gets all of them in order. Never edit a migration that has landed: add a new one.
+--
+-- Conventions: times are ISO 8601 UTC text; latencies are integer or real nanoseconds (columns *_ns);
+-- bandwidth is bytes per second (bw_bytes); host '*' is the aggregate of all hosts of a run.
+
+-- migration 1
+CREATE TABLE suite (
+	id            INTEGER PRIMARY KEY,
+	name          TEXT NOT NULL,              -- suite name, job file or import source
+	source        TEXT NOT NULL,              -- 'run' or 'import'
+	args          TEXT,                       -- what was asked (command line / files), for --resume
+	planned_runs  INTEGER NOT NULL DEFAULT 0,
+	created_at    TEXT NOT NULL,
+	bench_version TEXT
+);
+
+CREATE TABLE suite_label (
+	suite_id INTEGER NOT NULL REFERENCES suite(id) ON DELETE CASCADE,
+	key      TEXT NOT NULL,
+	value    TEXT NOT NULL,
+	PRIMARY KEY (suite_id, key)
+) WITHOUT ROWID;
+
+CREATE TABLE run (
+	id           INTEGER PRIMARY KEY,
+	suite_id     INTEGER NOT NULL REFERENCES suite(id) ON DELETE CASCADE,
+	seq          INTEGER NOT NULL,            -- 1-based position in the plan
+	repetition   INTEGER NOT NULL DEFAULT 1,
+	name         TEXT NOT NULL,
+	engine       TEXT NOT NULL,               -- fio, sim, null, import
+	status       TEXT NOT NULL CHECK (status IN ('running','done','failed','partial','aborted')),
+	error        TEXT,
+	started_at   TEXT NOT NULL,
+	finished_at  TEXT,
+	-- the normalised workload (core/model.h struct workload)
+	tool         TEXT,
+	rw           TEXT,
+	bs_bytes     INTEGER,
+	bssplit      TEXT,
+	read_pct     INTEGER,                     -- NULL when unknown
+	random_pct   INTEGER,
+	iodepth      INTEGER,
+	numjobs      INTEGER,
+	runtime_s    INTEGER,
+	ramp_s       INTEGER,
+	size         TEXT,
+	compress_pct INTEGER,
+	dedupe_pct   INTEGER,
+	spec         TEXT                         -- the whole run spec as JSON, to run it again
+);
+CREATE INDEX run_suite ON run(suite_id, seq, repetition);
+
+CREATE TABLE run_label (
+	run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+	key    TEXT NOT NULL,
+	value  TEXT NOT NULL,
+	PRIMARY KEY (run_id, key)
+) WITHOUT ROWID;
+CREATE INDEX run_label_kv ON run_label(key, value);
+
+-- per run and host: fio version, start offset, host-level error
+CREATE TABLE run_host (
+	run_id          INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+	host            TEXT NOT NULL,
+	fio_version     TEXT,
+	start_offset_ms REAL,
+	error_code      INTEGER NOT NULL DEFAULT 0,
+	error           TEXT,
+	usr_cpu_pct     REAL,                     -- fio's own job CPU (% of job runtime)
+	sys_cpu_pct     REAL,
+	PRIMARY KEY (run_id, host)
+) WITHOUT ROWID;
+
+CREATE TABLE result (
+	id            INTEGER PRIMARY KEY,
+	run_id        INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+	host          TEXT NOT NULL,              -- '*' = aggregate over hosts
+	ddir          TEXT NOT NULL CHECK (ddir IN ('read','write','trim','total')),
+	ios           INTEGER NOT NULL,
+	short_ios     INTEGER NOT NULL DEFAULT 0,
+	drop_ios      INTEGER NOT NULL DEFAULT 0,
+	bytes         INTEGER NOT NULL,
+	runtime_ms    INTEGER NOT NULL,
+	iops          REAL NOT NULL,
+	bw_bytes      REAL NOT NULL,
+	lat_n         INTEGER, lat_min_ns  INTEGER, lat_max_ns  INTEGER, lat_mean_ns  REAL, lat_stddev_ns  REAL,
+	clat_n        INTEGER, clat_min_ns INTEGER, clat_max_ns INTEGER, clat_mean_ns REAL, clat_stddev_ns REAL,
+	slat_n        INTEGER, slat_min_ns INTEGER, slat_max_ns INTEGER, slat_mean_ns REAL, slat_stddev_ns REAL,
+	pct_kind      TEXT,                       -- 'clat' or 'lat': what result_pct and result_bin describe
+	UNIQUE (run_id, host, ddir)
+);
+
+CREATE TABLE result_pct (
+	result_id INTEGER NOT NULL REFERENCES result(id) ON DELETE CASCADE,
+	pct       REAL NOT NULL,
+	value_ns  INTEGER NOT NULL,
+	PRIMARY KEY (result_id, pct)
+) WITHOUT ROWID;
+
+CREATE TABLE result_bin (
+	result_id INTEGER NOT NULL REFERENCES result(id) ON DELETE CASCADE,
+	value_ns  INTEGER NOT NULL,               -- fio bucket value
+	count     INTEGER NOT NULL,
+	PRIMARY KEY (result_id, value_ns)
+) WITHOUT ROWID;
+
+CREATE TABLE cpu (
+	run_id        INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+	host          TEXT NOT NULL,              -- '*' per role = cluster figure
+	role          TEXT NOT NULL CHECK (role IN ('initiator','target')),
+	source        TEXT NOT NULL,              -- fio, procstat, node_exporter, import
+	cores         INTEGER,
+	user_pct REAL, nice_pct REAL, system_pct REAL, iowait_pct REAL, irq_pct REAL, softirq_pct REAL,
+	steal_pct REAL, idle_pct REAL,
+	util_pct      REAL,                       -- busy share of all cores
+	cpu_us_per_io REAL,
+	PRIMARY KEY (run_id, host, role, source)
+) WITHOUT ROWID;
+
+CREATE TABLE disk (
+	run_id        INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+	host          TEXT NOT NULL,
+	device        TEXT NOT NULL,
+	reads         INTEGER NOT NULL,
+	writes        INTEGER NOT NULL,
+	read_sectors  INTEGER NOT NULL,
+	write_sectors INTEGER NOT NULL,
+	io_ticks_ms   INTEGER NOT NULL,
+	PRIMARY KEY (run_id, host, device)
+) WITHOUT ROWID;
+
+CREATE TABLE sample (
+	run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+	host   TEXT NOT NULL,
+	metric TEXT NOT NULL,
+	t_ms   INTEGER NOT NULL,
+	value  REAL NOT NULL
+);
+CREATE INDEX sample_run ON sample(run_id, host, metric, t_ms);
+
+CREATE TABLE artifact (
+	run_id  INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+	name    TEXT NOT NULL,
+	content BLOB NOT NULL,
+	PRIMARY KEY (run_id, name)
+) WITHOUT ROWID;
