@@ -1,3 +1,0 @@
-file(REMOVE_RECURSE
-  "libbench_core.a"
-)

@@ -1,0 +1,107 @@
+/*
+ * fio_jobfile: job file text for a run spec (see fio_jobfile.h).
+ */
+#include "engines/fio_jobfile.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Options bench sets itself: dropped from the workload's list when bench supplies its own value. */
+static const char *const target_opts[] = { "filename", "directory", "filename_format", "opendir", NULL };
+static const char *const timing_opts[] = { "runtime", "ramp_time", "time_based", NULL };
+
+static int in_list(const char *const *list, const char *key)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (!strcmp(list[i], key))
+			return 1;
+	return 0;
+}
+
+char *fio_job_name(const char *name)
+{
+	char *s = xstrdup(name && *name ? name : "job");
+
+	for (char *p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
+			*p = '_';
+	return s;
+}
+
+static int check_value(const char *key, const char *value, struct errbuf *err)
+{
+	if (strpbrk(key, "\n\r[]=") || (value && strpbrk(value, "\n\r")))
+		return err_set(err, ERR_INPUT, "fio option '%s' contains a line break or bracket", key);
+	return 0;
+}
+
+static void add_opt(struct strbuf *out, const char *key, const char *value)
+{
+	if (value)
+		strbuf_addf(out, "%s=%s\n", key, value);
+	else
+		strbuf_addf(out, "%s\n", key);
+}
+
+int fio_jobfile_write(const struct run_spec *spec, char *const *targets, size_t ntargets, const struct kvlist *extra,
+		      struct strbuf *out, struct errbuf *err)
+{
+	const struct workload *w = &spec->wl;
+	char *job = fio_job_name(spec->name);
+	int have_timing = w->runtime_s > 0;
+
+	strbuf_addf(out, "; fio job file written by bench for run %u", spec->seq);
+	if (spec->repetition > 1)
+		strbuf_addf(out, " (repetition %u)", spec->repetition);
+	strbuf_addf(out, "\n[%s]\n", job);
+	free(job);
+	for (size_t i = 0; i < w->opts.n; i++) {
+		const struct kv *o = &w->opts.v[i];
+		if (check_value(o->key, o->value, err) < 0)
+			return -1;
+		if (ntargets && in_list(target_opts, o->key))
+			continue;
+		if (have_timing && in_list(timing_opts, o->key))
+			continue;
+		if (!strcmp(o->key, "size") && w->size)
+			continue;
+		if (!strcmp(o->key, "group_reporting") || !strcmp(o->key, "stonewall") || !strcmp(o->key, "new_group"))
+			continue;
+		add_opt(out, o->key, o->value);
+	}
+	if (ntargets) {
+		strbuf_adds(out, "filename=");
+		for (size_t i = 0; i < ntargets; i++) {
+			if (strpbrk(targets[i], "\n\r"))
+				return err_set(err, ERR_INPUT, "target '%s' contains a line break", targets[i]);
+			if (i)
+				strbuf_addc(out, ':');
+			for (const char *p = targets[i]; *p; p++) {
+				if (*p == ':')
+					strbuf_addc(out, '\\');
+				strbuf_addc(out, *p);
+			}
+		}
+		strbuf_addc(out, '\n');
+	}
+	if (w->size) {
+		if (check_value("size", w->size, err) < 0)
+			return -1;
+		add_opt(out, "size", w->size);
+	}
+	if (have_timing) {
+		add_opt(out, "time_based", NULL);
+		strbuf_addf(out, "runtime=%u\n", w->runtime_s);
+		strbuf_addf(out, "ramp_time=%u\n", w->ramp_s);
+	}
+	add_opt(out, "group_reporting", NULL);
+	if (extra) {
+		for (size_t i = 0; i < extra->n; i++) {
+			if (check_value(extra->v[i].key, extra->v[i].value, err) < 0)
+				return -1;
+			add_opt(out, extra->v[i].key, extra->v[i].value);
+		}
+	}
+	return 0;
+}
