@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,6 +63,8 @@ int proc_start(struct proc *p, char *const argv[], const char *cwd, const char *
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_RDONLY);
 		setpgid(0, 0);
+		/* A child must not outlive bench, even after kill -9 of bench. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);

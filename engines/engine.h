@@ -25,6 +25,7 @@ struct engine_run {
 	int destructive;               /* the user allowed writing block devices that hold data */
 	int allow_partial;             /* go on without hosts that cannot be reached */
 	int logs;                      /* ask fio for IOPS, bandwidth and latency logs */
+	const char *sim_so;            /* absolute path of the sim ioengine (engine "sim"), or NULL */
 	void *priv;
 };
 

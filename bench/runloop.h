@@ -1,0 +1,31 @@
+/*
+ * runloop: executes a plan (design.md "How one suite runs"): for each run spec, commit a 'running' row,
+ * start the engine, wait with a deadline, collect, store results and final status in one transaction; show
+ * progress; on Ctrl-C/SIGTERM stop the engine, mark the run 'aborted' and stop. `--resume` runs only what is
+ * not 'done' in the newest suite started with the same arguments.
+ */
+#ifndef BENCH_BENCH_RUNLOOP_H
+#define BENCH_BENCH_RUNLOOP_H
+
+#include "core/model.h"
+#include "core/store.h"
+#include "profiles/profile.h"
+
+struct runloop_opts {
+	const struct kvlist *labels;   /* --label: override the plan's and the runs' labels */
+	const char *args;              /* canonical arguments (JSON) that define the suite, for --resume */
+	int resume;
+	int destructive;
+	int allow_partial;
+	int stop_on_host_failure;      /* a partial run stops the suite with exit 4 */
+	int logs;
+	unsigned grace_s;
+	const struct host_list *hosts; /* NULL: this host */
+	const char *sim_so;
+	int quiet;                     /* no per-run lines */
+};
+
+/* Returns the exit code: 0 all runs done, 4 some failed or partial, 5 storage error, 130 interrupted. */
+int runloop_run(struct store *st, const struct plan *plan, const struct runloop_opts *o);
+
+#endif
