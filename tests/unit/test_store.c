@@ -1,0 +1,242 @@
+/*
+ * test_store: the SQLite store: schema migrations give exactly the schema of a fresh database, runs are
+ * written as 'running' before load and finished with their results in one transaction, resume lookups,
+ * and a run spec survives the JSON round trip.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/aggregate.h"
+#include "core/spec_json.h"
+#include "core/store.h"
+#include "core/strbuf.h"
+
+static char *tmp_db(void)
+{
+	char tmpl[] = "/tmp/bench-test-store-XXXXXX";
+	int fd = mkstemp(tmpl);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(tmpl);
+	return xstrdup(tmpl);
+}
+
+static void remove_db(const char *path)
+{
+	char buf[512];
+	unlink(path);
+	snprintf(buf, sizeof(buf), "%s-wal", path);
+	unlink(buf);
+	snprintf(buf, sizeof(buf), "%s-shm", path);
+	unlink(buf);
+}
+
+static char *schema_of(sqlite3 *db)
+{
+	struct strbuf sb;
+	sqlite3_stmt *s;
+
+	strbuf_init(&sb);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, sql FROM sqlite_master "
+						"ORDER BY type, name", -1, &s, NULL), SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		for (int i = 0; i < 4; i++) {
+			const unsigned char *t = sqlite3_column_text(s, i);
+			strbuf_adds(&sb, t ? (const char *)t : "NULL");
+			strbuf_addc(&sb, '|');
+		}
+		strbuf_addc(&sb, '\n');
+	}
+	sqlite3_finalize(s);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void test_migrations_equal_fresh(void **state)
+{
+	(void)state;
+	int latest = store_schema_version();
+	assert_true(latest >= 1);
+	/* For every older version k: a database built to k, then opened (migrated), equals a fresh one. */
+	char *fresh_path = tmp_db();
+	struct store *st;
+	struct errbuf err;
+	errbuf_init(&err);
+	assert_int_equal(store_open(fresh_path, 0, &st, &err), 0);
+	char *fresh = schema_of(store_db(st));
+	store_close(st);
+	for (int k = 0; k < latest; k++) {
+		char *p = tmp_db();
+		sqlite3 *db;
+		assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+		assert_int_equal(store_migrate(db, k, &err), 0);
+		sqlite3_close(db);
+		assert_int_equal(store_open(p, 0, &st, &err), 0);
+		char *migrated = schema_of(store_db(st));
+		assert_string_equal(migrated, fresh);
+		store_close(st);
+		free(migrated);
+		remove_db(p);
+		free(p);
+	}
+	free(fresh);
+	remove_db(fresh_path);
+	free(fresh_path);
+}
+
+static void fill_spec(struct run_spec *s)
+{
+	run_spec_init(s);
+	s->name = xstrdup("fio-1vmdk-100ws-4k-70rdpct-100randompct-4threads");
+	s->seq = 3;
+	s->repetition = 2;
+	s->engine = xstrdup("fio");
+	kvlist_add(&s->labels, "stack", "mdadm-raid5");
+	kvlist_add(&s->engine_opts, "preset", "iser");
+	s->wl.tool = xstrdup("fio");
+	s->wl.rw = xstrdup("randrw");
+	s->wl.bs_bytes = 4096;
+	s->wl.read_pct = 70;
+	s->wl.random_pct = 100;
+	s->wl.iodepth = 4;
+	s->wl.numjobs = 1;
+	s->wl.runtime_s = 10;
+	s->wl.ramp_s = 2;
+	s->wl.size = xstrdup("100%");
+	kvlist_add(&s->wl.opts, "rw", "randrw");
+	kvlist_add(&s->wl.opts, "group_reporting", NULL);
+	run_spec_add_target(s, "/tmp/x.dat");
+}
+
+static void test_spec_json_round_trip(void **state)
+{
+	(void)state;
+	struct run_spec a, b;
+	struct errbuf err;
+	errbuf_init(&err);
+	fill_spec(&a);
+	char *j1 = run_spec_to_json(&a);
+	assert_int_equal(run_spec_from_json(j1, &b, &err), 0);
+	char *j2 = run_spec_to_json(&b);
+	assert_string_equal(j1, j2);
+	assert_null(kvlist_find(&b.wl.opts, "group_reporting")->value);
+	assert_int_equal(b.wl.read_pct, 70);
+	assert_string_equal(b.targets[0], "/tmp/x.dat");
+	assert_int_equal(run_spec_from_json("{\"workload\": 3}", &b, &err), -1);
+	free(j1);
+	free(j2);
+	run_spec_release(&a);
+	run_spec_release(&b);
+}
+
+static int64_t count(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *s;
+	int64_t n = -1;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+static void test_run_lifecycle(void **state)
+{
+	(void)state;
+	char *p = tmp_db();
+	struct store *st;
+	struct errbuf err;
+	struct run_spec s;
+	struct run_result r;
+	int64_t suite, run, again;
+	enum run_status status;
+
+	errbuf_init(&err);
+	assert_int_equal(store_open(p, 0, &st, &err), 0);
+	struct kvlist labels;
+	kvlist_init(&labels);
+	kvlist_add(&labels, "transport", "nvmeof");
+	assert_int_equal(store_suite_add(st, "t", "run", "[\"x\"]", 1, &labels, &suite, &err), 0);
+	fill_spec(&s);
+	assert_int_equal(store_run_begin(st, suite, &s, &run, &err), 0);
+	/* Committed before load: a second connection sees the 'running' row. */
+	sqlite3 *other;
+	assert_int_equal(sqlite3_open(p, &other), SQLITE_OK);
+	assert_int_equal(count(other, "SELECT count(*) FROM run WHERE status = 'running'"), 1);
+
+	run_result_init(&r);
+	struct host_result *h = run_result_add_host(&r, "localhost");
+	h->dir[DDIR_READ].present = 1;
+	h->dir[DDIR_READ].ios = 100;
+	h->dir[DDIR_READ].iops = 10;
+	h->dir[DDIR_READ].nbins = 2;
+	h->dir[DDIR_READ].bins = xcalloc(2, sizeof(struct hist_bin));
+	h->dir[DDIR_READ].bins[0] = (struct hist_bin){ 1000, 60 };
+	h->dir[DDIR_READ].bins[1] = (struct hist_bin){ 2000, 40 };
+	host_result_total(h);
+	run_result_aggregate(&r);
+	run_result_add_artifact(&r, "jobfile", "[x]\n", 4);
+	assert_int_equal(store_run_finish(st, run, RUN_DONE, NULL, &r, &err), 0);
+	assert_int_equal(count(other, "SELECT count(*) FROM run WHERE status = 'done'"), 1);
+	assert_int_equal(count(other, "SELECT count(*) FROM result WHERE host = '*' AND ddir = 'total'"), 1);
+	assert_int_equal(count(other, "SELECT count(*) FROM result_bin"), 6); /* read, total; host and '*' */
+	assert_int_equal(count(other, "SELECT value_ns FROM result_pct JOIN result ON result.id = result_id "
+				      "WHERE host = '*' AND ddir = 'read' AND pct = 50"), 1000);
+	assert_int_equal(count(other, "SELECT value_ns FROM result_pct JOIN result ON result.id = result_id "
+				      "WHERE host = '*' AND ddir = 'read' AND pct = 99"), 2000);
+	assert_int_equal(store_run_lookup(st, suite, 3, 2, &again, &status, &err), 0);
+	assert_int_equal(again, run);
+	assert_int_equal(status, RUN_DONE);
+	/* Starting the same (seq, repetition) again replaces the old row and everything under it. */
+	assert_int_equal(store_run_begin(st, suite, &s, &again, &err), 0);
+	assert_int_equal(count(other, "SELECT count(*) FROM run"), 1);
+	assert_int_equal(count(other, "SELECT count(*) FROM result"), 0);
+	assert_int_equal(count(other, "PRAGMA foreign_key_check"), -1);
+	sqlite3_close(other);
+	run_result_release(&r);
+	run_spec_release(&s);
+	kvlist_release(&labels);
+	store_close(st);
+	remove_db(p);
+	free(p);
+}
+
+static void test_open_errors(void **state)
+{
+	(void)state;
+	struct store *st;
+	struct errbuf err;
+	errbuf_init(&err);
+	assert_int_equal(store_open("/tmp", 0, &st, &err), -1);
+	assert_int_equal(err.kind, ERR_STORE);
+	assert_non_null(strstr(err.msg, "directory"));
+	assert_int_equal(store_open("/nonexistent-dir/x.db", STORE_READONLY, &st, &err), -1);
+	/* A file that is not SQLite. */
+	char *p = tmp_db();
+	FILE *f = fopen(p, "w");
+	fputs("this is not a database, just text that is long enough to have a header........", f);
+	fclose(f);
+	assert_int_equal(store_open(p, 0, &st, &err), -1);
+	assert_int_equal(err.kind, ERR_STORE);
+	remove_db(p);
+	free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_migrations_equal_fresh),
+		cmocka_unit_test(test_spec_json_round_trip),
+		cmocka_unit_test(test_run_lifecycle),
+		cmocka_unit_test(test_open_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
