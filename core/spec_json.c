@@ -97,7 +97,7 @@ static int json_to_kv(const cJSON *a, struct kvlist *l)
 
 int run_spec_from_json(const char *text, struct run_spec *out, struct errbuf *err)
 {
-	cJSON *o = cJSON_ParseWithLengthOpts(text, strlen(text), NULL, 1);
+	cJSON *o = cJSON_ParseWithLengthOpts(text, strlen(text) + 1, NULL, 1);
 	const cJSON *wl, *t, *x;
 	struct workload *w = &out->wl;
 

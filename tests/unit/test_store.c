@@ -187,7 +187,7 @@ static void test_run_lifecycle(void **state)
 	assert_int_equal(store_run_finish(st, run, RUN_DONE, NULL, &r, &err), 0);
 	assert_int_equal(count(other, "SELECT count(*) FROM run WHERE status = 'done'"), 1);
 	assert_int_equal(count(other, "SELECT count(*) FROM result WHERE host = '*' AND ddir = 'total'"), 1);
-	assert_int_equal(count(other, "SELECT count(*) FROM result_bin"), 6); /* read, total; host and '*' */
+	assert_int_equal(count(other, "SELECT count(*) FROM result_bin"), 8); /* 2 bins x (read, total) x (host, aggregate) */
 	assert_int_equal(count(other, "SELECT value_ns FROM result_pct JOIN result ON result.id = result_id "
 				      "WHERE host = '*' AND ddir = 'read' AND pct = 50"), 1000);
 	assert_int_equal(count(other, "SELECT value_ns FROM result_pct JOIN result ON result.id = result_id "
