@@ -6,8 +6,12 @@
 #include <string.h>
 
 extern const struct engine_ops engine_null_ops;
+extern const struct engine_ops engine_fio_ops;
+extern const struct engine_ops engine_sim_ops;
 
 static const struct engine_ops *const registered[] = {
+	&engine_fio_ops,
+	&engine_sim_ops,
 	&engine_null_ops,
 	NULL,
 };

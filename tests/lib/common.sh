@@ -1,0 +1,26 @@
+# Shared helpers for the shell tests: a scratch directory, assertions that say what failed, sqlite queries.
+# Source it: . "$BENCH_SRC/tests/lib/common.sh"
+set -u
+: "${BENCH:?BENCH must point at the bench binary (ctest sets it)}"
+T=$(mktemp -d /tmp/bench-test-XXXXXX)
+cleanup_hooks=()
+on_exit() {
+  for h in "${cleanup_hooks[@]}"; do eval "$h" || true; done
+  rm -rf "$T"
+}
+trap on_exit EXIT
+cd "$T"
+
+fails=0
+checks=0
+ok() { checks=$((checks + 1)); echo "ok: $*"; }
+fail() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
+expect_eq() { # expect_eq WHAT GOT WANT
+  if [ "$2" = "$3" ]; then ok "$1 = $3"; else fail "$1: got '$2', want '$3'"; fi
+}
+q() { sqlite3 -batch -noheader "$@"; }
+finish() {
+  echo "$((checks - fails)) passed, $fails failed"
+  [ "$fails" -eq 0 ]
+  exit $?
+}
