@@ -201,6 +201,8 @@ int cmd_run(int argc, char **argv)
 		code = cli_error(EXIT_INPUT, "'%s' expands to no runs", profiles[0]);
 		goto out;
 	}
+	if ((code = runloop_preflight(&plan, &ro)) != EXIT_OK)
+		goto out;
 	if (cli_open_store(db, 0, &st) < 0) {
 		code = EXIT_STORE;
 		goto out;

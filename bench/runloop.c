@@ -6,6 +6,7 @@
 #include "core/proc.h"
 #include "core/strbuf.h"
 #include "engines/engine.h"
+#include "engines/target.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -201,6 +202,28 @@ finish:
 	free(error);
 	run_result_release(&res);
 	return rc;
+}
+
+int runloop_preflight(const struct plan *plan, const struct runloop_opts *o)
+{
+	int local = !o->hosts || !o->hosts->n;
+	struct errbuf err;
+
+	errbuf_init(&err);
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct run_spec *s = &plan->runs[i];
+		const char *engine = s->engine ? s->engine : "fio";
+
+		if (!engine_find(engine))
+			return cli_error(EXIT_INPUT, "run %u '%s': unknown engine '%s' (fio, sim, null)", s->seq, s->name,
+					 engine);
+		if (!local || strcmp(engine, "fio"))
+			continue;
+		for (size_t t = 0; t < s->ntargets; t++)
+			if (target_check(s->targets[t], o->destructive, &err) < 0)
+				return cli_fail(&err);
+	}
+	return EXIT_OK;
 }
 
 int runloop_run(struct store *st, const struct plan *plan, const struct runloop_opts *o)

@@ -25,6 +25,12 @@ struct runloop_opts {
 	int quiet;                     /* no per-run lines */
 };
 
+/*
+ * Checks what can be checked before the database is opened and any load starts: every local target is
+ * safe and usable, every engine exists. Prints the error; returns 0 or the exit code.
+ */
+int runloop_preflight(const struct plan *plan, const struct runloop_opts *o);
+
 /* Returns the exit code: 0 all runs done, 4 some failed or partial, 5 storage error, 130 interrupted. */
 int runloop_run(struct store *st, const struct plan *plan, const struct runloop_opts *o);
 

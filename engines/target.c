@@ -179,3 +179,39 @@ int target_prepare(const char *path, uint64_t size_bytes, int destructive, struc
 	close(fd);
 	return ret;
 }
+
+int target_check(const char *path, int destructive, struct errbuf *err)
+{
+	struct stat sb;
+	char *dir, *slash;
+	int ok;
+
+	if (!*path)
+		return err_set(err, ERR_INPUT, "empty target path");
+	if (stat(path, &sb) == 0) {
+		if (S_ISBLK(sb.st_mode))
+			return destructive ? 0 : target_check_blockdev(path, err);
+		if (S_ISDIR(sb.st_mode))
+			return err_set(err, ERR_INPUT, "target '%s' is a directory: give a file or a block device", path);
+		if (!S_ISREG(sb.st_mode))
+			return err_set(err, ERR_INPUT, "target '%s' is not a regular file or block device", path);
+		return 0;
+	}
+	if (errno != ENOENT)
+		return err_set(err, ERR_INPUT, "target '%s': %s", path, strerror(errno));
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		dir[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else {
+		free(dir);
+		dir = xstrdup(".");
+	}
+	ok = stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
+	if (!ok)
+		err_set(err, ERR_INPUT, "target '%s': directory '%s' does not exist", path, dir);
+	free(dir);
+	return ok ? 0 : -1;
+}

@@ -16,6 +16,13 @@
  */
 int target_prepare(const char *path, uint64_t size_bytes, int destructive, struct errbuf *err);
 
+/*
+ * Checks a target without changing anything (the preflight before any load): a directory, character device
+ * or other special file is refused; so is a block device with signs of data unless `destructive`; a file
+ * that does not exist must be creatable (its directory exists).
+ */
+int target_check(const char *path, int destructive, struct errbuf *err);
+
 /* Checks a block device for signs of data; 0 when it looks unused, -1 with the reason otherwise. */
 int target_check_blockdev(const char *path, struct errbuf *err);
 
