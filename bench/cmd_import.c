@@ -1,10 +1,340 @@
-/* cmd_import: placeholder while the command is written. */
+/*
+ * cmd_import: `bench import FILE... [--label k=v]... [--db PATH] [--run ID] [--csv FILE [--map SPEC]]`.
+ *
+ * Stores results that were produced elsewhere: fio JSON/JSON+ output, fio log files, and (rows added by their
+ * owners) vdbench output directories and published CSV tables. Each format is one row of the importer table
+ * below: a name, a detect hook that says whether a path is of that format, and an import hook that reads the
+ * path into a batch of runs (core/import.h). The first row whose detect claims a path reads it; the last row
+ * (fio JSON) claims everything else, so a file nobody knows gets the fio reader's precise complaint.
+ *
+ * All files of one command are stored in ONE transaction, read one at a time so memory stays flat: a bad file
+ * rolls everything back, exits 3 and leaves the database as it was.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "bench/cli.h"
 #include "bench/commands.h"
+#include "core/csv_import.h"
+#include "core/import.h"
+#include "core/strbuf.h"
+#include "core/units.h"
+#include "engines/fio_json.h"
+#include "engines/fio_log.h"
+
+/* What the command line passes to importers besides the path. */
+struct import_opts {
+	const char *map;  /* --map SPEC: column mapping for the csv importer, or NULL */
+	int64_t run_id;   /* --run ID: attach to this existing run (log files), 0 = new run */
+};
+
+enum importer_flags {
+	IMPORTER_ATTACH = 1 << 0, /* understands --run ID */
+	IMPORTER_MAP = 1 << 1,    /* understands --map SPEC */
+};
+
+struct importer {
+	const char *name;
+	/* 1 when path is of this format; NULL: only used when asked for by name (--csv). */
+	int (*detect)(const char *path);
+	/* Reads path into out (initialised). Returns 0, or -1 with err set (ERR_INPUT: "path: reason"). */
+	int (*import)(const char *path, const struct import_opts *o, struct import_batch *out, struct errbuf *err);
+	unsigned flags;
+};
+
+static int fio_json_detect(const char *path)
+{
+	(void)path;
+	return 1; /* the fallback: any file (or directory) no other importer claimed */
+}
+
+static int fio_json_row(const char *path, const struct import_opts *o, struct import_batch *out,
+			struct errbuf *err)
+{
+	(void)o;
+	return fio_json_import(path, out, err);
+}
+
+static int fio_log_row(const char *path, const struct import_opts *o, struct import_batch *out,
+		       struct errbuf *err)
+{
+	return fio_log_import(path, o->run_id, out, err);
+}
+
+/* Published results as CSV (core/csv_import.c, docs/csv-format.md); --map renames columns. */
+static int csv_row(const char *path, const struct import_opts *o, struct import_batch *out, struct errbuf *err)
+{
+	struct kvlist map;
+	int ret;
+
+	kvlist_init(&map);
+	ret = o->map ? csv_map_add(&map, o->map, err) : 0;
+	if (ret == 0)
+		ret = csv_import_file(path, &map, out, err);
+	kvlist_release(&map);
+	return ret;
+}
+
+/*
+ * The importers, most specific first. Other formats add a row here (vdbench output directories before
+ * fio-json; "csv" is reached only through --csv).
+ */
+static const struct importer importers[] = {
+	{ "fio-log", fio_log_detect, fio_log_row, IMPORTER_ATTACH },
+	{ "csv", NULL, csv_row, IMPORTER_MAP },
+	{ "fio-json", fio_json_detect, fio_json_row, 0 },
+	{ NULL, NULL, NULL, 0 },
+};
+
+static const struct importer *importer_named(const char *name)
+{
+	for (const struct importer *im = importers; im->name; im++)
+		if (!strcmp(im->name, name))
+			return im;
+	return NULL;
+}
+
+static const struct importer *importer_for(const char *path)
+{
+	for (const struct importer *im = importers; im->name; im++)
+		if (im->detect && im->import && im->detect(path))
+			return im;
+	return NULL;
+}
+
+static int usage(void)
+{
+	printf("usage: bench import FILE... [--label key=value]... [--db PATH] [--run ID]\n"
+	       "       bench import --csv FILE [--map SPEC] [--label key=value]... [--db PATH]\n\n"
+	       "Stores benchmark results produced elsewhere in the database, as runs that reports, comparisons\n"
+	       "and the CI gate treat like runs bench made itself. Each FILE may be:\n"
+	       "  fio JSON or JSON+ output (--output-format=json/json+), fio 2.x and 3.x: one document or several\n"
+	       "    concatenated (--status-interval: the last one counts), text before or after the JSON,\n"
+	       "    jobs or client/server output (one result per host plus the aggregate over hosts), per job\n"
+	       "    or group_reporting, read/write/trim or unified (mixed) reporting. Every figure is stored as\n"
+	       "    fio printed it (fio 2.x latencies converted from microseconds to nanoseconds). One run per\n"
+	       "    job (or group); the whole file is kept with each run.\n"
+	       "  fio log files (write_lat_log, write_bw_log, write_iops_log: NAME_lat.N.log, NAME_clat.N.log,\n"
+	       "    NAME_bw.N.log, NAME_iops.N.log), per IO or averaged with log_avg_msec: stored as 1-second\n"
+	       "    time series (latency, IOPS, bandwidth per direction) plus, for per-IO latency logs, a\n"
+	       "    latency histogram and percentiles.\n\n"
+	       "All files of one command are stored in one transaction: if any file is bad, nothing is stored,\n"
+	       "the error names the file and bench exits with 3.\n\n"
+	       "options:\n"
+	       "  --label key=value  label the imported suites and runs (repeatable), e.g. --label stack=zfs\n"
+	       "  --db PATH          the database file (default bench.db)\n"
+	       "  --run ID           fio log files: add the time series to the existing run ID instead of\n"
+	       "                     creating a run named after the file\n"
+	       "  --csv FILE         import a table of published results (CSV with labels as columns and\n"
+	       "                     metrics with units in the header)\n"
+	       "  --map SPEC         with --csv: how the file's columns map to bench's names\n"
+	       "  -h, --help         show this help\n\n"
+	       "Prints one line per file, e.g. \"imported 2 runs from x.json\".\n"
+	       "exit codes: 0 stored, 2 usage error, 3 bad input file, 5 storage error.\n");
+	return EXIT_OK;
+}
+
+static int run_exists(struct store *st, int64_t id, struct errbuf *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc, found;
+
+	if (sqlite3_prepare_v2(store_db(st), "SELECT 1 FROM run WHERE id = ?", -1, &s, NULL) != SQLITE_OK)
+		return err_set(err, ERR_STORE, "cannot look up a run: %s", sqlite3_errmsg(store_db(st)));
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s);
+	found = rc == SQLITE_ROW;
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return err_set(err, ERR_STORE, "cannot look up a run: %s", sqlite3_errmsg(store_db(st)));
+	if (!found)
+		return err_set(err, ERR_INPUT, "--run %lld: no such run in the database", (long long)id);
+	return 0;
+}
+
+/* Stores one batch (inside the caller's transaction). */
+static int store_batch(struct store *st, const char *path, struct import_batch *b, const struct kvlist *labels,
+		       struct errbuf *err)
+{
+	struct kvlist suite_labels;
+	int64_t suite_id = 0;
+	size_t new_runs = 0;
+	int ret = -1;
+
+	kvlist_init(&suite_labels);
+	kvlist_copy(&suite_labels, &b->suite_labels);
+	for (size_t i = 0; i < labels->n; i++)
+		kvlist_set(&suite_labels, labels->v[i].key, labels->v[i].value);
+	for (size_t i = 0; i < b->n; i++)
+		if (!b->runs[i].target_run_id)
+			new_runs++;
+	if (new_runs && store_suite_add(st, b->suite_name ? b->suite_name : path, "import", path, (unsigned)new_runs,
+					&suite_labels, &suite_id, err) < 0)
+		goto out;
+	for (size_t i = 0; i < b->n; i++) {
+		struct imported_run *ir = &b->runs[i];
+		int64_t run_id = ir->target_run_id;
+
+		if (run_id) {
+			if (run_exists(st, run_id, err) < 0)
+				goto out;
+		} else {
+			struct kvlist merged;
+			kvlist_init(&merged);
+			kvlist_copy(&merged, &suite_labels);
+			for (size_t k = 0; k < ir->spec.labels.n; k++)
+				kvlist_set(&merged, ir->spec.labels.v[k].key, ir->spec.labels.v[k].value);
+			kvlist_release(&ir->spec.labels);
+			ir->spec.labels = merged;
+			if (!ir->spec.seq)
+				ir->spec.seq = (unsigned)(i + 1);
+			if (store_run_add(st, suite_id, &ir->spec, ir->status, &run_id, err) < 0)
+				goto out;
+		}
+		if (store_run_write_result(st, run_id, &ir->res, err) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	kvlist_release(&suite_labels);
+	return ret;
+}
+
+struct input {
+	const char *path;
+	const struct importer *im;
+};
 
 int cmd_import(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_error(EXIT_INTERNAL, "'import' is not written yet");
+	static const struct option longopts[] = {
+		{ "label", required_argument, NULL, 'l' }, { "db", required_argument, NULL, 'd' },
+		{ "run", required_argument, NULL, 'r' },   { "csv", required_argument, NULL, 'c' },
+		{ "map", required_argument, NULL, 'm' },   { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct import_opts o = { NULL, 0 };
+	struct kvlist labels;
+	struct input *in = NULL;
+	size_t nin = 0, cap = 0;
+	const char *db = NULL;
+	struct store *st = NULL;
+	struct strbuf summary;
+	struct errbuf err;
+	int c, code = EXIT_OK;
+
+	kvlist_init(&labels);
+	strbuf_init(&summary);
+	errbuf_init(&err);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			code = usage();
+			goto out;
+		case 'l':
+			if (cli_add_label(&labels, "import", optarg) < 0) {
+				code = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case 'd':
+			db = optarg;
+			break;
+		case 'r': {
+			long id;
+			if (parse_long(optarg, 1, LONG_MAX, &id) < 0) {
+				code = cli_usage("import", "--run wants a run id (a positive number), got '%s'", optarg);
+				goto out;
+			}
+			o.run_id = id;
+			break;
+		}
+		case 'c':
+			ARRAY_GROW(in, cap, nin + 1);
+			in[nin].path = optarg;
+			in[nin++].im = importer_named("csv");
+			break;
+		case 'm':
+			o.map = optarg;
+			break;
+		case ':':
+			code = cli_usage("import", "option '%s' needs a value", argv[optind - 1]);
+			goto out;
+		default:
+			code = cli_usage("import", "unknown option '%s'", argv[optind - 1]);
+			goto out;
+		}
+	}
+	for (int i = optind; i < argc; i++) {
+		ARRAY_GROW(in, cap, nin + 1);
+		in[nin].path = argv[i];
+		in[nin++].im = NULL;
+	}
+	if (!nin) {
+		code = cli_usage("import", "no file to import given");
+		goto out;
+	}
+	for (size_t i = 0; i < nin; i++) {
+		if (!in[i].im)
+			in[i].im = importer_for(in[i].path);
+		if (!in[i].im || !in[i].im->import) {
+			code = cli_error(EXIT_USAGE, "%s: importing %s files is not available in this build", in[i].path,
+					 in[i].im ? in[i].im->name : "such");
+			goto out;
+		}
+		if (o.run_id && !(in[i].im->flags & IMPORTER_ATTACH)) {
+			code = cli_usage("import", "--run applies to fio log files only, not to '%s' (%s)", in[i].path,
+					 in[i].im->name);
+			goto out;
+		}
+		if (o.map && !(in[i].im->flags & IMPORTER_MAP)) {
+			code = cli_usage("import", "--map applies to --csv files only");
+			goto out;
+		}
+	}
+
+	if (cli_open_store(db, 0, &st) < 0) {
+		code = EXIT_STORE;
+		goto out;
+	}
+	if (store_begin(st, &err) < 0) {
+		code = cli_fail(&err);
+		goto out;
+	}
+	for (size_t i = 0; i < nin; i++) {
+		struct import_batch b;
+		size_t nruns;
+
+		import_batch_init(&b);
+		if (in[i].im->import(in[i].path, &o, &b, &err) < 0 || store_batch(st, in[i].path, &b, &labels, &err) < 0) {
+			import_batch_release(&b);
+			store_rollback(st);
+			if (err.kind == ERR_NONE)
+				err.kind = ERR_INTERNAL;
+			code = cli_fail(&err);
+			goto out;
+		}
+		nruns = b.n;
+		if (o.run_id)
+			strbuf_addf(&summary, "imported %s time series into run %lld\n", in[i].path, (long long)o.run_id);
+		else
+			strbuf_addf(&summary, "imported %zu run%s from %s\n", nruns, nruns == 1 ? "" : "s", in[i].path);
+		import_batch_release(&b);
+	}
+	if (store_commit(st, &err) < 0) {
+		code = cli_fail(&err);
+		goto out;
+	}
+	fputs(summary.buf, stdout);
+out:
+	store_close(st);
+	free(in);
+	kvlist_release(&labels);
+	strbuf_release(&summary);
+	return code;
 }

@@ -1,10 +1,358 @@
-/* cmd_report: placeholder while the command is written. */
+/*
+ * cmd_report: `bench report`: the stored results as the tables and charts storage articles publish.
+ * Without --compare: the raw-data table (one block per label group, one row per workload). With --compare
+ * key=A:B: the ratio table A/B. --charts DIR runs gnuplot (an external program, argv only) on scripts that
+ * report/charts.c writes; --html FILE writes one self-contained page. The store is opened read-only.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "bench/cli.h"
 #include "bench/commands.h"
+#include "core/proc.h"
+#include "core/strbuf.h"
+#include "report/charts.h"
+#include "report/html.h"
+#include "report/render.h"
+#include "report/report.h"
+
+static const char usage_text[] =
+	"usage: bench report [--db PATH] [--format text|csv|json|markdown|html] [--where key=value]...\n"
+	"                    [--by key[,key]...] [--compare key=A:B [--match identity|name]]\n"
+	"                    [--color auto|always|never] [--charts DIR] [--html FILE] [-v]\n"
+	"\n"
+	"Prints the stored results as the raw-data table storage articles publish: one block per label group\n"
+	"(runs with the same labels), one row per workload with IOPS, MiB/s, CPU %, read and write mean latency\n"
+	"and read and write 99th percentile latency (ms). Several runs of one workload in a group (repetitions)\n"
+	"show the median and the min-max spread. Only finished runs count (done; partial ones are marked).\n"
+	"\n"
+	"options:\n"
+	"  --db PATH          database file (default bench.db); opened read-only\n"
+	"  --format FMT       text (default), csv, json, markdown (md) or html\n"
+	"  --where key=value  select runs: a label (stack=zfs-raidz) or a workload parameter: name, tool, rw,\n"
+	"                     bs (4k), read_pct (rdpct), random_pct (randpct), iodepth, numjobs, engine, suite,\n"
+	"                     status; repeat to narrow further (all must match)\n"
+	"  --by key[,key]     group rows by these labels or parameters instead of the full label set\n"
+	"  --compare key=A:B  ratio table: runs labelled key=A against key=B (B is the baseline, ratios A/B),\n"
+	"                     e.g. --compare transport=nvmeof:iser --by stack; IOPS and MiB/s ratios >= 1 and\n"
+	"                     latency and CPU ratios <= 1 are better (green), the rest worse (brown)\n"
+	"  --match HOW        pair workloads across the two sides by identity (tool, block size, read %,\n"
+	"                     random %; default) or by name; rows without a counterpart are listed as unmatched\n"
+	"  --color WHEN       ANSI colours in text: auto (on a terminal; default), always, never\n"
+	"  --charts DIR       also write gnuplot charts (PNG and SVG) into DIR: per-workload bars by stack,\n"
+	"                     A-vs-B per stack, the ratio table, latency bars, time series and latency CDFs\n"
+	"                     (needs gnuplot, e.g. apt-get install gnuplot-nox)\n"
+	"  --html FILE        also write one self-contained HTML report (tables, charts, metadata) to FILE\n"
+	"  -v, --verbose      also list every run with its status and error (failed and aborted too) and each\n"
+	"                     host with its fio version, start offset and figures\n"
+	"  -h, --help         show this help\n"
+	"\n"
+	"exit codes: 0 ok, 2 usage error, 3 nothing to compare, 4 gnuplot failed or missing, 5 database error.\n";
+
+struct report_args {
+	const char *db;
+	enum rep_format format;
+	struct kvlist where;
+	struct kvlist by;
+	char *cmp_key, *cmp_a, *cmp_b;
+	enum rep_match match;
+	int color;          /* -1 auto */
+	const char *charts_dir;
+	const char *html_path;
+	int verbose;
+};
+
+static int parse_by(struct kvlist *by, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char *k = xstrndup(p, n);
+		int ok = n > 0;
+
+		for (size_t i = 0; i < n && ok; i++) {
+			char c = k[i];
+			ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+			     c == '-' || c == '.';
+		}
+		if (!ok) {
+			free(k);
+			return -1;
+		}
+		if (!kvlist_find(by, k))
+			kvlist_add(by, k, NULL);
+		free(k);
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return by->n ? 0 : -1;
+}
+
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },   { "format", required_argument, NULL, 'f' },
+		{ "where", required_argument, NULL, 'w' }, { "by", required_argument, NULL, 'b' },
+		{ "compare", required_argument, NULL, 'c' }, { "match", required_argument, NULL, 'm' },
+		{ "color", required_argument, NULL, 'C' }, { "colour", required_argument, NULL, 'C' },
+		{ "charts", required_argument, NULL, 'g' }, { "html", required_argument, NULL, 'H' },
+		{ "verbose", no_argument, NULL, 'v' },    { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct errbuf err;
+	int c;
+
+	errbuf_init(&err);
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			a->db = optarg;
+			break;
+		case 'f':
+			if (rep_format_parse(optarg, &a->format) < 0)
+				return cli_usage("report", "--format wants text, csv, json, markdown or html, got '%s'",
+						 optarg);
+			break;
+		case 'w':
+			if (rep_where_add(&a->where, optarg, &err) < 0)
+				return cli_usage("report", "%s", err.msg);
+			break;
+		case 'b':
+			if (parse_by(&a->by, optarg) < 0)
+				return cli_usage("report", "--by wants key[,key...] (labels or workload parameters), "
+							   "got '%s'", optarg);
+			break;
+		case 'c':
+			free(a->cmp_key);
+			free(a->cmp_a);
+			free(a->cmp_b);
+			a->cmp_key = a->cmp_a = a->cmp_b = NULL;
+			if (cmp_parse(optarg, &a->cmp_key, &a->cmp_a, &a->cmp_b, &err) < 0)
+				return cli_usage("report", "%s", err.msg);
+			break;
+		case 'm':
+			if (!strcmp(optarg, "identity"))
+				a->match = REP_MATCH_IDENTITY;
+			else if (!strcmp(optarg, "name"))
+				a->match = REP_MATCH_NAME;
+			else
+				return cli_usage("report", "--match wants identity or name, got '%s'", optarg);
+			break;
+		case 'C':
+			if (!strcmp(optarg, "auto"))
+				a->color = -1;
+			else if (!strcmp(optarg, "always"))
+				a->color = 1;
+			else if (!strcmp(optarg, "never"))
+				a->color = 0;
+			else
+				return cli_usage("report", "--color wants auto, always or never, got '%s'", optarg);
+			break;
+		case 'g':
+			a->charts_dir = optarg;
+			break;
+		case 'H':
+			a->html_path = optarg;
+			break;
+		case 'v':
+			a->verbose = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return -2;
+		case ':':
+			return cli_usage("report", "'%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage("report", "unexpected argument '%s'", argv[optind]);
+	if (a->match == REP_MATCH_NAME && !a->cmp_key)
+		return cli_usage("report", "--match only applies to --compare");
+	return 0;
+}
+
+static int write_file(const char *path, const struct strbuf *sb)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path, strerror(errno));
+	if (fwrite(sb->buf, 1, sb->len, f) != sb->len || fclose(f) != 0) {
+		int e = errno;
+		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path, strerror(e));
+	}
+	return 0;
+}
+
+/* Runs gnuplot on every script of the chart set; returns the exit code. */
+static int run_charts(const struct chart_set *cs, int quiet)
+{
+	struct errbuf err;
+	int failed = 0;
+
+	errbuf_init(&err);
+	for (size_t i = 0; i < cs->n; i++) {
+		char *argv[] = { "gnuplot", cs->v[i].script, NULL };
+		char *errpath = xasprintf("%s.err", cs->v[i].script);
+		struct proc p;
+		int code;
+
+		memset(&p, 0, sizeof(p));
+		if (proc_start(&p, argv, cs->dir, NULL, errpath, &err) < 0) {
+			free(errpath);
+			if (errno == ENOENT || strstr(err.msg, "No such file"))
+				return cli_error(EXIT_HOST, "gnuplot is not installed (apt-get install gnuplot-nox); "
+							    "charts need it");
+			return cli_fail(&err);
+		}
+		if (!proc_wait(&p, 60000)) {
+			proc_stop(&p, 1000);
+			free(errpath);
+			return cli_error(EXIT_HOST, "gnuplot did not finish %s within 60 s", cs->v[i].script);
+		}
+		code = proc_exit_code(&p);
+		if (code == 127) {
+			free(errpath);
+			return cli_error(EXIT_HOST, "gnuplot is not installed (apt-get install gnuplot-nox); charts "
+						    "need it");
+		}
+		if (code != 0) {
+			struct strbuf msg;
+			strbuf_init(&msg);
+			strbuf_read_file(&msg, errpath);
+			cli_error(EXIT_HOST, "gnuplot failed on '%s' (exit %d): %.300s", cs->v[i].script, code,
+				  msg.buf);
+			strbuf_release(&msg);
+			failed = 1;
+		} else {
+			unlink(errpath);
+		}
+		free(errpath);
+	}
+	if (!quiet && !failed)
+		fprintf(stderr, "bench: wrote %zu charts (PNG and SVG) to %s\n", cs->n, cs->dir);
+	return failed ? EXIT_HOST : EXIT_OK;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_error(EXIT_INTERNAL, "'report' is not written yet");
+	struct report_args a;
+	struct store *st = NULL;
+	struct rep_set set;
+	struct rep_table table;
+	struct cmp_table cmp;
+	struct render_opts ro;
+	struct strbuf out;
+	struct errbuf err;
+	int rc, have_cmp = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.color = -1;
+	kvlist_init(&a.where);
+	kvlist_init(&a.by);
+	rep_set_init(&set);
+	memset(&table, 0, sizeof(table));
+	memset(&cmp, 0, sizeof(cmp));
+	strbuf_init(&out);
+	errbuf_init(&err);
+
+	rc = parse_args(argc, argv, &a);
+	if (rc) {
+		rc = rc == -2 ? EXIT_OK : rc;
+		goto out;
+	}
+	if (cli_open_store(a.db, STORE_READONLY, &st) < 0) {
+		rc = EXIT_STORE;
+		goto out;
+	}
+	if (report_load(store_db(st), &a.where, a.verbose ? REP_ALL_STATUS : 0, &set, &err) < 0) {
+		rc = cli_fail(&err);
+		goto out;
+	}
+	rep_table_build(&table, &set, &a.by);
+	if (a.cmp_key) {
+		if (cmp_build(&cmp, &set, a.cmp_key, a.cmp_a, a.cmp_b, &a.by, a.match, &err) < 0) {
+			rc = cli_fail(&err);
+			goto out;
+		}
+		have_cmp = 1;
+	}
+	ro.verbose = a.verbose;
+	ro.color = a.color < 0 ? isatty(1) && getenv("NO_COLOR") == NULL : a.color;
+
+	if (a.charts_dir || a.html_path) {
+		struct chart_set cs;
+		const char *dir = a.charts_dir;
+		char tmpl[] = "/tmp/bench-charts-XXXXXX";
+
+		chart_set_init(&cs);
+		if (!dir) {
+			if (!mkdtemp(tmpl)) {
+				rc = cli_error(EXIT_INTERNAL, "cannot make a temporary directory: %s", strerror(errno));
+				goto out;
+			}
+			dir = tmpl;
+		}
+		if (charts_write(&cs, dir, store_db(st), &set, &table, have_cmp ? &cmp : NULL,
+				 a.charts_dir ? CHART_PNG | CHART_SVG : CHART_SVG, &err) < 0) {
+			rc = cli_fail(&err);
+			chart_set_release(&cs);
+			goto out;
+		}
+		rc = run_charts(&cs, !a.charts_dir);
+		if (rc == EXIT_HOST && !a.charts_dir) {
+			cli_warn("the HTML report has no charts");
+			rc = EXIT_OK;
+			chart_set_release(&cs);
+			chart_set_init(&cs);
+		}
+		if (rc == EXIT_OK && a.html_path) {
+			struct strbuf html;
+			strbuf_init(&html);
+			html_report(&html, &set, &table, have_cmp ? &cmp : NULL, &cs);
+			rc = write_file(a.html_path, &html) ? EXIT_INPUT : EXIT_OK;
+			strbuf_release(&html);
+		}
+		if (!a.charts_dir)
+			charts_remove(&cs);
+		chart_set_release(&cs);
+		if (rc)
+			goto out;
+	}
+
+	if (a.format == FMT_HTML) {
+		struct chart_set none;
+		chart_set_init(&none);
+		html_report(&out, &set, &table, have_cmp ? &cmp : NULL, &none);
+		chart_set_release(&none);
+	} else if (have_cmp) {
+		render_compare(&out, &cmp, a.format, &ro);
+	} else {
+		render_table(&out, &table, &set, a.format, &ro);
+	}
+	fwrite(out.buf, 1, out.len, stdout);
+	rc = EXIT_OK;
+out:
+	strbuf_release(&out);
+	cmp_release(&cmp);
+	rep_table_release(&table);
+	rep_set_release(&set);
+	store_close(st);
+	kvlist_release(&a.where);
+	kvlist_release(&a.by);
+	free(a.cmp_key);
+	free(a.cmp_a);
+	free(a.cmp_b);
+	return rc;
 }

@@ -42,6 +42,7 @@ static const char usage[] =
 	"  --allow-partial      go on without hosts that cannot be reached; their runs are 'partial'\n"
 	"  --stop-on-host-failure  stop the suite (exit 4) when a host is lost mid-run (default: go on)\n"
 	"  --logs               ask fio for IOPS, bandwidth and latency logs and store them as samples\n"
+	"  --no-collectors      do not sample CPU (/proc/stat, node_exporter) and disk IOs during runs\n"
 	"  --grace SECONDS      time allowed beyond ramp + runtime before a run is stopped (default 60)\n"
 	"  --destructive        allow writing block devices that hold a filesystem, partitions or data\n"
 	"  --resume             finish the newest suite started with the same arguments: run only what is\n"
@@ -53,7 +54,7 @@ static const char usage[] =
 	"5 storage error, 130 interrupted.\n";
 
 enum { OPT_DB = 256, OPT_TARGET, OPT_LABEL, OPT_QUICK, OPT_REPEAT, OPT_MATRIX, OPT_ENGINE, OPT_HOSTS,
-       OPT_ALLOW_PARTIAL, OPT_STOP_HOST, OPT_LOGS, OPT_GRACE, OPT_DESTRUCTIVE, OPT_RESUME };
+       OPT_ALLOW_PARTIAL, OPT_STOP_HOST, OPT_LOGS, OPT_GRACE, OPT_DESTRUCTIVE, OPT_RESUME, OPT_NO_COLLECTORS };
 
 static const struct option longopts[] = {
 	{ "db", required_argument, NULL, OPT_DB },
@@ -70,6 +71,7 @@ static const struct option longopts[] = {
 	{ "grace", required_argument, NULL, OPT_GRACE },
 	{ "destructive", no_argument, NULL, OPT_DESTRUCTIVE },
 	{ "resume", no_argument, NULL, OPT_RESUME },
+	{ "no-collectors", no_argument, NULL, OPT_NO_COLLECTORS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -156,6 +158,7 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_DESTRUCTIVE: ro.destructive = 1; break;
 		case OPT_RESUME: ro.resume = 1; break;
+		case OPT_NO_COLLECTORS: ro.no_collectors = 1; break;
 		case 'q': ro.quiet = 1; break;
 		case 'h':
 			fputs(usage, stdout);

@@ -11,5 +11,9 @@ int cmd_run(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_gate(int argc, char **argv);
+int cmd_hosts(int argc, char **argv);
+int cmd_lab(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

@@ -3,6 +3,7 @@
  */
 #include "bench/runloop.h"
 #include "bench/cli.h"
+#include "collectors/session.h"
 #include "core/proc.h"
 #include "core/strbuf.h"
 #include "engines/engine.h"
@@ -115,7 +116,8 @@ static int run_one(struct store *st, int64_t suite_id, const struct run_spec *s,
 	struct errbuf eerr;
 	int64_t run_id;
 	char *workdir = NULL, *error = NULL;
-	long long t0, deadline_ms, last_progress = 0;
+	long long t0, deadline_ms, last_progress = 0, collect_at;
+	struct collect_session *cs = NULL;
 	int tty = cli_stderr_is_tty() && !o->quiet, rc;
 
 	errbuf_init(&eerr);
@@ -148,10 +150,27 @@ static int run_one(struct store *st, int64_t suite_id, const struct run_spec *s,
 	}
 	t0 = mono_ms();
 	deadline_ms = t0 + (long long)engine_deadline_s(&er) * 1000;
+	/* CPU and disks are sampled over the measured part only: from the end of ramp to the end of the run. */
+	collect_at = o->no_collectors ? -1 : t0 + (long long)s->wl.ramp_s * 1000;
 	for (;;) {
 		rc = ops->wait(&er, 200, &eerr);
 		if (rc != 0)
 			break;
+		if (collect_at >= 0 && mono_ms() >= collect_at) {
+			struct collect_opts co;
+			struct errbuf cerr;
+
+			memset(&co, 0, sizeof(co));
+			errbuf_init(&cerr);
+			co.hosts = o->hosts;
+			co.proc_root = "/";
+			co.t0_ms = t0;
+			co.interval_ms = o->collect_interval_ms;
+			cs = collect_session_start_opts(&co, &cerr);
+			if (!cs)
+				cli_warn("run '%s': CPU collection not started: %s", s->name, cerr.msg);
+			collect_at = -1;
+		}
 		if (cli_interrupted) {
 			*status = RUN_ABORTED;
 			error = xstrdup("interrupted by a signal");
@@ -181,7 +200,24 @@ static int run_one(struct store *st, int64_t suite_id, const struct run_spec *s,
 	errbuf_init(&eerr);
 	if (ops->collect(&er, &res, status, &eerr) < 0 || *status != RUN_DONE)
 		error = xstrdup(eerr.msg[0] ? eerr.msg : "the engine gave no results");
+	if (cs) {
+		const struct host_result *agg = run_result_find_host(&res, HOST_AGGREGATE);
+		uint64_t ios = agg ? agg->dir[DDIR_TOTAL].ios : 0;
+		char dev[128], disk[128], *backing = NULL;
+		struct errbuf warn;
+
+		errbuf_init(&warn);
+		if ((!o->hosts || !o->hosts->n) && s->ntargets &&
+		    collect_backing_device(s->targets[0], dev, sizeof(dev), disk, sizeof(disk), &warn) == 0)
+			backing = dev;
+		errbuf_init(&warn);
+		if (collect_session_finish(cs, ios, backing, &res, &warn) != 0 && warn.msg[0])
+			cli_warn("run '%s': %s", s->name, warn.msg);
+		cs = NULL;
+	}
 stop:
+	collect_session_cancel(cs);
+	cs = NULL;
 	if (ops) {
 		ops->stop(&er);
 		if (ops->release)

@@ -23,6 +23,8 @@ struct runloop_opts {
 	const struct host_list *hosts; /* NULL: this host */
 	const char *sim_so;
 	int quiet;                     /* no per-run lines */
+	int no_collectors;             /* do not sample CPU and disks */
+	unsigned collect_interval_ms;  /* 0: the collectors' default (1 s) */
 };
 
 /*

@@ -1,0 +1,291 @@
+/*
+ * cmd_gate: `bench gate`, the CI performance regression gate. Selects baseline and candidate runs from the
+ * store, judges every workload x metric cell (report/gate.h), prints the table sorted by effect, writes the
+ * Markdown, JUnit XML and JSON files asked for, and turns the outcome into the exit code:
+ * 0 pass, 1 regression (or inconclusive with --strict), 3 bad selection or too few valid runs.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/cli.h"
+#include "bench/commands.h"
+#include "core/strbuf.h"
+#include "core/units.h"
+#include "report/gate.h"
+#include "report/gate_select.h"
+
+static const char gate_help[] =
+	"usage: bench gate --baseline SELECTION --candidate SELECTION [options]\n"
+	"       bench gate --calibrate --baseline SELECTION --candidate SELECTION [--threshold PCT]\n"
+	"\n"
+	"CI performance regression gate: compares the candidate's runs with the baseline's, workload by workload,\n"
+	"for IOPS, MiB/s, mean and p99 latency per direction (read, write, trim) and CPU per IO (aggregate of all\n"
+	"hosts). Each cell gets the candidate/baseline ratio with a confidence interval from repeated runs\n"
+	"(Hodges-Lehmann on log values with the exact Mann-Whitney interval; signed-rank with --paired),\n"
+	"p-values adjusted over all cells (Benjamini-Hochberg false discovery rate) and a verdict:\n"
+	"  REGRESSION    worse than the threshold and the interval excludes no change (fails the gate)\n"
+	"  IMPROVEMENT   better than the threshold and the interval excludes no change\n"
+	"  EQUIVALENT    the whole interval is within +-threshold\n"
+	"  INCONCLUSIVE  anything else; says how many more runs per side would likely settle it\n"
+	"  INVALID       fewer valid runs than --min-runs on a side (fails the gate unless --allow-invalid)\n"
+	"Runs that failed, are partial, aborted or still running, had a fio error on a host or ran short are\n"
+	"excluded and listed with the reason. Higher is better for IOPS and MiB/s, lower for latency and CPU.\n"
+	"Store repetitions with 'bench run --repeat N --label k=v'.\n"
+	"\n"
+	"selections (--baseline, --candidate):\n"
+	"  suite:ID              the runs of one suite (ids: 'bench report')\n"
+	"  key=value[,k=v...]    the runs with all these labels (the run's or its suite's), e.g. git=abc123\n"
+	"  latest:key=value      the runs of the newest suite with that label, e.g. latest:branch=main\n"
+	"\n"
+	"options:\n"
+	"  --db PATH             database (default bench.db)\n"
+	"  --baseline SEL        the reference runs (required)\n"
+	"  --candidate SEL       the runs under test (required)\n"
+	"  --threshold PCT       smallest change that matters, in percent (default 5)\n"
+	"  --confidence PCT      confidence level of the intervals and 100 - the false discovery rate (default 95)\n"
+	"  --min-runs N          valid runs per side a cell needs, else INVALID (default 3)\n"
+	"  --paired              pair runs by repetition number (interleaved A B B A blocks) and use the\n"
+	"                        signed-rank interval on the paired differences, so drift cancels\n"
+	"  --match identity|name match workloads across sides by identity (tool, rw, block size, bssplit, read %,\n"
+	"                        random %, iodepth, numjobs; default) or by run name\n"
+	"  --min-runtime SEC     exclude runs measured for less than SEC seconds (time_based runs measured for\n"
+	"                        less than 90% of their runtime are always excluded)\n"
+	"  --strict              INCONCLUSIVE cells fail the gate too (exit 1)\n"
+	"  --allow-invalid       INVALID cells do not fail the gate\n"
+	"  --markdown FILE       write a Markdown summary (CI job summary, pull-request comment); - = stdout\n"
+	"  --junit FILE          write JUnit XML: one testcase per cell, <failure> for a regression, <skipped>\n"
+	"                        for inconclusive or invalid, properties ratio, ci_low, ci_high, p, q, n\n"
+	"  --json FILE           write every verdict with the raw samples as JSON\n"
+	"  --calibrate           A/A mode: baseline and candidate are the same configuration; prints the noise\n"
+	"                        (CV) per cell and how many runs per side --threshold needs\n"
+	"  --quiet               no table on stdout (files and exit code only)\n"
+	"  -h, --help            this help\n"
+	"\n"
+	"exit codes: 0 pass (no regression), 1 regression (or inconclusive with --strict), 2 usage error,\n"
+	"3 bad selection (no runs match, no workload in common) or cells with too few valid runs, 5 storage error.\n";
+
+enum {
+	OPT_DB = 256, OPT_BASELINE, OPT_CANDIDATE, OPT_THRESHOLD, OPT_CONFIDENCE, OPT_MIN_RUNS, OPT_PAIRED,
+	OPT_MATCH, OPT_MIN_RUNTIME, OPT_STRICT, OPT_ALLOW_INVALID, OPT_MARKDOWN, OPT_JUNIT, OPT_JSON,
+	OPT_CALIBRATE, OPT_QUIET,
+};
+
+static const struct option gate_options[] = {
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "candidate", required_argument, NULL, OPT_CANDIDATE },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+	{ "min-runs", required_argument, NULL, OPT_MIN_RUNS },
+	{ "paired", no_argument, NULL, OPT_PAIRED },
+	{ "match", required_argument, NULL, OPT_MATCH },
+	{ "min-runtime", required_argument, NULL, OPT_MIN_RUNTIME },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "allow-invalid", no_argument, NULL, OPT_ALLOW_INVALID },
+	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
+	{ "junit", required_argument, NULL, OPT_JUNIT },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "calibrate", no_argument, NULL, OPT_CALIBRATE },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* "5", "5%", "2.5" -> fraction; -1 on error. */
+static int parse_percent(const char *s, double lo, double hi, double *out)
+{
+	char buf[64];
+	size_t n = strlen(s);
+	double v;
+
+	if (n == 0 || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n + 1);
+	if (buf[n - 1] == '%')
+		buf[n - 1] = '\0';
+	if (parse_double(buf, &v) < 0 || !(v > lo && v < hi))
+		return -1;
+	*out = v / 100;
+	return 0;
+}
+
+static int write_output(const char *path, const struct strbuf *sb)
+{
+	FILE *f;
+
+	if (!strcmp(path, "-")) {
+		fwrite(sb->buf, 1, sb->len, stdout);
+		return 0;
+	}
+	f = fopen(path, "w");
+	if (!f) {
+		cli_error(EXIT_STORE, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (fwrite(sb->buf, 1, sb->len, f) != sb->len || fflush(f) != 0 || ferror(f)) {
+		cli_error(EXIT_STORE, "cannot write '%s': %s", path, strerror(errno));
+		fclose(f);
+		return -1;
+	}
+	if (fclose(f) != 0) {
+		cli_error(EXIT_STORE, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_gate(int argc, char **argv)
+{
+	const char *db = NULL, *base_sel = NULL, *cand_sel = NULL;
+	const char *md_path = NULL, *junit_path = NULL, *json_path = NULL;
+	int calibrate = 0, quiet = 0, c, rc = EXIT_INTERNAL;
+	struct gate_opts go;
+	struct gate_select_opts so;
+	struct gate_side base, cand;
+	struct gate g;
+	struct store *st = NULL;
+	struct errbuf err;
+	struct strbuf out;
+
+	gate_opts_default(&go);
+	gate_select_opts_default(&so);
+	errbuf_init(&err);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", gate_options, NULL)) != -1) {
+		long n;
+		switch (c) {
+		case 'h':
+			fputs(gate_help, stdout);
+			return EXIT_OK;
+		case OPT_DB: db = optarg; break;
+		case OPT_BASELINE: base_sel = optarg; break;
+		case OPT_CANDIDATE: cand_sel = optarg; break;
+		case OPT_THRESHOLD:
+			if (parse_percent(optarg, 0, 100, &go.threshold) < 0)
+				return cli_usage("gate", "--threshold wants a percentage between 0 and 100, got '%s'",
+						 optarg);
+			break;
+		case OPT_CONFIDENCE:
+			if (parse_percent(optarg, 50, 100, &go.conf) < 0)
+				return cli_usage("gate", "--confidence wants a percentage between 50 and 100, got '%s'",
+						 optarg);
+			break;
+		case OPT_MIN_RUNS:
+			if (parse_long(optarg, 1, 100000, &n) < 0)
+				return cli_usage("gate", "--min-runs wants a whole number of runs >= 1, got '%s'", optarg);
+			go.min_runs = (unsigned)n;
+			break;
+		case OPT_PAIRED: go.paired = 1; break;
+		case OPT_MATCH:
+			if (!strcmp(optarg, "identity"))
+				so.match = GATE_MATCH_IDENTITY;
+			else if (!strcmp(optarg, "name"))
+				so.match = GATE_MATCH_NAME;
+			else
+				return cli_usage("gate", "--match wants 'identity' or 'name', got '%s'", optarg);
+			break;
+		case OPT_MIN_RUNTIME:
+			if (parse_duration_s(optarg, &so.min_runtime_s) < 0 || so.min_runtime_s < 0)
+				return cli_usage("gate", "--min-runtime wants a duration (e.g. 10, 500ms, 1m), got '%s'",
+						 optarg);
+			break;
+		case OPT_STRICT: go.strict = 1; break;
+		case OPT_ALLOW_INVALID: go.allow_invalid = 1; break;
+		case OPT_MARKDOWN: md_path = optarg; break;
+		case OPT_JUNIT: junit_path = optarg; break;
+		case OPT_JSON: json_path = optarg; break;
+		case OPT_CALIBRATE: calibrate = 1; break;
+		case OPT_QUIET: quiet = 1; break;
+		case ':': return cli_usage("gate", "option '%s' needs a value", argv[optind - 1]);
+		default: return cli_usage("gate", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage("gate", "unexpected argument '%s'", argv[optind]);
+	if (!base_sel || !cand_sel)
+		return cli_usage("gate", "both --baseline and --candidate are required");
+	if (gate_selection_check(base_sel, &err) < 0 || gate_selection_check(cand_sel, &err) < 0)
+		return cli_usage("gate", "%s", err.msg);
+
+	if (cli_open_store(db, STORE_READONLY, &st) < 0)
+		return EXIT_STORE;
+	gate_side_init(&base, base_sel);
+	gate_side_init(&cand, cand_sel);
+	gate_init(&g, &go);
+	strbuf_init(&out);
+
+	if (gate_select_load(store_db(st), base_sel, &so, &base, &err) < 0) {
+		err_prefix(&err, "baseline");
+		rc = cli_fail(&err);
+		goto out;
+	}
+	if (gate_select_load(store_db(st), cand_sel, &so, &cand, &err) < 0) {
+		err_prefix(&err, "candidate");
+		rc = cli_fail(&err);
+		goto out;
+	}
+	if (gate_build(&g, &base, &cand, &err) < 0 || gate_evaluate(&g, &err) < 0) {
+		err_prefix(&err, "gate");
+		rc = cli_fail(&err);
+		goto out;
+	}
+
+	if (calibrate) {
+		gate_render_calibration(&g, &out);
+		fwrite(out.buf, 1, out.len, stdout);
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (!quiet) {
+		gate_render_text(&g, &out);
+		fwrite(out.buf, 1, out.len, stdout);
+	}
+	rc = EXIT_OK;
+	if (md_path) {
+		strbuf_reset(&out);
+		gate_render_markdown(&g, &out);
+		if (write_output(md_path, &out) < 0)
+			rc = EXIT_STORE;
+	}
+	if (junit_path && rc == EXIT_OK) {
+		strbuf_reset(&out);
+		gate_render_junit(&g, &out);
+		if (write_output(junit_path, &out) < 0)
+			rc = EXIT_STORE;
+	}
+	if (json_path && rc == EXIT_OK) {
+		strbuf_reset(&out);
+		gate_render_json(&g, &out);
+		if (write_output(json_path, &out) < 0)
+			rc = EXIT_STORE;
+	}
+	if (rc != EXIT_OK)
+		goto out;
+	switch (gate_outcome(&g)) {
+	case GATE_PASS:
+		rc = EXIT_OK;
+		break;
+	case GATE_FAIL_REGRESSION:
+	case GATE_FAIL_INCONCLUSIVE:
+		rc = EXIT_REGRESSION;
+		break;
+	case GATE_FAIL_INVALID:
+		rc = cli_error(EXIT_INPUT,
+			       "gate: %zu cell(s) have fewer than %u valid runs per side, a gate without data is not a "
+			       "pass (see the excluded runs above; --allow-invalid to accept)",
+			       g.count[GATE_INVALID], go.min_runs);
+		break;
+	}
+out:
+	strbuf_release(&out);
+	gate_release(&g);
+	gate_side_release(&base);
+	gate_side_release(&cand);
+	store_close(st);
+	return rc;
+}

@@ -1,0 +1,168 @@
+/*
+ * cmd_hosts: `bench hosts check|start|stop --hosts FILE`. check is the multi-host preflight on its own
+ * (engines/fio_hosts.h): every fio server answers fio's PROBE, runs the local fio's version, and every target
+ * is present and safe; a table per host, exit 4 naming what failed. start/stop run `fio --server` on each
+ * host over ssh (BatchMode, argv, every remote word quoted), for users who do not run the servers as a
+ * service themselves (docs/multihost.md has a systemd unit).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/cli.h"
+#include "bench/commands.h"
+#include "core/hostsfile.h"
+#include "core/proc.h"
+#include "core/units.h"
+#include "engines/fio_hosts.h"
+
+static int usage(void)
+{
+	printf("usage: bench hosts check --hosts FILE [--allow-partial] [--destructive] [--no-targets]\n"
+	       "                         [--timeout MS]\n"
+	       "       bench hosts start --hosts FILE [--dry-run]\n"
+	       "       bench hosts stop  --hosts FILE [--dry-run]\n\n"
+	       "Checks and manages the fio servers of a multi-host suite. The hosts file (docs/hosts.md) names\n"
+	       "each host, the address[:port] of its fio server, its role and its targets.\n\n"
+	       "  check         preflight: each initiator's fio server is reachable (a real fio protocol probe),\n"
+	       "                runs the same fio version as this host, and each target is present and readable\n"
+	       "                (a 4 KiB read through fio, nothing written); remote block devices need\n"
+	       "                --destructive. Prints a table per host; exit 4 names the hosts that failed.\n"
+	       "  start         starts 'fio --server=ADDR,PORT --daemonize=/tmp/bench-fio-server-PORT.pid' on each\n"
+	       "                initiator over ssh (ssh -o BatchMode=yes; key-based login, user from ssh=USER)\n"
+	       "  stop          stops the servers started by 'start' (kills the pid in that pid file)\n\n"
+	       "options:\n"
+	       "  --hosts FILE     the hosts file (required)\n"
+	       "  --allow-partial  check: exit 0 while at least one initiator is fine (failures still listed)\n"
+	       "  --destructive    check: accept remote block devices as targets\n"
+	       "  --no-targets     check: only probe the servers, skip the target read\n"
+	       "  --timeout MS     check: probe timeout per server (default 3000)\n"
+	       "  --dry-run        start/stop: print the ssh commands instead of running them\n"
+	       "  --help           this text\n\n"
+	       "exit codes: 0 ok, 2 usage, 3 bad hosts file, 4 a host failed.\n");
+	return EXIT_OK;
+}
+
+static void print_argv(char **argv)
+{
+	for (size_t i = 0; argv[i]; i++)
+		printf("%s%s", i ? " " : "", argv[i]);
+	printf("\n");
+}
+
+static int ssh_all(const struct host_list *hl, int start, int dry_run)
+{
+	size_t failed = 0, n = 0;
+	char first[256] = "";
+
+	for (size_t i = 0; i < hl->n; i++) {
+		const struct host *h = &hl->v[i];
+		char **argv;
+		struct errbuf err;
+		char *out = NULL;
+		int code = 0;
+
+		if (h->role != ROLE_INITIATOR)
+			continue;
+		n++;
+		argv = fio_server_ssh_argv(h, start);
+		errbuf_init(&err);
+		if (dry_run) {
+			print_argv(argv);
+		} else if (proc_run_capture(argv, 30000, &out, &code, &err) < 0 || code != 0) {
+			cli_warn("%s: ssh %s failed (exit %d)%s%s", h->name, start ? "start" : "stop", code,
+				 err.msg[0] ? ": " : "", err.msg);
+			if (!failed++)
+				snprintf(first, sizeof(first), "%s", h->name);
+		} else {
+			printf("%-12s %s\n", h->name, start ? "started" : "stopped");
+		}
+		free(out);
+		fio_argv_free(argv);
+	}
+	if (failed)
+		return cli_error(EXIT_HOST, "%zu of %zu hosts failed to %s their fio server (first: %s)", failed, n,
+				 start ? "start" : "stop", first);
+	return EXIT_OK;
+}
+
+int cmd_hosts(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "hosts", required_argument, NULL, 'f' },  { "allow-partial", no_argument, NULL, 'a' },
+		{ "destructive", no_argument, NULL, 'D' },  { "no-targets", no_argument, NULL, 'n' },
+		{ "timeout", required_argument, NULL, 't' }, { "dry-run", no_argument, NULL, 'y' },
+		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 },
+	};
+	struct fio_hosts_check_opts o = { 0, 0, 1, 0, NULL };
+	const char *file = NULL, *verb;
+	struct host_list hl;
+	struct errbuf err;
+	int c, dry_run = 0, code;
+	long v;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return usage();
+		case 'f':
+			file = optarg;
+			break;
+		case 'a':
+			o.allow_partial = 1;
+			break;
+		case 'D':
+			o.destructive = 1;
+			break;
+		case 'n':
+			o.check_targets = 0;
+			break;
+		case 't':
+			if (parse_long(optarg, 1, 600000, &v) < 0)
+				return cli_usage("hosts", "--timeout wants milliseconds (1..600000), got '%s'", optarg);
+			o.timeout_ms = (int)v;
+			break;
+		case 'y':
+			dry_run = 1;
+			break;
+		case ':':
+			return cli_usage("hosts", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage("hosts", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage("hosts", "say what to do: check, start or stop");
+	verb = argv[optind];
+	if (optind + 1 != argc)
+		return cli_usage("hosts", "unexpected argument '%s'", argv[optind + 1]);
+	if (strcmp(verb, "check") && strcmp(verb, "start") && strcmp(verb, "stop"))
+		return cli_usage("hosts", "unknown action '%s' (check, start or stop)", verb);
+	if (!file)
+		return cli_usage("hosts", "--hosts FILE is required");
+	host_list_init(&hl);
+	errbuf_init(&err);
+	if (hostsfile_read(file, &hl, &err) < 0)
+		return cli_fail(&err);
+	if (!strcmp(verb, "check")) {
+		struct fio_host_status *st = xcalloc(hl.n, sizeof(*st));
+		struct strbuf rep;
+
+		strbuf_init(&rep);
+		code = fio_hosts_check_ex(&hl, &o, st, &rep, &err) < 0 ? -1 : EXIT_OK;
+		fputs(rep.buf, stdout);
+		fflush(stdout);
+		if (code < 0)
+			code = cli_fail(&err);
+		fio_host_status_release(st, hl.n);
+		free(st);
+		strbuf_release(&rep);
+	} else {
+		code = ssh_all(&hl, !strcmp(verb, "start"), dry_run);
+	}
+	host_list_release(&hl);
+	return code;
+}
