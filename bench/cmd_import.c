@@ -24,6 +24,7 @@
 #include "core/units.h"
 #include "engines/fio_json.h"
 #include "engines/fio_log.h"
+#include "engines/vdbench_output.h"
 
 /* What the command line passes to importers besides the path. */
 struct import_opts {
@@ -78,12 +79,21 @@ static int csv_row(const char *path, const struct import_opts *o, struct import_
 	return ret;
 }
 
+/* A vdbench output directory (engines/vdbench_output.c): one run per avg_ row of flatfile.html. */
+static int vdbench_row(const char *path, const struct import_opts *o, struct import_batch *out,
+		       struct errbuf *err)
+{
+	(void)o;
+	return vdbench_output_import(path, out, err);
+}
+
 /*
  * The importers, most specific first. Other formats add a row here (vdbench output directories before
  * fio-json; "csv" is reached only through --csv).
  */
 static const struct importer importers[] = {
 	{ "fio-log", fio_log_detect, fio_log_row, IMPORTER_ATTACH },
+	{ "vdbench", vdbench_output_detect, vdbench_row, 0 },
 	{ "csv", NULL, csv_row, IMPORTER_MAP },
 	{ "fio-json", fio_json_detect, fio_json_row, 0 },
 	{ NULL, NULL, NULL, 0 },

@@ -258,6 +258,19 @@ static int lab_up(const struct lab *l, unsigned count, uint64_t size)
 		free(hosts_path);
 		return code;
 	}
+	{
+		pid_t *pids = NULL;
+		size_t n = lab_pids(l, &pids);
+		free(pids);
+		if (n) {
+			code = cli_error(EXIT_HOST,
+					 "fio servers of an earlier 'lab up' still run in '%s' (run 'bench lab down --dir %s' "
+					 "first)",
+					 l->dir, l->dir);
+			free(hosts_path);
+			return code;
+		}
+	}
 	if (mkdir(l->dir, 0755) < 0 && errno != EEXIST) {
 		code = cli_error(EXIT_HOST, "cannot create '%s': %s", l->dir, strerror(errno));
 		free(hosts_path);
@@ -275,7 +288,8 @@ static int lab_up(const struct lab *l, unsigned count, uint64_t size)
 
 		snprintf(addr, sizeof(addr), "127.0.0.%u", 10 + i);
 		if (fio_server_probe(addr, l->port, 500, &info, &err) == 0) {
-			code = cli_error(EXIT_HOST, "%s:%u already has a fio server that is not this lab's", addr, l->port);
+			code = cli_error(EXIT_HOST, "%s:%u already has a fio server that is not this lab's (another lab? "
+					 "use --port)", addr, l->port);
 			free(hd);
 			goto fail;
 		}
@@ -374,10 +388,12 @@ static int lab_status(const struct lab *l)
 		char *pf = xasprintf("%s/host%zu/fio.pid", l->dir, i + 1), *ep = host_endpoint(h);
 		pid_t pid = 0;
 		int alive = read_pid(pf, &pid) == 0 && is_lab_process(l, pid);
-		int answers = alive && fio_server_probe(h->addr, h->port, 1000, &info, &err) == 0;
+		int answers;
 
+		errbuf_init(&err);
+		answers = alive && fio_server_probe(h->addr, h->port, 3000, &info, &err) == 0;
 		printf("%-6s %-18s %-8d %-8s %s\n", h->name, ep, (int)pid, answers ? "up" : alive ? "silent" : "down",
-		       answers ? info.fio_version : "-");
+		       answers ? info.fio_version : alive ? err.msg : "-");
 		if (!answers)
 			down++;
 		free(pf);

@@ -158,6 +158,10 @@ static char *targets_text(const struct run_spec *s)
 	struct strbuf sb;
 
 	strbuf_init(&sb);
+	if (s->ntargets > 2) {
+		strbuf_addf(&sb, "%s ... %s (%zu)", s->targets[0], s->targets[s->ntargets - 1], s->ntargets);
+		return strbuf_detach(&sb, NULL);
+	}
 	for (size_t i = 0; i < s->ntargets; i++) {
 		if (i)
 			strbuf_addc(&sb, ',');

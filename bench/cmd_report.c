@@ -195,54 +195,106 @@ static int write_file(const char *path, const struct strbuf *sb)
 	return 0;
 }
 
-/* Runs gnuplot on every script of the chart set; returns the exit code. */
-static int run_charts(const struct chart_set *cs, int quiet)
+#define CHARTS_PER_CALL 16 /* scripts per gnuplot process: its start-up costs more than a chart */
+
+/*
+ * Runs gnuplot (argv, in the chart directory) on the scripts of the chart set, CHARTS_PER_CALL scripts per
+ * process. Returns 0, or -1 with err (ERR_HOST) when gnuplot is missing or a call did not exit 0.
+ */
+static int run_charts(const struct chart_set *cs, struct errbuf *err)
 {
-	struct errbuf err;
-	int failed = 0;
-
-	errbuf_init(&err);
-	for (size_t i = 0; i < cs->n; i++) {
-		char *argv[] = { "gnuplot", cs->v[i].script, NULL };
-		char *errpath = xasprintf("%s.err", cs->v[i].script);
+	for (size_t first = 0; first < cs->n; first += CHARTS_PER_CALL) {
+		size_t n = cs->n - first < CHARTS_PER_CALL ? cs->n - first : CHARTS_PER_CALL;
+		char **argv = xcalloc(n + 2, sizeof(*argv));
+		char *errpath = xasprintf("%s/gnuplot-%zu.err", cs->dir, first / CHARTS_PER_CALL + 1);
 		struct proc p;
-		int code;
+		int code, ret = 0;
 
+		argv[0] = "gnuplot";
+		for (size_t i = 0; i < n; i++)
+			argv[i + 1] = cs->v[first + i].script;
 		memset(&p, 0, sizeof(p));
-		if (proc_start(&p, argv, cs->dir, NULL, errpath, &err) < 0) {
-			free(errpath);
-			if (errno == ENOENT || strstr(err.msg, "No such file"))
-				return cli_error(EXIT_HOST, "gnuplot is not installed (apt-get install gnuplot-nox); "
-							    "charts need it");
-			return cli_fail(&err);
-		}
-		if (!proc_wait(&p, 60000)) {
+		if (proc_start(&p, argv, cs->dir, NULL, errpath, err) < 0) {
+			if (strstr(err->msg, strerror(ENOENT)))
+				err_set(err, ERR_HOST, "gnuplot is not installed or not in PATH; charts need it "
+						       "(apt-get install gnuplot-nox)");
+			ret = -1;
+		} else if (!proc_wait(&p, 120000)) {
 			proc_stop(&p, 1000);
-			free(errpath);
-			return cli_error(EXIT_HOST, "gnuplot did not finish %s within 60 s", cs->v[i].script);
-		}
-		code = proc_exit_code(&p);
-		if (code == 127) {
-			free(errpath);
-			return cli_error(EXIT_HOST, "gnuplot is not installed (apt-get install gnuplot-nox); charts "
-						    "need it");
-		}
-		if (code != 0) {
+			ret = err_set(err, ERR_HOST, "gnuplot did not finish within 120 s (charts in %s)", cs->dir);
+		} else if ((code = proc_exit_code(&p)) != 0) {
 			struct strbuf msg;
 			strbuf_init(&msg);
 			strbuf_read_file(&msg, errpath);
-			cli_error(EXIT_HOST, "gnuplot failed on '%s' (exit %d): %.300s", cs->v[i].script, code,
-				  msg.buf);
+			ret = err_set(err, ERR_HOST, "gnuplot failed (exit %d) in %s: %.400s", code, cs->dir, msg.buf);
 			strbuf_release(&msg);
-			failed = 1;
-		} else {
-			unlink(errpath);
 		}
+		unlink(errpath);
 		free(errpath);
+		free(argv);
+		if (ret < 0)
+			return -1;
 	}
-	if (!quiet && !failed)
-		fprintf(stderr, "bench: wrote %zu charts (PNG and SVG) to %s\n", cs->n, cs->dir);
-	return failed ? EXIT_HOST : EXIT_OK;
+	return 0;
+}
+
+/* --charts DIR and/or --html FILE. Returns the exit code. */
+static int charts_and_html(const struct report_args *a, struct store *st, const struct rep_set *set,
+			   const struct rep_table *table, const struct cmp_table *cmp)
+{
+	struct chart_set cs;
+	struct errbuf err;
+	const char *tmpdir = getenv("TMPDIR");
+	char *tmp = NULL;
+	const char *dir = a->charts_dir;
+	int rc = EXIT_OK;
+
+	chart_set_init(&cs);
+	errbuf_init(&err);
+	if (!dir) {
+		/* HTML only: the SVGs are made in a temporary directory and removed afterwards. */
+		tmp = xasprintf("%s/bench-charts-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+		if (!mkdtemp(tmp)) {
+			rc = cli_error(EXIT_INPUT, "cannot make a temporary directory '%s': %s", tmp, strerror(errno));
+			free(tmp);
+			return rc;
+		}
+		dir = tmp;
+	}
+	if (charts_write(&cs, dir, store_db(st), set, table, cmp, a->charts_dir ? CHART_PNG | CHART_SVG : CHART_SVG,
+			 &err) < 0) {
+		rc = cli_fail(&err);
+		goto out;
+	}
+	if (run_charts(&cs, &err) < 0) {
+		if (a->charts_dir) {
+			rc = cli_fail(&err);
+			goto out;
+		}
+		cli_warn("the HTML report has no charts: %s", err.msg);
+		charts_remove(&cs);
+		chart_set_release(&cs);
+	} else if (a->charts_dir) {
+		fprintf(stderr, "bench: wrote %zu charts (PNG and SVG) to %s\n", cs.n, cs.dir);
+	}
+	if (a->html_path) {
+		struct strbuf html;
+		strbuf_init(&html);
+		html_report(&html, set, table, cmp, &cs);
+		rc = write_file(a->html_path, &html) ? EXIT_INPUT : EXIT_OK;
+		if (rc == EXIT_OK)
+			fprintf(stderr, "bench: wrote the HTML report to %s (%zu charts)\n", a->html_path, cs.n);
+		strbuf_release(&html);
+	}
+out:
+	if (tmp) {
+		free(cs.dir);
+		cs.dir = xstrdup(tmp);
+		charts_remove(&cs);
+		free(tmp);
+	}
+	chart_set_release(&cs);
+	return rc;
 }
 
 int cmd_report(int argc, char **argv)
@@ -292,41 +344,7 @@ int cmd_report(int argc, char **argv)
 	ro.color = a.color < 0 ? isatty(1) && getenv("NO_COLOR") == NULL : a.color;
 
 	if (a.charts_dir || a.html_path) {
-		struct chart_set cs;
-		const char *dir = a.charts_dir;
-		char tmpl[] = "/tmp/bench-charts-XXXXXX";
-
-		chart_set_init(&cs);
-		if (!dir) {
-			if (!mkdtemp(tmpl)) {
-				rc = cli_error(EXIT_INTERNAL, "cannot make a temporary directory: %s", strerror(errno));
-				goto out;
-			}
-			dir = tmpl;
-		}
-		if (charts_write(&cs, dir, store_db(st), &set, &table, have_cmp ? &cmp : NULL,
-				 a.charts_dir ? CHART_PNG | CHART_SVG : CHART_SVG, &err) < 0) {
-			rc = cli_fail(&err);
-			chart_set_release(&cs);
-			goto out;
-		}
-		rc = run_charts(&cs, !a.charts_dir);
-		if (rc == EXIT_HOST && !a.charts_dir) {
-			cli_warn("the HTML report has no charts");
-			rc = EXIT_OK;
-			chart_set_release(&cs);
-			chart_set_init(&cs);
-		}
-		if (rc == EXIT_OK && a.html_path) {
-			struct strbuf html;
-			strbuf_init(&html);
-			html_report(&html, &set, &table, have_cmp ? &cmp : NULL, &cs);
-			rc = write_file(a.html_path, &html) ? EXIT_INPUT : EXIT_OK;
-			strbuf_release(&html);
-		}
-		if (!a.charts_dir)
-			charts_remove(&cs);
-		chart_set_release(&cs);
+		rc = charts_and_html(&a, st, &set, &table, have_cmp ? &cmp : NULL);
 		if (rc)
 			goto out;
 	}

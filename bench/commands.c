@@ -11,8 +11,9 @@
 const struct cmd bench_commands[] = {
 	{ "run", cmd_run, "run a suite, fio job files or a built-in suite, and store the results", 0 },
 	{ "plan", cmd_plan, "show the runs a suite expands to, without running them", 0 },
-	{ "import", cmd_import, "store results from fio JSON files", 0 },
-	{ "report", cmd_report, "print the stored results as tables", 0 },
+	{ "profiles", cmd_profiles, "list the built-in suites, or show one", 0 },
+	{ "import", cmd_import, "store results from fio JSON output, fio log files and published CSV", 0 },
+	{ "report", cmd_report, "print stored results: tables, ratio tables, charts, HTML", 0 },
 	{ "gate", cmd_gate, "CI regression gate: compare candidate runs with a baseline, with confidence intervals", 0 },
 	{ "hosts", cmd_hosts, "check the fio servers of a hosts file; start/stop them over ssh", 0 },
 	{ "lab", cmd_lab, "start or stop N fio servers on loopback addresses of this machine", 0 },

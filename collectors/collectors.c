@@ -1,11 +1,17 @@
 /*
- * collectors: the explicit list of registered collectors and the checks of their ops tables.
+ * collectors: the explicit list of registered collectors, the checks of their ops tables, and the snapshot
+ * helpers and counter arithmetic every collector shares.
  */
 #include "collectors/collector.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
+
 static const struct collector_ops *const registered[] = {
+	&collector_procstat,
+	&collector_node_exporter,
 	NULL,
 };
 
@@ -26,7 +32,129 @@ int collector_check_ops(const struct collector_ops *ops, struct errbuf *err)
 {
 	if (!ops->name || ops->version != COLLECTOR_OPS_VERSION)
 		return err_set(err, ERR_INTERNAL, "collector '%s' has a bad ops version", ops->name ? ops->name : "?");
-	if (!ops->open || !ops->sample || !ops->finish || !ops->close)
+	if (!ops->open || !ops->sample || !ops->close)
 		return err_set(err, ERR_INTERNAL, "collector '%s' lacks a required hook", ops->name);
 	return 0;
+}
+
+int collector_check_all(struct errbuf *err)
+{
+	for (size_t i = 0; registered[i]; i++)
+		if (collector_check_ops(registered[i], err) < 0)
+			return -1;
+	return 0;
+}
+
+static const char *const mode_names[CPU_MODE_NR] = {
+	"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal",
+};
+
+const char *cpu_mode_name(enum cpu_mode m)
+{
+	return (unsigned)m < CPU_MODE_NR ? mode_names[m] : "?";
+}
+
+int cpu_mode_parse(const char *s)
+{
+	for (int i = 0; i < CPU_MODE_NR; i++)
+		if (!strcmp(s, mode_names[i]))
+			return i;
+	return -1;
+}
+
+void collect_snapshot_init(struct collect_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->cpu_unit_s = 0.01;
+}
+
+void collect_snapshot_release(struct collect_snapshot *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->ndisks; i++)
+		free(s->disks[i].name);
+	free(s->disks);
+	free(s->cpus);
+	collect_snapshot_init(s);
+}
+
+struct cpu_counters *collect_snapshot_cpu(struct collect_snapshot *s, int cpu)
+{
+	size_t lo = 0, hi = s->ncpus;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->cpus[mid].cpu == cpu)
+			return &s->cpus[mid];
+		if (s->cpus[mid].cpu < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	ARRAY_GROW(s->cpus, s->cpus_cap, s->ncpus + 1);
+	memmove(&s->cpus[lo + 1], &s->cpus[lo], (s->ncpus - lo) * sizeof(s->cpus[0]));
+	memset(&s->cpus[lo], 0, sizeof(s->cpus[0]));
+	s->cpus[lo].cpu = cpu;
+	s->ncpus++;
+	return &s->cpus[lo];
+}
+
+const struct cpu_counters *collect_snapshot_find_cpu(const struct collect_snapshot *s, int cpu)
+{
+	size_t lo = 0, hi = s->ncpus;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->cpus[mid].cpu == cpu)
+			return &s->cpus[mid];
+		if (s->cpus[mid].cpu < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const struct disk_counters *collect_snapshot_find_disk(const struct collect_snapshot *s, const char *name)
+{
+	for (size_t i = 0; i < s->ndisks; i++)
+		if (!strcmp(s->disks[i].name, name))
+			return &s->disks[i];
+	return NULL;
+}
+
+struct disk_counters *collect_snapshot_disk(struct collect_snapshot *s, const char *name)
+{
+	struct disk_counters *d = (struct disk_counters *)collect_snapshot_find_disk(s, name);
+
+	if (d)
+		return d;
+	ARRAY_GROW(s->disks, s->disks_cap, s->ndisks + 1);
+	d = &s->disks[s->ndisks++];
+	memset(d, 0, sizeof(*d));
+	d->name = xstrdup(name);
+	return d;
+}
+
+uint64_t counter_delta(uint64_t prev, uint64_t cur, enum counter_kind kind, enum counter_event *event)
+{
+	enum counter_event ev = COUNTER_OK;
+	uint64_t d = 0;
+
+	if (cur >= prev) {
+		d = cur - prev;
+	} else if (kind == COUNTER_KERNEL && prev <= UINT32_MAX && cur <= UINT32_MAX &&
+		   (UINT64_C(1) << 32) - prev + cur < (UINT64_C(1) << 31)) {
+		d = (UINT64_C(1) << 32) - prev + cur;
+		ev = COUNTER_WRAP32;
+	} else if (kind == COUNTER_KERNEL && cur - prev < (UINT64_C(1) << 63)) {
+		d = cur - prev;   /* unsigned arithmetic is modulo 2^64 */
+		ev = COUNTER_WRAP64;
+	} else {
+		ev = COUNTER_BACKWARDS;
+	}
+	if (event)
+		*event = ev;
+	return d;
 }

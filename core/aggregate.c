@@ -13,16 +13,18 @@ const double agg_default_pcts[17] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 
 uint64_t hist_percentile(const struct hist_bin *bins, size_t nbins, double pct)
 {
 	uint64_t total = 0, cum = 0;
-	double want;
+	long double want;
 
 	for (size_t i = 0; i < nbins; i++)
 		total += bins[i].count;
 	if (!total)
 		return 0;
-	want = pct / 100.0 * (double)total;
+	/* exactly fio's comparison (stat.c calc_clat_percentiles): sum >= (long double)p / 100.0 * nr; in
+	 * double precision the threshold can land on the other side of an integer count (e.g. p=99, N=100) */
+	want = (long double)pct / 100.0 * (long double)total;
 	for (size_t i = 0; i < nbins; i++) {
 		cum += bins[i].count;
-		if ((double)cum >= want)
+		if ((long double)cum >= want)
 			return bins[i].value_ns;
 	}
 	return bins[nbins - 1].value_ns;

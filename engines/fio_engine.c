@@ -8,6 +8,7 @@
 #include "engines/fio_client.h"
 #include "engines/fio_json.h"
 #include "engines/fio_jobfile.h"
+#include "engines/fio_log.h"
 #include "engines/target.h"
 #include "core/aggregate.h"
 #include "core/proc.h"
@@ -187,6 +188,14 @@ static int fio_collect(struct engine_run *run, struct run_result *out, enum run_
 		goto out;
 	}
 	*status = RUN_DONE;
+	if (p->logdir) {
+		struct errbuf lerr;
+		errbuf_init(&lerr);
+		if (fio_log_collect_dir(p->logdir, "localhost", out, &lerr) < 0) {
+			*status = RUN_FAILED;
+			err_set(err, ERR_HOST, "fio logs: %s", lerr.msg);
+		}
+	}
 out:
 	fio_output_release(&fo);
 	strbuf_release(&outtext);

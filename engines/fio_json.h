@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/errbuf.h"
+#include "core/import.h"
 #include "core/model.h"
 
 /* One entry of jobs[] or client_stats[]. */
@@ -43,5 +44,25 @@ void fio_output_release(struct fio_output *o);
  * is no fio JSON document in the text or the document is not fio's.
  */
 int fio_json_parse(const char *text, size_t len, const char *name, struct fio_output *out, struct errbuf *err);
+
+/*
+ * fio's version string ("fio-3.33", "fio-2.2.10-4-gabcdef", "3.1") as one comparable number
+ * major * 10000 + minor * 100 + patch (3.33 -> 33300, 2.21 -> 22100); 0 when it cannot be read.
+ */
+unsigned fio_version_number(const char *s);
+
+/*
+ * Reads a fio JSON/JSON+ output file into runs (engines/fio_import.c): jobs[] gives one run per entry (per job,
+ * or per group with group_reporting), host "localhost" plus the aggregate; client_stats[] gives one run per job
+ * name and group with one host result per server (several entries of one server in a group are combined) plus
+ * the aggregate. The workload comes from the global and job options; the whole file is kept as the artifact
+ * "fio-output.json" of every run. Fails with ERR_INPUT and one line "path: reason" for an empty file, a
+ * directory, a truncated document or a JSON document that is not fio's.
+ */
+int fio_json_import(const char *path, struct import_batch *out, struct errbuf *err);
+
+/* Fills a workload (initialised) from fio options (global then job, job wins): tool "fio", rw, bs, read %,
+ * random %, iodepth, numjobs, runtime, ramp, size, compress/dedupe %, all options verbatim in opts. */
+void fio_options_to_workload(const struct kvlist *opts, struct workload *wl);
 
 #endif

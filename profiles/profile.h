@@ -6,6 +6,9 @@
 #ifndef BENCH_PROFILES_PROFILE_H
 #define BENCH_PROFILES_PROFILE_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "core/errbuf.h"
 #include "core/model.h"
 
@@ -27,6 +30,7 @@ struct plan {
 	size_t n, cap;
 	char **warnings;         /* things translated approximately, "file:line: ..." */
 	size_t nwarnings;
+	unsigned repeat;         /* repetitions the plan holds (--repeat, else the suite's, else 1) */
 };
 
 void plan_options_init(struct plan_options *o);
@@ -46,6 +50,26 @@ double plan_estimate_s(const struct plan *p);
 
 /* The HCIbench-style name of a run spec where it fits, else a name from the job: malloc'd. */
 char *profile_run_name(const struct run_spec *s);
+
+/* The parameters an HCIbench-style name carries (see names.c). */
+struct profile_name {
+	int vdbench;             /* "vdb-" form */
+	unsigned disks;          /* <disks>vmdk: targets */
+	unsigned ws_pct;         /* <ws>ws: working set, % of each target */
+	uint64_t bs_bytes;
+	unsigned read_pct, random_pct;
+	unsigned threads;        /* outstanding IOs per disk: fio iodepth */
+	unsigned compress_pct, dedupe_pct; /* 0 0: the suffix is absent */
+};
+
+/* Parses an HCIbench-style name; returns 0, or -1 when it is not one. */
+int profile_name_parse(const char *name, struct profile_name *out);
+/* Writes the name; returns 0, or -1 when buf is too small. */
+int profile_name_format(const struct profile_name *n, char *buf, size_t len);
+/* The name parameters of a run spec, or -1 when it does not fit the pattern. */
+int profile_name_of_spec(const struct run_spec *s, struct profile_name *out);
+/* Working set % of a fio size text ("100%" -> 100, NULL -> 100), -1 when it is not a percentage. */
+int profile_ws_pct(const char *size);
 
 /* Directory of the built-in suites (BENCH_LIBRARY in the environment overrides). */
 const char *profile_library_dir(void);

@@ -86,19 +86,50 @@ void esc_json(struct strbuf *out, const char *s)
 
 void esc_gnuplot(struct strbuf *out, const char *s)
 {
-	/* gnuplot single-quoted strings have no escapes but '' for a quote; no command substitution happens
-	 * inside them. Control characters and gnuplot's enhanced-text specials are replaced. */
+	/*
+	 * Inside a single-quoted gnuplot string nothing is substituted (no backquote command substitution, no
+	 * @macro, no backslash escapes); the only special character is the quote itself, written twice. Line
+	 * breaks would end the command: control characters become spaces. Scripts use `noenhanced` terminals,
+	 * so ^ _ @ { } are shown as they are.
+	 */
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (c == '\'')
 			strbuf_adds(out, "''");
-		else if (c < 0x20)
-			strbuf_addc(out, ' ');
-		else if (strchr("^_@&~{}\\", c))
+		else if (c < 0x20 || c == 0x7f)
 			strbuf_addc(out, ' ');
 		else
 			strbuf_addc(out, (char)c);
 	}
+}
+
+void esc_gnuplot_tic(struct strbuf *out, const char *s)
+{
+	/* A tic label of `set xtics ('label' pos)` is also a format: '%' is written twice. */
+	for (; *s; s++) {
+		if (*s == '%')
+			strbuf_adds(out, "%%");
+		else {
+			char one[2] = { *s, 0 };
+			esc_gnuplot(out, one);
+		}
+	}
+}
+
+void esc_gnuplot_data(struct strbuf *out, const char *s)
+{
+	/* A data-file string is read, never evaluated; gnuplot has no escape for '"' inside it. */
+	strbuf_addc(out, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"')
+			strbuf_addc(out, '\'');
+		else if (c < 0x20 || c == 0x7f)
+			strbuf_addc(out, ' ');
+		else
+			strbuf_addc(out, (char)c);
+	}
+	strbuf_addc(out, '"');
 }
 
 void esc_text(struct strbuf *out, const char *s)

@@ -11,7 +11,9 @@ void esc_csv(struct strbuf *out, const char *s);      /* RFC 4180 field, quoted 
 void esc_html(struct strbuf *out, const char *s);     /* & < > " ' */
 void esc_markdown(struct strbuf *out, const char *s); /* table cell: | \ ` * _ < > and newlines */
 void esc_json(struct strbuf *out, const char *s);     /* with the surrounding quotes */
-void esc_gnuplot(struct strbuf *out, const char *s);  /* inside a single-quoted gnuplot string */
+void esc_gnuplot(struct strbuf *out, const char *s);  /* inside a single-quoted gnuplot string (noenhanced) */
+void esc_gnuplot_tic(struct strbuf *out, const char *s);  /* as esc_gnuplot, for a tic label (also a format) */
+void esc_gnuplot_data(struct strbuf *out, const char *s); /* a quoted string field of a gnuplot data file */
 void esc_text(struct strbuf *out, const char *s);     /* control characters shown as '?' */
 
 #endif

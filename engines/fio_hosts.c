@@ -1,0 +1,674 @@
+/*
+ * fio_hosts: the preflight of multi-host runs (see fio_hosts.h): a PROBE over fio's client/server protocol
+ * to every fio server, the local fio's version for comparison, and a read-only target check run through one
+ * fio client process.
+ *
+ * Wire format of a fio command (fio 3.33 server.h, little endian): u16 version, u16 opcode, u32 flags,
+ * u64 tag, u32 pdu_len, u16 cmd_crc16 (CRC-16/ARC of the 20 bytes before it), u16 pdu_crc16 (of the
+ * payload); then pdu_len payload bytes. PROBE (opcode 10) payload from the client: u64 flags, char
+ * server[128]. The server's PROBE reply payload: char hostname[64], u8 bigendian, char fio_version[32],
+ * u8 os, u8 arch, u8 bpp, u32 cpus (at offset 100), u64 flags (at 104): 112 bytes.
+ */
+#include "engines/fio_hosts.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/hostsfile.h"
+#include "core/proc.h"
+#include "engines/fio_json.h"
+
+#define CMD_HDR_LEN 24
+#define CMD_CRC_LEN 20
+#define OP_TEXT 5
+#define OP_PROBE 10
+#define PROBE_PDU_LEN 136
+#define PROBE_REPLY_LEN 112
+#define MAX_PDU 1024
+
+static uint16_t crc16_arc(const unsigned char *p, size_t n)
+{
+	uint16_t crc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		crc ^= p[i];
+		for (int b = 0; b < 8; b++)
+			crc = (crc & 1) ? (uint16_t)((crc >> 1) ^ 0xA001) : (uint16_t)(crc >> 1);
+	}
+	return crc;
+}
+
+static void put16(unsigned char *p, uint16_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint16_t get16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+static int remaining(long long deadline)
+{
+	long long r = deadline - mono_ms();
+	return r > 0 ? (int)r : 0;
+}
+
+static int io_all(int fd, unsigned char *buf, size_t n, int writing, long long deadline)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		struct pollfd pfd = { fd, (short)(writing ? POLLOUT : POLLIN), 0 };
+		int r = poll(&pfd, 1, remaining(deadline));
+		ssize_t k;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			errno = r == 0 ? ETIMEDOUT : errno;
+			return -1;
+		}
+		k = writing ? send(fd, buf + done, n - done, MSG_NOSIGNAL) : recv(fd, buf + done, n - done, 0);
+		if (k < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (k <= 0) {
+			if (k == 0)
+				errno = ECONNRESET;
+			return -1;
+		}
+		done += (size_t)k;
+	}
+	return 0;
+}
+
+static int connect_to(const char *addr, unsigned port, long long deadline, struct errbuf *err)
+{
+	struct addrinfo hints, *res = NULL, *ai;
+	char portstr[16], where[300];
+	int fd = -1, gai, last_errno = ECONNREFUSED;
+
+	snprintf(portstr, sizeof(portstr), "%u", port);
+	snprintf(where, sizeof(where), strchr(addr, ':') ? "[%s]:%u" : "%s:%u", addr, port);
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	gai = getaddrinfo(addr, portstr, &hints, &res);
+	if (gai)
+		return err_set(err, ERR_HOST, "%s: cannot resolve address: %s", where, gai_strerror(gai));
+	for (ai = res; ai; ai = ai->ai_next) {
+		int soerr = 0;
+		socklen_t sl = sizeof(soerr);
+
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
+		if (fd < 0) {
+			last_errno = errno;
+			continue;
+		}
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+			if (errno != EINPROGRESS) {
+				last_errno = errno;
+				goto next;
+			}
+			struct pollfd pfd = { fd, POLLOUT, 0 };
+			int r;
+			do
+				r = poll(&pfd, 1, remaining(deadline));
+			while (r < 0 && errno == EINTR);
+			if (r == 0) {
+				last_errno = ETIMEDOUT;
+				goto next;
+			}
+			if (r < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0 || soerr) {
+				last_errno = soerr ? soerr : errno;
+				goto next;
+			}
+		}
+		break;
+next:
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		return err_set(err, ERR_HOST, "%s: cannot connect to the fio server: %s", where, strerror(last_errno));
+	return fd;
+}
+
+int fio_server_probe(const char *addr, unsigned port, int timeout_ms, struct fio_server_info *info,
+		     struct errbuf *err)
+{
+	unsigned char msg[CMD_HDR_LEN + PROBE_PDU_LEN], hdr[CMD_HDR_LEN], pdu[MAX_PDU];
+	long long t0 = mono_ms(), deadline = t0 + (timeout_ms > 0 ? timeout_ms : 3000);
+	char where[300];
+	int fd, ret = -1;
+
+	memset(info, 0, sizeof(*info));
+	snprintf(where, sizeof(where), strchr(addr, ':') ? "[%s]:%u" : "%s:%u", addr, port);
+	fd = connect_to(addr, port, deadline, err);
+	if (fd < 0)
+		return -1;
+	memset(msg, 0, sizeof(msg));
+	put16(msg + 0, FIO_PROTO_VERSION);
+	put16(msg + 2, OP_PROBE);
+	/* flags 0 and tag 0; no zlib asked for, so the reply is never compressed */
+	put32(msg + 16, PROBE_PDU_LEN);
+	memcpy(msg + CMD_HDR_LEN + 8, "bench", 5);
+	put16(msg + 20, crc16_arc(msg, CMD_CRC_LEN));
+	put16(msg + 22, crc16_arc(msg + CMD_HDR_LEN, PROBE_PDU_LEN));
+	if (io_all(fd, msg, sizeof(msg), 1, deadline) < 0) {
+		err_set(err, ERR_HOST, "%s: sending the fio probe failed: %s", where, strerror(errno));
+		goto out;
+	}
+	for (int tries = 0; tries < 16; tries++) {
+		uint32_t len;
+		uint16_t op;
+
+		if (io_all(fd, hdr, sizeof(hdr), 0, deadline) < 0) {
+			if (errno == ETIMEDOUT)
+				err_set(err, ERR_HOST, "%s: no fio probe reply within %d ms (not a fio server?)", where,
+					timeout_ms > 0 ? timeout_ms : 3000);
+			else
+				err_set(err, ERR_HOST,
+					"%s: the server closed the connection without a fio probe reply (%s): not a fio "
+					"server, or a fio with another client/server protocol than %d",
+					where, strerror(errno), FIO_PROTO_VERSION);
+			goto out;
+		}
+		if (crc16_arc(hdr, CMD_CRC_LEN) != get16(hdr + 20)) {
+			err_set(err, ERR_HOST, "%s: the reply is not fio's protocol (bad header checksum)", where);
+			goto out;
+		}
+		len = get32(hdr + 16);
+		op = get16(hdr + 2);
+		if (len > MAX_PDU) {
+			err_set(err, ERR_HOST, "%s: fio reply too large (%u bytes)", where, (unsigned)len);
+			goto out;
+		}
+		if (len && io_all(fd, pdu, len, 0, deadline) < 0) {
+			err_set(err, ERR_HOST, "%s: fio reply cut short: %s", where, strerror(errno));
+			goto out;
+		}
+		if (crc16_arc(pdu, len) != get16(hdr + 22)) {
+			err_set(err, ERR_HOST, "%s: fio reply with a bad payload checksum", where);
+			goto out;
+		}
+		if (op != OP_PROBE)
+			continue; /* e.g. a TEXT message: wait for the probe reply */
+		if (len < PROBE_REPLY_LEN) {
+			err_set(err, ERR_HOST, "%s: fio probe reply too short (%u bytes)", where, (unsigned)len);
+			goto out;
+		}
+		info->proto_version = get16(hdr);
+		memcpy(info->hostname, pdu, 64);
+		info->hostname[64] = '\0';
+		info->big_endian = pdu[64];
+		memcpy(info->fio_version, pdu + 65, 32);
+		info->fio_version[32] = '\0';
+		info->bits = pdu[99] * 8u;
+		info->cpus = info->big_endian ? ((uint32_t)pdu[100] << 24 | (uint32_t)pdu[101] << 16 |
+						 (uint32_t)pdu[102] << 8 | pdu[103])
+					      : get32(pdu + 100);
+		info->rtt_ms = (double)(mono_ms() - t0);
+		for (char *c = info->fio_version; *c; c++)
+			if ((unsigned char)*c < 32 || (unsigned char)*c > 126)
+				*c = '?';
+		for (char *c = info->hostname; *c; c++)
+			if ((unsigned char)*c < 32 || (unsigned char)*c > 126)
+				*c = '?';
+		ret = 0;
+		goto out;
+	}
+	err_set(err, ERR_HOST, "%s: no fio probe reply among the server's first messages", where);
+out:
+	close(fd);
+	return ret;
+}
+
+struct probe_job {
+	const struct host *h;
+	int timeout_ms;
+	int ok;
+	struct fio_server_info info;
+	char msg[ERRBUF_SIZE];
+};
+
+static void *probe_thread(void *arg)
+{
+	struct probe_job *j = arg;
+	struct errbuf e;
+
+	errbuf_init(&e);
+	j->ok = fio_server_probe(j->h->addr, j->h->port, j->timeout_ms, &j->info, &e) == 0;
+	if (!j->ok)
+		memcpy(j->msg, e.msg, sizeof(j->msg));
+	return NULL;
+}
+
+void fio_servers_probe_all(const struct host_list *hosts, int timeout_ms, int *ok, struct fio_server_info *info,
+			   char **problem)
+{
+	struct probe_job *jobs = xcalloc(hosts->n ? hosts->n : 1, sizeof(*jobs));
+	pthread_t *tids = xcalloc(hosts->n ? hosts->n : 1, sizeof(*tids));
+	char *started = xcalloc(hosts->n ? hosts->n : 1, 1);
+
+	for (size_t i = 0; i < hosts->n; i++) {
+		jobs[i].h = &hosts->v[i];
+		jobs[i].timeout_ms = timeout_ms;
+		if (hosts->v[i].role != ROLE_INITIATOR)
+			continue;
+		if (pthread_create(&tids[i], NULL, probe_thread, &jobs[i]) == 0)
+			started[i] = 1;
+		else
+			probe_thread(&jobs[i]); /* out of threads: probe it here */
+	}
+	for (size_t i = 0; i < hosts->n; i++) {
+		if (started[i])
+			pthread_join(tids[i], NULL);
+		ok[i] = jobs[i].ok;
+		info[i] = jobs[i].info;
+		problem[i] = hosts->v[i].role == ROLE_INITIATOR && !jobs[i].ok ? xstrdup(jobs[i].msg) : NULL;
+	}
+	free(started);
+	free(tids);
+	free(jobs);
+}
+
+int fio_local_version(char *buf, size_t len, struct errbuf *err)
+{
+	char *const argv[] = { "fio", "--version", NULL };
+	char *out = NULL;
+	int code = 0;
+	size_t n;
+
+	if (proc_run_capture(argv, 10000, &out, &code, err) < 0)
+		return err_prefix(err, "cannot run the local fio");
+	if (code != 0 || !out || strncmp(out, "fio-", 4)) {
+		free(out);
+		return err_set(err, ERR_HOST, "'fio --version' failed (exit %d): is fio installed?", code);
+	}
+	n = strcspn(out, "\r\n");
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, out, n);
+	buf[n] = '\0';
+	free(out);
+	return 0;
+}
+
+void fio_host_status_release(struct fio_host_status *st, size_t n)
+{
+	for (size_t i = 0; st && i < n; i++) {
+		free(st[i].problem);
+		st[i].problem = NULL;
+	}
+}
+
+static void set_problem(struct fio_host_status *s, enum fio_host_state state, char *msg)
+{
+	if (s->problem) {
+		char *both = xasprintf("%s; %s", s->problem, msg);
+		free(s->problem);
+		free(msg);
+		s->problem = both;
+	} else {
+		s->problem = msg;
+	}
+	if (s->state == FIO_HOST_OK)
+		s->state = state;
+}
+
+static int is_device_path(const char *p)
+{
+	return !strncmp(p, "/dev/", 5);
+}
+
+static void add_escaped_filename(struct strbuf *sb, const char *path)
+{
+	strbuf_adds(sb, "filename=");
+	for (const char *p = path; *p; p++) {
+		if (*p == ':')
+			strbuf_addc(sb, '\\');
+		strbuf_addc(sb, *p);
+	}
+	strbuf_addc(sb, '\n');
+}
+
+/* Reads 4 KiB of every target of every OK initiator through one fio client process. */
+static void check_targets(const struct host_list *hosts, struct fio_host_status *st, const char *workdir)
+{
+	char **argv = NULL, **files = NULL, *outpath = NULL, *errpath = NULL;
+	size_t argc = 0, nfiles = 0, used = 0;
+	struct strbuf sb;
+	struct errbuf e;
+	struct fio_output fo;
+	struct proc pr = { 0, 0, 0 };
+	int started = 0;
+
+	strbuf_init(&sb);
+	fio_output_init(&fo);
+	errbuf_init(&e);
+	argv = xcalloc(2 * hosts->n + 4, sizeof(*argv));
+	files = xcalloc(hosts->n, sizeof(*files));
+	argv[argc++] = xstrdup("fio");
+	for (size_t i = 0; i < hosts->n; i++) {
+		const struct host *h = &hosts->v[i];
+		FILE *f;
+
+		if (st[i].state != FIO_HOST_OK || h->role != ROLE_INITIATOR || !h->ntargets)
+			continue;
+		strbuf_reset(&sb);
+		strbuf_adds(&sb, "; bench hosts check: read 4 KiB of each target, create nothing\n[global]\n"
+				 "ioengine=psync\nrw=read\nbs=4k\nio_size=4k\nallow_file_create=0\n");
+		for (size_t t = 0; t < h->ntargets; t++) {
+			strbuf_addf(&sb, "[t%zu]\n", t);
+			add_escaped_filename(&sb, h->targets[t]);
+		}
+		files[nfiles] = xasprintf("%s/check-%s.fio", workdir, h->name);
+		f = fopen(files[nfiles], "w");
+		if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len) {
+			if (f)
+				fclose(f);
+			set_problem(&st[i], FIO_HOST_TARGET, xasprintf("cannot write %s: %s", files[nfiles], strerror(errno)));
+			nfiles++;
+			continue;
+		}
+		fclose(f);
+		{
+			char *ca = host_fio_client_arg(h);
+			argv[argc++] = xasprintf("--client=%s", ca);
+			free(ca);
+		}
+		argv[argc++] = xstrdup(files[nfiles]);
+		nfiles++;
+		used++;
+	}
+	if (!used)
+		goto out;
+	outpath = xasprintf("%s/check-output.json", workdir);
+	errpath = xasprintf("%s/check-stderr.txt", workdir);
+	argv[argc++] = xstrdup("--output-format=json");
+	argv[argc++] = xasprintf("--output=%s", outpath);
+	if (proc_start(&pr, argv, workdir, errpath, errpath, &e) < 0) {
+		for (size_t i = 0; i < hosts->n; i++)
+			if (st[i].state == FIO_HOST_OK && hosts->v[i].ntargets)
+				set_problem(&st[i], FIO_HOST_TARGET, xasprintf("target check not run: %s", e.msg));
+		goto out;
+	}
+	started = 1;
+	if (!proc_wait(&pr, 60000))
+		proc_stop(&pr, 1000);
+	strbuf_reset(&sb);
+	if (strbuf_read_file(&sb, outpath) < 0 || fio_json_parse(sb.buf, sb.len, outpath, &fo, &e) < 0) {
+		for (size_t i = 0; i < hosts->n; i++)
+			if (st[i].state == FIO_HOST_OK && hosts->v[i].ntargets && hosts->v[i].role == ROLE_INITIATOR)
+				set_problem(&st[i], FIO_HOST_TARGET,
+					    xstrdup("target check gave no output (fio client failed)"));
+		goto out;
+	}
+	for (size_t i = 0; i < hosts->n; i++) {
+		const struct host *h = &hosts->v[i];
+
+		if (st[i].state != FIO_HOST_OK || h->role != ROLE_INITIATOR)
+			continue;
+		for (size_t t = 0; t < h->ntargets; t++) {
+			const struct fio_job *found = NULL;
+			char jn[32];
+
+			snprintf(jn, sizeof(jn), "t%zu", t);
+			for (size_t k = 0; k < fo.njobs; k++) {
+				const struct fio_job *j = &fo.jobs[k];
+				if (j->hostname && !strcmp(j->hostname, h->addr) && (!j->port || j->port == h->port) &&
+				    !strcmp(j->jobname, jn))
+					found = j;
+			}
+			if (!found)
+				set_problem(&st[i], FIO_HOST_TARGET,
+					    xasprintf("target '%s': the check gave no result", h->targets[t]));
+			else if (found->res.error)
+				set_problem(&st[i], FIO_HOST_TARGET,
+					    xasprintf("target '%s' missing or unreadable (fio error %d: %s)",
+						      h->targets[t], found->res.error, strerror(found->res.error)));
+		}
+	}
+out:
+	if (started)
+		proc_stop(&pr, 500);
+	for (size_t i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+	for (size_t i = 0; i < nfiles; i++) {
+		if (files[i])
+			unlink(files[i]);
+		free(files[i]);
+	}
+	free(files);
+	if (outpath)
+		unlink(outpath);
+	if (errpath)
+		unlink(errpath);
+	free(outpath);
+	free(errpath);
+	fio_output_release(&fo);
+	strbuf_release(&sb);
+}
+
+static const char *state_word(enum fio_host_state s)
+{
+	switch (s) {
+	case FIO_HOST_OK:
+		return "ok";
+	case FIO_HOST_UNREACHABLE:
+		return "UNREACHABLE";
+	case FIO_HOST_VERSION:
+		return "VERSION";
+	case FIO_HOST_TARGET:
+		return "TARGET";
+	case FIO_HOST_SKIPPED:
+		return "-";
+	}
+	return "?";
+}
+
+int fio_hosts_check_ex(const struct host_list *hosts, const struct fio_hosts_check_opts *o,
+		       struct fio_host_status *st, struct strbuf *report, struct errbuf *err)
+{
+	char local[64], tmpl[] = "/tmp/bench-check-XXXXXX";
+	const char *workdir = o->workdir;
+	size_t ninit = 0, nok = 0;
+	struct strbuf failed;
+	int ret = -1;
+
+	if (fio_local_version(local, sizeof(local), err) < 0)
+		return -1;
+	if (!workdir) {
+		if (!mkdtemp(tmpl))
+			return err_set(err, ERR_HOST, "cannot create a temporary directory: %s", strerror(errno));
+		workdir = tmpl;
+	}
+	strbuf_init(&failed);
+	{
+		int *ok = xcalloc(hosts->n ? hosts->n : 1, sizeof(*ok));
+		struct fio_server_info *info = xcalloc(hosts->n ? hosts->n : 1, sizeof(*info));
+		char **problem = xcalloc(hosts->n ? hosts->n : 1, sizeof(*problem));
+
+		fio_servers_probe_all(hosts, o->timeout_ms, ok, info, problem);
+		for (size_t i = 0; i < hosts->n; i++) {
+			memset(&st[i], 0, sizeof(st[i]));
+			st[i].host = &hosts->v[i];
+			st[i].info = info[i];
+			if (hosts->v[i].role != ROLE_INITIATOR)
+				st[i].state = FIO_HOST_SKIPPED;
+			else if (!ok[i])
+				set_problem(&st[i], FIO_HOST_UNREACHABLE, problem[i] ? problem[i] : xstrdup("no reply"));
+			else
+				free(problem[i]);
+		}
+		free(ok);
+		free(info);
+		free(problem);
+	}
+	for (size_t i = 0; i < hosts->n; i++) {
+		const struct host *h = &hosts->v[i];
+
+		if (h->role != ROLE_INITIATOR)
+			continue;
+		ninit++;
+		if (st[i].state != FIO_HOST_OK)
+			continue;
+		if (strcmp(st[i].info.fio_version, local))
+			set_problem(&st[i], FIO_HOST_VERSION,
+				    xasprintf("fio server runs '%s', this host runs '%s'", st[i].info.fio_version, local));
+		for (size_t t = 0; t < h->ntargets; t++)
+			if (is_device_path(h->targets[t]) && !o->destructive)
+				set_problem(&st[i], FIO_HOST_TARGET,
+					    xasprintf("'%s' is a device on a remote host that bench cannot inspect for "
+						      "data: writing it needs --destructive",
+						      h->targets[t]));
+	}
+	if (o->check_targets)
+		check_targets(hosts, st, workdir);
+	for (size_t i = 0; i < hosts->n; i++) {
+		if (st[i].state == FIO_HOST_SKIPPED)
+			continue;
+		if (st[i].state == FIO_HOST_OK) {
+			nok++;
+			continue;
+		}
+		strbuf_addf(&failed, "%s%s (%s)", failed.len ? "; " : "", hosts->v[i].name, st[i].problem);
+	}
+	if (report) {
+		strbuf_addf(report, "%-12s %-22s %-9s %-10s %-10s %6s %4s %7s  %s\n", "HOST", "ADDRESS", "ROLE", "FIO",
+			    "SERVER", "CPUS", "BITS", "RTT_MS", "STATUS");
+		for (size_t i = 0; i < hosts->n; i++) {
+			const struct host *h = &hosts->v[i];
+			char *ep = host_endpoint(h);
+			int have = st[i].state != FIO_HOST_UNREACHABLE && st[i].state != FIO_HOST_SKIPPED;
+			strbuf_addf(report, "%-12s %-22s %-9s %-10s %-10.10s %6u %4u %7.1f  %s%s%s\n", h->name, ep,
+				    host_role_name(h->role), have ? st[i].info.fio_version : "-",
+				    have ? st[i].info.hostname : "-", have ? st[i].info.cpus : 0,
+				    have ? st[i].info.bits : 0, have ? st[i].info.rtt_ms : 0.0, state_word(st[i].state),
+				    st[i].problem ? ": " : "", st[i].problem ? st[i].problem : "");
+			free(ep);
+		}
+		strbuf_addf(report, "local fio: %s; %zu of %zu initiators ok\n", local, nok, ninit);
+	}
+	if (!ninit) {
+		err_set(err, ERR_INPUT, "the hosts file has no initiator (role=initiator) hosts");
+		goto out;
+	}
+	if (nok == ninit || (o->allow_partial && nok > 0)) {
+		ret = 0;
+		goto out;
+	}
+	err_set(err, ERR_HOST, "%zu of %zu hosts failed the check: %s", ninit - nok, ninit, failed.buf);
+out:
+	if (workdir == tmpl)
+		rmdir(tmpl);
+	strbuf_release(&failed);
+	return ret;
+}
+
+int fio_hosts_preflight(const struct host_list *hosts, int allow_partial, int destructive, struct strbuf *report,
+			struct errbuf *err)
+{
+	struct fio_hosts_check_opts o = { allow_partial, destructive, 1, 0, NULL };
+	struct fio_host_status *st = xcalloc(hosts->n ? hosts->n : 1, sizeof(*st));
+	int ret = fio_hosts_check_ex(hosts, &o, st, report, err);
+
+	fio_host_status_release(st, hosts->n);
+	free(st);
+	return ret;
+}
+
+int fio_hosts_check(const struct host_list *hosts, int allow_partial, struct strbuf *report, struct errbuf *err)
+{
+	return fio_hosts_preflight(hosts, allow_partial, 0, report, err);
+}
+
+/* One word for a POSIX shell: 'it'\''s' */
+static char *shell_quote(const char *s)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_addc(&sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_adds(&sb, "'\\''");
+		else
+			strbuf_addc(&sb, *s);
+	}
+	strbuf_addc(&sb, '\'');
+	return strbuf_detach(&sb, NULL);
+}
+
+char **fio_server_ssh_argv(const struct host *h, int start)
+{
+	char **v = xcalloc(24, sizeof(*v));
+	size_t n = 0;
+	char *pidfile = xasprintf("/tmp/bench-fio-server-%u.pid", h->port);
+	char *words[8];
+	size_t nw = 0;
+
+	v[n++] = xstrdup("ssh");
+	v[n++] = xstrdup("-o");
+	v[n++] = xstrdup("BatchMode=yes");
+	v[n++] = xstrdup("-o");
+	v[n++] = xstrdup("ConnectTimeout=10");
+	if (h->ssh_user) {
+		v[n++] = xstrdup("-l");
+		v[n++] = xstrdup(h->ssh_user);
+	}
+	v[n++] = xstrdup("--");
+	v[n++] = xstrdup(h->addr);
+	if (start) {
+		words[nw++] = xstrdup("fio");
+		words[nw++] = strchr(h->addr, ':') ? xasprintf("--server=ip6:%s,%u", h->addr, h->port)
+						    : xasprintf("--server=%s,%u", h->addr, h->port);
+		words[nw++] = xasprintf("--daemonize=%s", pidfile);
+	} else {
+		words[nw++] = xstrdup("sh");
+		words[nw++] = xstrdup("-c");
+		words[nw++] = xstrdup("kill \"$(cat \"$1\")\" && rm -f \"$1\"");
+		words[nw++] = xstrdup("bench-fio-stop");
+		words[nw++] = xstrdup(pidfile);
+	}
+	for (size_t i = 0; i < nw; i++) {
+		v[n++] = shell_quote(words[i]);
+		free(words[i]);
+	}
+	free(pidfile);
+	return v;
+}
+
+void fio_argv_free(char **argv)
+{
+	if (!argv)
+		return;
+	for (size_t i = 0; argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}

@@ -1,0 +1,102 @@
+/*
+ * fio_hosts: is every fio server of a hosts file there, the right version, and are its targets present and
+ * safe? (design.md "How one suite runs": preflight). Two probes:
+ *
+ *  - fio_server_probe(): connects over TCP and speaks fio's own client/server protocol: it sends the PROBE
+ *    command (the one `fio --client` sends first) and reads the server's PROBE reply, which carries the
+ *    server's host name, fio version string, OS, architecture and CPU count. A listener that is not a fio
+ *    server, or one that speaks another protocol version, gives no valid reply within the timeout.
+ *  - the target check: one fio client process runs, on every reachable server, a read of 4 KiB from each of
+ *    the host's targets with allow_file_create=0 (nothing is written or created); a target that is missing or
+ *    unreadable gives a job error on that host.
+ *
+ * Remote block devices cannot be inspected for filesystems through fio: they are reported as such and need
+ * the destructive flag (docs/multihost.md).
+ */
+#ifndef BENCH_ENGINES_FIO_HOSTS_H
+#define BENCH_ENGINES_FIO_HOSTS_H
+
+#include "core/errbuf.h"
+#include "core/model.h"
+#include "core/strbuf.h"
+
+/* fio's client/server protocol version that this probe speaks (fio 3.33: 97). */
+#define FIO_PROTO_VERSION 97
+
+/* What a fio server said about itself. */
+struct fio_server_info {
+	char hostname[65];       /* the server machine's host name */
+	char fio_version[33];    /* "fio-3.33" */
+	unsigned proto_version;  /* the protocol version in its reply header */
+	unsigned cpus;
+	int big_endian;
+	unsigned bits;           /* pointer size of the server's fio, in bits */
+	double rtt_ms;           /* connect + probe round trip, milliseconds: up to ~1000 is normal, a fio 3.33
+	                            server looks at a connection's socket once a second while it is idle */
+};
+
+/*
+ * Probes the fio server at addr:port within timeout_ms. 0 and *info filled; -1 with ERR_HOST and a message
+ * like "127.0.0.13:8765: connection refused" / "... no fio probe reply within 2000 ms".
+ */
+int fio_server_probe(const char *addr, unsigned port, int timeout_ms, struct fio_server_info *info,
+		     struct errbuf *err);
+
+/*
+ * Probes every initiator of `hosts` at once (one thread each), so a suite of 64 hosts does not wait for them
+ * one after another. ok[i] = 1 and info[i] filled, or ok[i] = 0 and problem[i] the message (malloc'd);
+ * hosts that are not initiators get ok 0 and no problem. Arrays have hosts->n entries.
+ */
+void fio_servers_probe_all(const struct host_list *hosts, int timeout_ms, int *ok, struct fio_server_info *info,
+			   char **problem);
+
+/* The local fio's version string ("fio-3.33", from `fio --version`) into buf. */
+int fio_local_version(char *buf, size_t len, struct errbuf *err);
+
+/* Per host outcome of a check. */
+enum fio_host_state { FIO_HOST_OK = 0, FIO_HOST_UNREACHABLE, FIO_HOST_VERSION, FIO_HOST_TARGET, FIO_HOST_SKIPPED };
+
+struct fio_host_status {
+	const struct host *host;        /* in the checked list */
+	enum fio_host_state state;
+	struct fio_server_info info;    /* valid unless UNREACHABLE/SKIPPED */
+	char *problem;                  /* malloc'd: what failed, NULL when OK */
+};
+
+struct fio_hosts_check_opts {
+	int allow_partial;   /* succeed while at least one initiator is fine */
+	int destructive;     /* remote block devices may be written */
+	int check_targets;   /* run the 4 KiB read of every target */
+	int timeout_ms;      /* per probe; 0: 3000 */
+	const char *workdir; /* for the check's job files; NULL: a temporary directory */
+};
+
+/*
+ * Checks every initiator of `hosts` (role=target hosts are listed, not probed): reachable, same fio version
+ * as the local fio, targets present and safe. Fills `st` (array of hosts->n, caller frees each problem with
+ * fio_host_status_release) and appends a table to `report` (may be NULL). Returns 0 when every initiator is
+ * fine (or, with allow_partial, at least one is), -1 with ERR_HOST naming the failed hosts otherwise.
+ */
+int fio_hosts_check_ex(const struct host_list *hosts, const struct fio_hosts_check_opts *o,
+		       struct fio_host_status *st, struct strbuf *report, struct errbuf *err);
+void fio_host_status_release(struct fio_host_status *st, size_t n);
+
+/* The run loop's preflight: fio_hosts_check_ex with targets checked, not destructive, default timeout. */
+int fio_hosts_check(const struct host_list *hosts, int allow_partial, struct strbuf *report, struct errbuf *err);
+
+/* Same, with the destructive flag of `bench run`. */
+int fio_hosts_preflight(const struct host_list *hosts, int allow_partial, int destructive, struct strbuf *report,
+			struct errbuf *err);
+
+/*
+ * The ssh command (argv, NULL-terminated, every string malloc'd: free with fio_argv_free) that starts
+ * (start=1) or stops (start=0) the fio server of `h` on that host:
+ *   ssh -o BatchMode=yes -o ConnectTimeout=10 [-l USER] -- ADDR 'fio' '--server=ADDR,PORT'
+ *       '--daemonize=/tmp/bench-fio-server-PORT.pid'
+ * ssh hands the remote words to the remote shell, so each one is single-quoted here; nothing from the hosts
+ * file reaches a shell unquoted. Stopping kills the pid in that pid file and removes it.
+ */
+char **fio_server_ssh_argv(const struct host *h, int start);
+void fio_argv_free(char **argv);
+
+#endif

@@ -1,0 +1,320 @@
+/*
+ * fio_import: `bench import` of a fio JSON/JSON+ output file (see fio_json.h). Turns the parsed output into
+ * runs: jobs[] gives one run per entry (one per job, or one per group with group_reporting) on host
+ * "localhost"; client_stats[] gives one run per job name and group with one host result per fio server plus
+ * bench's own aggregate (core/aggregate.h, never averaged percentiles). The workload of each run is read
+ * from the job's options so imported runs match and compare like runs bench ran itself.
+ */
+#include "engines/fio_json.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/aggregate.h"
+#include "core/strbuf.h"
+#include "core/units.h"
+
+static const char *opt(const struct kvlist *o, const char *a, const char *b)
+{
+	const char *v = kvlist_get(o, a, NULL);
+	return v ? v : (b ? kvlist_get(o, b, NULL) : NULL);
+}
+
+/* The first number of a value like "70" or "70,30"; -1 when there is none. */
+static long first_long(const char *v, long min, long max)
+{
+	char buf[32];
+	size_t n = 0;
+	long out;
+
+	if (!v)
+		return -1;
+	while (v[n] && v[n] != ',' && v[n] != ':' && n < sizeof(buf) - 1) {
+		buf[n] = v[n];
+		n++;
+	}
+	buf[n] = '\0';
+	return parse_long(buf, min, max, &out) < 0 ? -1 : out;
+}
+
+static unsigned duration_s(const char *v)
+{
+	double s;
+	return v && parse_duration_s(v, &s) == 0 && s < 4e9 ? (unsigned)llround(s) : 0;
+}
+
+void fio_options_to_workload(const struct kvlist *opts, struct workload *wl)
+{
+	const char *rw = opt(opts, "rw", "readwrite"), *v;
+	long n;
+	int is_rand = 0, mixed = 0;
+
+	free(wl->tool);
+	wl->tool = xstrdup("fio");
+	kvlist_copy(&wl->opts, opts);
+	if (!opts->n)
+		return; /* fio 2.1 printed no options: nothing is known */
+	if (!rw)
+		rw = "read"; /* fio's default */
+	free(wl->rw);
+	wl->rw = xstrdup(rw);
+	is_rand = !strncmp(rw, "rand", 4);
+	mixed = !strcmp(rw, "rw") || !strcmp(rw, "readwrite") || !strcmp(rw, "randrw");
+
+	v = opt(opts, "bs", "blocksize");
+	if (v && !strchr(v, ',') && !strchr(v, ':')) {
+		uint64_t b;
+		if (parse_size(v, &b) == 0)
+			wl->bs_bytes = b;
+	} else if (v) {
+		uint64_t b; /* "4k,8k": read,write sizes; keep the read size */
+		char buf[32];
+		size_t k = 0;
+		while (v[k] && v[k] != ',' && k < sizeof(buf) - 1) {
+			buf[k] = v[k];
+			k++;
+		}
+		buf[k] = '\0';
+		if (parse_size(buf, &b) == 0)
+			wl->bs_bytes = b;
+	} else if (!opt(opts, "bssplit", NULL)) {
+		wl->bs_bytes = 4096; /* fio's default */
+	}
+	free(wl->bssplit);
+	wl->bssplit = xstrdup(opt(opts, "bssplit", NULL));
+
+	if (mixed) {
+		if ((n = first_long(opt(opts, "rwmixread", NULL), 0, 100)) >= 0)
+			wl->read_pct = (int)n;
+		else if ((n = first_long(opt(opts, "rwmixwrite", NULL), 0, 100)) >= 0)
+			wl->read_pct = (int)(100 - n);
+		else
+			wl->read_pct = 50;
+	} else if (!strcmp(rw, "read") || !strcmp(rw, "randread")) {
+		wl->read_pct = 100;
+	} else {
+		wl->read_pct = 0;
+	}
+	if (is_rand) {
+		n = first_long(opt(opts, "percentage_random", NULL), 0, 100);
+		wl->random_pct = n >= 0 ? (int)n : 100;
+	} else {
+		wl->random_pct = 0;
+	}
+	n = first_long(opt(opts, "iodepth", NULL), 1, 1 << 20);
+	wl->iodepth = n > 0 ? (unsigned)n : 1;
+	n = first_long(opt(opts, "numjobs", NULL), 1, 1 << 20);
+	wl->numjobs = n > 0 ? (unsigned)n : 1;
+	wl->runtime_s = duration_s(opt(opts, "runtime", "timeout"));
+	wl->ramp_s = duration_s(opt(opts, "ramp_time", NULL));
+	free(wl->size);
+	wl->size = xstrdup(opt(opts, "size", NULL));
+	n = first_long(opt(opts, "buffer_compress_percentage", NULL), 0, 100);
+	wl->compress_pct = n > 0 ? (int)n : 0;
+	n = first_long(opt(opts, "dedupe_percentage", NULL), 0, 100);
+	wl->dedupe_pct = n > 0 ? (int)n : 0;
+}
+
+/* Moves a job's host result into the run (the job keeps an empty, releasable one). */
+static struct host_result *take_result(struct run_result *r, struct fio_job *job, const char *host)
+{
+	struct host_result *h = run_result_add_host(r, host);
+
+	host_result_release(h);
+	*h = job->res;
+	memset(&job->res, 0, sizeof(job->res));
+	free(h->host);
+	h->host = xstrdup(host);
+	return h;
+}
+
+/* Combines several entries of one server in one group (client mode without group_reporting). */
+static void combine_jobs(struct run_result *r, struct fio_job **jobs, size_t n, const char *host)
+{
+	struct host_result *h = run_result_add_host(r, host);
+	const struct dir_result **parts = xcalloc(n, sizeof(*parts));
+	double usr = 0, sys = 0;
+	size_t ncpu = 0;
+	int has_dirs = 0;
+
+	for (int d = 0; d < DDIR_TOTAL; d++) {
+		for (size_t i = 0; i < n; i++) {
+			parts[i] = &jobs[i]->res.dir[d];
+			has_dirs |= parts[i]->present;
+		}
+		dir_combine(&h->dir[d], parts, n);
+	}
+	if (has_dirs) {
+		host_result_total(h);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			parts[i] = &jobs[i]->res.dir[DDIR_TOTAL];
+		dir_combine(&h->dir[DDIR_TOTAL], parts, n);
+	}
+	free(parts);
+	for (size_t i = 0; i < n; i++) {
+		const struct host_result *x = &jobs[i]->res;
+		if (!h->fio_version)
+			h->fio_version = xstrdup(x->fio_version);
+		if (!h->error)
+			h->error = x->error;
+		if (!isnan(x->usr_cpu_pct)) {
+			usr += x->usr_cpu_pct;
+			sys += x->sys_cpu_pct;
+			ncpu++;
+		}
+	}
+	if (ncpu) {
+		h->usr_cpu_pct = usr / (double)ncpu;
+		h->sys_cpu_pct = sys / (double)ncpu;
+	}
+}
+
+static void set_status(struct imported_run *ir)
+{
+	size_t bad = 0, n = 0;
+	int code = 0;
+
+	for (size_t i = 0; i < ir->res.nhosts; i++) {
+		if (!strcmp(ir->res.hosts[i].host, HOST_AGGREGATE))
+			continue;
+		n++;
+		if (ir->res.hosts[i].error) {
+			bad++;
+			if (!code)
+				code = ir->res.hosts[i].error;
+		}
+	}
+	if (!bad)
+		return;
+	ir->status = bad == n ? RUN_FAILED : RUN_PARTIAL;
+	free(ir->error);
+	ir->error = xasprintf("fio reported error %d (%s)", code, strerror(code));
+}
+
+static struct imported_run *new_run(struct import_batch *out, const struct fio_job *job, const char *path,
+				    const struct strbuf *text)
+{
+	struct imported_run *ir = import_batch_add(out);
+
+	ir->spec.name = xstrdup(job->jobname);
+	ir->spec.engine = xstrdup("import");
+	ir->spec.seq = (unsigned)out->n;
+	fio_options_to_workload(&job->options, &ir->spec.wl);
+	ir->spec.wl.src_file = xstrdup(path);
+	run_result_add_artifact(&ir->res, "fio-output.json", text->buf, text->len);
+	return ir;
+}
+
+static void import_jobs(struct fio_output *fo, const char *path, const struct strbuf *text,
+			struct import_batch *out)
+{
+	for (size_t i = 0; i < fo->njobs; i++) {
+		struct imported_run *ir = new_run(out, &fo->jobs[i], path, text);
+		take_result(&ir->res, &fo->jobs[i], "localhost");
+		run_result_aggregate(&ir->res);
+		set_status(ir);
+	}
+}
+
+/* Host name of a client entry: the server's name, with ":port" when one name has several ports. */
+static char *client_host(const struct fio_output *fo, const struct fio_job *job)
+{
+	const char *name = job->hostname ? job->hostname : "unknown";
+
+	for (size_t i = 0; i < fo->njobs; i++) {
+		const struct fio_job *o = &fo->jobs[i];
+		if (o->port != job->port && o->hostname && !strcmp(o->hostname, name))
+			return xasprintf("%s:%u", name, job->port);
+	}
+	return xstrdup(name);
+}
+
+static void import_clients(struct fio_output *fo, const char *path, const struct strbuf *text,
+			   struct import_batch *out)
+{
+	char *done = xcalloc(fo->njobs ? fo->njobs : 1, 1);
+	struct fio_job **same = xcalloc(fo->njobs ? fo->njobs : 1, sizeof(*same));
+
+	for (size_t i = 0; i < fo->njobs; i++) {
+		struct imported_run *ir;
+		const struct fio_job *g = &fo->jobs[i];
+
+		if (done[i])
+			continue;
+		ir = new_run(out, g, path, text);
+		/* every server of this group, in order of first appearance */
+		for (size_t k = i; k < fo->njobs; k++) {
+			char *host;
+			size_t n = 0;
+
+			if (done[k] || fo->jobs[k].groupid != g->groupid || strcmp(fo->jobs[k].jobname, g->jobname))
+				continue;
+			host = client_host(fo, &fo->jobs[k]);
+			for (size_t m = k; m < fo->njobs; m++) {
+				struct fio_job *x = &fo->jobs[m];
+				char *xh;
+				if (done[m] || x->groupid != g->groupid || strcmp(x->jobname, g->jobname))
+					continue;
+				xh = client_host(fo, x);
+				if (!strcmp(xh, host)) {
+					same[n++] = x;
+					done[m] = 1;
+				}
+				free(xh);
+			}
+			if (n == 1)
+				take_result(&ir->res, same[0], host);
+			else
+				combine_jobs(&ir->res, same, n, host);
+			free(host);
+		}
+		run_result_aggregate(&ir->res);
+		set_status(ir);
+	}
+	free(done);
+	free(same);
+}
+
+int fio_json_import(const char *path, struct import_batch *out, struct errbuf *err)
+{
+	struct strbuf text;
+	struct fio_output fo;
+	struct stat sb;
+	int ret = -1;
+
+	strbuf_init(&text);
+	fio_output_init(&fo);
+	if (stat(path, &sb) < 0)
+		return err_set(err, ERR_INPUT, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(sb.st_mode))
+		return err_set(err, ERR_INPUT, "%s: is a directory, not a fio JSON output file", path);
+	if (strbuf_read_file(&text, path) < 0) {
+		err_set(err, ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+		goto out;
+	}
+	if (!text.len) {
+		err_set(err, ERR_INPUT, "%s: empty file, no fio JSON output in it", path);
+		goto out;
+	}
+	if (fio_json_parse(text.buf, text.len, path, &fo, err) < 0)
+		goto out;
+	if (!fo.njobs) {
+		err_set(err, ERR_INPUT, "%s: fio output without any job results", path);
+		goto out;
+	}
+	free(out->suite_name);
+	out->suite_name = xstrdup(path);
+	if (fo.client_server)
+		import_clients(&fo, path, &text, out);
+	else
+		import_jobs(&fo, path, &text, out);
+	ret = 0;
+out:
+	fio_output_release(&fo);
+	strbuf_release(&text);
+	return ret;
+}

@@ -1,0 +1,507 @@
+/*
+ * fio_json: fio's JSON and JSON+ output of any version (2.x and 3.x) into model structs, exactly (see fio_json.h
+ * and ../shared/reference/fio.md). The text may hold noise before or after the JSON and several documents one
+ * after another (--status-interval, SIGUSR1): every document that starts at the beginning of a line is parsed
+ * and the last one is kept. Numbers are copied as fio printed them; only units change (2.x microseconds ->
+ * nanoseconds, KiB -> bytes for io_bytes before fio 2.21). Figures fio did not print in old versions are
+ * derived the way fio itself computes them (bw_bytes = 1000 * io_bytes / runtime, N = total_ios).
+ */
+#include "engines/fio_json.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/aggregate.h"
+#include "core/strbuf.h"
+
+void fio_output_init(struct fio_output *o)
+{
+	memset(o, 0, sizeof(*o));
+	kvlist_init(&o->global_options);
+}
+
+void fio_output_release(struct fio_output *o)
+{
+	if (!o)
+		return;
+	free(o->fio_version);
+	kvlist_release(&o->global_options);
+	for (size_t i = 0; i < o->njobs; i++) {
+		free(o->jobs[i].jobname);
+		free(o->jobs[i].hostname);
+		kvlist_release(&o->jobs[i].options);
+		host_result_release(&o->jobs[i].res);
+	}
+	free(o->jobs);
+	free(o->text_before);
+	fio_output_init(o);
+}
+
+unsigned fio_version_number(const char *s)
+{
+	unsigned part[3] = { 0, 0, 0 };
+	int i = 0;
+
+	if (!s)
+		return 0;
+	if (!strncmp(s, "fio-", 4))
+		s += 4;
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	while (i < 3 && isdigit((unsigned char)*s)) {
+		unsigned v = 0;
+		while (isdigit((unsigned char)*s) && v < 1000)
+			v = v * 10 + (unsigned)(*s++ - '0');
+		part[i++] = v > 99 ? 99 : v;
+		if (*s != '.')
+			break;
+		s++;
+	}
+	return part[0] * 10000 + part[1] * 100 + part[2];
+}
+
+/* ---- small typed readers ------------------------------------------------------------------------ */
+
+static const cJSON *get(const cJSON *o, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static int num(const cJSON *o, const char *key, double *out)
+{
+	const cJSON *v = get(o, key);
+
+	if (!cJSON_IsNumber(v))
+		return 0;
+	*out = v->valuedouble;
+	return 1;
+}
+
+static uint64_t to_u64(double v)
+{
+	if (!(v > 0))
+		return 0;
+	if (v >= 18446744073709551615.0)
+		return UINT64_MAX;
+	return (uint64_t)(v + 0.5); /* fio prints integers: exact below 2^53 */
+}
+
+/* Clamped conversions: a wild number in a file must not be undefined behaviour. */
+static int to_int(double v)
+{
+	return v >= 2147483647.0 ? 2147483647 : v <= -2147483648.0 ? -2147483647 - 1 : isnan(v) ? 0 : (int)v;
+}
+
+/* Option values as text: fio prints strings, but be lenient with numbers and booleans. */
+static char *value_text(const cJSON *v)
+{
+	if (cJSON_IsString(v))
+		return xstrdup(v->valuestring);
+	if (cJSON_IsNumber(v)) {
+		char buf[64];
+		if (v->valuedouble == floor(v->valuedouble) && fabs(v->valuedouble) < 9e15)
+			snprintf(buf, sizeof(buf), "%lld", (long long)v->valuedouble);
+		else
+			snprintf(buf, sizeof(buf), "%.17g", v->valuedouble);
+		return xstrdup(buf);
+	}
+	if (cJSON_IsBool(v))
+		return xstrdup(cJSON_IsTrue(v) ? "1" : "0");
+	return NULL;
+}
+
+/* Adds every member of an options object; a key seen again (fio 3.x client mode repeats the global options
+ * once per server) replaces the earlier value in place. */
+static void read_options(const cJSON *o, struct kvlist *out)
+{
+	const cJSON *c;
+
+	if (!cJSON_IsObject(o))
+		return;
+	cJSON_ArrayForEach(c, o) {
+		char *v;
+		if (!c->string)
+			continue;
+		v = value_text(c);
+		kvlist_set(out, c->string, v);
+		free(v);
+	}
+}
+
+/* ---- one direction ------------------------------------------------------------------------------ */
+
+struct ctx {
+	const char *name;   /* file name for messages */
+	unsigned version;   /* fio_version_number */
+};
+
+static void read_lat(const cJSON *o, double scale, uint64_t ios, struct lat_summary *l)
+{
+	double v;
+
+	memset(l, 0, sizeof(*l));
+	if (!cJSON_IsObject(o))
+		return;
+	l->present = 1;
+	if (num(o, "min", &v))
+		l->min_ns = to_u64(v * scale);
+	if (num(o, "max", &v))
+		l->max_ns = to_u64(v * scale);
+	if (num(o, "mean", &v))
+		l->mean_ns = v * scale;
+	if (num(o, "stddev", &v))
+		l->stddev_ns = v * scale;
+	if (num(o, "N", &v))
+		l->n = to_u64(v);
+	else if (l->max_ns || l->mean_ns > 0)
+		l->n = ios; /* fio < 3.18: every IO gives one sample */
+}
+
+static int pct_cmp(const void *a, const void *b)
+{
+	const struct percentile *x = a, *y = b;
+	return x->pct < y->pct ? -1 : x->pct > y->pct;
+}
+
+static void read_percentiles(const cJSON *o, double scale, struct dir_result *d)
+{
+	const cJSON *c;
+	size_t n = 0, cap = 0, j = 0;
+
+	cJSON_ArrayForEach(c, o) {
+		char *end;
+		double p;
+
+		if (!c->string || !cJSON_IsNumber(c))
+			continue;
+		errno = 0;
+		p = strtod(c->string, &end);
+		if (errno || end == c->string || *end || !(p > 0) || p > 100)
+			continue; /* fio 2.x pads the list with "0.00" : 0 */
+		ARRAY_GROW(d->pct, cap, n + 1);
+		d->pct[n].pct = p;
+		d->pct[n].value_ns = to_u64(c->valuedouble * scale);
+		n++;
+	}
+	if (n)
+		qsort(d->pct, n, sizeof(*d->pct), pct_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!j || d->pct[j - 1].pct != d->pct[i].pct)
+			d->pct[j++] = d->pct[i];
+	d->npct = j;
+	if (!j) {
+		free(d->pct);
+		d->pct = NULL;
+	}
+}
+
+/* fio's plat_idx_to_val for FIO_IO_U_PLAT_BITS 6 (the layout of every version). */
+static uint64_t plat_idx_to_val(unsigned idx)
+{
+	unsigned eb;
+
+	if (idx < 128)
+		return idx;
+	eb = (idx >> 6) - 1;
+	return (1ULL << (eb + 6)) + (uint64_t)(((double)(idx % 64) + 0.5) * (double)(1ULL << eb));
+}
+
+/*
+ * json+ bins. 2.99 and later: key = bucket value in ns. 2.20-2.21: key = value in us. 2.2.12-2.19: key = bucket
+ * index (plus FIO_IO_U_PLAT_* keys), value = plat_idx_to_val(index) in us.
+ */
+static void read_bins(const struct ctx *cx, const cJSON *o, struct dir_result *d)
+{
+	const cJSON *c;
+	size_t n = 0, cap = 0;
+	int by_index = get(o, "FIO_IO_U_PLAT_NR") != NULL ||
+		       (cx->version && cx->version < 22000 && cx->version >= 20212);
+	uint64_t mult = cx->version && cx->version < 29900 ? 1000 : 1;
+
+	cJSON_ArrayForEach(c, o) {
+		char *end;
+		unsigned long long k;
+		uint64_t cnt;
+
+		if (!c->string || !cJSON_IsNumber(c) || !isdigit((unsigned char)c->string[0]))
+			continue;
+		errno = 0;
+		k = strtoull(c->string, &end, 10);
+		if (errno || *end)
+			continue;
+		cnt = to_u64(c->valuedouble);
+		if (!cnt || (by_index && k >= 29 * 64))
+			continue; /* no such bucket in any fio layout */
+		ARRAY_GROW(d->bins, cap, n + 1);
+		d->bins[n].value_ns = (by_index ? plat_idx_to_val((unsigned)k) : (uint64_t)k) * mult;
+		d->bins[n].count = cnt;
+		n++;
+	}
+	d->nbins = n;
+	hist_normalise(d->bins, &d->nbins);
+	if (!d->nbins) {
+		free(d->bins);
+		d->bins = NULL;
+	}
+}
+
+static void read_dir(const struct ctx *cx, const cJSON *o, int asked, struct dir_result *d)
+{
+	double v, scale;
+	const char *names[3][2] = { { "lat_ns", "lat" }, { "clat_ns", "clat" }, { "slat_ns", "slat" } };
+	struct lat_summary *sums[3] = { &d->lat, &d->clat, &d->slat };
+	const cJSON *lobj[3];
+	const cJSON *pobj = NULL;
+	int ns = get(o, "clat_ns") || get(o, "lat_ns") || get(o, "slat_ns");
+
+	dir_result_init(d);
+	if (num(o, "io_bytes", &v)) {
+		/* io_bytes was KiB until fio 2.21 added io_kbytes */
+		int kib = !get(o, "io_kbytes") && !(cx->version >= 22100);
+		d->bytes = to_u64(kib ? v * 1024.0 : v);
+	}
+	if (num(o, "runtime", &v))
+		d->runtime_ms = to_u64(v);
+	if (num(o, "iops", &v))
+		d->iops = v;
+	if (num(o, "bw_bytes", &v))
+		d->bw_bytes = v;
+	else if (d->runtime_ms) /* how fio computes it */
+		d->bw_bytes = (double)(uint64_t)(((unsigned __int128)d->bytes * 1000) / d->runtime_ms);
+	if (num(o, "total_ios", &v))
+		d->ios = to_u64(v);
+	else if (d->runtime_ms) /* fio < 2.2 does not print the count */
+		d->ios = to_u64(d->iops * (double)d->runtime_ms / 1000.0);
+	if (num(o, "short_ios", &v))
+		d->short_ios = to_u64(v);
+	if (num(o, "drop_ios", &v))
+		d->drop_ios = to_u64(v);
+	scale = ns ? 1.0 : 1000.0;
+	for (int i = 0; i < 3; i++) {
+		lobj[i] = get(o, names[i][ns ? 0 : 1]);
+		read_lat(lobj[i], scale, d->ios, sums[i]);
+	}
+	/* lat_percentiles=1 puts them under lat; otherwise clat (the default) */
+	if (cJSON_IsObject(lobj[0]) && cJSON_IsObject(get(lobj[0], "percentile"))) {
+		pobj = lobj[0];
+		memcpy(d->pct_kind, "lat", 4);
+	} else if (cJSON_IsObject(lobj[1]) && cJSON_IsObject(get(lobj[1], "percentile"))) {
+		pobj = lobj[1];
+		memcpy(d->pct_kind, "clat", 5);
+	}
+	d->present = asked || d->ios || d->bytes;
+	if (pobj && d->ios) {
+		read_percentiles(get(pobj, "percentile"), scale, d);
+		if (cJSON_IsObject(get(pobj, "bins")))
+			read_bins(cx, get(pobj, "bins"), d);
+	}
+	if (!d->npct && !d->nbins)
+		d->pct_kind[0] = '\0';
+}
+
+/* Which directions the job's rw= asks for. */
+static void asked_dirs(const struct kvlist *opts, int asked[3])
+{
+	const char *rw = kvlist_get(opts, "rw", kvlist_get(opts, "readwrite", NULL));
+
+	asked[0] = asked[1] = asked[2] = 0;
+	if (!rw)
+		return;
+	if (!strcmp(rw, "read") || !strcmp(rw, "randread"))
+		asked[0] = 1;
+	else if (!strcmp(rw, "write") || !strcmp(rw, "randwrite"))
+		asked[1] = 1;
+	else if (!strcmp(rw, "trim") || !strcmp(rw, "randtrim"))
+		asked[2] = 1;
+	else if (!strcmp(rw, "trimwrite"))
+		asked[1] = asked[2] = 1;
+	else if (!strcmp(rw, "rw") || !strcmp(rw, "readwrite") || !strcmp(rw, "randrw"))
+		asked[0] = asked[1] = 1;
+}
+
+/* ---- one job --------------------------------------------------------------------------------------- */
+
+static int read_job(const struct ctx *cx, const cJSON *j, const struct kvlist *globals, const char *version,
+		    struct fio_job *job, struct errbuf *err)
+{
+	const cJSON *v;
+	const char *dnames[3] = { "read", "write", "trim" };
+	int asked[3];
+	double x;
+
+	if (!cJSON_IsObject(j))
+		return err_set(err, ERR_INPUT, "%s: not fio output: a job entry is not an object", cx->name);
+	v = get(j, "jobname");
+	if (!cJSON_IsString(v))
+		return err_set(err, ERR_INPUT, "%s: not fio output: a job entry has no 'jobname'", cx->name);
+	job->jobname = xstrdup(v->valuestring);
+	if (num(j, "groupid", &x))
+		job->groupid = to_int(x);
+	v = get(j, "hostname");
+	if (cJSON_IsString(v))
+		job->hostname = xstrdup(v->valuestring);
+	if (num(j, "port", &x))
+		job->port = (unsigned)to_int(x);
+	kvlist_copy(&job->options, globals);
+	read_options(get(j, "job options"), &job->options);
+
+	host_result_init(&job->res, job->hostname ? job->hostname : "localhost");
+	job->res.fio_version = xstrdup(version);
+	if (num(j, "error", &x))
+		job->res.error = to_int(x);
+	if (num(j, "usr_cpu", &x))
+		job->res.usr_cpu_pct = x;
+	if (num(j, "sys_cpu", &x))
+		job->res.sys_cpu_pct = x;
+	asked_dirs(&job->options, asked);
+	for (int d = 0; d < 3; d++) {
+		v = get(j, dnames[d]);
+		if (cJSON_IsObject(v))
+			read_dir(cx, v, asked[d], &job->res.dir[d]);
+	}
+	v = get(j, "mixed");
+	if (cJSON_IsObject(v)) {
+		/* unified_rw_reporting: fio's own total over all directions */
+		read_dir(cx, v, 1, &job->res.dir[DDIR_TOTAL]);
+	} else {
+		host_result_total(&job->res);
+	}
+	return 0;
+}
+
+/* ---- documents ------------------------------------------------------------------------------------ */
+
+static int line_of(const char *text, size_t off)
+{
+	int line = 1;
+
+	for (size_t i = 0; i < off; i++)
+		if (text[i] == '\n')
+			line++;
+	return line;
+}
+
+/* Whether position i starts a candidate document: '{' first on its line, or right after a document. */
+static size_t next_candidate(const char *text, size_t len, size_t from)
+{
+	for (size_t i = from; i < len; i++) {
+		if (text[i] != '{')
+			continue;
+		if (i == 0 || text[i - 1] == '\n' || text[i - 1] == '\r')
+			return i;
+		/* leading blanks on the first line of the text */
+		size_t k = i;
+		while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t'))
+			k--;
+		if (k == 0)
+			return i;
+	}
+	return len;
+}
+
+static int is_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isspace((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+static int read_document(const struct ctx *cx, const cJSON *doc, struct fio_output *out, struct errbuf *err)
+{
+	const cJSON *ver = get(doc, "fio version"), *arr, *j;
+	double x;
+	int cs = 0;
+
+	arr = get(doc, "jobs");
+	if (!cJSON_IsArray(arr)) {
+		arr = get(doc, "client_stats");
+		cs = 1;
+	}
+	if (!cJSON_IsString(ver) || !cJSON_IsArray(arr))
+		return err_set(err, ERR_INPUT, "%s: not fio output: a JSON document without 'fio version' and 'jobs'",
+			       cx->name);
+	out->fio_version = xstrdup(ver->valuestring);
+	if (num(doc, "timestamp_ms", &x))
+		out->timestamp_ms = x > 0 && x < 9.2e18 ? (int64_t)x : 0;
+	out->client_server = cs;
+	read_options(get(doc, "global options"), &out->global_options);
+	cJSON_ArrayForEach(j, arr) {
+		const cJSON *jn = get(j, "jobname");
+		struct fio_job *job;
+
+		if (cs && cJSON_IsString(jn) && !strcmp(jn->valuestring, "All clients"))
+			continue;
+		ARRAY_GROW(out->jobs, out->cap, out->njobs + 1);
+		job = &out->jobs[out->njobs++];
+		memset(job, 0, sizeof(*job));
+		kvlist_init(&job->options);
+		if (read_job(cx, j, &out->global_options, out->fio_version, job, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int fio_json_parse(const char *text, size_t len, const char *name, struct fio_output *out, struct errbuf *err)
+{
+	struct ctx cx = { name ? name : "fio output", 0 };
+	cJSON *last = NULL;
+	size_t pos = 0, first_start = 0, ndocs = 0;
+	int ret = -1;
+
+	fio_output_release(out);
+	for (;;) {
+		const char *end = NULL;
+		cJSON *doc;
+		size_t at = next_candidate(text, len, pos);
+
+		if (at >= len)
+			break;
+		doc = cJSON_ParseWithLengthOpts(text + at, len - at, &end, 0);
+		if (!doc) {
+			const char *ep = cJSON_GetErrorPtr();
+			size_t off = ep && ep >= text && ep <= text + len ? (size_t)(ep - text) : at;
+			/* cJSON points at the last byte when the input ends inside the document */
+			if (off + 1 >= len || is_blank(text + off + 1, len - off - 1))
+				err_set(err, ERR_INPUT, "%s:%d: truncated JSON: the document that starts here ends early",
+					cx.name, line_of(text, at));
+			else
+				err_set(err, ERR_INPUT, "%s:%d: invalid JSON", cx.name, line_of(text, off));
+			goto out;
+		}
+		if (!cJSON_IsObject(doc) || !get(doc, "fio version")) {
+			cJSON_Delete(doc);
+			err_set(err, ERR_INPUT, "%s:%d: not fio output: a JSON document without 'fio version'", cx.name,
+				line_of(text, at));
+			goto out;
+		}
+		cJSON_Delete(last);
+		last = doc;
+		if (!ndocs++)
+			first_start = at;
+		pos = end ? (size_t)(end - text) : len;
+	}
+	if (!last) {
+		if (is_blank(text, len))
+			err_set(err, ERR_INPUT, "%s: empty: no fio JSON output in it", cx.name);
+		else
+			err_set(err, ERR_INPUT, "%s: not fio output: no JSON document in it", cx.name);
+		goto out;
+	}
+	cx.version = fio_version_number(cJSON_GetStringValue(get(last, "fio version")));
+	if (read_document(&cx, last, out, err) < 0)
+		goto out;
+	if (first_start && !is_blank(text, first_start))
+		out->text_before = xstrndup(text, first_start);
+	ret = 0;
+out:
+	cJSON_Delete(last);
+	if (ret < 0)
+		fio_output_release(out);
+	return ret;
+}

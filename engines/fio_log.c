@@ -1,0 +1,739 @@
+/*
+ * fio_log: fast reading of fio log files into per-interval samples and latency histograms (see fio_log.h).
+ *
+ * Speed matters: a per-IO log of a long run has hundreds of millions of lines. The file is read in 8 MiB chunks
+ * (memory stays flat) in one pass by a hand-written digit loop (no strtod, no per-field function calls); the interval index
+ * is recomputed only when a time stamp leaves the current interval; the histogram index is fio's own
+ * plat_val_to_idx (a count-leading-zeros and two shifts). Everything a line contributes goes into fixed
+ * arrays, so memory does not grow with the number of lines.
+ */
+#include "engines/fio_log.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/aggregate.h"
+#include "core/strbuf.h"
+
+static const char *const kind_names[FIO_LOG_KINDS] = { "lat", "clat", "slat", "bw", "iops" };
+static const char *const dir_names[3] = { "read", "write", "trim" };
+
+const char *fio_log_kind_name(enum fio_log_kind k)
+{
+	return (unsigned)k < FIO_LOG_KINDS ? kind_names[k] : "?";
+}
+
+unsigned fio_hist_val_to_idx(uint64_t v)
+{
+	unsigned msb, eb, idx;
+
+	if (v < 128)
+		return (unsigned)v;
+	msb = 63u - (unsigned)__builtin_clzll(v);
+	eb = msb - 6;
+	idx = ((eb + 1) << 6) + (unsigned)(63 & (v >> eb));
+	return idx < FIO_HIST_NR ? idx : FIO_HIST_NR - 1;
+}
+
+uint64_t fio_hist_idx_to_val(unsigned idx)
+{
+	unsigned eb;
+
+	if (idx < 128)
+		return idx;
+	eb = (idx >> 6) - 1;
+	return (1ULL << (eb + 6)) + (uint64_t)(((double)(idx % 64) + 0.5) * (double)(1ULL << eb));
+}
+
+void fio_log_init(struct fio_log *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->window_ms = 1000;
+}
+
+void fio_log_release(struct fio_log *l)
+{
+	if (!l)
+		return;
+	free(l->win);
+	for (int d = 0; d < 3; d++)
+		free(l->hist[d]);
+	fio_log_init(l);
+}
+
+int fio_log_kind_from_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *suffixes[FIO_LOG_KINDS] = { "_lat.", "_clat.", "_slat.", "_bw.", "_iops." };
+	int best = -1;
+	const char *best_at = NULL;
+
+	base = base ? base + 1 : path;
+	if (strstr(base, "_hist."))
+		return -1; /* histogram logs have another format */
+	for (int k = 0; k < FIO_LOG_KINDS; k++) {
+		const char *at = NULL, *p = base;
+		/* the last occurrence: a job name may itself contain "_lat." */
+		while ((p = strstr(p, suffixes[k])) != NULL)
+			at = p++;
+		if (!at)
+			continue;
+		/* then "log" or "N.log" (optionally compressed logs are not read) */
+		p = at + strlen(suffixes[k]);
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (*p == '.')
+			p++;
+		if (strcmp(p, "log"))
+			continue;
+		if (!best_at || at > best_at) {
+			best = k;
+			best_at = at;
+		}
+	}
+	return best;
+}
+
+/* ---- the parser ------------------------------------------------------------------------------------ */
+
+#define IS_DIGIT(c) ((unsigned)((c) - '0') < 10u)
+
+/* A log may span at most this many intervals (24 days at 1 s): a wild time stamp is an error, not an OOM. */
+#define MAX_WINDOWS (1u << 21)
+
+/* Makes room for the interval of time t (which may be before interval 0: then the array is shifted). */
+static int ensure_window(struct fio_log *l, int64_t t)
+{
+	int64_t idx;
+
+	if (t < l->t0_ms) {
+		int64_t shift = (l->t0_ms - t + l->window_ms - 1) / l->window_ms;
+		if (shift > (int64_t)MAX_WINDOWS || l->nwin + (size_t)shift > MAX_WINDOWS)
+			return -1;
+		ARRAY_GROW(l->win, l->wcap, l->nwin + (size_t)shift);
+		memmove(l->win + shift, l->win, l->nwin * sizeof(*l->win));
+		memset(l->win, 0, (size_t)shift * sizeof(*l->win));
+		l->nwin += (size_t)shift;
+		l->t0_ms -= shift * (int64_t)l->window_ms;
+	}
+	idx = (t - l->t0_ms) / l->window_ms;
+	if (idx >= (int64_t)MAX_WINDOWS)
+		return -1;
+	if ((size_t)idx >= l->nwin) {
+		size_t old = l->nwin;
+		ARRAY_GROW(l->win, l->wcap, (size_t)idx + 1);
+		memset(l->win + old, 0, ((size_t)idx + 1 - old) * sizeof(*l->win));
+		l->nwin = (size_t)idx + 1;
+	}
+	return 0;
+}
+
+static int line_error(struct errbuf *err, const char *name, uint64_t line, const char *ls, const char *end,
+		      const char *what)
+{
+	size_t n = 0;
+
+	while (ls + n < end && ls[n] != '\n' && n < 60)
+		n++;
+	return err_set(err, ERR_INPUT, "%s:%llu: %s in fio log line '%.*s'", name, (unsigned long long)line, what,
+		       (int)n, ls);
+}
+
+/*
+ * Parses lines in [p, end); the byte at end[-1] must be '\n' so no digit loop runs past the region.
+ * `hist` (a constant at each call site) says whether per-IO latency statistics are kept.
+ */
+#define BAD(what)                                                     \
+	do {                                                          \
+		rc = line_error(err, name, line, ls, end, what);      \
+		goto done;                                            \
+	} while (0)
+
+static inline __attribute__((always_inline)) int parse_region(struct fio_log *l, const char *p, const char *end,
+							      const char *name, uint64_t *lineno, const int hist,
+							      struct errbuf *err)
+{
+	uint64_t line = *lineno, nlines = 0;
+	int64_t wstart = 0;
+	uint64_t wlen = 0; /* current interval [wstart, wstart + wlen); 0: none yet */
+	struct fio_log_cell *cur = NULL;
+	uint64_t *hp[3] = { l->hist[0], l->hist[1], l->hist[2] };
+	/* hot state in locals: stores through cur[] may not alias them */
+	uint64_t mn[3] = { l->min_v[0], l->min_v[1], l->min_v[2] }, mx[3] = { l->max_v[0], l->max_v[1], l->max_v[2] };
+	unsigned __int128 sq[3] = { l->sumsq[0], l->sumsq[1], l->sumsq[2] };
+	int64_t tmax = l->tmax_ms;
+	int rc = 0;
+
+	while (p < end) {
+		const char *ls = p;
+		uint64_t t = 0, v = 0, bs = 0;
+		unsigned d;
+
+		line++;
+		if (!IS_DIGIT(*p)) {
+			if (*p == '\n' || *p == '\r') { /* blank line */
+				while (p < end && *p != '\n')
+					p++;
+				p++;
+				continue;
+			}
+			BAD("expected a time stamp");
+		}
+		do
+			t = t * 10 + (uint64_t)(*p++ - '0');
+		while (IS_DIGIT(*p));
+		if (*p != ',')
+			BAD("expected ', ' after the time");
+		p++;
+		while (*p == ' ')
+			p++;
+		if (!IS_DIGIT(*p))
+			BAD("expected a value");
+		do
+			v = v * 10 + (uint64_t)(*p++ - '0');
+		while (IS_DIGIT(*p));
+		if (*p == '.') { /* fractional values (newer fio averages): dropped below 1 */
+			p++;
+			while (IS_DIGIT(*p))
+				p++;
+		}
+		if (*p != ',')
+			BAD("expected ', ' after the value");
+		p++;
+		while (*p == ' ')
+			p++;
+		d = (unsigned)(*p - '0');
+		if (d > 2 || IS_DIGIT(p[1]))
+			BAD("direction must be 0, 1 or 2");
+		p++;
+		if (*p != ',')
+			BAD("expected ', ' after the direction");
+		p++;
+		while (*p == ' ')
+			p++;
+		if (!IS_DIGIT(*p))
+			BAD("expected a block size");
+		do
+			bs = bs * 10 + (uint64_t)(*p++ - '0');
+		while (IS_DIGIT(*p));
+		if (*p != '\n') {
+			/* offset, prio and later columns: checked for shape only up to the newline */
+			if (*p != ',' && *p != '\r')
+				BAD("expected ', ' after the block size");
+			while (*p != '\n') /* a few bytes: a loop beats a memchr call */
+				p++;
+		}
+		p++;
+
+		if ((uint64_t)((int64_t)t - wstart) >= wlen) {
+			if (!l->lines && !nlines) {
+				l->t0_ms = (int64_t)(t - t % l->window_ms);
+				l->tmin_ms = tmax = (int64_t)t;
+			}
+			if (t > (uint64_t)INT64_MAX / 2 || ensure_window(l, (int64_t)t) < 0)
+				BAD("time stamp too far from the others (more than 24 days of 1 s intervals)");
+			wstart = (int64_t)t - ((int64_t)t - l->t0_ms) % l->window_ms;
+			wlen = l->window_ms;
+			cur = l->win[(wstart - l->t0_ms) / l->window_ms];
+			if ((int64_t)t < l->tmin_ms)
+				l->tmin_ms = (int64_t)t;
+		}
+		cur[d].n++;
+		cur[d].sum += v;
+		cur[d].bytes += bs;
+		nlines++;
+		if (hist) {
+			unsigned idx = fio_hist_val_to_idx(v);
+			hp[d][idx]++;
+			if (v < mn[d])
+				mn[d] = v;
+			if (v > mx[d])
+				mx[d] = v;
+			sq[d] += (unsigned __int128)v * v;
+		}
+		/* time stamps move forward inside an interval: keep the latest for the run time */
+		if ((int64_t)t > tmax)
+			tmax = (int64_t)t;
+	}
+done:
+	for (int d = 0; d < 3; d++) {
+		l->min_v[d] = mn[d];
+		l->max_v[d] = mx[d];
+		l->sumsq[d] = sq[d];
+	}
+	l->tmax_ms = tmax;
+	l->lines += nlines;
+	*lineno = line;
+	return rc;
+}
+
+/* Looks at the first data line: columns, per-IO or windowed. */
+static void first_line_shape(struct fio_log *l, const char *buf, size_t len)
+{
+	unsigned commas = 0, field = 0;
+	const char *bsf = NULL;
+
+	for (size_t i = 0; i < len && buf[i] != '\n'; i++) {
+		if (buf[i] == ',') {
+			commas++;
+			field++;
+			if (field == 3) {
+				size_t k = i + 1;
+				while (k < len && buf[k] == ' ')
+					k++;
+				bsf = buf + k;
+			}
+		}
+	}
+	l->ncols = commas + 1;
+	l->windowed = bsf && *bsf == '0' && !IS_DIGIT(bsf[1]);
+}
+
+/* Sets up out for a log whose text starts with buf (shape of the first line decides the mode). */
+static int parse_begin(struct fio_log *out, const char *buf, size_t len, const char *name, enum fio_log_kind kind,
+		       unsigned window_ms, struct errbuf *err)
+{
+	fio_log_release(out);
+	out->kind = kind;
+	out->window_ms = window_ms ? window_ms : 1000;
+	first_line_shape(out, buf, len);
+	if (len && out->ncols < 4)
+		return err_set(err, ERR_INPUT, "%s:1: not a fio log: %u column%s, fio writes 4 to 6", name, out->ncols,
+			       out->ncols == 1 ? "" : "s");
+	if (kind <= FIO_LOG_SLAT && !out->windowed) {
+		for (int d = 0; d < 3; d++) {
+			out->hist[d] = xcalloc(FIO_HIST_NR, sizeof(uint64_t));
+			out->min_v[d] = UINT64_MAX;
+		}
+	}
+	return 0;
+}
+
+/* Parses complete lines [buf, buf + len) (len 0 or buf[len - 1] == '\n'). */
+static int parse_feed(struct fio_log *l, const char *buf, size_t len, const char *name, uint64_t *line,
+		      struct errbuf *err)
+{
+	if (!len)
+		return 0;
+	return l->hist[0] ? parse_region(l, buf, buf + len, name, line, 1, err)
+			  : parse_region(l, buf, buf + len, name, line, 0, err);
+}
+
+/* The last line without a newline: parse a terminated copy. */
+static int parse_tail(struct fio_log *l, const char *buf, size_t len, const char *name, uint64_t *line,
+		      struct errbuf *err)
+{
+	char *tail;
+	int rc;
+
+	if (!len)
+		return 0;
+	tail = xmalloc(len + 1);
+	memcpy(tail, buf, len);
+	tail[len] = '\n';
+	rc = parse_feed(l, tail, len + 1, name, line, err);
+	free(tail);
+	return rc;
+}
+
+int fio_log_parse_buf(const char *buf, size_t len, const char *name, enum fio_log_kind kind, unsigned window_ms,
+		      struct fio_log *out, struct errbuf *err)
+{
+	uint64_t line = 0;
+	size_t body = len;
+
+	while (body && buf[body - 1] != '\n')
+		body--;
+	if (parse_begin(out, buf, len, name, kind, window_ms, err) < 0 ||
+	    parse_feed(out, buf, body, name, &line, err) < 0 || parse_tail(out, buf + body, len - body, name, &line, err) < 0) {
+		fio_log_release(out);
+		return -1;
+	}
+	if (!out->lines)
+		return err_set(err, ERR_INPUT, "%s: empty fio log, no data lines", name);
+	return 0;
+}
+
+/*
+ * Files are read in big chunks (not mapped) so that memory stays at one chunk however long the log is;
+ * a partial last line of a chunk moves to the front of the next.
+ */
+#define LOG_CHUNK (1u << 20)
+
+int fio_log_parse_file(const char *path, enum fio_log_kind kind, unsigned window_ms, struct fio_log *out,
+		       struct errbuf *err)
+{
+	struct stat sb;
+	char *buf = NULL;
+	size_t have = 0;
+	uint64_t line = 0;
+	int fd, ret = -1, started = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(err, ERR_INPUT, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		err_set(err, ERR_INPUT, "%s: not a regular file", path);
+		goto out;
+	}
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	buf = xmalloc(LOG_CHUNK);
+	for (;;) {
+		ssize_t n = read(fd, buf + have, LOG_CHUNK - have);
+		size_t body;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err_set(err, ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+			goto out;
+		}
+		have += (size_t)n;
+		if (!started) {
+			if (parse_begin(out, buf, have, path, kind, window_ms, err) < 0)
+				goto out;
+			started = 1;
+		}
+		if (n == 0) {
+			if (parse_tail(out, buf, have, path, &line, err) < 0)
+				goto out;
+			break;
+		}
+		body = have;
+		while (body && buf[body - 1] != '\n')
+			body--;
+		if (!body && have == LOG_CHUNK) {
+			err_set(err, ERR_INPUT, "%s:%llu: line longer than %u bytes: not a fio log", path,
+				(unsigned long long)line + 1, LOG_CHUNK);
+			goto out;
+		}
+		if (parse_feed(out, buf, body, path, &line, err) < 0)
+			goto out;
+		memmove(buf, buf + body, have - body);
+		have -= body;
+	}
+	if (!out->lines) {
+		err_set(err, ERR_INPUT, "%s: empty fio log, no data lines", path);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (ret < 0)
+		fio_log_release(out);
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+/* ---- samples and results ------------------------------------------------------------------------------ */
+
+/* One output series: value[i] accumulated over logs, weight[i] for weighted means. */
+struct series {
+	double *val, *wt;
+};
+
+static void emit(struct run_result *out, const char *host, const char *metric, const struct series *s,
+		 size_t nwin, int64_t t0, unsigned w, int weighted)
+{
+	for (size_t i = 0; i < nwin; i++) {
+		if (s->wt[i] <= 0)
+			continue;
+		run_result_add_sample(out, host, metric, t0 + (int64_t)i * w,
+				      weighted ? s->val[i] / s->wt[i] : s->val[i]);
+	}
+}
+
+void fio_logs_to_samples(const struct fio_log *logs, size_t n, const char *host, struct run_result *out)
+{
+	int64_t t0 = INT64_MAX, tend = INT64_MIN;
+	unsigned w = 0;
+	size_t nwin;
+	int have_kind[FIO_LOG_KINDS] = { 0 }, derive_from = -1;
+	struct series s;
+	char metric[32];
+
+	for (size_t i = 0; i < n; i++) {
+		if (!logs[i].nwin)
+			continue;
+		if (!w)
+			w = logs[i].window_ms;
+		if (logs[i].window_ms != w)
+			continue; /* all logs of a run share one interval; callers pass one */
+		if (logs[i].t0_ms < t0)
+			t0 = logs[i].t0_ms;
+		if (logs[i].t0_ms + (int64_t)logs[i].nwin * w > tend)
+			tend = logs[i].t0_ms + (int64_t)logs[i].nwin * w;
+		have_kind[logs[i].kind] = 1 + (!logs[i].windowed);
+	}
+	if (!w || tend <= t0)
+		return;
+	nwin = (size_t)((tend - t0) / w);
+	s.val = xcalloc(nwin, sizeof(double));
+	s.wt = xcalloc(nwin, sizeof(double));
+	/* IOPS and bandwidth from per-IO latency logs only when no iops/bw log says it */
+	for (int k = FIO_LOG_LAT; k <= FIO_LOG_SLAT; k++)
+		if (have_kind[k] == 2 && derive_from < 0)
+			derive_from = k;
+
+	for (int d = 0; d < 3; d++) {
+		for (int m = 0; m < 5; m++) {
+			/* m: 0..2 latency kinds, 3 bw, 4 iops */
+			int weighted = m <= FIO_LOG_SLAT, any = 0;
+
+			memset(s.val, 0, nwin * sizeof(double));
+			memset(s.wt, 0, nwin * sizeof(double));
+			for (size_t i = 0; i < n; i++) {
+				const struct fio_log *l = &logs[i];
+				size_t off;
+				int direct = (int)l->kind == m, derived = 0;
+
+				if (!l->nwin || l->window_ms != w)
+					continue;
+				if (!direct && (m == FIO_LOG_BW || m == FIO_LOG_IOPS) && !have_kind[m] &&
+				    (int)l->kind == derive_from)
+					derived = 1;
+				if (!direct && !derived)
+					continue;
+				off = (size_t)((l->t0_ms - t0) / w);
+				for (size_t k = 0; k < l->nwin; k++) {
+					const struct fio_log_cell *c = &l->win[k][d];
+					double v;
+					if (!c->n)
+						continue;
+					any = 1;
+					if (weighted) {
+						s.val[off + k] += (double)c->sum;
+						s.wt[off + k] += (double)c->n;
+						continue;
+					}
+					if (derived)
+						v = m == FIO_LOG_IOPS ? (double)c->n * 1000.0 / w
+								      : (double)c->bytes * 1000.0 / w;
+					else if (l->windowed)
+						v = (double)c->sum / (double)c->n * (m == FIO_LOG_BW ? 1024.0 : 1.0);
+					else /* per-IO iops/bw logs: one line per IO */
+						v = m == FIO_LOG_IOPS ? (double)c->n * 1000.0 / w
+								      : (double)c->bytes * 1000.0 / w;
+					s.val[off + k] += v;
+					s.wt[off + k] = 1;
+				}
+			}
+			if (!any)
+				continue;
+			snprintf(metric, sizeof(metric), "%s.%s",
+				 m == FIO_LOG_BW ? "bw_bytes" : m == FIO_LOG_IOPS ? "iops"
+				 : m == FIO_LOG_LAT ? "lat_ns" : m == FIO_LOG_CLAT ? "clat_ns" : "slat_ns",
+				 dir_names[d]);
+			emit(out, host, metric, &s, nwin, t0, w, weighted);
+		}
+	}
+	free(s.val);
+	free(s.wt);
+}
+
+int fio_logs_to_result(const struct fio_log *logs, size_t n, struct host_result *h)
+{
+	int kind = -1;
+	int64_t tmin = INT64_MAX, tmax = INT64_MIN;
+
+	for (int k = FIO_LOG_LAT; k <= FIO_LOG_SLAT && kind < 0; k++)
+		for (size_t i = 0; i < n; i++)
+			if ((int)logs[i].kind == k && logs[i].hist[0])
+				kind = k;
+	if (kind < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if ((int)logs[i].kind != kind || !logs[i].hist[0])
+			continue;
+		if (logs[i].tmin_ms < tmin)
+			tmin = logs[i].tmin_ms;
+		if (logs[i].tmax_ms > tmax)
+			tmax = logs[i].tmax_ms;
+	}
+	for (int d = 0; d < 3; d++) {
+		struct dir_result *dr = &h->dir[d];
+		struct lat_summary *ls = kind == FIO_LOG_LAT ? &dr->lat : kind == FIO_LOG_CLAT ? &dr->clat : &dr->slat;
+		uint64_t cnt = 0, bytes = 0, sum = 0, mn = UINT64_MAX, mx = 0;
+		unsigned __int128 sq = 0;
+		size_t nb = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			const struct fio_log *l = &logs[i];
+			if ((int)l->kind != kind || !l->hist[0])
+				continue;
+			for (size_t k = 0; k < l->nwin; k++) {
+				cnt += l->win[k][d].n;
+				sum += l->win[k][d].sum;
+				bytes += l->win[k][d].bytes;
+			}
+			sq += l->sumsq[d];
+			if (l->min_v[d] < mn)
+				mn = l->min_v[d];
+			if (l->max_v[d] > mx)
+				mx = l->max_v[d];
+		}
+		if (!cnt)
+			continue;
+		dir_result_release(dr);
+		dr->present = 1;
+		dr->ios = cnt;
+		dr->bytes = bytes;
+		dr->runtime_ms = (uint64_t)(tmax - tmin);
+		if (dr->runtime_ms) {
+			dr->iops = (double)cnt * 1000.0 / (double)dr->runtime_ms;
+			dr->bw_bytes = (double)bytes * 1000.0 / (double)dr->runtime_ms;
+		}
+		ls->present = 1;
+		ls->n = cnt;
+		ls->min_ns = mn;
+		ls->max_ns = mx;
+		ls->mean_ns = (double)sum / (double)cnt;
+		if (cnt > 1) {
+			/* exact: n * sumsq - sum^2 in 128 bits, then one division */
+			unsigned __int128 s2 = (unsigned __int128)sum * sum;
+			unsigned __int128 num = (unsigned __int128)cnt * sq;
+			double var = num > s2 ? (double)(num - s2) / ((double)cnt * (double)(cnt - 1)) : 0;
+			ls->stddev_ns = sqrt(var);
+		}
+		for (unsigned b = 0; b < FIO_HIST_NR; b++) {
+			uint64_t c = 0;
+			for (size_t i = 0; i < n; i++)
+				if ((int)logs[i].kind == kind && logs[i].hist[d])
+					c += logs[i].hist[d][b];
+			if (!c)
+				continue;
+			dr->bins = xrealloc(dr->bins, (nb + 1) * sizeof(*dr->bins));
+			dr->bins[nb].value_ns = fio_hist_idx_to_val(b);
+			dr->bins[nb].count = c;
+			nb++;
+		}
+		dr->nbins = nb;
+		dr->pct = xcalloc(17, sizeof(*dr->pct));
+		dr->npct = 17;
+		for (int p = 0; p < 17; p++) {
+			dr->pct[p].pct = agg_default_pcts[p];
+			dr->pct[p].value_ns = hist_percentile(dr->bins, dr->nbins, agg_default_pcts[p]);
+		}
+		snprintf(dr->pct_kind, sizeof(dr->pct_kind), "%s", kind_names[kind]);
+	}
+	host_result_total(h);
+	return 0;
+}
+
+/* ---- detection and import ------------------------------------------------------------------------------ */
+
+int fio_log_detect(const char *path)
+{
+	char buf[256];
+	ssize_t n;
+	int fd, commas = 0, ok = 1;
+	struct stat sb;
+
+	if (stat(path, &sb) < 0 || !S_ISREG(sb.st_mode))
+		return 0;
+	if (fio_log_kind_from_name(path) >= 0)
+		return 1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* "digits, digits, digit, digits" at the very start */
+	for (ssize_t i = 0; i < n && buf[i] != '\n'; i++) {
+		if (buf[i] == ',')
+			commas++;
+		else if (!IS_DIGIT(buf[i]) && buf[i] != ' ' && buf[i] != '\r' && buf[i] != '.')
+			ok = 0;
+	}
+	return ok && IS_DIGIT(buf[0]) && commas >= 3 && commas <= 6 && memchr(buf, '\n', (size_t)n);
+}
+
+int fio_log_import(const char *path, int64_t target_run_id, struct import_batch *out, struct errbuf *err)
+{
+	struct fio_log l;
+	struct imported_run *ir;
+	const char *base = strrchr(path, '/');
+	int kind = fio_log_kind_from_name(path);
+
+	fio_log_init(&l);
+	if (fio_log_parse_file(path, kind < 0 ? FIO_LOG_LAT : (enum fio_log_kind)kind, 1000, &l, err) < 0)
+		return -1;
+	free(out->suite_name);
+	out->suite_name = xstrdup(path);
+	ir = import_batch_add(out);
+	ir->target_run_id = target_run_id;
+	ir->spec.name = xstrdup(base ? base + 1 : path);
+	ir->spec.engine = xstrdup("import");
+	ir->spec.wl.tool = xstrdup("fio");
+	ir->spec.wl.src_file = xstrdup(path);
+	if (!target_run_id) {
+		struct host_result h;
+		host_result_init(&h, "localhost");
+		if (fio_logs_to_result(&l, 1, &h) == 0) {
+			struct host_result *slot = run_result_add_host(&ir->res, "localhost");
+			host_result_release(slot);
+			*slot = h;
+			run_result_aggregate(&ir->res);
+		} else {
+			host_result_release(&h);
+		}
+	}
+	fio_logs_to_samples(&l, 1, "localhost", &ir->res);
+	fio_log_release(&l);
+	return 0;
+}
+
+int fio_log_collect_dir(const char *dir, const char *host, struct run_result *out, struct errbuf *err)
+{
+	DIR *dh;
+	struct dirent *de;
+	struct fio_log *logs = NULL;
+	size_t n = 0, cap = 0;
+	int ret = -1;
+
+	dh = opendir(dir);
+	if (!dh)
+		return err_set(err, ERR_HOST, "%s: cannot read the fio log directory: %s", dir, strerror(errno));
+	while ((de = readdir(dh)) != NULL) {
+		int kind = fio_log_kind_from_name(de->d_name);
+		char *p;
+
+		if (kind < 0)
+			continue;
+		p = xasprintf("%s/%s", dir, de->d_name);
+		{
+			/* fio writes an empty log for what an engine does not measure (slat of a sync engine). */
+			struct stat sb;
+			if (stat(p, &sb) == 0 && sb.st_size == 0) {
+				free(p);
+				continue;
+			}
+		}
+		ARRAY_GROW(logs, cap, n + 1);
+		fio_log_init(&logs[n]);
+		if (fio_log_parse_file(p, (enum fio_log_kind)kind, 1000, &logs[n], err) < 0) {
+			free(p);
+			goto out;
+		}
+		free(p);
+		n++;
+	}
+	fio_logs_to_samples(logs, n, host, out);
+	ret = (int)n;
+out:
+	closedir(dh);
+	for (size_t i = 0; i < n; i++)
+		fio_log_release(&logs[i]);
+	free(logs);
+	return ret;
+}

@@ -1,0 +1,787 @@
+/*
+ * build: plan_build(), the expansion of what the user names into the ordered list of run specs.
+ *
+ * Each argument is one of: a built-in suite name (profiles/library/NAME.suite), a suite file, a fio job file,
+ * a vdbench parameter file, or an HCIbench-style name. Each becomes a list of workloads ("protos"), then, per
+ * argument and in this order: the suite's durations, the matrix (suite's keys, then --matrix keys; first key
+ * outermost), targets (--target, else the profile's, else default files in the work directory), names
+ * (explicit, else HCIbench style where it fits, computed before --quick so quick runs keep their names), the
+ * --quick shrink, and the engine. Finally the whole list is repeated --repeat times (repetition outermost).
+ */
+#include "profiles/internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "core/strbuf.h"
+#include "core/units.h"
+#include "profiles/fio_job.h"
+
+#define DEFAULT_TARGET "bench-target.dat"
+#define DEFAULT_QUICK_RAMP "2"
+#define DEFAULT_QUICK_RUNTIME "10"
+#define DEFAULT_QUICK_SIZE "256m"
+#define MAX_SUITE_DEPTH 8
+
+void protos_init(struct protos *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void protos_release(struct protos *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		run_spec_release(&p->v[i]);
+	free(p->v);
+	free(p->explicit_name);
+	free(p->disks);
+	protos_init(p);
+}
+
+struct run_spec *protos_add(struct protos *p)
+{
+	ARRAY_GROW(p->v, p->cap, p->n + 1);
+	if (p->flags_cap < p->cap) {
+		p->explicit_name = xrealloc(p->explicit_name, p->cap * sizeof(int));
+		p->disks = xrealloc(p->disks, p->cap * sizeof(unsigned));
+		p->flags_cap = p->cap;
+	}
+	p->explicit_name[p->n] = 0;
+	p->disks[p->n] = 0;
+	run_spec_init(&p->v[p->n]);
+	return &p->v[p->n++];
+}
+
+/* Moves every proto of src to the end of dst. */
+static void protos_move(struct protos *dst, struct protos *src)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		struct run_spec *s = protos_add(dst);
+		*s = src->v[i];
+		dst->explicit_name[dst->n - 1] = src->explicit_name[i];
+		dst->disks[dst->n - 1] = src->disks[i];
+	}
+	free(src->v);
+	free(src->explicit_name);
+	free(src->disks);
+	protos_init(src);
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static int has_suffix(const char *s, const char *sfx)
+{
+	size_t a = strlen(s), b = strlen(sfx);
+	return a >= b && !strcasecmp(s + a - b, sfx);
+}
+
+/* ---- fio job files ------------------------------------------------------------------------------------ */
+
+/* filename=a:b:c with "\:" for a literal colon. */
+static void add_filenames(struct run_spec *s, const char *v)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	for (const char *p = v;; p++) {
+		if (*p == '\\' && p[1] == ':') {
+			strbuf_addc(&sb, ':');
+			p++;
+			continue;
+		}
+		if (*p == ':' || !*p) {
+			if (sb.len)
+				run_spec_add_target(s, sb.buf);
+			strbuf_reset(&sb);
+			if (!*p)
+				break;
+			continue;
+		}
+		strbuf_addc(&sb, *p);
+	}
+	strbuf_release(&sb);
+}
+
+static int same_but_filename(const struct kvlist *a, const struct kvlist *b)
+{
+	size_t i = 0, j = 0;
+
+	for (;;) {
+		while (i < a->n && !strcmp(a->v[i].key, "filename"))
+			i++;
+		while (j < b->n && !strcmp(b->v[j].key, "filename"))
+			j++;
+		if (i == a->n || j == b->n)
+			return i == a->n && j == b->n;
+		if (strcmp(a->v[i].key, b->v[j].key))
+			return 0;
+		if (!a->v[i].value != !b->v[j].value)
+			return 0;
+		if (a->v[i].value && strcmp(a->v[i].value, b->v[j].value))
+			return 0;
+		i++;
+		j++;
+	}
+}
+
+static int expand_fio(const char *path, const struct plan_options *opt, const struct kvlist *extra_opts,
+		      struct protos *out, struct errbuf *err)
+{
+	struct fio_jobfile jf;
+	struct kvlist prev;
+	int rc = -1, have_prev = 0;
+
+	fio_jobfile_init(&jf);
+	kvlist_init(&prev);
+	if (fio_jobfile_parse(path, &opt->vars, &jf, err) < 0)
+		goto out;
+	for (size_t i = 0; i < jf.n; i++) {
+		struct fio_section *sec = &jf.v[i];
+		struct kvlist res;
+		struct run_spec *s;
+		const struct kv *fn;
+
+		if (sec->is_global)
+			continue;
+		kvlist_init(&res);
+		if (extra_opts)
+			kvlist_copy(&res, extra_opts);
+		fio_jobfile_resolve(&jf, i, &res);
+		/* Jobs that differ only by filename (one job per disk) are one run over those targets. */
+		if (have_prev && same_but_filename(&prev, &res) && !kvlist_find(&sec->opts, "stonewall") &&
+		    !kvlist_find(&sec->opts, "new_group") && kvlist_find(&res, "filename")) {
+			s = &out->v[out->n - 1];
+			add_filenames(s, kvlist_get(&res, "filename", ""));
+			kvlist_release(&res);
+			continue;
+		}
+		s = protos_add(out);
+		s->name = xstrdup(sec->name);
+		if ((fn = kvlist_find(&res, "filename")) && fn->value)
+			add_filenames(s, fn->value);
+		kvlist_release(&prev);
+		kvlist_init(&prev);
+		kvlist_copy(&prev, &res);
+		have_prev = 1;
+		kvlist_del(&res, "filename");
+		{
+			/* where each resolved option was written: the globals above, then the job's own */
+			struct opt_locs locs;
+			const char **lf = xcalloc(res.n + 1, sizeof(*lf));
+			int *ll = xcalloc(res.n + 1, sizeof(*ll));
+			size_t k = 0;
+			int bad;
+			for (size_t g = 0; g <= i; g++) {
+				const struct fio_section *gs = &jf.v[g];
+				if (g < i && !gs->is_global)
+					continue;
+				for (size_t o = 0; o < gs->opts.n; o++) {
+					if (!strcmp(gs->opts.v[o].key, "filename"))
+						continue;
+					if (k < res.n) {
+						lf[k] = gs->opt_file[o];
+						ll[k] = gs->opt_line[o];
+					}
+					k++;
+				}
+			}
+			locs.file = lf;
+			locs.line = ll;
+			locs.n = k == res.n ? res.n : 0; /* only when the lists line up */
+			bad = workload_from_fio_at(&s->wl, &res, &locs, sec->file, sec->line, err) < 0;
+			free(lf);
+			free(ll);
+			if (bad) {
+				kvlist_release(&res);
+				goto out;
+			}
+		}
+		kvlist_release(&res);
+	}
+	rc = 0;
+out:
+	kvlist_release(&prev);
+	fio_jobfile_release(&jf);
+	return rc;
+}
+
+/* ---- HCIbench names ----------------------------------------------------------------------------------- */
+
+static int load_library_suite(const char *name, struct suite *s, struct errbuf *err);
+
+static int expand_name(const char *arg, const struct profile_name *n, struct protos *out, struct errbuf *err)
+{
+	struct suite lib;
+	struct run_spec *s;
+	char buf[64];
+	int rc = -1;
+
+	/* HCIbench's options and durations are those of the easy-run suite. */
+	suite_init(&lib);
+	if (load_library_suite("hcibench-easyrun", &lib, err) < 0)
+		goto out;
+	s = protos_add(out);
+	out->disks[out->n - 1] = n->disks;
+	kvlist_copy(&s->wl.opts, &lib.options);
+	if (lib.ramp)
+		kvlist_set(&s->wl.opts, "ramp_time", lib.ramp);
+	if (lib.runtime)
+		kvlist_set(&s->wl.opts, "runtime", lib.runtime);
+	kvlist_set(&s->wl.opts, "rw", "randrw");
+	snprintf(buf, sizeof(buf), "%u", n->read_pct);
+	kvlist_set(&s->wl.opts, "rwmixread", buf);
+	snprintf(buf, sizeof(buf), "%u", n->random_pct);
+	kvlist_set(&s->wl.opts, "percentage_random", buf);
+	kvlist_set(&s->wl.opts, "bs", format_size_short(n->bs_bytes, buf, sizeof(buf)));
+	snprintf(buf, sizeof(buf), "%u", n->threads);
+	kvlist_set(&s->wl.opts, "iodepth", buf);
+	snprintf(buf, sizeof(buf), "%u%%", n->ws_pct);
+	kvlist_set(&s->wl.opts, "size", buf);
+	if (n->compress_pct || n->dedupe_pct) {
+		snprintf(buf, sizeof(buf), "%u", n->compress_pct);
+		kvlist_set(&s->wl.opts, "buffer_compress_percentage", buf);
+		snprintf(buf, sizeof(buf), "%u", n->dedupe_pct);
+		kvlist_set(&s->wl.opts, "dedupe_percentage", buf);
+	}
+	if (workload_from_fio(&s->wl, &s->wl.opts, arg, 0, err) < 0)
+		goto out;
+	if (n->vdbench) {
+		free(s->wl.tool);
+		s->wl.tool = xstrdup("vdbench");
+	}
+	s->name = xstrdup(arg);
+	rc = 0;
+out:
+	suite_release(&lib);
+	return rc;
+}
+
+/* ---- suites ----------------------------------------------------------------------------------------- */
+
+/* The suites being expanded, innermost first (include loops), and where the current reference was written. */
+struct chain {
+	const char *real;          /* realpath of a suite file */
+	const struct chain *up;
+	const char *from_file;     /* the suite line that referred to the next one */
+	int from_line;
+};
+
+static int expand_arg(const char *arg, const char *rel_dir, const struct plan_options *opt, struct plan *plan,
+		      struct protos *out, const struct chain *up, const char *from_file, int from_line,
+		      struct errbuf *err);
+
+static int load_library_suite(const char *name, struct suite *s, struct errbuf *err)
+{
+	char *path = xasprintf("%s/%s.suite", profile_library_dir(), name);
+	int rc;
+
+	if (!is_file(path)) {
+		err_set(err, ERR_INPUT, "no built-in suite '%s' in %s", name, profile_library_dir());
+		free(path);
+		return -1;
+	}
+	rc = suite_parse_file(path, s, err);
+	free(path);
+	return rc;
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	return xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
+static int apply_settings(struct protos *ps, const struct suite *su, const struct plan_options *opt,
+			  struct errbuf *err);
+
+static int expand_suite(const struct suite *su, const struct plan_options *opt, struct plan *plan, struct protos *out,
+			const struct chain *self, struct errbuf *err)
+{
+	struct protos mine;
+	char *dir = dir_of(su->file);
+	int rc = -1;
+
+	protos_init(&mine);
+	if (su->repeat > plan->repeat)
+		plan->repeat = su->repeat;
+	for (size_t i = 0; i < su->labels.n; i++)
+		kvlist_set(&plan->labels, su->labels.v[i].key, su->labels.v[i].value);
+	for (size_t i = 0; i < su->nitems; i++) {
+		const struct suite_item *it = &su->items[i];
+		size_t first = mine.n;
+
+		switch (it->kind) {
+		case SUITE_WORKLOAD: {
+			struct run_spec *s = protos_add(&mine);
+			struct kvlist o;
+			const struct kv *fn = NULL;
+			struct opt_locs locs;
+			const char **lf = xcalloc(su->options.n + it->opts.n + 1, sizeof(*lf));
+			int *ll = xcalloc(su->options.n + it->opts.n + 1, sizeof(*ll));
+			kvlist_init(&o);
+			/* the suite's options, then the workload's own, each with its line; filename= becomes targets */
+			for (size_t k = 0; k < su->options.n + it->opts.n; k++) {
+				const struct kv *kv = k < su->options.n ? &su->options.v[k] : &it->opts.v[k - su->options.n];
+				if (!strcmp(kv->key, "filename")) {
+					fn = kv; /* the last one counts, as in fio */
+					continue;
+				}
+				lf[o.n] = su->file;
+				ll[o.n] = k < su->options.n ? su->options_lines[k] : it->opt_line[k - su->options.n];
+				kvlist_add(&o, kv->key, kv->value);
+			}
+			if (fn && fn->value)
+				add_filenames(s, fn->value);
+			locs.file = lf;
+			locs.line = ll;
+			locs.n = o.n;
+			s->name = xstrdup(it->name ? it->name : "workload");
+			mine.explicit_name[mine.n - 1] = it->name != NULL;
+			mine.disks[mine.n - 1] = it->disks;
+			rc = workload_from_fio_at(&s->wl, &o, &locs, it->file, it->line, err);
+			free(lf);
+			free(ll);
+			kvlist_release(&o);
+			if (rc < 0)
+				goto out;
+			break;
+		}
+		case SUITE_VDBENCH:
+			if (vdbench_expand_text(it->text, strlen(it->text), it->file, it->text_line - 1, dir,
+						&opt->vars, &su->options, plan, &mine, err) < 0)
+				goto out;
+			for (size_t k = first; k < mine.n; k++) {
+				if (it->name) {
+					free(mine.v[k].name);
+					mine.v[k].name = mine.n - first == 1 ? xstrdup(it->name) :
+						xasprintf("%s-%zu", it->name, k - first + 1);
+					mine.explicit_name[k] = 1;
+				}
+			}
+			break;
+		case SUITE_PROFILE:
+			if (expand_arg(it->text, dir, opt, plan, &mine, self, it->file, it->line, err) < 0)
+				goto out;
+			break;
+		}
+		for (size_t k = first; k < mine.n; k++)
+			kvlist_copy(&mine.v[k].labels, &it->labels);
+	}
+	if (apply_settings(&mine, su, opt, err) < 0)
+		goto out;
+	protos_move(out, &mine);
+	rc = 0;
+out:
+	protos_release(&mine);
+	free(dir);
+	return rc;
+}
+
+/* ---- what is it? ------------------------------------------------------------------------------------------ */
+
+enum fmt { FMT_FIO, FMT_VDBENCH, FMT_SUITE };
+
+static enum fmt sniff(const char *path)
+{
+	struct strbuf sb;
+	enum fmt f = FMT_VDBENCH;
+	const char *p;
+
+	if (has_suffix(path, ".suite"))
+		return FMT_SUITE;
+	if (has_suffix(path, ".fio") || has_suffix(path, ".job") || has_suffix(path, ".ini"))
+		return FMT_FIO;
+	if (has_suffix(path, ".vdb") || has_suffix(path, ".vdbench") || has_suffix(path, ".parm"))
+		return FMT_VDBENCH;
+	strbuf_init(&sb);
+	if (strbuf_read_file(&sb, path) < 0) {
+		strbuf_release(&sb);
+		return FMT_FIO;
+	}
+	/* The first line that is not blank or a comment decides: "[suite]" a suite, "[...]" fio, else vdbench. */
+	p = sb.buf;
+	f = FMT_FIO;
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		const char *q = p;
+		while (q < p + n && isspace((unsigned char)*q))
+			q++;
+		if (q < p + n && *q != ';' && *q != '#' && *q != '*' && *q != '/') {
+			if (!strncmp(q, "[suite]", 7))
+				f = FMT_SUITE;
+			else if (*q == '[')
+				f = FMT_FIO;
+			else if (!strncmp(q, "include", 7) && (q[7] == ' ' || q[7] == '\t'))
+				f = FMT_FIO;
+			else
+				f = FMT_VDBENCH;
+			break;
+		}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	strbuf_release(&sb);
+	return f;
+}
+
+/* Parses and expands one suite file, refusing a suite that is already being expanded. */
+static int expand_suite_file(const char *path, const char *plan_name, const struct plan_options *opt,
+			     struct plan *plan, struct protos *out, const struct chain *up, const char *from_file,
+			     int from_line, struct errbuf *err)
+{
+	struct suite su;
+	struct chain self;
+	char *real = realpath(path, NULL);
+	int rc = -1, depth = 0;
+
+	suite_init(&su);
+	for (const struct chain *c = up; c; c = c->up, depth++) {
+		if (real && c->real && !strcmp(c->real, real)) {
+			err_set(err, ERR_INPUT, "%s:%d: suite loop: '%s' is already being expanded", from_file, from_line,
+				path);
+			goto out;
+		}
+	}
+	if (depth >= MAX_SUITE_DEPTH) {
+		err_set(err, ERR_INPUT, "%s:%d: suites nested deeper than %d levels", from_file, from_line,
+			MAX_SUITE_DEPTH);
+		goto out;
+	}
+	if (suite_parse_file(path, &su, err) < 0)
+		goto out;
+	if (!plan->name)
+		plan->name = xstrdup(plan_name ? plan_name : su.name ? su.name : base_name(path));
+	self.real = real;
+	self.up = up;
+	self.from_file = from_file;
+	self.from_line = from_line;
+	rc = expand_suite(&su, opt, plan, out, &self, err);
+out:
+	suite_release(&su);
+	free(real);
+	return rc;
+}
+
+static int expand_arg(const char *arg, const char *rel_dir, const struct plan_options *opt, struct plan *plan,
+		      struct protos *out, const struct chain *up, const char *from_file, int from_line,
+		      struct errbuf *err)
+{
+	struct protos mine;
+	struct profile_name pn;
+	char *path = NULL, *lib = NULL;
+	int rc = -1;
+
+	protos_init(&mine);
+	if (!*arg) {
+		if (from_file)
+			err_set(err, ERR_INPUT, "%s:%d: an empty profile name", from_file, from_line);
+		else
+			err_set(err, ERR_INPUT, "an empty profile name");
+		goto out;
+	}
+	if (rel_dir && arg[0] != '/')
+		path = xasprintf("%s/%s", rel_dir, arg);
+	else
+		path = xstrdup(arg);
+	if (!strchr(arg, '/'))
+		lib = xasprintf("%s/%s.suite", profile_library_dir(), arg);
+
+	if (is_file(path)) {
+		switch (sniff(path)) {
+		case FMT_SUITE:
+			if (expand_suite_file(path, NULL, opt, plan, &mine, up, from_file, from_line, err) < 0)
+				goto out;
+			break;
+		case FMT_FIO:
+			if (expand_fio(path, opt, NULL, &mine, err) < 0)
+				goto out;
+			if (apply_settings(&mine, NULL, opt, err) < 0)
+				goto out;
+			break;
+		case FMT_VDBENCH:
+			if (vdbench_expand_file(path, &opt->vars, plan, &mine, err) < 0)
+				goto out;
+			if (apply_settings(&mine, NULL, opt, err) < 0)
+				goto out;
+			break;
+		}
+		if (!plan->name)
+			plan->name = xstrdup(base_name(path));
+	} else if (lib && is_file(lib)) {
+		if (expand_suite_file(lib, arg, opt, plan, &mine, up, from_file, from_line, err) < 0)
+			goto out;
+	} else if (profile_name_parse(arg, &pn) == 0) {
+		if (expand_name(arg, &pn, &mine, err) < 0)
+			goto out;
+		mine.explicit_name[0] = 0;
+		if (apply_settings(&mine, NULL, opt, err) < 0)
+			goto out;
+		if (!plan->name)
+			plan->name = xstrdup(arg);
+	} else {
+		struct stat st;
+		if (stat(path, &st) == 0)
+			err_set(err, ERR_INPUT, "%s: not a regular file", path);
+		else
+			err_set(err, ERR_INPUT,
+				"'%s' is not a file, a built-in suite (see 'bench profiles list') or an HCIbench-style name "
+				"(fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads)", arg);
+		if (from_file)
+			err_prefix(err, "%s:%d", from_file, from_line);
+		goto out;
+	}
+	protos_move(out, &mine);
+	rc = 0;
+out:
+	protos_release(&mine);
+	free(path);
+	free(lib);
+	return rc;
+}
+
+/* ---- the per-profile steps: durations, matrix, targets, names, quick -------------------------------------- */
+
+/* Sets a matrix key on a workload the way the key means it. */
+static int matrix_set(struct workload *w, const char *key, const char *val, struct errbuf *err)
+{
+	char buf[32];
+
+	if (!strcmp(key, "rdpct") || !strcmp(key, "randpct") || !strcmp(key, "rwmixread") ||
+	    !strcmp(key, "percentage_random")) {
+		int is_rd = !strcmp(key, "rdpct") || !strcmp(key, "rwmixread");
+		long v;
+		if (parse_long(val, -1000000, 1000000, &v) < 0 || v < 0 || v > 100)
+			return err_set(err, ERR_INPUT, "--matrix: '%s' must be 0..100, got '%s'", key, val);
+		/* HCIbench's form: randrw with rwmixread and percentage_random expresses every mix */
+		snprintf(buf, sizeof(buf), "%d", w->read_pct < 0 ? 100 : w->read_pct);
+		if (workload_set_fio_opt(w, "rwmixread", is_rd ? val : buf, err) < 0)
+			return -1;
+		snprintf(buf, sizeof(buf), "%d", w->random_pct < 0 ? 100 : w->random_pct);
+		if (workload_set_fio_opt(w, "percentage_random", is_rd ? buf : val, err) < 0)
+			return -1;
+		return workload_set_fio_opt(w, "rw", "randrw", err);
+	}
+	if (!strcmp(key, "threads"))
+		key = "iodepth";
+	return workload_set_fio_opt(w, fio_option_canonical(key), val, err);
+}
+
+static int cross_matrix(struct protos *ps, const struct kvlist *matrix, struct errbuf *err)
+{
+	for (size_t k = 0; k < matrix->n; k++) {
+		struct protos next;
+		char **vals;
+		size_t nv;
+		const char *key = matrix->v[k].key;
+
+		vals = matrix->v[k].value ? split_list(matrix->v[k].value, ',', &nv) : NULL;
+		if (!vals)
+			return err_set(err, ERR_INPUT, "--matrix %s: give values as %s=v1,v2,... without empty items",
+				       key, key);
+		protos_init(&next);
+		/* earlier keys outer: for each existing proto (in order), each value of this key */
+		for (size_t i = 0; i < ps->n; i++) {
+			for (size_t j = 0; j < nv; j++) {
+				struct run_spec *s = protos_add(&next);
+				run_spec_copy(s, &ps->v[i]);
+				next.explicit_name[next.n - 1] = ps->explicit_name[i];
+				next.disks[next.n - 1] = ps->disks[i];
+				if (matrix_set(&s->wl, key, vals[j], err) < 0) {
+					err_prefix(err, "%s", s->wl.src_file ? s->wl.src_file : "matrix");
+					free_list(vals);
+					protos_release(&next);
+					return -1;
+				}
+				if (ps->explicit_name[i]) {
+					char *n = xasprintf("%s-%s%s", s->name, key, vals[j]);
+					free(s->name);
+					s->name = n;
+				}
+			}
+		}
+		free_list(vals);
+		protos_release(ps);
+		*ps = next;
+	}
+	return 0;
+}
+
+static void clear_targets(struct run_spec *s)
+{
+	for (size_t i = 0; i < s->ntargets; i++)
+		free(s->targets[i]);
+	free(s->targets);
+	s->targets = NULL;
+	s->ntargets = 0;
+}
+
+static void default_targets(struct run_spec *s, unsigned disks, const struct plan_options *opt)
+{
+	const char *wd = opt->workdir && *opt->workdir ? opt->workdir : ".";
+
+	if (disks > 1) {
+		for (unsigned i = 1; i <= disks; i++) {
+			char *t = xasprintf("%s/bench-target-%u.dat", wd, i);
+			run_spec_add_target(s, t);
+			free(t);
+		}
+	} else {
+		char *t = xasprintf("%s/%s", wd, DEFAULT_TARGET);
+		run_spec_add_target(s, t);
+		free(t);
+	}
+}
+
+/*
+ * Targets, first that applies: --target; the suite's `targets =` (a list, or "default": bench's default files,
+ * as many as the workload was written for); the workload's own (fio filename=, vdbench lun=); default files.
+ */
+static void set_targets(struct run_spec *s, unsigned disks, const struct suite *su, const struct plan_options *opt)
+{
+	const struct kv *st = su ? kvlist_find(&su->targets, "") : NULL;
+
+	if (opt->ntargets) {
+		clear_targets(s);
+		for (size_t i = 0; i < opt->ntargets; i++)
+			run_spec_add_target(s, opt->targets[i]);
+		return;
+	}
+	if (st && st->value && !strcmp(st->value, "default")) {
+		unsigned n = disks > s->ntargets ? disks : (unsigned)s->ntargets;
+		clear_targets(s);
+		default_targets(s, n, opt);
+		return;
+	}
+	if (st && st->value) {
+		char **v = split_list(st->value, ' ', NULL);
+		clear_targets(s);
+		for (char **p = v; p && *p; p++)
+			if (**p)
+				run_spec_add_target(s, *p);
+		free_list(v);
+		if (s->ntargets)
+			return;
+	}
+	if (s->ntargets)
+		return;
+	default_targets(s, disks, opt);
+}
+
+static int quick_shrink(struct workload *w, const struct suite *su, struct errbuf *err)
+{
+	const char *ramp = su && su->quick_ramp ? su->quick_ramp : DEFAULT_QUICK_RAMP;
+	const char *runtime = su && su->quick_runtime ? su->quick_runtime : DEFAULT_QUICK_RUNTIME;
+	const char *qsize = su && su->quick_size ? su->quick_size : DEFAULT_QUICK_SIZE;
+	uint64_t q = 0, cur;
+
+	if (workload_set_fio_opt(w, "ramp_time", ramp, err) < 0 || workload_set_fio_opt(w, "runtime", runtime, err) < 0)
+		return -1;
+	if (!kvlist_find(&w->opts, "time_based") && workload_set_fio_opt(w, "time_based", NULL, err) < 0)
+		return -1;
+	fio_parse_size(qsize, &q);
+	if (!w->size || profile_ws_pct(w->size) >= 0 || fio_parse_size(w->size, &cur) < 0 || cur > q)
+		return workload_set_fio_opt(w, "size", qsize, err);
+	return 0;
+}
+
+static int apply_settings(struct protos *ps, const struct suite *su, const struct plan_options *opt,
+			  struct errbuf *err)
+{
+	struct kvlist matrix;
+	int rc = -1;
+
+	kvlist_init(&matrix);
+	for (size_t i = 0; i < ps->n; i++) {
+		struct workload *w = &ps->v[i].wl;
+		if (su && su->ramp && workload_set_fio_opt(w, "ramp_time", su->ramp, err) < 0)
+			goto out;
+		if (su && su->runtime && workload_set_fio_opt(w, "runtime", su->runtime, err) < 0)
+			goto out;
+	}
+	if (su)
+		kvlist_copy(&matrix, &su->matrix);
+	for (size_t i = 0; i < opt->matrix.n; i++)
+		kvlist_set(&matrix, opt->matrix.v[i].key, opt->matrix.v[i].value);
+	if (cross_matrix(ps, &matrix, err) < 0)
+		goto out;
+	for (size_t i = 0; i < ps->n; i++) {
+		struct run_spec *s = &ps->v[i];
+		set_targets(s, ps->disks[i], su, opt);
+		if (su)
+			for (size_t g = 0; g < su->targets.n; g++)
+				if (*su->targets.v[g].key) {
+					char *k = xasprintf("targets.%s", su->targets.v[g].key);
+					kvlist_set(&s->engine_opts, k, su->targets.v[g].value);
+					free(k);
+				}
+		if (!ps->explicit_name[i]) {
+			char *n = profile_run_name(s);
+			free(s->name);
+			s->name = n;
+		}
+		if (opt->quick && quick_shrink(&s->wl, su, err) < 0)
+			goto out;
+		free(s->engine);
+		s->engine = xstrdup(opt->engine ? opt->engine : su && su->engine ? su->engine : "fio");
+	}
+	rc = 0;
+out:
+	kvlist_release(&matrix);
+	return rc;
+}
+
+int plan_build(const char *const *args, size_t nargs, const struct plan_options *opt, struct plan *out,
+	       struct errbuf *err)
+{
+	struct protos all;
+	unsigned reps;
+	int rc = -1;
+
+	protos_init(&all);
+	if (!nargs) {
+		err_set(err, ERR_USAGE, "name a suite, a fio job file, a vdbench parameter file or an HCIbench name");
+		goto out;
+	}
+	for (size_t i = 0; i < nargs; i++)
+		if (expand_arg(args[i], NULL, opt, out, &all, NULL, NULL, 0, err) < 0)
+			goto out;
+	if (nargs > 1) {
+		free(out->name);
+		out->name = xstrdup("mixed");
+	}
+	/* A suite's own repetitions count unless --repeat is given. */
+	reps = opt->repeat ? opt->repeat : out->repeat ? out->repeat : 1;
+	out->repeat = reps;
+	for (unsigned r = 1; r <= reps; r++) {
+		for (size_t i = 0; i < all.n; i++) {
+			struct run_spec *s = plan_add(out);
+			unsigned seq = s->seq;
+			run_spec_copy(s, &all.v[i]);
+			s->seq = seq;
+			s->repetition = r;
+		}
+	}
+	rc = 0;
+out:
+	protos_release(&all);
+	return rc;
+}

@@ -1,0 +1,573 @@
+/*
+ * fio_job: the fio job file reader (see fio_job.h). It follows fio 3.33's own reading rules so that what bench
+ * runs is what fio would run from the same file, and it checks what fio leaves to chance (include loops, unset
+ * variables, binary files) with a file:line message.
+ */
+#include "profiles/fio_job.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "core/strbuf.h"
+
+#define FIO_INCLUDE_MAX_DEPTH 16
+
+/* fio 3.33's option aliases (fio --cmdhelp), folded to the name fio prints with --showcmd and in JSON. */
+static const struct {
+	const char *alias, *name;
+} fio_aliases[] = {
+	{ "readwrite", "rw" },
+	{ "blocksize", "bs" },
+	{ "blockalign", "ba" },
+	{ "blocksize_range", "bsrange" },
+	{ "blocksize_unaligned", "bs_unaligned" },
+	{ "iodepth_batch_submit", "iodepth_batch" },
+	{ "iodepth_batch_complete", "iodepth_batch_complete_min" },
+	{ "io_limit", "io_size" },
+	{ "fill_fs", "fill_device" },
+	{ "fileoffset", "offset" },
+	{ "nr_files", "nrfiles" },
+	{ "timeout", "runtime" },
+	{ "iomem", "mem" },
+	{ "ratemin", "rate_min" },
+	{ "ratecycle", "rate_cycle" },
+	{ "wait_for_previous", "stonewall" },
+	{ "disable_bw", "disable_bw_measurement" },
+	{ "ss", "steadystate" },
+	{ "ss_dur", "steadystate_duration" },
+	{ "ss_ramp", "steadystate_ramp_time" },
+};
+
+const char *fio_option_canonical(const char *name)
+{
+	for (size_t i = 0; i < sizeof(fio_aliases) / sizeof(fio_aliases[0]); i++)
+		if (!strcmp(fio_aliases[i].alias, name))
+			return fio_aliases[i].name;
+	return name;
+}
+
+void fio_jobfile_init(struct fio_jobfile *f)
+{
+	memset(f, 0, sizeof(*f));
+}
+
+static void section_release(struct fio_section *s)
+{
+	for (size_t i = 0; i < s->opts.n; i++)
+		free(s->opt_file[i]);
+	free(s->opt_file);
+	free(s->opt_line);
+	kvlist_release(&s->opts);
+	free(s->name);
+	free(s->file);
+}
+
+void fio_jobfile_release(struct fio_jobfile *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->n; i++)
+		section_release(&f->v[i]);
+	free(f->v);
+	fio_jobfile_init(f);
+}
+
+void fio_jobfile_resolve(const struct fio_jobfile *f, size_t idx, struct kvlist *out)
+{
+	for (size_t i = 0; i < idx && i < f->n; i++)
+		if (f->v[i].is_global)
+			kvlist_copy(out, &f->v[i].opts);
+	if (idx < f->n)
+		kvlist_copy(out, &f->v[idx].opts);
+}
+
+/* ---- numbers as fio reads them ---------------------------------------------------------------------- */
+
+int fio_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mult = 1;
+	const char *p;
+	int pow10;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		v = strtoull(s, &end, 16);
+	else
+		v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	p = end;
+	if (*p) {
+		/* kb_base=1024 (fio's default): "k", "kb" = 1024; "KiB"-style = 1000 (fio's compatibility mode). */
+		pow10 = strlen(p) == 3 && tolower((unsigned char)p[1]) == 'i' && tolower((unsigned char)p[2]) == 'b';
+		if (!(strlen(p) == 1 || (strlen(p) == 2 && tolower((unsigned char)p[1]) == 'b') || pow10))
+			return -1;
+		switch (tolower((unsigned char)*p)) {
+		case 'b': if (strlen(p) != 1) return -1; mult = 1; break;
+		case 'k': mult = pow10 ? 1000ULL : 1024ULL; break;
+		case 'm': mult = pow10 ? 1000000ULL : 1ULL << 20; break;
+		case 'g': mult = pow10 ? 1000000000ULL : 1ULL << 30; break;
+		case 't': mult = pow10 ? 1000000000000ULL : 1ULL << 40; break;
+		case 'p': mult = pow10 ? 1000000000000000ULL : 1ULL << 50; break;
+		default: return -1;
+		}
+	}
+	if (mult && v > UINT64_MAX / mult)
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+int fio_parse_time_us(const char *s, uint64_t unit_us, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mult = unit_us;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	if (*end) {
+		if (!strcasecmp(end, "us") || !strcasecmp(end, "usec"))
+			mult = 1;
+		else if (!strcasecmp(end, "ms") || !strcasecmp(end, "msec"))
+			mult = 1000;
+		else if (!strcasecmp(end, "s") || !strcasecmp(end, "sec"))
+			mult = 1000000;
+		else if (!strcasecmp(end, "m") || !strcasecmp(end, "min"))
+			mult = 60000000ULL;
+		else if (!strcasecmp(end, "h") || !strcasecmp(end, "hour"))
+			mult = 3600000000ULL;
+		else if (!strcasecmp(end, "d") || !strcasecmp(end, "day"))
+			mult = 86400000000ULL;
+		else
+			return -1;
+	}
+	if (mult && v > UINT64_MAX / mult)
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+/* Recursive-descent evaluation of + - * / ( ) over long long; bc with scale=0 truncates division. */
+struct arith {
+	const char *p;
+	int bad;
+};
+
+static void arith_ws(struct arith *a)
+{
+	while (*a->p == ' ' || *a->p == '\t')
+		a->p++;
+}
+
+static long long arith_expr(struct arith *a, int depth);
+
+static long long arith_atom(struct arith *a, int depth)
+{
+	long long v = 0;
+
+	arith_ws(a);
+	if (depth > 64) {
+		a->bad = 1;
+		return 0;
+	}
+	if (*a->p == '(') {
+		a->p++;
+		v = arith_expr(a, depth + 1);
+		arith_ws(a);
+		if (*a->p != ')')
+			a->bad = 1;
+		else
+			a->p++;
+		return v;
+	}
+	if (*a->p == '-') {
+		a->p++;
+		return -arith_atom(a, depth + 1);
+	}
+	if (!isdigit((unsigned char)*a->p)) {
+		a->bad = 1;
+		return 0;
+	}
+	while (isdigit((unsigned char)*a->p)) {
+		if (v > (LLONG_MAX - 9) / 10) {
+			a->bad = 1;
+			return 0;
+		}
+		v = v * 10 + (*a->p++ - '0');
+	}
+	return v;
+}
+
+static long long arith_term(struct arith *a, int depth)
+{
+	long long v = arith_atom(a, depth);
+
+	for (;;) {
+		arith_ws(a);
+		if (*a->p == '*') {
+			long long r;
+			a->p++;
+			r = arith_atom(a, depth);
+			if (__builtin_mul_overflow(v, r, &v))
+				a->bad = 1;
+		} else if (*a->p == '/') {
+			long long r;
+			a->p++;
+			r = arith_atom(a, depth);
+			if (r == 0 || (v == LLONG_MIN && r == -1)) {
+				a->bad = 1;
+				return 0;
+			}
+			v /= r;
+		} else {
+			return v;
+		}
+	}
+}
+
+static long long arith_expr(struct arith *a, int depth)
+{
+	long long v = arith_term(a, depth);
+
+	for (;;) {
+		arith_ws(a);
+		if (*a->p == '+') {
+			a->p++;
+			if (__builtin_add_overflow(v, arith_term(a, depth), &v))
+				a->bad = 1;
+		} else if (*a->p == '-') {
+			a->p++;
+			if (__builtin_sub_overflow(v, arith_term(a, depth), &v))
+				a->bad = 1;
+		} else {
+			return v;
+		}
+	}
+}
+
+int fio_eval_arith(const char *s, long long *out)
+{
+	struct arith a = { s, 0 };
+	long long v = arith_expr(&a, 0);
+
+	arith_ws(&a);
+	if (a.bad || *a.p)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* ---- reading ------------------------------------------------------------------------------------------ */
+
+struct reader {
+	struct fio_jobfile *out;
+	const struct kvlist *vars;
+	char *stack[FIO_INCLUDE_MAX_DEPTH + 1]; /* real paths of the files being read, for loop detection */
+	int depth;
+	size_t cur_idx;                         /* the section options go to */
+	int have_cur;
+};
+
+static char *strip(char *p)
+{
+	char *e;
+
+	while (*p && (isspace((unsigned char)*p) || iscntrl((unsigned char)*p)))
+		p++;
+	/* fio's strip_blank_end: cut at the first ';' or '#', then trailing blanks. */
+	e = strpbrk(p, ";#");
+	if (e)
+		*e = '\0';
+	e = p + strlen(p);
+	while (e > p && (isspace((unsigned char)e[-1]) || iscntrl((unsigned char)e[-1])))
+		*--e = '\0';
+	return p;
+}
+
+static long sys_value(const char *kw)
+{
+	if (!strcmp(kw, "$pagesize"))
+		return sysconf(_SC_PAGESIZE);
+	if (!strcmp(kw, "$ncpus"))
+		return sysconf(_SC_NPROCESSORS_ONLN);
+	/* $mb_memory */
+	return (long)((unsigned long long)sysconf(_SC_PHYS_PAGES) * (unsigned long long)sysconf(_SC_PAGESIZE) /
+		      (1024ULL * 1024));
+}
+
+/* ${VAR}, then fio's keywords and their arithmetic. Returns a malloc'd string or NULL with err set. */
+static char *substitute(const char *in, const struct kvlist *vars, const char *file, int line, struct errbuf *err)
+{
+	static const char *const keywords[] = { "$pagesize", "$mb_memory", "$ncpus" };
+	struct strbuf sb;
+	const char *p = in;
+	int docalc = 0;
+
+	strbuf_init(&sb);
+	while (*p) {
+		if (p[0] == '$' && p[1] == '{') {
+			const char *close = strchr(p + 2, '}');
+			const char *val = NULL;
+			char *name;
+
+			if (!close || close == p + 2) {
+				strbuf_release(&sb);
+				err_set(err, ERR_INPUT, "%s:%d: unterminated or empty '${' in '%s'", file, line, in);
+				return NULL;
+			}
+			name = xstrndup(p + 2, (size_t)(close - p - 2));
+			if (vars) {
+				const struct kv *kv = kvlist_find(vars, name);
+				if (kv)
+					val = kv->value ? kv->value : "";
+			}
+			if (!val)
+				val = getenv(name);
+			if (!val) {
+				err_set(err, ERR_INPUT,
+					"%s:%d: variable '${%s}' is not set (give %s=value on the command line or in the environment)",
+					file, line, name, name);
+				free(name);
+				strbuf_release(&sb);
+				return NULL;
+			}
+			free(name);
+			strbuf_adds(&sb, val);
+			p = close + 1;
+			continue;
+		}
+		strbuf_addc(&sb, *p++);
+	}
+	for (size_t k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++) {
+		char *hit;
+		while ((hit = strstr(sb.buf, keywords[k]))) {
+			struct strbuf nb;
+			strbuf_init(&nb);
+			strbuf_add(&nb, sb.buf, (size_t)(hit - sb.buf));
+			strbuf_addf(&nb, "%ld", sys_value(keywords[k]));
+			strbuf_adds(&nb, hit + strlen(keywords[k]));
+			strbuf_release(&sb);
+			sb = nb;
+			docalc = 1;
+		}
+	}
+	if (docalc && strpbrk(sb.buf, "+-*/") && !strchr(sb.buf, '\'')) {
+		char *eq = strchr(sb.buf, '=');
+		long long v;
+		if (eq) {
+			if (fio_eval_arith(eq + 1, &v) < 0) {
+				err_set(err, ERR_INPUT, "%s:%d: cannot evaluate the arithmetic in '%s'", file, line, in);
+				strbuf_release(&sb);
+				return NULL;
+			}
+			eq[1] = '\0';
+			sb.len = strlen(sb.buf);
+			strbuf_addf(&sb, "%lld", v);
+		}
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static int add_option(struct reader *r, char *text, const char *file, int line, struct errbuf *err)
+{
+	struct fio_section *s = &r->out->v[r->cur_idx];
+	char *sub, *eq, *key, *val = NULL;
+	int rc = -1;
+
+	sub = substitute(text, r->vars, file, line, err);
+	if (!sub)
+		return -1;
+	eq = strchr(sub, '=');
+	if (eq) {
+		*eq = '\0';
+		val = strip(eq + 1);
+	}
+	key = strip(sub);
+	if (!*key) {
+		err_set(err, ERR_INPUT, "%s:%d: option without a name: '%s'", file, line, text);
+		goto out;
+	}
+	for (const char *c = key; *c; c++) {
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-' && *c != '.') {
+			err_set(err, ERR_INPUT, "%s:%d: '%s' is not a fio option name", file, line, key);
+			goto out;
+		}
+	}
+	kvlist_add(&s->opts, fio_option_canonical(key), val);
+	s->opt_file = xrealloc(s->opt_file, s->opts.n * sizeof(*s->opt_file));
+	s->opt_line = xrealloc(s->opt_line, s->opts.n * sizeof(*s->opt_line));
+	s->opt_file[s->opts.n - 1] = xstrdup(file);
+	s->opt_line[s->opts.n - 1] = line;
+	rc = 0;
+out:
+	free(sub);
+	return rc;
+}
+
+static int read_text(struct reader *r, const char *text, size_t len, const char *name, const char *dir,
+		     int nested, struct errbuf *err);
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+static int read_file(struct reader *r, const char *path, const char *from_file, int from_line, struct errbuf *err)
+{
+	struct strbuf sb;
+	char *real = NULL, *dir = NULL;
+	int rc = -1;
+
+	strbuf_init(&sb);
+	if (r->depth >= FIO_INCLUDE_MAX_DEPTH) {
+		err_set(err, ERR_INPUT, "%s:%d: includes nested deeper than %d", from_file, from_line,
+			FIO_INCLUDE_MAX_DEPTH);
+		goto out;
+	}
+	real = realpath(path, NULL);
+	if (!real || strbuf_read_file(&sb, path) < 0) {
+		if (from_file)
+			err_set(err, ERR_INPUT, "%s:%d: cannot read included file '%s': %s", from_file, from_line, path,
+				strerror(errno));
+		else
+			err_set(err, ERR_INPUT, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	for (int i = 0; i < r->depth; i++) {
+		if (!strcmp(r->stack[i], real)) {
+			err_set(err, ERR_INPUT, "%s:%d: include loop: '%s' includes itself", from_file, from_line, path);
+			goto out;
+		}
+	}
+	r->stack[r->depth++] = real;
+	dir = dir_of(path);
+	rc = read_text(r, sb.buf, sb.len, path, dir, from_file != NULL, err);
+	r->depth--;
+out:
+	free(real);
+	free(dir);
+	strbuf_release(&sb);
+	return rc;
+}
+
+static int read_text(struct reader *r, const char *text, size_t len, const char *name, const char *dir,
+		     int nested, struct errbuf *err)
+{
+	const char *p = text, *end = text + len;
+	int line = 0;
+
+	if (memchr(text, '\0', len))
+		return err_set(err, ERR_INPUT, "%s:1: binary data (NUL bytes), not a fio job file", name);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char *raw = xstrndup(p, n), *s;
+		int rc = 0;
+
+		line++;
+		p = nl ? nl + 1 : end;
+		s = strip(raw);
+		if (!*s) {
+			free(raw);
+			continue;
+		}
+		if (!strncmp(s, "include", 7) && (s[7] == ' ' || s[7] == '\t' || !s[7])) {
+			char *fn = s + 7, *path;
+			while (*fn == ' ' || *fn == '\t')
+				fn++;
+			if (!*fn) {
+				free(raw);
+				return err_set(err, ERR_INPUT, "%s:%d: 'include' without a file name", name, line);
+			}
+			if (fn[0] == '/' || !dir)
+				path = xstrdup(fn);
+			else
+				path = xasprintf("%s/%s", dir, fn);
+			rc = read_file(r, path, name, line, err);
+			free(path);
+		} else if (*s == '[') {
+			size_t sl = strlen(s);
+			struct fio_section *sec;
+			if (nested) {
+				rc = err_set(err, ERR_INPUT, "%s:%d: no new sections in included files (fio's rule)", name,
+					     line);
+			} else if (sl < 3 || s[sl - 1] != ']') {
+				rc = err_set(err, ERR_INPUT, "%s:%d: section header '%s' is not of the form [name]", name,
+					     line, s);
+			} else {
+				ARRAY_GROW(r->out->v, r->out->cap, r->out->n + 1);
+				sec = &r->out->v[r->out->n];
+				memset(sec, 0, sizeof(*sec));
+				kvlist_init(&sec->opts);
+				sec->name = xstrndup(s + 1, sl - 2);
+				sec->is_global = !strncmp(sec->name, "global", 6);
+				sec->file = xstrdup(name);
+				sec->line = line;
+				r->cur_idx = r->out->n++;
+				r->have_cur = 1;
+			}
+		} else if (!r->have_cur) {
+			rc = err_set(err, ERR_INPUT, "%s:%d: option '%s' outside of a [section]", name, line, s);
+		} else {
+			rc = add_option(r, s, name, line, err);
+		}
+		free(raw);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int finish(struct fio_jobfile *out, const char *name, struct errbuf *err)
+{
+	for (size_t i = 0; i < out->n; i++)
+		if (!out->v[i].is_global)
+			return 0;
+	return err_set(err, ERR_INPUT, "%s:1: no job sections (a fio job file needs at least one [job])", name);
+}
+
+int fio_jobfile_parse(const char *path, const struct kvlist *vars, struct fio_jobfile *out, struct errbuf *err)
+{
+	struct reader r;
+
+	memset(&r, 0, sizeof(r));
+	r.out = out;
+	r.vars = vars;
+	if (read_file(&r, path, NULL, 0, err) < 0)
+		return -1;
+	return finish(out, path, err);
+}
+
+int fio_jobfile_parse_text(const char *text, size_t len, const char *name, const char *dir, const struct kvlist *vars,
+			   struct fio_jobfile *out, struct errbuf *err)
+{
+	struct reader r;
+
+	memset(&r, 0, sizeof(r));
+	r.out = out;
+	r.vars = vars;
+	/* the in-memory text has no real path: loop detection starts at its includes */
+	if (read_text(&r, text, len, name, dir ? dir : ".", 0, err) < 0)
+		return -1;
+	return finish(out, name, err);
+}

@@ -1,0 +1,445 @@
+/*
+ * suite: bench's own suite file (docs/suite-format.md). A small INI format that names what to run ([workload]
+ * sections of fio options, [vdbench] sections of vdbench parameters, `profile =` references to job files,
+ * parameter files, other suites or HCIbench names), the fio options every workload shares ([options]), a
+ * [matrix], durations, the --quick form, repetitions, labels, and targets per host group. The built-in
+ * library (profiles/library/NAME.suite) is written in it.
+ */
+#include "profiles/internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+#include "core/units.h"
+#include "profiles/fio_job.h"
+
+void suite_init(struct suite *s)
+{
+	memset(s, 0, sizeof(*s));
+	kvlist_init(&s->labels);
+	kvlist_init(&s->options);
+	kvlist_init(&s->matrix);
+	kvlist_init(&s->targets);
+}
+
+void suite_release(struct suite *s)
+{
+	if (!s)
+		return;
+	free(s->file);
+	free(s->name);
+	free(s->description);
+	kvlist_release(&s->labels);
+	free(s->engine);
+	free(s->ramp);
+	free(s->runtime);
+	free(s->quick_ramp);
+	free(s->quick_runtime);
+	free(s->quick_size);
+	kvlist_release(&s->options);
+	free(s->options_lines);
+	kvlist_release(&s->matrix);
+	kvlist_release(&s->targets);
+	for (size_t i = 0; i < s->nitems; i++) {
+		struct suite_item *it = &s->items[i];
+		free(it->name);
+		free(it->opt_line);
+		kvlist_release(&it->opts);
+		kvlist_release(&it->labels);
+		free(it->text);
+		free(it->file);
+	}
+	free(s->items);
+	suite_init(s);
+}
+
+char **split_list(const char *s, char sep, size_t *n)
+{
+	char **v = NULL;
+	size_t cnt = 0;
+	const char *p = s;
+
+	for (;;) {
+		const char *e = strchr(p, sep);
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		char *item;
+		while (l && isspace((unsigned char)*p)) {
+			p++;
+			l--;
+		}
+		while (l && isspace((unsigned char)p[l - 1]))
+			l--;
+		if (!l) {
+			for (size_t i = 0; i < cnt; i++)
+				free(v[i]);
+			free(v);
+			return NULL;
+		}
+		item = xstrndup(p, l);
+		v = xrealloc(v, (cnt + 2) * sizeof(*v));
+		v[cnt++] = item;
+		v[cnt] = NULL;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	if (n)
+		*n = cnt;
+	return v;
+}
+
+void free_list(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+static char *trim(char *p)
+{
+	char *e;
+	while (*p && isspace((unsigned char)*p))
+		p++;
+	e = p + strlen(p);
+	while (e > p && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return p;
+}
+
+/* Cuts a trailing comment: '#' or ';' at the start or after a blank. */
+static void cut_comment(char *p)
+{
+	for (char *c = p; *c; c++) {
+		if ((*c == '#' || *c == ';') && (c == p || isspace((unsigned char)c[-1]))) {
+			*c = '\0';
+			return;
+		}
+	}
+}
+
+enum sect { S_NONE, S_SUITE, S_OPTIONS, S_MATRIX, S_WORKLOAD, S_VDBENCH };
+
+static struct suite_item *add_item(struct suite *s, enum suite_item_kind kind, const char *name, const char *file,
+				   int line)
+{
+	struct suite_item *it;
+
+	ARRAY_GROW(s->items, s->cap, s->nitems + 1);
+	it = &s->items[s->nitems++];
+	memset(it, 0, sizeof(*it));
+	it->kind = kind;
+	it->name = name && *name ? xstrdup(name) : NULL;
+	kvlist_init(&it->opts);
+	kvlist_init(&it->labels);
+	it->file = xstrdup(file);
+	it->line = line;
+	return it;
+}
+
+static int check_time(const char *v, const char *key, const char *file, int line, struct errbuf *err)
+{
+	uint64_t us;
+	if (fio_parse_time_us(v, 1000000, &us) < 0)
+		return err_set(err, ERR_INPUT, "%s:%d: '%s' is not a duration (e.g. 60, 90s, 2m, 1h), got '%s'", file,
+			       line, key, v);
+	return 0;
+}
+
+static int suite_key(struct suite *s, char *key, char *val, const char *file, int line, struct errbuf *err)
+{
+	if (!val)
+		return err_set(err, ERR_INPUT, "%s:%d: '%s' needs a value (key = value)", file, line, key);
+	if (!strcmp(key, "name")) {
+		free(s->name);
+		s->name = xstrdup(val);
+	} else if (!strcmp(key, "description")) {
+		free(s->description);
+		s->description = xstrdup(val);
+	} else if (!strcmp(key, "label")) {
+		char *k, *v;
+		if (kv_parse_label(val, &k, &v) < 0)
+			return err_set(err, ERR_INPUT, "%s:%d: label must be key=value, got '%s'", file, line, val);
+		kvlist_set(&s->labels, k, v);
+		free(k);
+		free(v);
+	} else if (!strcmp(key, "engine")) {
+		free(s->engine);
+		s->engine = xstrdup(val);
+	} else if (!strcmp(key, "repeat")) {
+		long n;
+		if (parse_long(val, 1, 10000, &n) < 0)
+			return err_set(err, ERR_INPUT, "%s:%d: 'repeat' must be a whole number 1..10000, got '%s'", file,
+				       line, val);
+		s->repeat = (unsigned)n;
+	} else if (!strcmp(key, "ramp") || !strcmp(key, "runtime") || !strcmp(key, "quick.ramp") ||
+		   !strcmp(key, "quick.runtime")) {
+		char **slot = !strcmp(key, "ramp") ? &s->ramp : !strcmp(key, "runtime") ? &s->runtime :
+			      !strcmp(key, "quick.ramp") ? &s->quick_ramp : &s->quick_runtime;
+		if (check_time(val, key, file, line, err) < 0)
+			return -1;
+		free(*slot);
+		*slot = xstrdup(val);
+	} else if (!strcmp(key, "quick.size")) {
+		uint64_t b;
+		if (fio_parse_size(val, &b) < 0 || !b)
+			return err_set(err, ERR_INPUT, "%s:%d: 'quick.size' is not a size (e.g. 256m), got '%s'", file,
+				       line, val);
+		free(s->quick_size);
+		s->quick_size = xstrdup(val);
+	} else if (!strcmp(key, "targets")) {
+		kvlist_set(&s->targets, "", val);
+	} else if (!strncmp(key, "targets.", 8) && key[8]) {
+		kvlist_set(&s->targets, key + 8, val);
+	} else if (!strcmp(key, "profile")) {
+		struct suite_item *it = add_item(s, SUITE_PROFILE, NULL, file, line);
+		it->text = xstrdup(val);
+	} else {
+		return err_set(err, ERR_INPUT,
+			       "%s:%d: unknown suite key '%s' (name description label engine repeat ramp runtime "
+			       "quick.ramp quick.runtime quick.size targets targets.GROUP profile)",
+			       file, line, key);
+	}
+	return 0;
+}
+
+static int workload_key(struct suite_item *it, char *key, char *val, const char *file, int line, struct errbuf *err)
+{
+	if (!strncmp(key, "bench.", 6)) {
+		const char *k = key + 6;
+		if (!strcmp(k, "disks")) {
+			long n;
+			if (!val || parse_long(val, 1, 100000, &n) < 0)
+				return err_set(err, ERR_INPUT, "%s:%d: 'bench.disks' must be a whole number >= 1, got '%s'",
+					       file, line, val ? val : "");
+			it->disks = (unsigned)n;
+		} else if (!strncmp(k, "label.", 6) && k[6] && val) {
+			kvlist_set(&it->labels, k + 6, val);
+		} else {
+			return err_set(err, ERR_INPUT, "%s:%d: unknown bench key '%s' (bench.disks, bench.label.KEY)",
+				       file, line, key);
+		}
+		return 0;
+	}
+	for (const char *c = key; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+			return err_set(err, ERR_INPUT, "%s:%d: '%s' is not a fio option name", file, line, key);
+	kvlist_add(&it->opts, fio_option_canonical(key), val);
+	it->opt_line = xrealloc(it->opt_line, it->opts.n * sizeof(int));
+	it->opt_line[it->opts.n - 1] = line;
+	return 0;
+}
+
+/* One key = value line of section `cur`. */
+static int suite_line(struct suite *s, enum sect cur, struct suite_item *item, char *key, char *val, const char *name,
+		      int line, struct errbuf *err)
+{
+	int r = 0;
+
+	switch (cur) {
+	case S_NONE:
+		return err_set(err, ERR_INPUT, "%s:%d: '%s' outside of a [section]", name, line, key);
+	case S_SUITE:
+		r = suite_key(s, key, val, name, line, err);
+		break;
+	case S_OPTIONS:
+		r = 0;
+		for (const char *c = key; *c; c++)
+			if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+				r = err_set(err, ERR_INPUT, "%s:%d: '%s' is not a fio option name", name, line,
+					     key);
+		if (!r) {
+			kvlist_add(&s->options, fio_option_canonical(key), val);
+			s->options_lines = xrealloc(s->options_lines, s->options.n * sizeof(int));
+			s->options_lines[s->options.n - 1] = line;
+		}
+		break;
+	case S_MATRIX: {
+		char **v;
+		if (!val || !(v = split_list(val, ',', NULL))) {
+			r = err_set(err, ERR_INPUT, "%s:%d: matrix '%s' needs values v1,v2,... without empty items",
+				     name, line, key);
+			break;
+		}
+		free_list(v);
+		kvlist_set(&s->matrix, key, val);
+		r = 0;
+		break;
+	}
+	case S_WORKLOAD:
+		r = workload_key(item, key, val, name, line, err);
+		break;
+	case S_VDBENCH:
+		r = 0;
+		break;
+	}
+	return r;
+}
+
+int suite_parse_text(const char *text, size_t len, const char *name, struct suite *s, struct errbuf *err)
+{
+	const char *p = text, *end = text + len;
+	enum sect cur = S_NONE;
+	struct suite_item *item = NULL;
+	struct strbuf vdb;
+	int line = 0, rc = -1, seen_suite = 0, r;
+
+	strbuf_init(&vdb);
+	free(s->file);
+	s->file = xstrdup(name);
+	if (memchr(text, '\0', len)) {
+		err_set(err, ERR_INPUT, "%s:1: binary data (NUL bytes), not a suite file", name);
+		goto out;
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char *raw = xstrndup(p, n), *l, *eq, *key, *val;
+
+		line++;
+		p = nl ? nl + 1 : end;
+		l = trim(raw);
+		if (*l == '#' || *l == ';' || !*l) {
+			free(raw);
+			continue;
+		}
+		if (*l == '[') {
+			size_t ll = strlen(l);
+			char *hdr, *arg;
+			cut_comment(l);
+			l = trim(l);
+			ll = strlen(l);
+			if (ll < 3 || l[ll - 1] != ']') {
+				err_set(err, ERR_INPUT, "%s:%d: section header '%s' is not of the form [name]", name, line, l);
+				free(raw);
+				goto out;
+			}
+			l[ll - 1] = '\0';
+			hdr = trim(l + 1);
+			arg = hdr + strcspn(hdr, " \t");
+			if (*arg)
+				*arg++ = '\0';
+			arg = trim(arg);
+			if (vdb.len && item) {
+				item->text = strbuf_detach(&vdb, NULL);
+			}
+			item = NULL;
+			if (!strcmp(hdr, "suite") && !*arg) {
+				if (seen_suite++) {
+					err_set(err, ERR_INPUT, "%s:%d: duplicate section [suite]", name, line);
+					free(raw);
+					goto out;
+				}
+				cur = S_SUITE;
+			} else if (!strcmp(hdr, "options") && !*arg) {
+				if (s->options_line) {
+					err_set(err, ERR_INPUT, "%s:%d: duplicate section [options] (first at line %d)", name,
+						line, s->options_line);
+					free(raw);
+					goto out;
+				}
+				s->options_line = line;
+				cur = S_OPTIONS;
+			} else if (!strcmp(hdr, "matrix") && !*arg) {
+				if (s->matrix_line) {
+					err_set(err, ERR_INPUT, "%s:%d: duplicate section [matrix] (first at line %d)", name,
+						line, s->matrix_line);
+					free(raw);
+					goto out;
+				}
+				s->matrix_line = line;
+				cur = S_MATRIX;
+			} else if (!strcmp(hdr, "workload") || !strcmp(hdr, "vdbench")) {
+				for (size_t i = 0; *arg && i < s->nitems; i++) {
+					if (s->items[i].name && !strcmp(s->items[i].name, arg)) {
+						err_set(err, ERR_INPUT, "%s:%d: duplicate section [%s %s] (first at line %d)",
+							name, line, hdr, arg, s->items[i].line);
+						free(raw);
+						goto out;
+					}
+				}
+				cur = !strcmp(hdr, "workload") ? S_WORKLOAD : S_VDBENCH;
+				item = add_item(s, cur == S_WORKLOAD ? SUITE_WORKLOAD : SUITE_VDBENCH, arg, name, line);
+			} else {
+				err_set(err, ERR_INPUT,
+					"%s:%d: unknown section '[%s]' (suite, options, matrix, workload, vdbench)", name,
+					line, hdr);
+				free(raw);
+				goto out;
+			}
+			free(raw);
+			continue;
+		}
+		if (cur == S_VDBENCH) {
+			/* kept as written; the vdbench reader gives its own file:line from text_line */
+			if (!vdb.len)
+				item->text_line = line;
+			strbuf_add(&vdb, raw, strlen(raw));
+			strbuf_addc(&vdb, '\n');
+			free(raw);
+			continue;
+		}
+		cut_comment(l);
+		l = trim(l);
+		eq = strchr(l, '=');
+		val = NULL;
+		if (eq) {
+			*eq = '\0';
+			val = trim(eq + 1);
+		}
+		key = trim(l);
+		if (!*key) {
+			err_set(err, ERR_INPUT, "%s:%d: a line without a key", name, line);
+			free(raw);
+			goto out;
+		}
+		r = suite_line(s, cur, item, key, val, name, line, err);
+		free(raw);
+		if (r < 0)
+			goto out;
+	}
+	if (vdb.len && item)
+		item->text = strbuf_detach(&vdb, NULL);
+	if (!seen_suite && !s->nitems) {
+		err_set(err, ERR_INPUT, "%s:%d: empty suite file: no [suite], [workload] or [vdbench] section", name,
+			line ? line : 1);
+		goto out;
+	}
+	for (size_t i = 0; i < s->nitems; i++) {
+		if (s->items[i].kind == SUITE_VDBENCH && !s->items[i].text) {
+			err_set(err, ERR_INPUT, "%s:%d: [vdbench] section without parameter lines", name,
+				s->items[i].line);
+			goto out;
+		}
+	}
+	if (!s->nitems) {
+		err_set(err, ERR_INPUT, "%s:%d: the suite names nothing to run (add [workload], [vdbench] or profile =)",
+			name, line ? line : 1);
+		goto out;
+	}
+	rc = 0;
+out:
+	strbuf_release(&vdb);
+	return rc;
+}
+
+int suite_parse_file(const char *path, struct suite *out, struct errbuf *err)
+{
+	struct strbuf sb;
+	int rc;
+
+	strbuf_init(&sb);
+	if (strbuf_read_file(&sb, path) < 0) {
+		err_set(err, ERR_INPUT, "%s: %s", path, strerror(errno));
+		strbuf_release(&sb);
+		return -1;
+	}
+	rc = suite_parse_text(sb.buf, sb.len, path, out, err);
+	strbuf_release(&sb);
+	return rc;
+}

@@ -1,0 +1,154 @@
+/*
+ * gate: the CI performance regression gate. Two sets of runs (baseline, candidate) are matched by workload;
+ * every workload x metric pair is a cell. Each cell gets the candidate/baseline ratio with a confidence
+ * interval computed on log values (Hodges-Lehmann with the exact Mann-Whitney interval, or the signed-rank
+ * interval for paired runs), a p-value adjusted across all cells (Benjamini-Hochberg), and a verdict:
+ *
+ *   REGRESSION    the interval excludes no-change on the bad side, the estimate is worse than the threshold and
+ *                 the adjusted p-value is below 1 - conf;
+ *   IMPROVEMENT   the mirror image;
+ *   EQUIVALENT    the whole interval lies inside 1 +- threshold;
+ *   INCONCLUSIVE  anything else (with an estimate of how many more runs per side would likely settle it);
+ *   INVALID       too few valid runs (runs that failed, are partial, aborted, had fio errors or ran short are
+ *                 excluded with a reason).
+ *
+ * Direction matters: IOPS and MiB/s are better higher; latency and CPU per IO are better lower. Pure code:
+ * gate_select.h fills the sides from the store, bench/cmd_gate.c prints and picks the exit code.
+ */
+#ifndef BENCH_REPORT_GATE_H
+#define BENCH_REPORT_GATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/errbuf.h"
+#include "core/strbuf.h"
+#include "report/stats.h"
+
+/* The figures a gate compares for every workload. Order = display order within a workload. */
+enum gate_metric {
+	GM_IOPS_READ = 0, GM_IOPS_WRITE, GM_IOPS_TRIM,
+	GM_MBPS_READ, GM_MBPS_WRITE, GM_MBPS_TRIM,
+	GM_LAT_MEAN_READ, GM_LAT_MEAN_WRITE, GM_LAT_MEAN_TRIM,
+	GM_LAT_P99_READ, GM_LAT_P99_WRITE, GM_LAT_P99_TRIM,
+	GM_CPU_PER_IO,
+	GM_NR,
+	GM_WORKLOAD = GM_NR /* pseudo-metric of a cell that stands for a whole workload without any figure */
+};
+
+struct gate_metric_info {
+	const char *key;      /* "iops.read", "mibps.write", "lat_mean_us.read", "lat_p99_us.write", "cpu_us_per_io" */
+	const char *title;    /* "read IOPS", "write p99 latency", ... */
+	const char *unit;     /* unit of the displayed value when the title does not say it ("us"), or "" */
+	double scale;         /* displayed = stored * scale (stored: IOPS, bytes/s, ns, CPU-us per IO) */
+	int lower_is_better;  /* latency, CPU: 1; IOPS, bandwidth: 0 */
+};
+const struct gate_metric_info *gate_metric_info(enum gate_metric m); /* GM_WORKLOAD gives "all metrics" */
+
+enum gate_verdict { GATE_REGRESSION = 0, GATE_IMPROVEMENT, GATE_EQUIVALENT, GATE_INCONCLUSIVE, GATE_INVALID,
+		    GATE_VERDICT_NR };
+const char *gate_verdict_name(enum gate_verdict v); /* "REGRESSION", ... */
+
+/* One stored run as the gate sees it (filled by gate_select or by tests). */
+struct gate_run {
+	int64_t id;
+	int64_t suite_id;
+	char *name;           /* run (workload) name */
+	char *key;            /* what workloads are matched on across sides (identity text or the name) */
+	unsigned repetition;  /* 1-based; pairs runs with --paired */
+	char *invalid;        /* why the run is excluded, or NULL when valid */
+	double value[GM_NR];  /* stored units (see gate_metric_info.scale); NAN when not measured */
+};
+
+struct gate_side {
+	char *selection;      /* as the user wrote it: "suite:3", "git=abc123", "latest:branch=main" */
+	struct gate_run *runs;
+	size_t n, cap;
+};
+
+void gate_side_init(struct gate_side *s, const char *selection);
+void gate_side_release(struct gate_side *s);
+/* Appends a run with all values NAN and copies of the strings; returns it (valid until the next add). */
+struct gate_run *gate_side_add(struct gate_side *s, int64_t id, const char *name, const char *key,
+			       unsigned repetition);
+/* Marks a run invalid (keeps the first reason). */
+void gate_run_set_invalid(struct gate_run *r, const char *reason);
+
+struct gate_opts {
+	double threshold;     /* fraction, e.g. 0.05 for +-5% */
+	double conf;          /* confidence level of the intervals, e.g. 0.95; also 1 - the FDR level */
+	unsigned min_runs;    /* fewer valid runs per side make a cell INVALID */
+	int paired;           /* pair runs by repetition number (interleaved A B B A blocks) */
+	int strict;           /* INCONCLUSIVE fails the gate too */
+	int allow_invalid;    /* INVALID cells do not fail the gate */
+};
+void gate_opts_default(struct gate_opts *o); /* 5%, 95%, 3 runs, unpaired, not strict */
+
+struct gate_cell {
+	char *key;            /* workload key */
+	char *workload;       /* display name (the baseline's run name) */
+	enum gate_metric metric;
+	/* valid samples, stored units; with --paired base[i] and cand[i] are one pair */
+	double *base, *cand;
+	int64_t *base_run, *cand_run;
+	size_t nbase, ncand;
+	enum gate_verdict verdict;
+	char *note;           /* why INVALID, what would settle INCONCLUSIVE, ... or NULL */
+	struct stats_shift s; /* of log(candidate) - log(baseline); valid unless INVALID */
+	double ratio, ratio_lo, ratio_hi; /* exp of s.est, s.lo, s.hi */
+	double q;             /* Benjamini-Hochberg adjusted p over all judged cells of the gate */
+	double base_median, cand_median; /* stored units */
+	double sd_log_base, sd_log_cand; /* spread of one run (standard deviation of log values ~ CV) */
+	double sd_log;        /* pooled spread (paired: of the log differences) */
+	unsigned runs_needed; /* per side, to likely settle the cell (INCONCLUSIVE) or for calibration */
+	double badness;       /* log effect signed so that positive = worse; for sorting */
+};
+
+enum gate_outcome {
+	GATE_PASS = 0,          /* no regression (and, with strict, nothing inconclusive) */
+	GATE_FAIL_REGRESSION,   /* exit 1 */
+	GATE_FAIL_INCONCLUSIVE, /* --strict and an INCONCLUSIVE cell: exit 1 */
+	GATE_FAIL_INVALID,      /* an INVALID cell without allow_invalid: exit 3, never a pass */
+};
+
+struct gate {
+	struct gate_opts opts;
+	const struct gate_side *base, *cand; /* borrowed; must outlive the gate */
+	struct gate_cell *cells;
+	size_t ncells, cells_cap;
+	char **notes;         /* workloads only on one side, metrics not measured on one side, ... */
+	size_t nnotes, notes_cap;
+	size_t count[GATE_VERDICT_NR];
+	double conf_achieved_min; /* smallest confidence level the judged cells' intervals reached */
+};
+
+void gate_init(struct gate *g, const struct gate_opts *opts);
+void gate_release(struct gate *g);
+
+/*
+ * Matches the workloads of both sides and builds the cells (without judging them). -1 with ERR_INPUT when a
+ * side has no runs or the sides have no workload in common.
+ */
+int gate_build(struct gate *g, const struct gate_side *base, const struct gate_side *cand, struct errbuf *err);
+/* Statistics, Benjamini-Hochberg over all judged cells, verdicts, run estimates; sorts cells by effect. */
+int gate_evaluate(struct gate *g, struct errbuf *err);
+
+/*
+ * The verdict of one cell from its shift (log ratio), adjusted p-value q, the FDR level alpha, the threshold
+ * (fraction) and the metric's direction.
+ */
+enum gate_verdict gate_judge(const struct stats_shift *s, double q, double alpha, double threshold,
+			     int lower_is_better);
+
+enum gate_outcome gate_outcome(const struct gate *g);
+const char *gate_outcome_text(enum gate_outcome o); /* "PASS", "FAIL (regression)", ... */
+
+/* Renderers. Everything user-given is escaped for the format. */
+void gate_render_text(const struct gate *g, struct strbuf *out);     /* terminal table, sorted by effect */
+void gate_render_markdown(const struct gate *g, struct strbuf *out); /* CI job summary / PR comment */
+void gate_render_junit(const struct gate *g, struct strbuf *out);    /* one testcase per cell */
+void gate_render_json(const struct gate *g, struct strbuf *out);     /* verdicts with the raw samples */
+/* Calibration (A/A): noise per cell and runs per side the threshold needs. */
+void gate_render_calibration(const struct gate *g, struct strbuf *out);
+
+#endif

@@ -1,0 +1,555 @@
+/*
+ * html: the self-contained HTML report (html.h). One page, inline CSS, inline SVG charts, no script and no
+ * external URL of any kind. Anchors are generated ("g3"), never made from user text.
+ */
+#include "report/html.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/escape.h"
+#include "report/render.h"
+
+static const enum rep_metric ratio_cols[RM_NR] = { RM_IOPS, RM_MBPS, RM_RLAT, RM_WLAT, RM_RP99, RM_WP99, RM_CPU };
+static const char *const ratio_names[RM_NR] = { "IOPS", "MiB/s", "read lat", "write lat", "read p99",
+						"write p99", "CPU" };
+
+static const char css[] =
+	":root{--fg:#1d232b;--muted:#5d6873;--line:#dfe3e8;--bg:#ffffff;--head:#f4f6f8;--accent:#3566b5}\n"
+	"*{box-sizing:border-box}\n"
+	"body{margin:0;font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
+	"color:var(--fg);background:#eef1f4}\n"
+	"main{max-width:1320px;margin:0 auto;padding:24px 32px 64px;background:var(--bg);"
+	"box-shadow:0 0 0 1px var(--line)}\n"
+	"header{border-bottom:3px solid var(--accent);margin-bottom:18px;padding-bottom:10px}\n"
+	"h1{font-size:26px;margin:0 0 4px}h2{font-size:20px;margin:34px 0 10px;padding-top:8px;"
+	"border-top:1px solid var(--line)}h3{font-size:15px;margin:22px 0 8px;color:#27313b}\n"
+	".sub{color:var(--muted)}\n"
+	"nav{background:var(--head);border:1px solid var(--line);border-radius:6px;padding:10px 18px;"
+	"columns:2 320px;margin:14px 0}\n"
+	"nav ol{margin:0;padding-left:18px}nav a{color:var(--accent);text-decoration:none}"
+	"nav a:hover{text-decoration:underline}\n"
+	"table{border-collapse:collapse;margin:6px 0 14px;font-variant-numeric:tabular-nums}\n"
+	"th,td{border:1px solid var(--line);padding:4px 9px;vertical-align:top}\n"
+	"th{background:var(--head);font-weight:600;text-align:left;white-space:nowrap}\n"
+	"td.n,th.n{text-align:right;white-space:nowrap}\n"
+	"tbody tr:nth-child(even) td{background:#fafbfc}\n"
+	"td.w{max-width:660px;overflow-wrap:anywhere}\n"
+	"td.r{text-align:right;font-weight:600;white-space:nowrap}\n"
+	"tbody tr td.good0{background:#d9f0d3}tbody tr td.good1{background:#a6dba0}"
+	"tbody tr td.good2{background:#5aae61}tbody tr td.good3{background:#1b7837;color:#fff}\n"
+	"tbody tr td.bad0{background:#f6e8c3}tbody tr td.bad1{background:#dfc27d}"
+	"tbody tr td.bad2{background:#bf812d}tbody tr td.bad3{background:#8c510a;color:#fff}\n"
+	"tr.unmatched td{color:var(--muted);font-style:italic}\n"
+	".legend span{display:inline-block;padding:2px 8px;margin:0 4px 4px 0;border-radius:3px}\n"
+	".spread{color:var(--muted);font-size:12px}\n"
+	".status-failed,.status-aborted{color:#b3261e;font-weight:600}.status-partial{color:#8c510a;font-weight:600}\n"
+	"figure{margin:14px 0 26px;padding:10px;border:1px solid var(--line);border-radius:6px}\n"
+	"figure svg{width:100%;height:auto;display:block}\n"
+	"figcaption{color:var(--muted);font-size:13px;margin-top:6px}\n"
+	"dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:4px 18px}dl.meta dt{font-weight:600}"
+	"dl.meta dd{margin:0}\n"
+	"code{background:var(--head);padding:1px 4px;border-radius:3px}\n"
+	"footer{margin-top:40px;color:var(--muted);font-size:12px}\n";
+
+static void h(struct strbuf *out, const char *s)
+{
+	esc_html(out, s ? s : "");
+}
+
+static void kv_text(struct strbuf *out, const struct kvlist *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		if (i)
+			strbuf_adds(out, " ");
+		strbuf_adds(out, "<code>");
+		h(out, l->v[i].key);
+		strbuf_adds(out, "=");
+		h(out, l->v[i].value);
+		strbuf_adds(out, "</code>");
+	}
+	if (!l->n)
+		strbuf_adds(out, "<span class=\"sub\">(no labels)</span>");
+}
+
+static void cell(struct strbuf *out, const struct rep_cell *c, int decimals)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	render_num(&sb, c->n ? c->med : NAN, decimals);
+	strbuf_adds(out, "<td class=\"n\">");
+	h(out, sb.buf);
+	if (c->n > 1 && c->min != c->max) {
+		strbuf_reset(&sb);
+		render_num(&sb, c->min, decimals);
+		strbuf_adds(&sb, "–");
+		render_num(&sb, c->max, decimals);
+		strbuf_adds(out, "<br><span class=\"spread\">");
+		h(out, sb.buf);
+		strbuf_adds(out, "</span>");
+	}
+	strbuf_adds(out, "</td>");
+	strbuf_release(&sb);
+}
+
+/* ---- metadata --------------------------------------------------------------------------------------- */
+
+struct distinct {
+	char **v;
+	size_t n, cap;
+};
+
+static void distinct_add(struct distinct *d, const char *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < d->n; i++)
+		if (!strcmp(d->v[i], s))
+			return;
+	ARRAY_GROW(d->v, d->cap, d->n + 1);
+	d->v[d->n++] = xstrdup(s);
+}
+
+static void distinct_release(struct distinct *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->v[i]);
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}
+
+static void distinct_list(struct strbuf *out, const struct distinct *d)
+{
+	if (!d->n)
+		strbuf_adds(out, "<span class=\"sub\">unknown</span>");
+	for (size_t i = 0; i < d->n; i++) {
+		strbuf_adds(out, i ? ", <code>" : "<code>");
+		h(out, d->v[i]);
+		strbuf_adds(out, "</code>");
+	}
+}
+
+static void metadata(struct strbuf *out, const struct rep_set *set)
+{
+	struct distinct suites = { 0 }, hosts = { 0 }, versions = { 0 }, keys = { 0 }, engines = { 0 };
+	const char *first = NULL, *last = NULL;
+	size_t counts[5] = { 0 };
+	static const char *const st[5] = { "done", "partial", "failed", "aborted", "running" };
+
+	for (size_t i = 0; i < set->n; i++) {
+		const struct rep_run *r = &set->v[i];
+		distinct_add(&suites, r->suite);
+		distinct_add(&engines, r->engine);
+		for (size_t k = 0; k < r->labels.n; k++)
+			distinct_add(&keys, r->labels.v[k].key);
+		for (size_t k = 0; k < r->nhosts; k++) {
+			if (strcmp(r->hosts[k].host, "*"))
+				distinct_add(&hosts, r->hosts[k].host);
+			distinct_add(&versions, r->hosts[k].fio_version);
+		}
+		if (r->started_at && (!first || strcmp(r->started_at, first) < 0))
+			first = r->started_at;
+		if (r->started_at && (!last || strcmp(r->started_at, last) > 0))
+			last = r->started_at;
+		for (int k = 0; k < 5; k++)
+			if (!strcmp(r->status, st[k]))
+				counts[k]++;
+	}
+	strbuf_adds(out, "<h2 id=\"meta\">Suites and setup</h2>\n<dl class=\"meta\">\n<dt>runs</dt><dd>");
+	strbuf_addf(out, "%zu selected", set->n);
+	for (int k = 0; k < 5; k++)
+		if (counts[k])
+			strbuf_addf(out, ", %zu %s", counts[k], st[k]);
+	strbuf_adds(out, "</dd>\n<dt>suites</dt><dd>");
+	distinct_list(out, &suites);
+	strbuf_adds(out, "</dd>\n<dt>dates</dt><dd>");
+	if (first) {
+		h(out, first);
+		strbuf_adds(out, " to ");
+		h(out, last);
+	} else {
+		strbuf_adds(out, "<span class=\"sub\">unknown</span>");
+	}
+	strbuf_adds(out, "</dd>\n<dt>hosts</dt><dd>");
+	distinct_list(out, &hosts);
+	strbuf_adds(out, "</dd>\n<dt>fio versions</dt><dd>");
+	distinct_list(out, &versions);
+	strbuf_adds(out, "</dd>\n<dt>engines</dt><dd>");
+	distinct_list(out, &engines);
+	strbuf_adds(out, "</dd>\n");
+	/* Every label key with its values. */
+	for (size_t k = 0; k < keys.n; k++) {
+		struct distinct vals = { 0 };
+		for (size_t i = 0; i < set->n; i++)
+			distinct_add(&vals, kvlist_get(&set->v[i].labels, keys.v[k], NULL));
+		strbuf_adds(out, "<dt>label <code>");
+		h(out, keys.v[k]);
+		strbuf_adds(out, "</code></dt><dd>");
+		distinct_list(out, &vals);
+		strbuf_adds(out, "</dd>\n");
+		distinct_release(&vals);
+	}
+	strbuf_adds(out, "</dl>\n");
+	distinct_release(&suites);
+	distinct_release(&hosts);
+	distinct_release(&versions);
+	distinct_release(&keys);
+	distinct_release(&engines);
+}
+
+/* ---- ratio table ------------------------------------------------------------------------------------ */
+
+static void ratio_section(struct strbuf *out, const struct cmp_table *t)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_adds(out, "<h2 id=\"ratio\">Ratio ");
+	strbuf_addf(&sb, "%s=%s / %s=%s", t->key, t->a, t->key, t->b);
+	h(out, sb.buf);
+	strbuf_adds(out, "</h2>\n<p>Each cell is the median of ");
+	h(out, t->a);
+	strbuf_adds(out, " divided by the median of ");
+	h(out, t->b);
+	strbuf_addf(out, " (the baseline) for the same workload, matched by %s. %zu matched rows; %zu only ",
+		    t->match == REP_MATCH_NAME ? "name" : "identity (tool, block size, read %, random %)", t->matched,
+		    t->unmatched_a);
+	h(out, t->a);
+	strbuf_addf(out, ", %zu only ", t->unmatched_b);
+	h(out, t->b);
+	strbuf_adds(out, " (listed in italics).</p>\n<p class=\"legend\">"
+			 "<span style=\"background:#1b7837;color:#fff\">better</span>"
+			 "<span style=\"background:#5aae61\">better</span><span style=\"background:#a6dba0\">better</span>"
+			 "<span style=\"background:#d9f0d3\">within 5 %</span>"
+			 "<span style=\"background:#f6e8c3\">within 5 %</span><span style=\"background:#dfc27d\">worse"
+			 "</span><span style=\"background:#bf812d\">worse</span>"
+			 "<span style=\"background:#8c510a;color:#fff\">worse</span> &nbsp; IOPS and MiB/s: a ratio "
+			 "&ge; 1 is better; latency and CPU: a ratio &le; 1 is better. Shade: within 5 %, 25 %, 2&times;, "
+			 "beyond.</p>\n");
+	for (size_t gi = 0; gi < t->n; gi++) {
+		const struct cmp_group *g = &t->v[gi];
+
+		strbuf_addf(out, "<h3 id=\"r%zu\">", gi + 1);
+		h(out, g->title);
+		strbuf_adds(out, "</h3>\n<table class=\"ratio\">\n<thead><tr><th>workload</th>");
+		for (int k = 0; k < RM_NR; k++)
+			strbuf_addf(out, "<th class=\"n\">%s</th>", ratio_names[k]);
+		strbuf_adds(out, "</tr></thead>\n<tbody>\n");
+		for (size_t ri = 0; ri < g->n; ri++) {
+			const struct cmp_row *row = &g->rows[ri];
+			int matched = row->a && row->b;
+
+			strbuf_adds(out, matched ? "<tr class=\"matched\"><td class=\"w\">" :
+						   "<tr class=\"unmatched\"><td class=\"w\">");
+			h(out, row->workload);
+			if (!matched) {
+				strbuf_adds(out, " <span class=\"sub\">(only ");
+				h(out, row->a ? t->a : t->b);
+				strbuf_adds(out, ")</span>");
+			}
+			strbuf_adds(out, "</td>");
+			for (int k = 0; k < RM_NR; k++) {
+				enum rep_metric m = ratio_cols[k];
+				int level;
+				const char *cls = cmp_class(m, row->ratio[m], &level);
+
+				strbuf_reset(&sb);
+				if (*cls)
+					strbuf_addf(out, "<td class=\"r %s%d\"", cls, level);
+				else
+					strbuf_adds(out, "<td class=\"r\"");
+				if (matched) {
+					/* the two medians as a tooltip */
+					strbuf_adds(&sb, t->a);
+					strbuf_adds(&sb, " ");
+					render_num(&sb, row->a->c[m].n ? row->a->c[m].med : NAN, rep_metrics[m].decimals);
+					strbuf_adds(&sb, ", ");
+					strbuf_adds(&sb, t->b);
+					strbuf_adds(&sb, " ");
+					render_num(&sb, row->b->c[m].n ? row->b->c[m].med : NAN, rep_metrics[m].decimals);
+					strbuf_adds(out, " title=\"");
+					h(out, sb.buf);
+					strbuf_adds(out, "\"");
+				}
+				strbuf_reset(&sb);
+				render_num(&sb, row->ratio[m], 3);
+				strbuf_adds(out, ">");
+				h(out, sb.buf);
+				strbuf_adds(out, "</td>");
+			}
+			strbuf_adds(out, "</tr>\n");
+		}
+		strbuf_adds(out, "</tbody>\n</table>\n");
+	}
+	strbuf_release(&sb);
+}
+
+/* ---- raw-data table --------------------------------------------------------------------------------- */
+
+static void raw_group(struct strbuf *out, const struct rep_group *g, const char *id)
+{
+	strbuf_addf(out, "<h3 id=\"%s\">", id);
+	h(out, g->title);
+	strbuf_adds(out, "</h3>\n<table class=\"raw\">\n<thead><tr><th>workload</th><th class=\"n\">runs</th>");
+	for (int m = 0; m < RM_NR; m++) {
+		strbuf_adds(out, "<th class=\"n\">");
+		h(out, rep_metrics[m].title);
+		strbuf_adds(out, "</th>");
+	}
+	strbuf_adds(out, "</tr></thead>\n<tbody>\n");
+	for (size_t ri = 0; ri < g->n; ri++) {
+		const struct rep_row *row = &g->rows[ri];
+		strbuf_adds(out, "<tr><td class=\"w\">");
+		h(out, row->name);
+		if (row->partial)
+			strbuf_adds(out, " <span class=\"status-partial\">(partial)</span>");
+		strbuf_addf(out, "</td><td class=\"n\">%zu</td>", row->nruns);
+		for (int m = 0; m < RM_NR; m++)
+			cell(out, &row->c[m], rep_metrics[m].decimals);
+		strbuf_adds(out, "</tr>\n");
+	}
+	strbuf_adds(out, "</tbody>\n</table>\n");
+}
+
+static void runs_section(struct strbuf *out, const struct rep_set *set)
+{
+	strbuf_adds(out, "<h2 id=\"runs\">Runs and hosts</h2>\n<table class=\"runs\">\n<thead><tr><th>run</th>"
+			 "<th>status</th><th>workload</th><th>labels</th><th>started</th><th>hosts (fio, start "
+			 "offset ms)</th><th>error</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < set->n; i++) {
+		const struct rep_run *r = &set->v[i];
+		strbuf_addf(out, "<tr><td class=\"n\">%lld</td><td class=\"status-", (long long)r->id);
+		h(out, r->status);
+		strbuf_adds(out, "\">");
+		h(out, r->status);
+		strbuf_adds(out, "</td><td class=\"w\">");
+		h(out, r->name);
+		strbuf_adds(out, "</td><td>");
+		kv_text(out, &r->labels);
+		strbuf_adds(out, "</td><td>");
+		h(out, r->started_at);
+		strbuf_adds(out, "</td><td>");
+		for (size_t k = 0; k < r->nhosts; k++) {
+			const struct rep_host *x = &r->hosts[k];
+			struct strbuf sb;
+
+			if (!strcmp(x->host, "*"))
+				continue;
+			strbuf_init(&sb);
+			strbuf_addf(&sb, "%s (%s, ", x->host, x->fio_version ? x->fio_version : "?");
+			render_num(&sb, x->start_offset_ms, 1);
+			strbuf_adds(&sb, ")");
+			if (x->error)
+				strbuf_addf(&sb, " error %d: %s", x->error_code, x->error);
+			h(out, sb.buf);
+			strbuf_adds(out, "<br>");
+			strbuf_release(&sb);
+		}
+		strbuf_adds(out, "</td><td>");
+		h(out, r->error);
+		strbuf_adds(out, "</td></tr>\n");
+	}
+	strbuf_adds(out, "</tbody>\n</table>\n");
+}
+
+/* ---- charts ----------------------------------------------------------------------------------------- */
+
+static const char *const kind_titles[6] = {
+	"IOPS and MiB/s per workload", "Side by side per group", "Ratio charts", "Latency",
+	"Time series", "Latency distribution (CDF)",
+};
+
+static int has_active(const char *s)
+{
+	static const char *const bad[] = { "<script", "javascript:", "<foreignobject", "@import", "href=\"http",
+					   "href='http", "url(http", "url('http", "url(\"http", "src=", "<iframe",
+					   "<image", "data:", "onload", "onclick", "onerror", "onmouse", "onbegin",
+					   "<!entity", "<!doctype" };
+	char *low = xstrdup(s);
+	int hit = 0;
+
+	for (char *p = low; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]) && !hit; i++)
+		hit = strstr(low, bad[i]) != NULL;
+	free(low);
+	return hit;
+}
+
+int html_inline_svg(struct strbuf *out, const char *path, const char *prefix)
+{
+	struct strbuf in;
+	const char *p, *svg;
+
+	strbuf_init(&in);
+	if (strbuf_read_file(&in, path) < 0 || !(svg = strstr(in.buf, "<svg"))) {
+		strbuf_release(&in);
+		return -1;
+	}
+	/* Everything the page needs is inside <svg>...</svg>; text (labels) was escaped by gnuplot. */
+	if (has_active(svg)) {
+		strbuf_release(&in);
+		return -1;
+	}
+	for (p = svg; *p;) {
+		if (!strncmp(p, "xmlns", 5) && (p[-1] == ' ' || p[-1] == '\n')) {
+			/* xmlns="..." / xmlns:xlink='...': the HTML parser knows SVG's namespaces */
+			const char *q = strpbrk(p, "\"'");
+			const char *e = q ? strchr(q + 1, *q) : NULL;
+			if (e) {
+				p = e + 1;
+				continue;
+			}
+		}
+		if (!strncmp(p, "id='", 4) || !strncmp(p, "id=\"", 4)) {
+			strbuf_add(out, p, 4);
+			strbuf_addf(out, "%s-", prefix);
+			p += 4;
+			continue;
+		}
+		if (!strncmp(p, "href='#", 7) || !strncmp(p, "href=\"#", 7)) {
+			strbuf_add(out, p, 7);
+			strbuf_addf(out, "%s-", prefix);
+			p += 7;
+			continue;
+		}
+		if (!strncmp(p, "url(#", 5)) {
+			strbuf_adds(out, "url(#");
+			strbuf_addf(out, "%s-", prefix);
+			p += 5;
+			continue;
+		}
+		strbuf_addc(out, *p++);
+	}
+	strbuf_release(&in);
+	return 0;
+}
+
+static void charts_section(struct strbuf *out, const struct chart_set *cs)
+{
+	for (int k = 0; k < 6; k++) {
+		int any = 0;
+
+		for (size_t i = 0; i < cs->n; i++) {
+			char *path, prefix[32];
+
+			if (cs->v[i].kind != 'a' + k)
+				continue;
+			if (!any)
+				strbuf_addf(out, "<h3 id=\"c%c\">%s</h3>\n", 'a' + k, kind_titles[k]);
+			any = 1;
+			snprintf(prefix, sizeof(prefix), "c%zu", i + 1);
+			path = chart_path(cs, &cs->v[i], "svg");
+			strbuf_addf(out, "<figure id=\"chart%zu\">\n", i + 1);
+			if (html_inline_svg(out, path, prefix) < 0)
+				strbuf_adds(out, "<p class=\"sub\">(chart not available)</p>");
+			strbuf_adds(out, "\n<figcaption>");
+			h(out, cs->v[i].title);
+			strbuf_adds(out, "</figcaption>\n</figure>\n");
+			free(path);
+		}
+	}
+}
+
+/* ---- page ------------------------------------------------------------------------------------------- */
+
+void html_report(struct strbuf *out, const struct rep_set *set, const struct rep_table *t,
+		 const struct cmp_table *cmp, const struct chart_set *cs)
+{
+	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+			 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+			 "<title>bench report</title>\n<style>\n");
+	strbuf_adds(out, css);
+	strbuf_adds(out, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>bench report</h1>\n<div class=\"sub\">");
+	if (cmp) {
+		struct strbuf sb;
+		strbuf_init(&sb);
+		strbuf_addf(&sb, "%s=%s compared with %s=%s", cmp->key, cmp->a, cmp->key, cmp->b);
+		h(out, sb.buf);
+		strbuf_release(&sb);
+		strbuf_adds(out, " &middot; ");
+	}
+	strbuf_addf(out, "%zu runs, %zu groups</div>\n</header>\n", set->n, t->n);
+
+	/* table of contents */
+	strbuf_adds(out, "<nav>\n<strong>Contents</strong>\n<ol>\n<li><a href=\"#meta\">Suites and setup</a></li>\n");
+	if (cmp) {
+		strbuf_adds(out, "<li><a href=\"#ratio\">Ratio table</a>\n<ol>\n");
+		for (size_t gi = 0; gi < cmp->n; gi++) {
+			strbuf_addf(out, "<li><a href=\"#r%zu\">", gi + 1);
+			h(out, cmp->v[gi].title);
+			strbuf_adds(out, "</a></li>\n");
+		}
+		strbuf_adds(out, "</ol></li>\n");
+	}
+	strbuf_adds(out, "<li><a href=\"#results\">Results</a>\n<ol>\n");
+	if (cmp) {
+		for (int s = 0; s < 2; s++)
+			for (size_t gi = 0; gi < cmp->side[s].n; gi++) {
+				strbuf_addf(out, "<li><a href=\"#g%d-%zu\">", s, gi + 1);
+				h(out, s ? cmp->b : cmp->a);
+				strbuf_adds(out, ": ");
+				h(out, cmp->side[s].v[gi].title);
+				strbuf_adds(out, "</a></li>\n");
+			}
+	} else {
+		for (size_t gi = 0; gi < t->n; gi++) {
+			strbuf_addf(out, "<li><a href=\"#g%zu\">", gi + 1);
+			h(out, t->v[gi].title);
+			strbuf_adds(out, "</a></li>\n");
+		}
+	}
+	strbuf_adds(out, "</ol></li>\n");
+	if (cs && cs->n) {
+		strbuf_adds(out, "<li><a href=\"#charts\">Charts</a>\n<ol>\n");
+		for (int k = 0; k < 6; k++)
+			for (size_t i = 0; i < cs->n; i++)
+				if (cs->v[i].kind == 'a' + k) {
+					strbuf_addf(out, "<li><a href=\"#c%c\">%s</a></li>\n", 'a' + k, kind_titles[k]);
+					break;
+				}
+		strbuf_adds(out, "</ol></li>\n");
+	}
+	strbuf_adds(out, "<li><a href=\"#runs\">Runs and hosts</a></li>\n</ol>\n</nav>\n");
+
+	metadata(out, set);
+	if (cmp)
+		ratio_section(out, cmp);
+	strbuf_adds(out, "<h2 id=\"results\">Results</h2>\n<p>Median of the runs of each workload, min–max "
+			 "below when repetitions differ. Latency: mean and 99th percentile in ms; MiB/s: 1,048,576 "
+			 "bytes per second; CPU: cluster utilisation in %.</p>\n");
+	if (cmp) {
+		for (int s = 0; s < 2; s++)
+			for (size_t gi = 0; gi < cmp->side[s].n; gi++) {
+				char id[32];
+				struct rep_group g = cmp->side[s].v[gi];
+				struct strbuf title;
+
+				strbuf_init(&title);
+				strbuf_addf(&title, "%s=%s, %s", cmp->key, s ? cmp->b : cmp->a, g.title);
+				g.title = title.buf;
+				snprintf(id, sizeof(id), "g%d-%zu", s, gi + 1);
+				raw_group(out, &g, id);
+				strbuf_release(&title);
+			}
+	} else {
+		if (!t->n)
+			strbuf_adds(out, "<p class=\"sub\">No finished runs in the selection.</p>\n");
+		for (size_t gi = 0; gi < t->n; gi++) {
+			char id[32];
+			snprintf(id, sizeof(id), "g%zu", gi + 1);
+			raw_group(out, &t->v[gi], id);
+		}
+	}
+	if (cs && cs->n) {
+		strbuf_adds(out, "<h2 id=\"charts\">Charts</h2>\n");
+		charts_section(out, cs);
+	}
+	runs_section(out, set);
+	strbuf_adds(out, "<footer>Written by bench report from the runs stored in the database; self-contained: "
+			 "nothing on this page is loaded from elsewhere.</footer>\n</main>\n</body>\n</html>\n");
+}

@@ -1,0 +1,751 @@
+/*
+ * render: text, Markdown, CSV and JSON forms of the raw-data table and the ratio table (render.h).
+ * Text and Markdown are laid out from one grid of cells (aligned columns, or a pipe table); CSV and JSON
+ * are written directly with full-precision numbers.
+ */
+#include "report/render.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "report/escape.h"
+
+/* Order of the ratio columns, as storage articles print them. */
+static const enum rep_metric ratio_order[RM_NR] = { RM_IOPS, RM_MBPS, RM_RLAT, RM_WLAT, RM_RP99, RM_WP99, RM_CPU };
+static const char *const ratio_titles[RM_NR] = {
+	[RM_IOPS] = "IOPS", [RM_MBPS] = "MiB/s", [RM_CPU] = "CPU", [RM_RLAT] = "read lat",
+	[RM_WLAT] = "write lat", [RM_RP99] = "read p99", [RM_WP99] = "write p99",
+};
+
+int rep_format_parse(const char *s, enum rep_format *out)
+{
+	static const struct { const char *name; enum rep_format f; } names[] = {
+		{ "text", FMT_TEXT }, { "csv", FMT_CSV }, { "json", FMT_JSON },
+		{ "markdown", FMT_MARKDOWN }, { "md", FMT_MARKDOWN }, { "html", FMT_HTML },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i].name)) {
+			*out = names[i].f;
+			return 0;
+		}
+	return -1;
+}
+
+void render_num(struct strbuf *out, double v, int decimals)
+{
+	if (isnan(v)) {
+		strbuf_addc(out, '-');
+		return;
+	}
+	strbuf_addf(out, "%.*f", decimals, v);
+}
+
+void render_cell(struct strbuf *out, const struct rep_cell *c, int decimals)
+{
+	render_num(out, c->n ? c->med : NAN, decimals);
+	if (c->n > 1 && c->min != c->max) {
+		strbuf_adds(out, " (");
+		render_num(out, c->min, decimals);
+		strbuf_addc(out, '-');
+		render_num(out, c->max, decimals);
+		strbuf_addc(out, ')');
+	}
+}
+
+void render_exact(struct strbuf *out, double v, const char *nan_text)
+{
+	char buf[40];
+
+	if (isnan(v) || isinf(v)) {
+		strbuf_adds(out, nan_text);
+		return;
+	}
+	/* The shortest of %.15g and %.17g that reads back as the same double. */
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	strbuf_adds(out, buf);
+}
+
+/* ---- grid: rows of cells laid out as aligned text or a Markdown table ------------------------------ */
+
+struct gcell {
+	char *s;            /* already escaped for the target format */
+	const char *ansi;   /* colour for text, or NULL */
+};
+
+struct grid {
+	struct gcell *c;
+	size_t ncols, nrows, cap;
+	unsigned char right[32]; /* column is right-aligned */
+};
+
+static void grid_init(struct grid *g, size_t ncols)
+{
+	memset(g, 0, sizeof(*g));
+	g->ncols = ncols;
+}
+
+static void grid_release(struct grid *g)
+{
+	for (size_t i = 0; i < g->nrows * g->ncols; i++)
+		free(g->c[i].s);
+	free(g->c);
+}
+
+static void grid_row(struct grid *g)
+{
+	ARRAY_GROW(g->c, g->cap, (g->nrows + 1) * g->ncols);
+	memset(&g->c[g->nrows * g->ncols], 0, g->ncols * sizeof(*g->c));
+	g->nrows++;
+}
+
+/* Sets a cell of the last row from raw text, escaping it for the format. */
+static void grid_set(struct grid *g, size_t col, const char *raw, enum rep_format f, const char *ansi)
+{
+	struct strbuf sb;
+	struct gcell *c = &g->c[(g->nrows - 1) * g->ncols + col];
+
+	strbuf_init(&sb);
+	if (f == FMT_MARKDOWN)
+		esc_markdown(&sb, raw);
+	else
+		esc_text(&sb, raw);
+	free(c->s);
+	c->s = strbuf_detach(&sb, NULL);
+	c->ansi = ansi;
+}
+
+static size_t disp_width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+static void grid_print(struct strbuf *out, const struct grid *g, enum rep_format f, int color)
+{
+	size_t *w = xcalloc(g->ncols, sizeof(*w));
+
+	for (size_t r = 0; r < g->nrows; r++)
+		for (size_t k = 0; k < g->ncols; k++) {
+			const char *s = g->c[r * g->ncols + k].s;
+			size_t x = s ? disp_width(s) : 0;
+			if (x > w[k])
+				w[k] = x;
+		}
+	for (size_t r = 0; r < g->nrows; r++) {
+		if (f == FMT_MARKDOWN)
+			strbuf_adds(out, "|");
+		else
+			strbuf_adds(out, "  ");
+		for (size_t k = 0; k < g->ncols; k++) {
+			const struct gcell *c = &g->c[r * g->ncols + k];
+			const char *s = c->s ? c->s : "";
+			size_t pad = w[k] - disp_width(s);
+			int right = k < sizeof(g->right) && g->right[k];
+
+			if (f == FMT_MARKDOWN) {
+				strbuf_addf(out, " %s |", s);
+				continue;
+			}
+			if (k)
+				strbuf_adds(out, "  ");
+			if (right)
+				for (size_t p = 0; p < pad; p++)
+					strbuf_addc(out, ' ');
+			if (color && c->ansi)
+				strbuf_addf(out, "\033[%sm%s\033[0m", c->ansi, s);
+			else
+				strbuf_adds(out, s);
+			if (!right && k + 1 < g->ncols)
+				for (size_t p = 0; p < pad; p++)
+					strbuf_addc(out, ' ');
+		}
+		/* trailing blanks of a left-aligned last column are not printed */
+		while (f != FMT_MARKDOWN && out->len && out->buf[out->len - 1] == ' ')
+			out->buf[--out->len] = '\0';
+		strbuf_addc(out, '\n');
+		if (f == FMT_MARKDOWN && r == 0) {
+			strbuf_adds(out, "|");
+			for (size_t k = 0; k < g->ncols; k++)
+				strbuf_adds(out, k < sizeof(g->right) && g->right[k] ? " ---: |" : " --- |");
+			strbuf_addc(out, '\n');
+		}
+	}
+	free(w);
+}
+
+static void heading(struct strbuf *out, enum rep_format f, int level, const char *raw)
+{
+	if (f == FMT_MARKDOWN) {
+		strbuf_addf(out, "%.*s ", level, "####");
+		esc_markdown(out, raw);
+		strbuf_adds(out, "\n\n");
+	} else {
+		strbuf_adds(out, level <= 2 ? "== " : "-- ");
+		esc_text(out, raw);
+		strbuf_addc(out, '\n');
+	}
+}
+
+/* ---- raw-data table ---------------------------------------------------------------------------- */
+
+static void table_text(struct strbuf *out, const struct rep_table *t, enum rep_format f)
+{
+	int any_partial = 0;
+
+	if (f == FMT_MARKDOWN)
+		strbuf_adds(out, "## Results\n\n");
+	if (!t->n)
+		strbuf_adds(out, f == FMT_MARKDOWN ? "No finished runs in the selection.\n" :
+						     "no finished runs in the selection\n");
+	for (size_t gi = 0; gi < t->n; gi++) {
+		const struct rep_group *g = &t->v[gi];
+		struct grid grid;
+		struct strbuf sb;
+
+		heading(out, f, 3, g->title);
+		grid_init(&grid, 2 + RM_NR);
+		grid_row(&grid);
+		grid_set(&grid, 0, "workload", f, NULL);
+		grid_set(&grid, 1, "runs", f, NULL);
+		grid.right[1] = 1;
+		for (int m = 0; m < RM_NR; m++) {
+			grid_set(&grid, 2 + m, rep_metrics[m].title, f, NULL);
+			grid.right[2 + m] = 1;
+		}
+		strbuf_init(&sb);
+		for (size_t ri = 0; ri < g->n; ri++) {
+			const struct rep_row *row = &g->rows[ri];
+
+			grid_row(&grid);
+			strbuf_reset(&sb);
+			strbuf_adds(&sb, row->name);
+			if (row->partial) {
+				strbuf_adds(&sb, " (partial)");
+				any_partial = 1;
+			}
+			grid_set(&grid, 0, sb.buf, f, NULL);
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%zu", row->nruns);
+			grid_set(&grid, 1, sb.buf, f, NULL);
+			for (int m = 0; m < RM_NR; m++) {
+				strbuf_reset(&sb);
+				render_cell(&sb, &row->c[m], rep_metrics[m].decimals);
+				grid_set(&grid, 2 + m, sb.buf, f, NULL);
+			}
+		}
+		strbuf_release(&sb);
+		grid_print(out, &grid, f, 0);
+		grid_release(&grid);
+		strbuf_addc(out, '\n');
+	}
+	if (any_partial)
+		strbuf_adds(out, "(partial): some hosts of the run failed; figures are those of the hosts that "
+				 "finished.\n");
+	if (t->n)
+		strbuf_adds(out, "Several runs of a workload: median (min-max). Latency is the mean, p99 the 99th "
+				 "percentile, in ms; MiB/s is 1,048,576 bytes per second.\n");
+}
+
+static void runs_text(struct strbuf *out, const struct rep_set *set, enum rep_format f)
+{
+	struct grid grid;
+	struct strbuf sb;
+	static const char *const hdr[] = { "run", "status", "workload", "labels", "started", "error" };
+
+	heading(out, f, 2, "Runs");
+	if (f == FMT_MARKDOWN)
+		strbuf_addc(out, '\n');
+	grid_init(&grid, 6);
+	grid_row(&grid);
+	for (int k = 0; k < 6; k++)
+		grid_set(&grid, (size_t)k, hdr[k], f, NULL);
+	strbuf_init(&sb);
+	for (size_t i = 0; i < set->n; i++) {
+		const struct rep_run *r = &set->v[i];
+
+		grid_row(&grid);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%lld", (long long)r->id);
+		grid_set(&grid, 0, sb.buf, f, NULL);
+		grid_set(&grid, 1, r->status, f,
+			 strcmp(r->status, "done") ? (strcmp(r->status, "partial") ? "31" : "33") : NULL);
+		grid_set(&grid, 2, r->name, f, NULL);
+		strbuf_reset(&sb);
+		for (size_t k = 0; k < r->labels.n; k++)
+			strbuf_addf(&sb, "%s%s=%s", k ? " " : "", r->labels.v[k].key,
+				    r->labels.v[k].value ? r->labels.v[k].value : "");
+		grid_set(&grid, 3, sb.buf, f, NULL);
+		grid_set(&grid, 4, r->started_at ? r->started_at : "", f, NULL);
+		grid_set(&grid, 5, r->error ? r->error : "", f, NULL);
+	}
+	grid_print(out, &grid, f, 0);
+	grid_release(&grid);
+	strbuf_addc(out, '\n');
+
+	heading(out, f, 2, "Hosts");
+	if (f == FMT_MARKDOWN)
+		strbuf_addc(out, '\n');
+	{
+		static const char *const h2[] = { "run", "host", "fio", "start offset ms", "IOPS", "MiB/s", "usr %",
+						  "sys %", "error" };
+		grid_init(&grid, 9);
+		grid_row(&grid);
+		for (int k = 0; k < 9; k++) {
+			grid_set(&grid, (size_t)k, h2[k], f, NULL);
+			grid.right[k] = k >= 3 && k <= 7;
+		}
+		for (size_t i = 0; i < set->n; i++) {
+			const struct rep_run *r = &set->v[i];
+			for (size_t h = 0; h < r->nhosts; h++) {
+				const struct rep_host *x = &r->hosts[h];
+
+				grid_row(&grid);
+				strbuf_reset(&sb);
+				strbuf_addf(&sb, "%lld", (long long)r->id);
+				grid_set(&grid, 0, sb.buf, f, NULL);
+				grid_set(&grid, 1, !strcmp(x->host, "*") ? "* (all)" : x->host, f, NULL);
+				grid_set(&grid, 2, x->fio_version ? x->fio_version : "-", f, NULL);
+				strbuf_reset(&sb);
+				render_num(&sb, x->start_offset_ms, 1);
+				grid_set(&grid, 3, sb.buf, f, NULL);
+				strbuf_reset(&sb);
+				render_num(&sb, x->iops, 0);
+				grid_set(&grid, 4, sb.buf, f, NULL);
+				strbuf_reset(&sb);
+				render_num(&sb, x->mbps, 1);
+				grid_set(&grid, 5, sb.buf, f, NULL);
+				strbuf_reset(&sb);
+				render_num(&sb, x->usr_cpu_pct, 1);
+				grid_set(&grid, 6, sb.buf, f, NULL);
+				strbuf_reset(&sb);
+				render_num(&sb, x->sys_cpu_pct, 1);
+				grid_set(&grid, 7, sb.buf, f, NULL);
+				strbuf_reset(&sb);
+				if (x->error_code || x->error)
+					strbuf_addf(&sb, "%d %s", x->error_code, x->error ? x->error : "");
+				grid_set(&grid, 8, sb.buf, f, NULL);
+			}
+		}
+		grid_print(out, &grid, f, 0);
+		grid_release(&grid);
+	}
+	strbuf_release(&sb);
+}
+
+/* The union of the group keys of all groups, in order of first appearance. */
+static void key_union(struct kvlist *keys, const struct kvlist *by, const void *groups, size_t n, size_t stride,
+		      size_t keys_off)
+{
+	if (by && by->n) {
+		for (size_t i = 0; i < by->n; i++)
+			kvlist_add(keys, by->v[i].key, NULL);
+		return;
+	}
+	for (size_t gi = 0; gi < n; gi++) {
+		const struct kvlist *k = (const struct kvlist *)((const char *)groups + gi * stride + keys_off);
+		for (size_t i = 0; i < k->n; i++)
+			if (!kvlist_find(keys, k->v[i].key))
+				kvlist_add(keys, k->v[i].key, NULL);
+	}
+}
+
+static void csv_sep_exact(struct strbuf *out, double v)
+{
+	strbuf_addc(out, ',');
+	render_exact(out, v, "");
+}
+
+static void table_csv(struct strbuf *out, const struct rep_table *t)
+{
+	struct kvlist keys;
+
+	kvlist_init(&keys);
+	key_union(&keys, &t->by, t->v, t->n, sizeof(t->v[0]), offsetof(struct rep_group, keys));
+	for (size_t i = 0; i < keys.n; i++) {
+		esc_csv(out, keys.v[i].key);
+		strbuf_addc(out, ',');
+	}
+	strbuf_adds(out, "workload,runs,partial");
+	for (int m = 0; m < RM_NR; m++)
+		strbuf_addf(out, ",%s,%s_min,%s_max", rep_metrics[m].key, rep_metrics[m].key, rep_metrics[m].key);
+	strbuf_adds(out, "\r\n");
+	for (size_t gi = 0; gi < t->n; gi++) {
+		const struct rep_group *g = &t->v[gi];
+		for (size_t ri = 0; ri < g->n; ri++) {
+			const struct rep_row *row = &g->rows[ri];
+			for (size_t i = 0; i < keys.n; i++) {
+				esc_csv(out, kvlist_get(&g->keys, keys.v[i].key, ""));
+				strbuf_addc(out, ',');
+			}
+			esc_csv(out, row->name);
+			strbuf_addf(out, ",%zu,%d", row->nruns, row->partial);
+			for (int m = 0; m < RM_NR; m++) {
+				csv_sep_exact(out, row->c[m].n ? row->c[m].med : NAN);
+				csv_sep_exact(out, row->c[m].min);
+				csv_sep_exact(out, row->c[m].max);
+			}
+			strbuf_adds(out, "\r\n");
+		}
+	}
+	kvlist_release(&keys);
+}
+
+static void json_labels(struct strbuf *out, const struct kvlist *l)
+{
+	strbuf_addc(out, '{');
+	for (size_t i = 0; i < l->n; i++) {
+		if (i)
+			strbuf_addc(out, ',');
+		esc_json(out, l->v[i].key);
+		strbuf_addc(out, ':');
+		esc_json(out, l->v[i].value ? l->v[i].value : "");
+	}
+	strbuf_addc(out, '}');
+}
+
+static void json_cell(struct strbuf *out, const struct rep_cell *c)
+{
+	strbuf_adds(out, "{\"median\":");
+	render_exact(out, c->n ? c->med : NAN, "null");
+	strbuf_adds(out, ",\"min\":");
+	render_exact(out, c->min, "null");
+	strbuf_adds(out, ",\"max\":");
+	render_exact(out, c->max, "null");
+	strbuf_addf(out, ",\"n\":%u}", c->n);
+}
+
+static void json_str_or_null(struct strbuf *out, const char *s)
+{
+	if (s)
+		esc_json(out, s);
+	else
+		strbuf_adds(out, "null");
+}
+
+static void json_runs(struct strbuf *out, const struct rep_set *set)
+{
+	strbuf_adds(out, ",\"runs\":[");
+	for (size_t i = 0; i < set->n; i++) {
+		const struct rep_run *r = &set->v[i];
+		strbuf_addf(out, "%s{\"id\":%lld,\"suite\":", i ? "," : "", (long long)r->id);
+		esc_json(out, r->suite ? r->suite : "");
+		strbuf_adds(out, ",\"workload\":");
+		esc_json(out, r->name);
+		strbuf_adds(out, ",\"status\":");
+		esc_json(out, r->status);
+		strbuf_adds(out, ",\"error\":");
+		json_str_or_null(out, r->error);
+		strbuf_adds(out, ",\"started_at\":");
+		json_str_or_null(out, r->started_at);
+		strbuf_adds(out, ",\"labels\":");
+		json_labels(out, &r->labels);
+		strbuf_adds(out, ",\"hosts\":[");
+		for (size_t h = 0; h < r->nhosts; h++) {
+			const struct rep_host *x = &r->hosts[h];
+			strbuf_adds(out, h ? ",{\"host\":" : "{\"host\":");
+			esc_json(out, x->host);
+			strbuf_adds(out, ",\"fio_version\":");
+			json_str_or_null(out, x->fio_version);
+			strbuf_adds(out, ",\"start_offset_ms\":");
+			render_exact(out, x->start_offset_ms, "null");
+			strbuf_adds(out, ",\"iops\":");
+			render_exact(out, x->iops, "null");
+			strbuf_adds(out, ",\"mbps\":");
+			render_exact(out, x->mbps, "null");
+			strbuf_adds(out, ",\"usr_cpu_pct\":");
+			render_exact(out, x->usr_cpu_pct, "null");
+			strbuf_adds(out, ",\"sys_cpu_pct\":");
+			render_exact(out, x->sys_cpu_pct, "null");
+			strbuf_addf(out, ",\"error_code\":%d,\"error\":", x->error_code);
+			json_str_or_null(out, x->error);
+			strbuf_addc(out, '}');
+		}
+		strbuf_adds(out, "]}");
+	}
+	strbuf_addc(out, ']');
+}
+
+static void table_json(struct strbuf *out, const struct rep_table *t, const struct rep_set *set, int verbose)
+{
+	strbuf_adds(out, "{\"groups\":[");
+	for (size_t gi = 0; gi < t->n; gi++) {
+		const struct rep_group *g = &t->v[gi];
+		strbuf_adds(out, gi ? ",{\"labels\":" : "{\"labels\":");
+		json_labels(out, &g->keys);
+		strbuf_adds(out, ",\"rows\":[");
+		for (size_t ri = 0; ri < g->n; ri++) {
+			const struct rep_row *row = &g->rows[ri];
+			strbuf_adds(out, ri ? ",{\"workload\":" : "{\"workload\":");
+			esc_json(out, row->name);
+			strbuf_addf(out, ",\"runs\":%zu,\"partial\":%s,\"run_ids\":[", row->nruns,
+				    row->partial ? "true" : "false");
+			for (size_t k = 0; k < row->nruns; k++)
+				strbuf_addf(out, "%s%lld", k ? "," : "", (long long)row->runs[k]->id);
+			strbuf_addc(out, ']');
+			for (int m = 0; m < RM_NR; m++) {
+				strbuf_addf(out, ",\"%s\":", rep_metrics[m].key);
+				json_cell(out, &row->c[m]);
+			}
+			strbuf_addc(out, '}');
+		}
+		strbuf_adds(out, "]}");
+	}
+	strbuf_addc(out, ']');
+	if (verbose)
+		json_runs(out, set);
+	strbuf_adds(out, "}\n");
+}
+
+void render_table(struct strbuf *out, const struct rep_table *t, const struct rep_set *set, enum rep_format f,
+		  const struct render_opts *o)
+{
+	switch (f) {
+	case FMT_CSV:
+		table_csv(out, t);
+		break;
+	case FMT_JSON:
+		table_json(out, t, set, o->verbose);
+		break;
+	default:
+		table_text(out, t, f);
+		if (o->verbose)
+			runs_text(out, set, f);
+	}
+}
+
+/* ---- ratio table ------------------------------------------------------------------------------- */
+
+static const char *ansi_for(enum rep_metric m, double ratio)
+{
+	int level;
+	const char *cls = cmp_class(m, ratio, &level);
+
+	if (!*cls)
+		return NULL;
+	if (!strcmp(cls, "good"))
+		return level >= 2 ? "1;32" : "32";
+	return level >= 2 ? "1;33" : "33";
+}
+
+static void side_label(struct strbuf *sb, const struct cmp_table *t, const struct cmp_row *row)
+{
+	if (row->a && row->b)
+		return;
+	strbuf_addf(sb, "only %s=%s", t->key, row->a ? t->a : t->b);
+}
+
+static void compare_text(struct strbuf *out, const struct cmp_table *t, enum rep_format f, int color)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "Ratio %s=%s / %s=%s (baseline %s), matched by %s", t->key, t->a, t->key, t->b, t->b,
+		    t->match == REP_MATCH_NAME ? "workload name" : "identity (tool, bs, read %, random %)");
+	if (f == FMT_MARKDOWN)
+		strbuf_adds(out, "## ");
+	if (f == FMT_MARKDOWN)
+		esc_markdown(out, sb.buf);
+	else
+		esc_text(out, sb.buf);
+	strbuf_adds(out, f == FMT_MARKDOWN ? "\n\n" : "\n\n");
+	for (size_t gi = 0; gi < t->n; gi++) {
+		const struct cmp_group *g = &t->v[gi];
+		struct grid grid;
+
+		heading(out, f, 3, g->title);
+		grid_init(&grid, 2 + RM_NR);
+		grid_row(&grid);
+		grid_set(&grid, 0, "workload", f, NULL);
+		for (int k = 0; k < RM_NR; k++) {
+			grid_set(&grid, 1 + (size_t)k, ratio_titles[ratio_order[k]], f, NULL);
+			grid.right[1 + k] = 1;
+		}
+		grid_set(&grid, 1 + RM_NR, f == FMT_MARKDOWN ? "note" : "", f, NULL);
+		for (size_t ri = 0; ri < g->n; ri++) {
+			const struct cmp_row *row = &g->rows[ri];
+
+			grid_row(&grid);
+			grid_set(&grid, 0, row->workload, f, NULL);
+			for (int k = 0; k < RM_NR; k++) {
+				enum rep_metric m = ratio_order[k];
+				const char *ansi = ansi_for(m, row->ratio[m]);
+				strbuf_reset(&sb);
+				render_num(&sb, row->ratio[m], 3);
+				if (f == FMT_MARKDOWN && ansi) {
+					/* Markdown has no colour: the direction is marked instead. */
+					int level;
+					strbuf_adds(&sb, strcmp(cmp_class(m, row->ratio[m], &level), "good") ? " ▼" : " ▲");
+				}
+				grid_set(&grid, 1 + (size_t)k, sb.buf, f, ansi);
+			}
+			strbuf_reset(&sb);
+			side_label(&sb, t, row);
+			grid_set(&grid, 1 + RM_NR, sb.buf, f, sb.len ? "2" : NULL);
+		}
+		grid_print(out, &grid, f, color);
+		grid_release(&grid);
+		strbuf_addc(out, '\n');
+	}
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%zu matched rows, %zu only %s=%s, %zu only %s=%s (unmatched rows are listed above with "
+			 "'only').", t->matched, t->unmatched_a, t->key, t->a, t->unmatched_b, t->key, t->b);
+	if (f == FMT_MARKDOWN)
+		esc_markdown(out, sb.buf);
+	else
+		esc_text(out, sb.buf);
+	strbuf_adds(out, "\n");
+	if (f == FMT_MARKDOWN)
+		strbuf_adds(out, "\n▲ better than the baseline (IOPS and MiB/s ratio >= 1; latency and CPU ratio <= 1), "
+				 "▼ worse.\n");
+	else
+		strbuf_adds(out, "Green: better than the baseline (IOPS and MiB/s ratio >= 1; latency and CPU ratio "
+				 "<= 1); brown: worse; bold: more than 25 % apart.\n");
+	strbuf_release(&sb);
+}
+
+static const struct rep_run *row_run(const struct cmp_row *row)
+{
+	return row->a ? row->a->runs[0] : row->b->runs[0];
+}
+
+static void compare_csv(struct strbuf *out, const struct cmp_table *t)
+{
+	struct kvlist keys;
+
+	kvlist_init(&keys);
+	key_union(&keys, &t->side[0].by, t->v, t->n, sizeof(t->v[0]), offsetof(struct cmp_group, keys));
+	for (size_t i = 0; i < keys.n; i++) {
+		esc_csv(out, keys.v[i].key);
+		strbuf_addc(out, ',');
+	}
+	strbuf_adds(out, "workload,tool,bs,read_pct,random_pct,status,only,runs_a,runs_b");
+	for (int k = 0; k < RM_NR; k++) {
+		const char *n = rep_metrics[ratio_order[k]].key;
+		strbuf_addf(out, ",%s_a,%s_b,%s_ratio", n, n, n);
+	}
+	strbuf_adds(out, "\r\n");
+	for (size_t gi = 0; gi < t->n; gi++) {
+		const struct cmp_group *g = &t->v[gi];
+		for (size_t ri = 0; ri < g->n; ri++) {
+			const struct cmp_row *row = &g->rows[ri];
+			const struct rep_run *r = row_run(row);
+			char bs[32];
+
+			for (size_t i = 0; i < keys.n; i++) {
+				esc_csv(out, kvlist_get(&g->keys, keys.v[i].key, ""));
+				strbuf_addc(out, ',');
+			}
+			esc_csv(out, row->workload);
+			strbuf_addc(out, ',');
+			esc_csv(out, r->tool ? r->tool : "");
+			strbuf_addf(out, ",%s,", r->bs_bytes ? format_size_short(r->bs_bytes, bs, sizeof(bs)) : "");
+			if (r->read_pct >= 0)
+				strbuf_addf(out, "%d", r->read_pct);
+			strbuf_addc(out, ',');
+			if (r->random_pct >= 0)
+				strbuf_addf(out, "%d", r->random_pct);
+			strbuf_adds(out, row->a && row->b ? ",matched," : ",unmatched,");
+			if (!(row->a && row->b)) {
+				struct strbuf sb;
+				strbuf_init(&sb);
+				strbuf_addf(&sb, "%s=%s", t->key, row->a ? t->a : t->b);
+				esc_csv(out, sb.buf);
+				strbuf_release(&sb);
+			}
+			strbuf_addf(out, ",%zu,%zu", row->a ? row->a->nruns : 0, row->b ? row->b->nruns : 0);
+			for (int k = 0; k < RM_NR; k++) {
+				enum rep_metric m = ratio_order[k];
+				csv_sep_exact(out, row->a && row->a->c[m].n ? row->a->c[m].med : NAN);
+				csv_sep_exact(out, row->b && row->b->c[m].n ? row->b->c[m].med : NAN);
+				csv_sep_exact(out, row->ratio[m]);
+			}
+			strbuf_adds(out, "\r\n");
+		}
+	}
+	kvlist_release(&keys);
+}
+
+static void compare_json(struct strbuf *out, const struct cmp_table *t)
+{
+	strbuf_adds(out, "{\"compare\":{\"key\":");
+	esc_json(out, t->key);
+	strbuf_adds(out, ",\"a\":");
+	esc_json(out, t->a);
+	strbuf_adds(out, ",\"b\":");
+	esc_json(out, t->b);
+	strbuf_addf(out, ",\"match\":\"%s\"},\"matched\":%zu,\"unmatched_a\":%zu,\"unmatched_b\":%zu,\"groups\":[",
+		    t->match == REP_MATCH_NAME ? "name" : "identity", t->matched, t->unmatched_a, t->unmatched_b);
+	for (size_t gi = 0; gi < t->n; gi++) {
+		const struct cmp_group *g = &t->v[gi];
+		strbuf_adds(out, gi ? ",{\"labels\":" : "{\"labels\":");
+		json_labels(out, &g->keys);
+		strbuf_adds(out, ",\"rows\":[");
+		for (size_t ri = 0; ri < g->n; ri++) {
+			const struct cmp_row *row = &g->rows[ri];
+			strbuf_adds(out, ri ? ",{\"workload\":" : "{\"workload\":");
+			esc_json(out, row->workload);
+			strbuf_adds(out, ",\"match\":");
+			esc_json(out, row->match);
+			strbuf_addf(out, ",\"status\":\"%s\",\"only\":", row->a && row->b ? "matched" : "unmatched");
+			if (row->a && row->b)
+				strbuf_adds(out, "null");
+			else
+				esc_json(out, row->a ? t->a : t->b);
+			for (int s = 0; s < 2; s++) {
+				const struct rep_row *x = s ? row->b : row->a;
+				strbuf_adds(out, s ? ",\"b\":" : ",\"a\":");
+				if (!x) {
+					strbuf_adds(out, "null");
+					continue;
+				}
+				strbuf_addf(out, "{\"runs\":%zu", x->nruns);
+				for (int m = 0; m < RM_NR; m++) {
+					strbuf_addf(out, ",\"%s\":", rep_metrics[m].key);
+					json_cell(out, &x->c[m]);
+				}
+				strbuf_addc(out, '}');
+			}
+			strbuf_adds(out, ",\"ratio\":{");
+			for (int m = 0; m < RM_NR; m++) {
+				strbuf_addf(out, "%s\"%s\":", m ? "," : "", rep_metrics[m].key);
+				render_exact(out, row->ratio[m], "null");
+			}
+			strbuf_adds(out, "},\"class\":{");
+			for (int m = 0; m < RM_NR; m++) {
+				int level;
+				const char *cls = cmp_class((enum rep_metric)m, row->ratio[m], &level);
+				strbuf_addf(out, "%s\"%s\":", m ? "," : "", rep_metrics[m].key);
+				if (*cls)
+					strbuf_addf(out, "\"%s%d\"", cls, level);
+				else
+					strbuf_adds(out, "null");
+			}
+			strbuf_adds(out, "}}");
+		}
+		strbuf_adds(out, "]}");
+	}
+	strbuf_adds(out, "]}\n");
+}
+
+void render_compare(struct strbuf *out, const struct cmp_table *t, enum rep_format f, const struct render_opts *o)
+{
+	switch (f) {
+	case FMT_CSV:
+		compare_csv(out, t);
+		break;
+	case FMT_JSON:
+		compare_json(out, t);
+		break;
+	default:
+		compare_text(out, t, f, o->color);
+	}
+}

@@ -1,0 +1,37 @@
+/*
+ * render: the raw-data table and the ratio table as text (aligned columns, ANSI colour on request), CSV,
+ * Markdown and JSON, appended to a strbuf (the caller prints it). Every label and name goes through the
+ * escaper of its format (escape.h). Numbers in CSV and JSON keep full precision (%.17g) so that figures
+ * can be recomputed exactly; text and Markdown round for reading.
+ */
+#ifndef BENCH_REPORT_RENDER_H
+#define BENCH_REPORT_RENDER_H
+
+#include "core/strbuf.h"
+#include "report/report.h"
+
+enum rep_format { FMT_TEXT = 0, FMT_CSV, FMT_JSON, FMT_MARKDOWN, FMT_HTML };
+
+/* "text", "csv", "json", "markdown" (or "md"), "html"; -1 when unknown. */
+int rep_format_parse(const char *s, enum rep_format *out);
+
+struct render_opts {
+	int color;    /* text: ANSI colours (only when the caller decided: terminal or --color=always) */
+	int verbose;  /* also list every run (with failed/aborted ones and their errors) and each host */
+};
+
+/* Raw-data table; `set` is used for the verbose run list (it may hold runs of every status). */
+void render_table(struct strbuf *out, const struct rep_table *t, const struct rep_set *set, enum rep_format f,
+		  const struct render_opts *o);
+
+/* Ratio table with the unmatched rows. */
+void render_compare(struct strbuf *out, const struct cmp_table *t, enum rep_format f, const struct render_opts *o);
+
+/* A number rounded for reading: `decimals` places, thousands not separated; "-" for NAN. */
+void render_num(struct strbuf *out, double v, int decimals);
+/* A cell for reading: median, and " (min-max)" when the repetitions differ. */
+void render_cell(struct strbuf *out, const struct rep_cell *c, int decimals);
+/* A full-precision number for CSV/JSON ("" in CSV and null in JSON for NAN: `nan_text`). */
+void render_exact(struct strbuf *out, double v, const char *nan_text);
+
+#endif

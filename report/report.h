@@ -1,0 +1,186 @@
+/*
+ * report: the read-only view of the store that every table, ratio table and chart is built from.
+ *
+ * report_load() reads runs (their workload identity, labels, status, hosts and the headline figures of the
+ * aggregate host '*') from an open store with prepared, read-only SQL and applies --where selections.
+ * report_table_build() groups them into the raw-data table storage articles publish (one block per label group,
+ * one row per workload, repetitions folded into median and min-max); report_compare_build() pairs two sides
+ * of a label (--compare transport=nvmeof:iser) into a ratio table. Renderers (render.h) turn both into text,
+ * CSV, Markdown, JSON or HTML; charts.h writes gnuplot scripts. Nothing here prints, runs a process or writes
+ * to the database.
+ */
+#ifndef BENCH_REPORT_REPORT_H
+#define BENCH_REPORT_REPORT_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/errbuf.h"
+#include "core/kv.h"
+
+/* The headline metrics of a row, in table order. */
+enum rep_metric {
+	RM_IOPS = 0, /* IOs per second, all directions */
+	RM_MBPS,     /* MiB/s (1,048,576 bytes per second), all directions */
+	RM_CPU,      /* CPU utilisation, % */
+	RM_RLAT,     /* read mean latency, ms */
+	RM_WLAT,     /* write mean latency, ms */
+	RM_RP99,     /* read 99th percentile latency, ms */
+	RM_WP99,     /* write 99th percentile latency, ms */
+	RM_NR
+};
+
+struct rep_metric_info {
+	const char *key;     /* csv/json name: "iops", "mbps", "cpu_pct", "read_lat_ms", ... */
+	const char *title;   /* column title: "IOPS", "MiB/s", ... */
+	int higher_better;   /* 1: a ratio >= 1 is good (IOPS, MiB/s); 0: <= 1 is good (latency, CPU) */
+	int decimals;        /* decimals in text tables */
+};
+extern const struct rep_metric_info rep_metrics[RM_NR];
+
+/* One host of a run (table run_host, plus its own totals from table result). */
+struct rep_host {
+	char *host;               /* "*" is the aggregate */
+	char *fio_version;        /* or NULL */
+	double start_offset_ms;   /* NAN when unknown */
+	int error_code;
+	char *error;              /* or NULL */
+	double usr_cpu_pct, sys_cpu_pct; /* NAN when unknown */
+	double iops, mbps;        /* NAN when the host has no result rows */
+};
+
+/* One stored run with its figures. Values unknown or not applicable are NAN. */
+struct rep_run {
+	int64_t id, suite_id;
+	char *suite;              /* suite name */
+	char *suite_created;      /* suite created_at */
+	char *name;               /* workload (run) name */
+	char *status;             /* running done failed partial aborted */
+	char *error;              /* or NULL */
+	char *engine;
+	char *started_at, *finished_at;
+	char *tool, *rw;          /* or NULL */
+	uint64_t bs_bytes;        /* 0 unknown */
+	int read_pct, random_pct; /* -1 unknown */
+	int iodepth, numjobs;     /* 0 unknown */
+	int repetition;
+	struct kvlist labels;     /* run labels plus the suite's it lacks, sorted by key */
+	double m[RM_NR];
+	char *cpu_source;         /* where RM_CPU came from: "procstat", "node_exporter", "import", "fio", or NULL */
+	struct rep_host *hosts;   /* per host, '*' last */
+	size_t nhosts;
+};
+
+struct rep_set {
+	struct rep_run *v;
+	size_t n, cap;
+};
+
+enum rep_load_flags {
+	REP_ALL_STATUS = 1 << 0, /* also running, failed and aborted runs (done and partial always) */
+};
+
+void rep_set_init(struct rep_set *s);
+void rep_set_release(struct rep_set *s);
+
+/*
+ * One --where selection: key=value. Keys are label keys or the workload parameters name, tool, rw, bs
+ * (a size: 4k), read_pct (alias rdpct), random_pct (randpct), iodepth, numjobs, engine, suite, status.
+ * A run matches when every selection matches; a run without the label does not match.
+ */
+int rep_where_add(struct kvlist *where, const char *arg, struct errbuf *err);
+/* Whether the run matches all selections. */
+int rep_run_matches(const struct rep_run *r, const struct kvlist *where);
+/* The value of a label or workload parameter of a run as text into buf (NULL when the run has none). */
+const char *rep_run_value(const struct rep_run *r, const char *key, char *buf, size_t len);
+
+/* Reads runs (done and partial, or all with REP_ALL_STATUS) that match `where` (may be NULL). */
+int report_load(sqlite3 *db, const struct kvlist *where, unsigned flags, struct rep_set *out, struct errbuf *err);
+
+/* ---- raw-data table ---------------------------------------------------------------------------- */
+
+/* Repetitions of one figure: median and spread of the known values. */
+struct rep_cell {
+	unsigned n;               /* values that were known; 0: the cell is empty */
+	double med, min, max;
+};
+
+struct rep_row {
+	char *name;               /* workload name of its first run */
+	char *match;              /* the key rows are matched by: identity "fio|4k|70|100" or the name */
+	const struct rep_run **runs; /* the repetitions (done or partial), in store order */
+	size_t nruns;
+	int partial;              /* at least one run is partial */
+	struct rep_cell c[RM_NR];
+};
+
+struct rep_group {
+	char *title;              /* "stack=zfs-raidz transport=iser" or "(no labels)" */
+	struct kvlist keys;       /* the label values that define the group */
+	struct rep_row *rows;
+	size_t n, cap;
+};
+
+struct rep_table {
+	struct rep_group *v;
+	size_t n, cap;
+	struct kvlist by;         /* the --by keys (empty: full label sets) */
+};
+
+enum rep_match { REP_MATCH_IDENTITY = 0, REP_MATCH_NAME = 1 };
+
+/* The key `r` is matched by (identity: tool|bs|read%|random%, or "name:NAME" when a part of the identity is
+ * unknown). Returned malloc'd. */
+char *rep_match_key(const struct rep_run *r, enum rep_match how);
+
+/* Median (of sorted copy), min and max of v[0..n) ignoring NANs. */
+void rep_cell_fill(struct rep_cell *c, const double *v, size_t n);
+
+/*
+ * Groups the done/partial runs of `set`: by the --by keys (a list of keys, value ignored; empty: by the
+ * whole label set), rows by workload name. Runs of other statuses are skipped (they are listed by -v).
+ */
+void rep_table_build(struct rep_table *t, const struct rep_set *set, const struct kvlist *by);
+void rep_table_release(struct rep_table *t);
+
+/* ---- ratio table ------------------------------------------------------------------------------- */
+
+struct cmp_row {
+	char *workload;           /* name of the A row, else the B row */
+	char *match;
+	const struct rep_row *a, *b; /* NULL: unmatched on that side */
+	double ratio[RM_NR];      /* A/B of the medians; NAN when either is missing or B is 0 */
+};
+
+struct cmp_group {
+	char *title;
+	struct kvlist keys;
+	struct cmp_row *rows;
+	size_t n, cap;
+};
+
+struct cmp_table {
+	char *key, *a, *b;        /* --compare key=A:B; B is the baseline */
+	enum rep_match match;
+	struct rep_table side[2]; /* the two sides grouped alike (owned) */
+	struct cmp_group *v;
+	size_t n, cap;
+	size_t matched, unmatched_a, unmatched_b;
+};
+
+/* Parses "key=A:B". */
+int cmp_parse(const char *arg, char **key, char **a, char **b, struct errbuf *err);
+
+/*
+ * Builds the ratio table: runs of `set` whose label `key` is A or B, grouped by `by` (empty: every label but
+ * `key`), rows matched by identity or name. Fails (ERR_INPUT) when a side has no runs at all.
+ */
+int cmp_build(struct cmp_table *t, const struct rep_set *set, const char *key, const char *a, const char *b,
+	      const struct kvlist *by, enum rep_match match, struct errbuf *err);
+void cmp_release(struct cmp_table *t);
+
+/* Colour class of a ratio: "good" or "bad" by the metric's direction, "" for NAN; level 0..3 by magnitude. */
+const char *cmp_class(enum rep_metric m, double ratio, int *level);
+
+#endif

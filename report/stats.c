@@ -1,0 +1,606 @@
+/*
+ * stats: Hodges-Lehmann shifts with exact Mann-Whitney and signed-rank intervals, exact p-values,
+ * Benjamini-Hochberg, run-count estimates and a seeded PRNG (see stats.h). Pure functions, deterministic.
+ *
+ * Rank sums are handled as integers: tied values get midranks, and every rank is doubled so that midranks
+ * (halves) stay integers; the exact permutation distributions are then counted by dynamic programming over
+ * the items ("how many ways to pick k items whose doubled ranks sum to s"). Counts are kept in doubles: they
+ * exceed 2^64 for the largest exact sizes, and only their ratios matter.
+ */
+#include "report/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+
+/* ---- small helpers ---------------------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median_sorted(const double *v, size_t n)
+{
+	return (n & 1) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double stats_median(const double *x, size_t n)
+{
+	double *v, m;
+
+	if (n == 0)
+		return NAN;
+	v = xmalloc(n * sizeof(*v));
+	memcpy(v, x, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	m = median_sorted(v, n);
+	free(v);
+	return m;
+}
+
+double stats_mean(const double *x, size_t n)
+{
+	double s = 0;
+
+	if (n == 0)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	return s / (double)n;
+}
+
+double stats_sd(const double *x, size_t n)
+{
+	double m, s = 0;
+
+	if (n < 2)
+		return 0;
+	m = stats_mean(x, n);
+	for (size_t i = 0; i < n; i++)
+		s += (x[i] - m) * (x[i] - m);
+	return sqrt(s / (double)(n - 1));
+}
+
+double stats_norm_cdf(double z)
+{
+	return 0.5 * erfc(-z / M_SQRT2);
+}
+
+double stats_norm_quantile(double prob)
+{
+	double lo = -40, hi = 40;
+
+	if (!(prob > 0))
+		return -INFINITY;
+	if (!(prob < 1))
+		return INFINITY;
+	for (int i = 0; i < 200 && hi - lo > 1e-13; i++) {
+		double mid = 0.5 * (lo + hi);
+		if (stats_norm_cdf(mid) < prob)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+static int check_finite(const double *v, size_t n, const char *what, struct errbuf *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return err_set(err, ERR_INPUT, "%s: value %zu is not a finite number", what, i + 1);
+	return 0;
+}
+
+/* ---- exact null distributions without ties (for the intervals) -------------------------------- */
+
+void stats_mw_null_cdf(size_t m, size_t n, double *cdf)
+{
+	size_t len = m * n + 1, stride = len;
+	double *prev = xcalloc((n + 1) * stride, sizeof(double));
+	double *cur = xcalloc((n + 1) * stride, sizeof(double));
+	double total = 0, acc = 0;
+
+	/* f(0, j, u) = [u == 0] */
+	for (size_t j = 0; j <= n; j++)
+		prev[j * stride] = 1;
+	for (size_t i = 1; i <= m; i++) {
+		double *t;
+
+		memset(cur, 0, (n + 1) * stride * sizeof(double));
+		cur[0] = 1; /* f(i, 0, u) = [u == 0] */
+		for (size_t j = 1; j <= n; j++) {
+			size_t top = i * j;
+			for (size_t u = 0; u <= top; u++) {
+				double v = cur[(j - 1) * stride + u];
+				if (u >= j)
+					v += prev[j * stride + u - j];
+				cur[j * stride + u] = v;
+			}
+		}
+		t = prev;
+		prev = cur;
+		cur = t;
+	}
+	for (size_t u = 0; u < len; u++)
+		total += prev[n * stride + u];
+	for (size_t u = 0; u < len; u++) {
+		acc += prev[n * stride + u];
+		cdf[u] = acc / total;
+	}
+	free(prev);
+	free(cur);
+}
+
+void stats_wsr_null_cdf(size_t n, double *cdf)
+{
+	size_t top = n * (n + 1) / 2;
+	double *f = xcalloc(top + 1, sizeof(double));
+	double total = 0, acc = 0;
+
+	f[0] = 1;
+	for (size_t r = 1; r <= n; r++)
+		for (size_t s = top; s >= r; s--)
+			f[s] += f[s - r];
+	for (size_t t = 0; t <= top; t++)
+		total += f[t];
+	for (size_t t = 0; t <= top; t++) {
+		acc += f[t];
+		cdf[t] = acc / total;
+	}
+	free(f);
+}
+
+/*
+ * Largest c with P(stat <= c) <= alpha/2, from an exact cdf of length len; -1 when even c = 0 is too likely.
+ * The interval built from order statistics c and len-2-c then has confidence 1 - 2 cdf[c].
+ */
+static long critical_exact(const double *cdf, size_t len, double alpha, double *conf)
+{
+	long c = -1;
+
+	/* A tiny tolerance so that a level reached exactly (e.g. 0.025) is not lost to rounding. */
+	for (size_t u = 0; u < len && cdf[u] <= alpha / 2 * (1 + 1e-9); u++)
+		c = (long)u;
+	*conf = c >= 0 ? 1 - 2 * cdf[c] : 1;
+	return c;
+}
+
+static long critical_normal(double mu, double sd, double alpha, double *conf)
+{
+	double z = stats_norm_quantile(1 - alpha / 2);
+	long c = (long)floor(mu - 0.5 - z * sd);
+
+	if (c < 0) {
+		*conf = 1;
+		return -1;
+	}
+	*conf = 1 - 2 * stats_norm_cdf((c + 0.5 - mu) / sd);
+	return c;
+}
+
+/* ---- exact p-values with midranks (permutation distribution of the rank sum) ------------------ */
+
+struct ranked {
+	double v;
+	size_t idx;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->v != y->v)
+		return (x->v > y->v) - (x->v < y->v);
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Doubled midranks (1-based ranks times 2) of v[0..n-1] into r2; returns the tie term sum(t^3 - t). */
+static double doubled_midranks(const double *v, size_t n, long *r2)
+{
+	struct ranked *s = xmalloc((n ? n : 1) * sizeof(*s));
+	double ties = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		s[i].v = v[i];
+		s[i].idx = i;
+	}
+	qsort(s, n, sizeof(*s), cmp_ranked);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j + 1 < n && s[j + 1].v == s[i].v)
+			j++;
+		/* ranks i+1 .. j+1, midrank (i+j+2)/2, doubled i+j+2 */
+		for (size_t k = i; k <= j; k++)
+			r2[s[k].idx] = (long)(i + j + 2);
+		if (j > i) {
+			double t = (double)(j - i + 1);
+			ties += t * t * t - t;
+		}
+		i = j + 1;
+	}
+	free(s);
+	return ties;
+}
+
+/* Two-sided p-value of the rank-sum statistic of y (scores r2[nx..nx+ny-1]) against its permutation law. */
+static double mw_pvalue(const double *x, size_t nx, const double *y, size_t ny, int *exact)
+{
+	size_t N = nx + ny;
+	double *all = xmalloc(N * sizeof(*all));
+	long *r2 = xmalloc(N * sizeof(*r2));
+	double ties, p;
+	long w = 0, S = 0;
+
+	memcpy(all, x, nx * sizeof(*all));
+	memcpy(all + nx, y, ny * sizeof(*all));
+	ties = doubled_midranks(all, N, r2);
+	for (size_t i = 0; i < N; i++)
+		S += r2[i];
+	for (size_t i = nx; i < N; i++)
+		w += r2[i];
+
+	if (N <= STATS_EXACT_MAX_N) {
+		/* dp[k][s]: ways to choose k of the items seen so far with doubled rank sum s */
+		size_t stride = (size_t)S + 1;
+		double *dp = xcalloc((ny + 1) * stride, sizeof(double));
+		double le = 0, ge = 0, total = 0;
+		long seen = 0;
+
+		dp[0] = 1;
+		for (size_t i = 0; i < N; i++) {
+			long r = r2[i];
+			size_t kmax = i + 1 < ny ? i + 1 : ny;
+			seen += r;
+			for (size_t k = kmax; k >= 1; k--)
+				for (long s = seen; s >= r; s--)
+					dp[k * stride + (size_t)s] += dp[(k - 1) * stride + (size_t)(s - r)];
+		}
+		for (long s = 0; s <= S; s++) {
+			double c = dp[ny * stride + (size_t)s];
+			total += c;
+			if (s <= w)
+				le += c;
+			if (s >= w)
+				ge += c;
+		}
+		p = 2 * fmin(le, ge) / total;
+		free(dp);
+		*exact = 1;
+	} else {
+		double n1 = (double)nx, n2 = (double)ny, n = (double)N;
+		double mean2 = n2 * (n + 1);
+		double var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)));
+		double z = var > 0 ? (fabs((double)w - mean2) - 1) / (2 * sqrt(var)) : 0;
+		p = z > 0 ? 2 * stats_norm_cdf(-z) : 1;
+		*exact = 0;
+	}
+	free(all);
+	free(r2);
+	return p > 1 ? 1 : p;
+}
+
+/* Two-sided signed-rank p-value of d (zeros dropped, midranks of |d|). */
+static double wsr_pvalue(const double *d, size_t n, int *exact)
+{
+	double *a = xmalloc((n ? n : 1) * sizeof(*a));
+	int *pos = xmalloc((n ? n : 1) * sizeof(*pos));
+	long *r2 = xmalloc((n ? n : 1) * sizeof(*r2));
+	size_t m = 0;
+	long S = 0, t = 0;
+	double p;
+
+	for (size_t i = 0; i < n; i++) {
+		if (d[i] == 0)
+			continue;
+		a[m] = fabs(d[i]);
+		pos[m] = d[i] > 0;
+		m++;
+	}
+	if (m == 0) {
+		*exact = 1;
+		p = 1;
+		goto out;
+	}
+	doubled_midranks(a, m, r2);
+	for (size_t i = 0; i < m; i++) {
+		S += r2[i];
+		if (pos[i])
+			t += r2[i];
+	}
+	if (m <= STATS_EXACT_MAX_N) {
+		double *f = xcalloc((size_t)S + 1, sizeof(double));
+		double le = 0, ge = 0, total = 0;
+		long seen = 0;
+
+		f[0] = 1;
+		for (size_t i = 0; i < m; i++) {
+			seen += r2[i];
+			for (long s = seen; s >= r2[i]; s--)
+				f[s] += f[s - r2[i]];
+		}
+		for (long s = 0; s <= S; s++) {
+			total += f[s];
+			if (s <= t)
+				le += f[s];
+			if (s >= t)
+				ge += f[s];
+		}
+		p = 2 * fmin(le, ge) / total;
+		free(f);
+		*exact = 1;
+	} else {
+		double mean = (double)S / 2, var = 0, z;
+		for (size_t i = 0; i < m; i++)
+			var += (double)r2[i] * (double)r2[i] / 4;
+		z = var > 0 ? (fabs((double)t - mean) - 1) / sqrt(var) : 0;
+		p = z > 0 ? 2 * stats_norm_cdf(-z) : 1;
+		*exact = 0;
+	}
+out:
+	free(a);
+	free(pos);
+	free(r2);
+	return p > 1 ? 1 : p;
+}
+
+/* ---- Hodges-Lehmann with intervals ------------------------------------------------------------- */
+
+int stats_mw_shift(const double *x, size_t nx, const double *y, size_t ny, double conf, struct stats_shift *out,
+		   struct errbuf *err)
+{
+	size_t nd = nx * ny;
+	double *diff, alpha = 1 - conf, achieved;
+	long c;
+	int exact_ci, exact_p;
+
+	memset(out, 0, sizeof(*out));
+	if (nx < 1 || ny < 1)
+		return err_set(err, ERR_INPUT, "a shift needs at least one value on each side (got %zu and %zu)", nx,
+			       ny);
+	if (!(conf > 0 && conf < 1))
+		return err_set(err, ERR_INPUT, "confidence level must be between 0 and 1, got %g", conf);
+	if (check_finite(x, nx, "baseline", err) < 0 || check_finite(y, ny, "candidate", err) < 0)
+		return -1;
+
+	diff = xmalloc(nd * sizeof(*diff));
+	for (size_t i = 0; i < nx; i++)
+		for (size_t j = 0; j < ny; j++)
+			diff[i * ny + j] = y[j] - x[i];
+	qsort(diff, nd, sizeof(*diff), cmp_double);
+	out->est = median_sorted(diff, nd);
+
+	if (nx + ny <= STATS_EXACT_MAX_N) {
+		double *cdf = xmalloc((nd + 1) * sizeof(*cdf));
+		stats_mw_null_cdf(nx, ny, cdf);
+		c = critical_exact(cdf, nd + 1, alpha, &achieved);
+		free(cdf);
+		exact_ci = 1;
+	} else {
+		double mu = (double)nd / 2, sd = sqrt((double)nd * (double)(nx + ny + 1) / 12);
+		c = critical_normal(mu, sd, alpha, &achieved);
+		exact_ci = 0;
+	}
+	if (c >= 0 && (size_t)c < nd) {
+		out->lo = diff[c];
+		out->hi = diff[nd - 1 - (size_t)c];
+	} else {
+		out->lo = -INFINITY;
+		out->hi = INFINITY;
+	}
+	out->conf = achieved;
+	out->p = mw_pvalue(x, nx, y, ny, &exact_p);
+	out->exact = exact_ci && exact_p;
+	out->nx = nx;
+	out->ny = ny;
+	free(diff);
+	return 0;
+}
+
+int stats_wsr_shift(const double *d, size_t n, double conf, struct stats_shift *out, struct errbuf *err)
+{
+	size_t nw = n * (n + 1) / 2, k = 0;
+	double *walsh, alpha = 1 - conf, achieved;
+	long c;
+	int exact_ci, exact_p;
+
+	memset(out, 0, sizeof(*out));
+	if (n < 1)
+		return err_set(err, ERR_INPUT, "a paired shift needs at least one pair");
+	if (!(conf > 0 && conf < 1))
+		return err_set(err, ERR_INPUT, "confidence level must be between 0 and 1, got %g", conf);
+	if (check_finite(d, n, "paired difference", err) < 0)
+		return -1;
+
+	walsh = xmalloc(nw * sizeof(*walsh));
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i; j < n; j++)
+			walsh[k++] = 0.5 * (d[i] + d[j]);
+	qsort(walsh, nw, sizeof(*walsh), cmp_double);
+	out->est = median_sorted(walsh, nw);
+
+	if (n <= STATS_EXACT_MAX_N) {
+		double *cdf = xmalloc((nw + 1) * sizeof(*cdf));
+		stats_wsr_null_cdf(n, cdf);
+		c = critical_exact(cdf, nw + 1, alpha, &achieved);
+		free(cdf);
+		exact_ci = 1;
+	} else {
+		double mu = (double)nw / 2, sd = sqrt((double)n * (double)(n + 1) * (double)(2 * n + 1) / 24);
+		c = critical_normal(mu, sd, alpha, &achieved);
+		exact_ci = 0;
+	}
+	if (c >= 0 && (size_t)c < nw) {
+		out->lo = walsh[c];
+		out->hi = walsh[nw - 1 - (size_t)c];
+	} else {
+		out->lo = -INFINITY;
+		out->hi = INFINITY;
+	}
+	out->conf = achieved;
+	out->p = wsr_pvalue(d, n, &exact_p);
+	out->exact = exact_ci && exact_p;
+	out->nx = out->ny = n;
+	free(walsh);
+	return 0;
+}
+
+/* ---- Benjamini-Hochberg ----------------------------------------------------------------------- */
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int cmp_pidx(const void *a, const void *b)
+{
+	const struct pidx *x = a, *y = b;
+
+	if (x->p != y->p)
+		return (x->p > y->p) - (x->p < y->p);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+void stats_bh_adjust(const double *p, size_t n, double *q)
+{
+	struct pidx *v = xmalloc((n ? n : 1) * sizeof(*v));
+	size_t m = 0;
+	double run = 1;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(p[i])) {
+			v[m].p = p[i];
+			v[m].i = i;
+			m++;
+		}
+	qsort(v, m, sizeof(*v), cmp_pidx);
+	/* q_(k) = min over j >= k of p_(j) * m / j, from the largest p down */
+	for (size_t k = m; k >= 1; k--) {
+		double adj = v[k - 1].p * (double)m / (double)k;
+		if (adj < run)
+			run = adj;
+		v[k - 1].p = run;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (isnan(p[i]))
+			q[i] = NAN;
+	for (size_t k = 0; k < m; k++)
+		q[v[k].i] = v[k].p;
+	free(v);
+}
+
+/* ---- how many runs ------------------------------------------------------------------------------ */
+
+unsigned stats_min_runs_for_conf(double conf, int paired)
+{
+	double alpha = 1 - conf;
+
+	for (unsigned n = 1; n <= 60; n++) {
+		/* smallest tail probability of the statistic: P(stat = 0) */
+		double p0;
+		if (paired) {
+			p0 = ldexp(1.0, -(int)n);
+		} else {
+			double c = 1; /* C(2n, n) */
+			for (unsigned i = 1; i <= n; i++)
+				c = c * (double)(n + i) / (double)i;
+			p0 = 1 / c;
+		}
+		if (p0 <= alpha / 2 * (1 + 1e-9))
+			return n;
+	}
+	return 60;
+}
+
+unsigned stats_runs_needed(double sigma, double margin, double conf, double power, int paired, unsigned cap)
+{
+	double z, k = sqrt(M_PI / 3), n;
+	unsigned nmin = stats_min_runs_for_conf(conf, paired);
+
+	if (!(margin > 0) || !isfinite(sigma))
+		return cap;
+	if (sigma <= 0)
+		return nmin < cap ? nmin : cap;
+	z = stats_norm_quantile(1 - (1 - conf) / 2) + (power > 0.5 ? stats_norm_quantile(power) : 0);
+	n = (z * sigma * k / margin) * (z * sigma * k / margin) * (paired ? 1 : 2);
+	if (!(n < cap))
+		return cap;
+	n = ceil(n - 1e-9);
+	if (n < nmin)
+		n = nmin;
+	return n < cap ? (unsigned)n : cap;
+}
+
+/* ---- PRNG -------------------------------------------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+void stats_rng_seed(struct stats_rng *r, uint64_t seed)
+{
+	uint64_t x = seed;
+
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&x);
+	r->have_spare = 0;
+	r->spare = 0;
+}
+
+uint64_t stats_rng_next(struct stats_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return out;
+}
+
+double stats_rng_uniform(struct stats_rng *r)
+{
+	double u;
+
+	do
+		u = (double)(stats_rng_next(r) >> 11) * 0x1.0p-53;
+	while (u == 0);
+	return u;
+}
+
+double stats_rng_normal(struct stats_rng *r)
+{
+	double u, v, s;
+
+	if (r->have_spare) {
+		r->have_spare = 0;
+		return r->spare;
+	}
+	do {
+		u = 2 * stats_rng_uniform(r) - 1;
+		v = 2 * stats_rng_uniform(r) - 1;
+		s = u * u + v * v;
+	} while (s >= 1 || s == 0);
+	s = sqrt(-2 * log(s) / s);
+	r->spare = v * s;
+	r->have_spare = 1;
+	return u * s;
+}

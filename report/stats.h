@@ -1,0 +1,97 @@
+/*
+ * stats: the statistics behind the CI gate, pure and deterministic (no I/O, no globals).
+ *
+ * - Hodges-Lehmann shift estimates with exact distribution-free confidence intervals: the Mann-Whitney
+ *   interval for two independent samples (order statistics of the pairwise differences y_j - x_i) and the
+ *   Wilcoxon signed-rank interval for paired samples (order statistics of the Walsh averages).
+ * - Exact two-sided p-values of "no shift" for both tests (exact permutation distribution of the rank sums,
+ *   midranks for ties; normal approximation with tie and continuity corrections for large samples).
+ * - Benjamini-Hochberg adjustment of a family of p-values.
+ * - How many runs per side an interval of a given half-width needs (for INCONCLUSIVE cells and calibration).
+ * - A small seeded PRNG (splitmix64 seeding xoshiro256**) and normal deviates for simulations.
+ *
+ * Callers pass log values when they want ratios: a shift of log values is the log of a ratio.
+ * Because the rank distributions are discrete, the interval's achieved confidence level is reported; it is the
+ * smallest level at least as large as the one asked for that the sample sizes can reach.
+ */
+#ifndef BENCH_REPORT_STATS_H
+#define BENCH_REPORT_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/errbuf.h"
+
+/* Sample sizes up to which the exact null distributions are used; above, the normal approximation. */
+#define STATS_EXACT_MAX_N 60 /* m + n for Mann-Whitney, n for the signed-rank test */
+
+struct stats_shift {
+	double est;    /* Hodges-Lehmann estimate of the shift y - x (or of the centre of paired differences) */
+	double lo, hi; /* confidence interval; -INFINITY/INFINITY when the samples are too small for the level */
+	double conf;   /* confidence level the interval achieves (>= the level asked, when reachable) */
+	double p;      /* two-sided p-value of "no shift" */
+	int exact;     /* 1: exact null distributions, 0: normal approximation */
+	size_t nx, ny; /* sample sizes used (paired: nx = ny = pairs) */
+};
+
+/*
+ * Two independent samples x (baseline) and y (candidate): Hodges-Lehmann shift with the exact Mann-Whitney
+ * interval at level `conf` (e.g. 0.95). Needs nx, ny >= 1 and finite values; -1 with ERR_INPUT otherwise.
+ */
+int stats_mw_shift(const double *x, size_t nx, const double *y, size_t ny, double conf, struct stats_shift *out,
+		   struct errbuf *err);
+
+/*
+ * Paired differences d_i = y_i - x_i: Hodges-Lehmann (median of Walsh averages) with the exact signed-rank
+ * interval. Zero differences are kept for the estimate and interval and dropped for the p-value (Wilcoxon).
+ */
+int stats_wsr_shift(const double *d, size_t n, double conf, struct stats_shift *out, struct errbuf *err);
+
+/*
+ * Null distribution of the Mann-Whitney U (pairs with y < x) for sample sizes m and n without ties:
+ * cdf[u] = P(U <= u) for u = 0..m*n. cdf must hold m*n+1 values. Exact counting (recursion
+ * f(m,n,u) = f(m-1,n,u-n) + f(m,n-1,u)); used for any size the caller can afford.
+ */
+void stats_mw_null_cdf(size_t m, size_t n, double *cdf);
+/* Null distribution of the signed-rank statistic T+ for n pairs without ties: cdf[t], t = 0..n(n+1)/2. */
+void stats_wsr_null_cdf(size_t n, double *cdf);
+
+/* Benjamini-Hochberg adjusted p-values (q-values) of p[0..n-1] into q (may alias p). NaN p stay NaN. */
+void stats_bh_adjust(const double *p, size_t n, double *q);
+
+/* Standard normal distribution function and its inverse (0 < prob < 1). */
+double stats_norm_cdf(double z);
+double stats_norm_quantile(double prob);
+
+/* Median (copies; n >= 1), mean and sample standard deviation (n-1; 0 when n < 2). */
+double stats_median(const double *x, size_t n);
+double stats_mean(const double *x, size_t n);
+double stats_sd(const double *x, size_t n);
+
+/*
+ * Runs per side after which an interval at level `conf` would likely (with probability `power`, one-sided
+ * normal quantile added to the interval's) be narrower than `margin`, given a per-run standard deviation
+ * `sigma` of the (log) values. Independent samples: half-width ~ z * sigma * sqrt(2/n) * sqrt(pi/3) (the
+ * Hodges-Lehmann efficiency against the mean); paired: sigma is that of the differences and sqrt(1/n) is used.
+ * Never below the smallest size whose exact interval can reach `conf`. Returns `cap` when more are needed
+ * or the margin is not positive.
+ */
+unsigned stats_runs_needed(double sigma, double margin, double conf, double power, int paired, unsigned cap);
+
+/* Smallest n per side (equal sizes) whose exact interval can reach level conf. */
+unsigned stats_min_runs_for_conf(double conf, int paired);
+
+/* ---- seeded pseudo-random numbers (xoshiro256**, seeded through splitmix64) ------------------ */
+
+struct stats_rng {
+	uint64_t s[4];
+	int have_spare;
+	double spare;
+};
+
+void stats_rng_seed(struct stats_rng *r, uint64_t seed);
+uint64_t stats_rng_next(struct stats_rng *r);
+double stats_rng_uniform(struct stats_rng *r); /* in (0, 1) */
+double stats_rng_normal(struct stats_rng *r);  /* standard normal (polar method) */
+
+#endif

@@ -1,0 +1,400 @@
+/*
+ * table: the raw-data table and the ratio table (report.h). Runs are grouped by their label set (or the --by
+ * keys), rows are workloads; several runs of one workload in a group (repetitions) become one cell per
+ * figure holding the median and the min-max spread. The ratio table pairs the rows of the two sides of a
+ * --compare label by workload identity (tool, block size, read %, random %) or by name, and lists what has
+ * no counterpart instead of dropping it.
+ */
+#include "report/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+#include "core/units.h"
+
+char *rep_match_key(const struct rep_run *r, enum rep_match how)
+{
+	char bs[32];
+
+	/* A run whose identity is not fully known is matched by its name rather than merged with others. */
+	if (how == REP_MATCH_NAME || !r->bs_bytes || r->read_pct < 0 || r->random_pct < 0)
+		return how == REP_MATCH_NAME ? xstrdup(r->name) : xasprintf("name:%s", r->name);
+	if (r->bs_bytes)
+		format_size_short(r->bs_bytes, bs, sizeof(bs));
+	else
+		snprintf(bs, sizeof(bs), "?");
+	return xasprintf("%s|%s|%d|%d", r->tool ? r->tool : "?", bs, r->read_pct, r->random_pct);
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+void rep_cell_fill(struct rep_cell *c, const double *v, size_t n)
+{
+	double *s = xmalloc((n ? n : 1) * sizeof(*s));
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			s[k++] = v[i];
+	memset(c, 0, sizeof(*c));
+	c->med = c->min = c->max = NAN;
+	if (k) {
+		qsort(s, k, sizeof(*s), dbl_cmp);
+		c->n = (unsigned)k;
+		c->min = s[0];
+		c->max = s[k - 1];
+		c->med = (k % 2) ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2.0;
+	}
+	free(s);
+}
+
+/* The group keys of a run: the --by keys with their values ("-" when the run lacks one), or all labels
+ * except `skip`. */
+static void group_keys(struct kvlist *keys, const struct rep_run *r, const struct kvlist *by, const char *skip)
+{
+	if (by && by->n) {
+		for (size_t i = 0; i < by->n; i++) {
+			char buf[64];
+			const char *v = rep_run_value(r, by->v[i].key, buf, sizeof(buf));
+			kvlist_add(keys, by->v[i].key, v ? v : "-");
+		}
+		return;
+	}
+	for (size_t i = 0; i < r->labels.n; i++)
+		if (!skip || strcmp(r->labels.v[i].key, skip))
+			kvlist_add(keys, r->labels.v[i].key, r->labels.v[i].value ? r->labels.v[i].value : "");
+}
+
+static int keys_equal(const struct kvlist *a, const struct kvlist *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i].key, b->v[i].key) || strcmp(a->v[i].value, b->v[i].value))
+			return 0;
+	return 1;
+}
+
+static char *keys_title(const struct kvlist *keys)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	for (size_t i = 0; i < keys->n; i++)
+		strbuf_addf(&sb, "%s%s=%s", i ? " " : "", keys->v[i].key, keys->v[i].value);
+	if (!keys->n)
+		strbuf_adds(&sb, "(no labels)");
+	return strbuf_detach(&sb, NULL);
+}
+
+static struct rep_group *find_group(struct rep_table *t, const struct kvlist *keys)
+{
+	struct rep_group *g;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (keys_equal(&t->v[i].keys, keys))
+			return &t->v[i];
+	ARRAY_GROW(t->v, t->cap, t->n + 1);
+	g = &t->v[t->n++];
+	memset(g, 0, sizeof(*g));
+	kvlist_init(&g->keys);
+	kvlist_copy(&g->keys, keys);
+	g->title = keys_title(keys);
+	return g;
+}
+
+static struct rep_row *find_row(struct rep_group *g, const char *match, const struct rep_run *r)
+{
+	struct rep_row *row;
+
+	for (size_t i = 0; i < g->n; i++)
+		if (!strcmp(g->rows[i].match, match))
+			return &g->rows[i];
+	ARRAY_GROW(g->rows, g->cap, g->n + 1);
+	row = &g->rows[g->n++];
+	memset(row, 0, sizeof(*row));
+	row->name = xstrdup(r->name);
+	row->match = xstrdup(match);
+	return row;
+}
+
+static void finish_rows(struct rep_table *t)
+{
+	for (size_t gi = 0; gi < t->n; gi++) {
+		struct rep_group *g = &t->v[gi];
+		for (size_t ri = 0; ri < g->n; ri++) {
+			struct rep_row *row = &g->rows[ri];
+			double *v = xmalloc((row->nruns ? row->nruns : 1) * sizeof(*v));
+			for (int m = 0; m < RM_NR; m++) {
+				for (size_t k = 0; k < row->nruns; k++)
+					v[k] = row->runs[k]->m[m];
+				rep_cell_fill(&row->c[m], v, row->nruns);
+			}
+			free(v);
+		}
+	}
+}
+
+/* Adds the done/partial runs of `set` whose label pick_key is pick_value (pick_key NULL: all) to t, one row
+ * per workload name. */
+static void table_add(struct rep_table *t, const struct rep_set *set, const struct kvlist *by, const char *skip,
+		      const char *pick_key, const char *pick_value)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		const struct rep_run *r = &set->v[i];
+		struct kvlist keys;
+		struct rep_group *g;
+		struct rep_row *row;
+		size_t cap;
+
+		if (strcmp(r->status, "done") && strcmp(r->status, "partial"))
+			continue;
+		if (pick_key) {
+			const char *v = kvlist_get(&r->labels, pick_key, NULL);
+			if (!v || strcmp(v, pick_value))
+				continue;
+		}
+		kvlist_init(&keys);
+		group_keys(&keys, r, by, skip);
+		g = find_group(t, &keys);
+		kvlist_release(&keys);
+		row = find_row(g, r->name, r);
+		cap = row->nruns;
+		ARRAY_GROW(row->runs, cap, row->nruns + 1);
+		row->runs[row->nruns++] = r;
+		if (!strcmp(r->status, "partial"))
+			row->partial = 1;
+	}
+}
+
+void rep_table_build(struct rep_table *t, const struct rep_set *set, const struct kvlist *by)
+{
+	memset(t, 0, sizeof(*t));
+	kvlist_init(&t->by);
+	if (by)
+		kvlist_copy(&t->by, by);
+	table_add(t, set, by, NULL, NULL, NULL);
+	finish_rows(t);
+}
+
+void rep_table_release(struct rep_table *t)
+{
+	if (!t)
+		return;
+	for (size_t gi = 0; gi < t->n; gi++) {
+		struct rep_group *g = &t->v[gi];
+		for (size_t ri = 0; ri < g->n; ri++) {
+			free(g->rows[ri].name);
+			free(g->rows[ri].match);
+			free(g->rows[ri].runs);
+		}
+		free(g->rows);
+		free(g->title);
+		kvlist_release(&g->keys);
+	}
+	free(t->v);
+	kvlist_release(&t->by);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- ratio table ------------------------------------------------------------------------------- */
+
+int cmp_parse(const char *arg, char **key, char **a, char **b, struct errbuf *err)
+{
+	char *k = NULL, *v = NULL, *colon = NULL;
+
+	if (kv_parse_label(arg, &k, &v) < 0 || !(colon = strchr(v, ':')) || colon == v || !colon[1] ||
+	    strchr(colon + 1, ':')) {
+		free(k);
+		free(v);
+		return err_set(err, ERR_USAGE, "--compare wants key=A:B (B is the baseline), e.g. "
+				   "transport=nvmeof:iser, got '%s'", arg);
+	}
+	*key = k;
+	*a = xstrndup(v, (size_t)(colon - v));
+	*b = xstrdup(colon + 1);
+	free(v);
+	return 0;
+}
+
+/* Rows of a side re-keyed by the match key (identity or name): runs of one key in a group become one row. */
+static void rekey(struct rep_table *t, enum rep_match how)
+{
+	for (size_t gi = 0; gi < t->n; gi++) {
+		struct rep_group *g = &t->v[gi];
+		size_t out = 0;
+
+		for (size_t ri = 0; ri < g->n; ri++) {
+			char *m = rep_match_key(g->rows[ri].runs[0], how);
+			size_t j;
+
+			for (j = 0; j < out; j++)
+				if (!strcmp(g->rows[j].match, m))
+					break;
+			if (j < out) {
+				/* Another name with the same identity: its runs join that row. */
+				struct rep_row *dst = &g->rows[j], *src = &g->rows[ri];
+				size_t cap = dst->nruns;
+				ARRAY_GROW(dst->runs, cap, dst->nruns + src->nruns);
+				memcpy(dst->runs + dst->nruns, src->runs, src->nruns * sizeof(*src->runs));
+				dst->nruns += src->nruns;
+				dst->partial |= src->partial;
+				free(src->name);
+				free(src->match);
+				free(src->runs);
+				free(m);
+				continue;
+			}
+			if (out != ri)
+				g->rows[out] = g->rows[ri];
+			free(g->rows[out].match);
+			g->rows[out].match = m;
+			out++;
+		}
+		g->n = out;
+	}
+}
+
+static void cmp_add_row(struct cmp_group *g, const struct rep_row *a, const struct rep_row *b)
+{
+	struct cmp_row *row;
+
+	ARRAY_GROW(g->rows, g->cap, g->n + 1);
+	row = &g->rows[g->n++];
+	memset(row, 0, sizeof(*row));
+	row->a = a;
+	row->b = b;
+	row->workload = xstrdup(a ? a->name : b->name);
+	row->match = xstrdup(a ? a->match : b->match);
+	for (int m = 0; m < RM_NR; m++) {
+		double x = a && a->c[m].n ? a->c[m].med : NAN, y = b && b->c[m].n ? b->c[m].med : NAN;
+		row->ratio[m] = (isnan(x) || isnan(y) || y == 0) ? NAN : x / y;
+	}
+}
+
+static struct cmp_group *cmp_group_for(struct cmp_table *t, const struct rep_group *src)
+{
+	struct cmp_group *g;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (keys_equal(&t->v[i].keys, &src->keys))
+			return &t->v[i];
+	ARRAY_GROW(t->v, t->cap, t->n + 1);
+	g = &t->v[t->n++];
+	memset(g, 0, sizeof(*g));
+	kvlist_init(&g->keys);
+	kvlist_copy(&g->keys, &src->keys);
+	g->title = xstrdup(src->title);
+	return g;
+}
+
+static const struct rep_group *table_group(const struct rep_table *t, const struct kvlist *keys)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (keys_equal(&t->v[i].keys, keys))
+			return &t->v[i];
+	return NULL;
+}
+
+int cmp_build(struct cmp_table *t, const struct rep_set *set, const char *key, const char *a, const char *b,
+	      const struct kvlist *by, enum rep_match match, struct errbuf *err)
+{
+	struct kvlist by_eff;
+
+	memset(t, 0, sizeof(*t));
+	t->key = xstrdup(key);
+	t->a = xstrdup(a);
+	t->b = xstrdup(b);
+	t->match = match;
+	kvlist_init(&by_eff);
+	/* Grouping by the compared key itself would put the sides in different groups: leave it out. */
+	for (size_t i = 0; by && i < by->n; i++)
+		if (strcmp(by->v[i].key, key))
+			kvlist_add(&by_eff, by->v[i].key, by->v[i].value);
+	for (int s = 0; s < 2; s++) {
+		kvlist_init(&t->side[s].by);
+		kvlist_copy(&t->side[s].by, &by_eff);
+		table_add(&t->side[s], set, &by_eff, key, key, s ? b : a);
+		rekey(&t->side[s], match);
+		finish_rows(&t->side[s]);
+	}
+	kvlist_release(&by_eff);
+	if (!t->side[0].n || !t->side[1].n)
+		return err_set(err, ERR_INPUT, "--compare %s=%s:%s: no done runs with %s=%s in the selection", key, a,
+			       b, key, !t->side[0].n ? a : b);
+
+	/* Groups in order of first appearance on either side; rows in A's order, then B's leftovers. */
+	for (int s = 0; s < 2; s++) {
+		for (size_t gi = 0; gi < t->side[s].n; gi++) {
+			const struct rep_group *src = &t->side[s].v[gi];
+			const struct rep_group *other = table_group(&t->side[!s], &src->keys);
+			struct cmp_group *g = cmp_group_for(t, src);
+
+			for (size_t ri = 0; ri < src->n; ri++) {
+				const struct rep_row *row = &src->rows[ri], *peer = NULL;
+
+				for (size_t k = 0; other && k < other->n; k++)
+					if (!strcmp(other->rows[k].match, row->match))
+						peer = &other->rows[k];
+				if (s == 1 && peer)
+					continue; /* already paired from side A */
+				if (s == 0)
+					cmp_add_row(g, row, peer);
+				else
+					cmp_add_row(g, NULL, row);
+				if (peer)
+					t->matched++;
+				else if (s == 0)
+					t->unmatched_a++;
+				else
+					t->unmatched_b++;
+			}
+		}
+	}
+	return 0;
+}
+
+void cmp_release(struct cmp_table *t)
+{
+	if (!t)
+		return;
+	for (size_t gi = 0; gi < t->n; gi++) {
+		struct cmp_group *g = &t->v[gi];
+		for (size_t ri = 0; ri < g->n; ri++) {
+			free(g->rows[ri].workload);
+			free(g->rows[ri].match);
+		}
+		free(g->rows);
+		free(g->title);
+		kvlist_release(&g->keys);
+	}
+	free(t->v);
+	rep_table_release(&t->side[0]);
+	rep_table_release(&t->side[1]);
+	free(t->key);
+	free(t->a);
+	free(t->b);
+	memset(t, 0, sizeof(*t));
+}
+
+const char *cmp_class(enum rep_metric m, double ratio, int *level)
+{
+	double mag;
+	int good;
+
+	*level = 0;
+	if (isnan(ratio) || ratio <= 0)
+		return "";
+	good = rep_metrics[m].higher_better ? ratio >= 1.0 : ratio <= 1.0;
+	mag = fabs(log(ratio));
+	/* 0: within 5 %, 1: within 25 %, 2: within 2x, 3: beyond */
+	*level = mag < log(1.05) ? 0 : mag < log(1.25) ? 1 : mag < log(2.0) ? 2 : 3;
+	return good ? "good" : "bad";
+}

@@ -1,0 +1,92 @@
+#!/bin/bash
+# gate_sim: the CI gate on real fio with the sim ioengine, whose true behaviour is known (acceptance 2 of the
+# gate issue, known-answer form).
+#
+# A: a modelled device with 500 us lognormal service time (CV 0.3), 4k random reads at iodepth 4 on one unit.
+# B: the same with 700 us (a device 40% slower: IOPS about x0.71, latency about x1.4). A2: A again.
+# Ten blocks, each running the three once in rotating order (A B A2, A2 B A, ...) so that drift of the shared
+# machine falls on all three alike; --paired pairs the k-th run of one side with the k-th of the other (same
+# repetition number, in the order stored) and uses the signed-rank interval of the paired differences.
+#   gate A -> B: read IOPS REGRESSION with the ratio near the model's, mean latency REGRESSION, exit 1;
+#   gate A -> A2: EQUIVALENT or INCONCLUSIVE everywhere, exit 0.
+# The sim's timing still feels this machine's load (late wake-ups: 5-10% run to run), so the gates use 99%
+# intervals: with 10 pairs a false A/A alarm needs all ten pairs to differ the same way (p = 0.2%).
+# The default threshold (5%) is used. About a minute.
+set -u
+: "${BENCH:?}" "${BENCH_BUILD:?BENCH_BUILD is not set (run under ctest)}"
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+if [ ! -f "$BENCH_BUILD/engines/sim/bench_sim.so" ]; then
+	if grep -q '^BENCH_SIM:BOOL=OFF' "$BENCH_BUILD/CMakeCache.txt" 2>/dev/null; then
+		echo "gate_sim: built with -DBENCH_SIM=OFF: nothing to test"
+		exit 0
+	fi
+	fail "$BENCH_BUILD/engines/sim/bench_sim.so is missing"
+fi
+command -v fio >/dev/null || fail "fio is not installed"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || fail "cannot enter $work"
+db=$work/gate.db
+start=$(date +%s)
+
+job() { # job FILE SERVICE-TIME
+	cat >"$1" <<EOF
+[global]
+size=64g
+bs=4k
+iodepth=4
+time_based
+runtime=1
+sim_dist=lognormal
+sim_cv=0.3
+sim_lat=$2
+
+[rr]
+rw=randread
+EOF
+}
+job a.fio 500us
+job b.fio 700us
+for block in 1 2 3 4 5 6 7 8 9 10; do
+	order="A:a.fio B:b.fio A2:a.fio"
+	[ $((block % 2)) -eq 0 ] && order="A2:a.fio B:b.fio A:a.fio"
+	for side in $order; do
+		"$BENCH" run "${side#*:}" --engine sim --db "$db" --label "cfg=${side%%:*}" -q >run.out 2>&1 ||
+			fail "bench run ${side#*:} failed: $(cat run.out)"
+	done
+done
+sqlite3 "$db" "SELECT l.value, group_concat(CAST(x.iops AS INTEGER), ' ') FROM result x
+	JOIN run_label l ON l.run_id = x.run_id AND l.key = 'cfg'
+	WHERE x.host = '*' AND x.ddir = 'read' GROUP BY l.value ORDER BY l.value" 2>/dev/null
+
+"$BENCH" gate --db "$db" --confidence 99 --paired --baseline cfg=A --candidate cfg=B --json b.json >b.out 2>&1
+rc=$?
+cat b.out
+[ $rc -eq 1 ] || fail "A -> B (device 40% slower): expected exit 1, got $rc"
+grep -q '^REGRESSION  *rr  *read IOPS ' b.out || fail "A -> B: read IOPS is not a REGRESSION"
+grep -q '^REGRESSION  *rr  *read mean latency ' b.out || fail "A -> B: mean latency is not a REGRESSION"
+grep -q 'paired by repetition' b.out || fail "A -> B: not paired"
+python3 - b.json <<'EOF' || fail "A -> B: the estimate is not the model's"
+import json, sys
+cells = {c["metric"]: c for c in json.load(open(sys.argv[1]))["cells"]}
+iops, lat = cells["iops.read"], cells["lat_mean_us.read"]
+# the model: 500 -> 700 us per IO on one unit; fio's and the sleeps' own overhead pulls the ratio towards 1
+assert 0.64 < iops["ratio"] < 0.86, iops["ratio"]
+assert 1.18 < lat["ratio"] < 1.55, lat["ratio"]
+assert len(iops["baseline_samples"]) == 10 and len(iops["candidate_samples"]) == 10
+print("model 0.714, measured IOPS ratio %.3f [%.3f, %.3f]; latency ratio %.3f" %
+      (iops["ratio"], iops["ci_low"], iops["ci_high"], lat["ratio"]))
+EOF
+
+"$BENCH" gate --db "$db" --confidence 99 --paired --baseline cfg=A --candidate cfg=A2 >a.out 2>&1
+rc=$?
+cat a.out
+[ $rc -eq 0 ] || fail "A -> A2 (same model): expected exit 0, got $rc"
+grep -Eq '^(REGRESSION|IMPROVEMENT|INVALID) ' a.out && fail "A -> A2: a cell is neither EQUIVALENT nor INCONCLUSIVE"
+grep -Eq '^(EQUIVALENT|INCONCLUSIVE)  *rr  *read IOPS ' a.out || fail "A -> A2: no read IOPS cell"
+
+echo "gate_sim: ok in $(($(date +%s) - start)) s"

@@ -1,0 +1,368 @@
+/*
+ * test_fio_log: engines/fio_log.c on the real fio logs in $BENCH_SHARED/fixtures/fio/logs and on generated
+ * lines: per-IO and windowed logs, directions mixed, 4/5/6 columns, histogram and percentiles against a plain
+ * reference computed here, several jobs' logs of a directory summed, and malformed lines (ERR_INPUT with
+ * file:line).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/aggregate.h"
+#include "core/strbuf.h"
+#include "engines/fio_log.h"
+
+/* Reference bucket index, written from fio.md's description with a loop instead of clz. */
+static unsigned ref_idx(uint64_t v)
+{
+	unsigned msb = 0, eb;
+	uint64_t x = v;
+
+	while (x >>= 1)
+		msb++;
+	if (msb <= 6)
+		return (unsigned)v;
+	eb = msb - 6;
+	return ((eb + 1) << 6) + (unsigned)(63 & (v >> eb)) < 1855 ? ((eb + 1) << 6) + (unsigned)(63 & (v >> eb))
+								   : 1855;
+}
+
+static void test_buckets(void **state)
+{
+	(void)state;
+	for (uint64_t v = 0; v < 100000; v += 7)
+		assert_int_equal(fio_hist_val_to_idx(v), ref_idx(v));
+	for (uint64_t v = 1; v < (1ULL << 40); v = v * 3 + 1)
+		assert_int_equal(fio_hist_val_to_idx(v), ref_idx(v));
+	/* a bucket's value falls in its own bucket */
+	for (unsigned i = 0; i < FIO_HIST_NR; i++)
+		assert_int_equal(fio_hist_val_to_idx(fio_hist_idx_to_val(i)), i);
+}
+
+struct ref_line {
+	long t, v, d, bs;
+};
+
+/* Reads every line with sscanf (the slow, obvious way). */
+static size_t ref_lines(const char *text, struct ref_line **out)
+{
+	size_t n = 0, cap = 0;
+	const char *p = text;
+
+	*out = NULL;
+	while (*p) {
+		struct ref_line r;
+		if (sscanf(p, "%ld, %ld, %ld, %ld", &r.t, &r.v, &r.d, &r.bs) == 4) {
+			ARRAY_GROW(*out, cap, n + 1);
+			(*out)[n++] = r;
+		}
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	return n;
+}
+
+static void test_fixtures(void **state)
+{
+	const char *sh = getenv("BENCH_SHARED");
+	char *dir = xasprintf("%s/fixtures/fio/logs", sh ? sh : "/work/shared");
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+	int files = 0;
+
+	(void)state;
+	assert_non_null(dh);
+	while ((de = readdir(dh)) != NULL) {
+		char *path;
+		struct strbuf sb;
+		struct ref_line *r;
+		struct fio_log l;
+		struct errbuf err;
+		struct run_result res;
+		size_t n;
+		int kind;
+
+		if (de->d_name[0] == '.')
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		strbuf_init(&sb);
+		assert_int_equal(strbuf_read_file(&sb, path), 0);
+		n = ref_lines(sb.buf, &r);
+		kind = fio_log_kind_from_name(path);
+		assert_int_equal(kind, FIO_LOG_LAT);
+		assert_true(fio_log_detect(path));
+		fio_log_init(&l);
+		errbuf_init(&err);
+		if (fio_log_parse_file(path, (enum fio_log_kind)kind, 1000, &l, &err) < 0) {
+			print_error("%s\n", err.msg);
+			fail();
+		}
+		assert_int_equal(l.lines, n);
+		assert_true(l.windowed); /* both fixtures were written with log_avg_msec */
+		assert_int_equal(l.ncols, strstr(path, "fio-3.33") ? 5 : 4);
+		/* every window's mean per direction equals the lines' */
+		run_result_init(&res);
+		fio_logs_to_samples(&l, 1, "h", &res);
+		for (size_t s = 0; s < res.nsamples; s++) {
+			const struct sample *x = &res.samples[s];
+			long d = !strcmp(x->metric, "lat_ns.read") ? 0 : !strcmp(x->metric, "lat_ns.write") ? 1 : 2;
+			double sum = 0;
+			long cnt = 0;
+			assert_true(d < 2);
+			for (size_t i = 0; i < n; i++) {
+				if (r[i].d == d && r[i].t >= x->t_ms && r[i].t < x->t_ms + 1000) {
+					sum += (double)r[i].v;
+					cnt++;
+				}
+			}
+			assert_true(cnt > 0);
+			assert_true(fabs(sum / (double)cnt - x->value) <= 1e-9 * x->value);
+		}
+		assert_true(res.nsamples > 100);
+		run_result_release(&res);
+		fio_log_release(&l);
+		free(r);
+		strbuf_release(&sb);
+		free(path);
+		files++;
+	}
+	closedir(dh);
+	free(dir);
+	assert_int_equal(files, 2);
+}
+
+/* Generated per-IO lines, directions mixed, 5 and 6 columns; the last line without newline. */
+static void test_per_io(void **state)
+{
+	struct strbuf sb;
+	struct fio_log l;
+	struct errbuf err;
+	struct host_result h;
+	struct run_result res;
+	uint64_t vals[3][6000];
+	size_t nv[3] = { 0, 0, 0 };
+	unsigned seed = 12345;
+
+	(void)state;
+	strbuf_init(&sb);
+	for (int i = 0; i < 6000; i++) {
+		unsigned d;
+		uint64_t v;
+		seed = seed * 1103515245u + 12345u;
+		d = (seed >> 16) % 3 == 2 ? 1 : (seed >> 16) % 3; /* reads and writes, more reads */
+		if (i % 97 == 0)
+			d = 2;
+		v = 1000 + (seed >> 8) % 3000000;
+		vals[d][nv[d]++] = v;
+		if (i % 2)
+			strbuf_addf(&sb, "%d, %llu, %u, %u, 0\n", i / 2, (unsigned long long)v, d, d == 1 ? 8192 : 4096);
+		else
+			strbuf_addf(&sb, "%d, %llu, %u, %u, %d, 1\n", i / 2, (unsigned long long)v, d,
+				    d == 1 ? 8192 : 4096, i * 4096);
+	}
+	sb.len--; /* no final newline */
+	fio_log_init(&l);
+	errbuf_init(&err);
+	assert_int_equal(fio_log_parse_buf(sb.buf, sb.len, "gen.log", FIO_LOG_CLAT, 1000, &l, &err), 0);
+	assert_false(l.windowed);
+	assert_int_equal(l.lines, 6000);
+	host_result_init(&h, "localhost");
+	assert_int_equal(fio_logs_to_result(&l, 1, &h), 0);
+	for (int d = 0; d < 3; d++) {
+		const struct dir_result *dr = &h.dir[d];
+		uint64_t mn = UINT64_MAX, mx = 0;
+		double sum = 0, m2 = 0, mean;
+		struct hist_bin *bins = xcalloc(nv[d], sizeof(*bins));
+		size_t nb = nv[d];
+
+		assert_true(nv[d] > 10);
+		for (size_t i = 0; i < nv[d]; i++) {
+			sum += (double)vals[d][i];
+			mn = vals[d][i] < mn ? vals[d][i] : mn;
+			mx = vals[d][i] > mx ? vals[d][i] : mx;
+			bins[i].value_ns = fio_hist_idx_to_val(ref_idx(vals[d][i]));
+			bins[i].count = 1;
+		}
+		mean = sum / (double)nv[d];
+		for (size_t i = 0; i < nv[d]; i++)
+			m2 += ((double)vals[d][i] - mean) * ((double)vals[d][i] - mean);
+		assert_int_equal(dr->ios, nv[d]);
+		assert_int_equal(dr->bytes, nv[d] * (d == 1 ? 8192 : 4096));
+		assert_int_equal(dr->clat.n, nv[d]);
+		assert_int_equal(dr->clat.min_ns, mn);
+		assert_int_equal(dr->clat.max_ns, mx);
+		assert_true(fabs(dr->clat.mean_ns - mean) <= 1e-9 * mean);
+		assert_true(fabs(dr->clat.stddev_ns - sqrt(m2 / (double)(nv[d] - 1))) <= 1e-6 * dr->clat.stddev_ns);
+		assert_string_equal(dr->pct_kind, "clat");
+		hist_normalise(bins, &nb);
+		assert_int_equal(dr->nbins, nb);
+		for (size_t i = 0; i < nb; i++) {
+			assert_int_equal(dr->bins[i].value_ns, bins[i].value_ns);
+			assert_int_equal(dr->bins[i].count, bins[i].count);
+		}
+		assert_int_equal(dr->npct, 17);
+		for (size_t i = 0; i < dr->npct; i++)
+			assert_int_equal(dr->pct[i].value_ns, hist_percentile(bins, nb, dr->pct[i].pct));
+		free(bins);
+	}
+	assert_int_equal(h.dir[DDIR_TOTAL].ios, 6000);
+
+	/* samples: IOPS per 1 s window = IOs in it (3000 ms of log, 1000 lines per second) */
+	run_result_init(&res);
+	fio_logs_to_samples(&l, 1, "h", &res);
+	{
+		double iops = 0;
+		size_t nlat = 0;
+		for (size_t i = 0; i < res.nsamples; i++) {
+			if (!strncmp(res.samples[i].metric, "iops.", 5))
+				iops += res.samples[i].value;
+			if (!strncmp(res.samples[i].metric, "clat_ns.", 8))
+				nlat++;
+		}
+		assert_true(iops == 6000.0);
+		assert_int_equal(nlat, 9); /* 3 windows x 3 directions */
+	}
+	run_result_release(&res);
+	host_result_release(&h);
+	fio_log_release(&l);
+	strbuf_release(&sb);
+}
+
+/* Malformed lines: ERR_INPUT naming file and line. */
+static void test_bad_lines(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "1, 2, 0, 4096\n2, x, 0, 4096\n", "bad.log:2: expected a value" },
+		{ "1, 2, 0, 4096\n2, 3, 5, 4096\n", "bad.log:2: direction must be 0, 1 or 2" },
+		{ "1, 2, 0, 4096\n\n3, 3, 1, 4096\nhello\n", "bad.log:4: expected a time stamp" },
+		{ "1, 2, 0\n", "bad.log:1: not a fio log" },
+		{ "1, 2, 0, 4096 x\n", "bad.log:1: expected ', ' after the block size" },
+		{ "1; 2; 0; 4096\n", "bad.log:1: not a fio log" },
+		{ "", "bad.log: empty fio log" },
+		{ "0, 1, 0, 4096\n99999999999, 1, 0, 4096\n", "bad.log:2: time stamp too far" },
+		{ "99999999999, 1, 0, 4096\n0, 1, 0, 4096\n", "bad.log:2: time stamp too far" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fio_log l;
+		struct errbuf err;
+		fio_log_init(&l);
+		errbuf_init(&err);
+		assert_int_equal(fio_log_parse_buf(cases[i].text, strlen(cases[i].text), "bad.log", FIO_LOG_LAT, 1000,
+						   &l, &err),
+				 -1);
+		assert_int_equal(err.kind, ERR_INPUT);
+		if (strncmp(err.msg, cases[i].want, strlen(cases[i].want))) {
+			print_error("case %zu: got '%s'\n", i, err.msg);
+			fail();
+		}
+		fio_log_release(&l);
+	}
+}
+
+static void test_names(void **state)
+{
+	static const struct {
+		const char *name;
+		int kind;
+	} cases[] = {
+		{ "/x/job_lat.1.log", FIO_LOG_LAT },  { "job_clat.12.log", FIO_LOG_CLAT }, { "a_slat.log", FIO_LOG_SLAT },
+		{ "fio_bw.3.log", FIO_LOG_BW },       { "fio_iops.1.log", FIO_LOG_IOPS },  { "fio_clat_hist.1.log", -1 },
+		{ "results.json", -1 },               { "x_lat.1.log.gz", -1 },            { "my_lat.job_bw.2.log", FIO_LOG_BW },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_int_equal(fio_log_kind_from_name(cases[i].name), cases[i].kind);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A run's log directory: two jobs' per-IO lat logs and one windowed bw log. */
+static void test_collect_dir(void **state)
+{
+	char tmpl[] = "/tmp/test_fio_log.XXXXXX";
+	char *dir = mkdtemp(tmpl), *p;
+	struct run_result res;
+	struct errbuf err;
+	int found_lat = 0, found_bw = 0, found_iops = 0;
+
+	(void)state;
+	assert_non_null(dir);
+	p = xasprintf("%s/j_lat.1.log", dir);
+	write_file(p, "10, 1000, 0, 4096, 0\n20, 3000, 0, 4096, 0\n1500, 5000, 1, 4096, 0\n");
+	free(p);
+	p = xasprintf("%s/j_lat.2.log", dir);
+	write_file(p, "30, 2000, 0, 4096, 0\n");
+	free(p);
+	p = xasprintf("%s/j_bw.1.log", dir);
+	write_file(p, "1000, 100, 0, 0, 0\n1000, 50, 1, 0, 0\n");
+	free(p);
+	p = xasprintf("%s/j_clat_hist.1.log", dir);
+	write_file(p, "not, read\n");
+	free(p);
+	p = xasprintf("%s/notes.txt", dir);
+	write_file(p, "not a log\n");
+	free(p);
+	run_result_init(&res);
+	errbuf_init(&err);
+	assert_int_equal(fio_log_collect_dir(dir, "h1", &res, &err), 3);
+	for (size_t i = 0; i < res.nsamples; i++) {
+		const struct sample *s = &res.samples[i];
+		assert_string_equal(s->host, "h1");
+		if (!strcmp(s->metric, "lat_ns.read") && s->t_ms == 0) {
+			assert_true(s->value == 2000.0); /* (1000 + 3000 + 2000) / 3 over both jobs */
+			found_lat = 1;
+		}
+		if (!strcmp(s->metric, "bw_bytes.read") && s->t_ms == 1000) {
+			assert_true(s->value == 100 * 1024.0); /* the bw log wins over derived bandwidth */
+			found_bw = 1;
+		}
+		assert_true(strcmp(s->metric, "bw_bytes.read") || s->t_ms != 0);
+		if (!strcmp(s->metric, "iops.read") && s->t_ms == 0) {
+			assert_true(s->value == 3.0); /* derived from the per-IO lat logs of both jobs */
+			found_iops = 1;
+		}
+	}
+	assert_true(found_lat && found_bw && found_iops);
+	run_result_release(&res);
+	{
+		const char *names[] = { "j_lat.1.log", "j_lat.2.log", "j_bw.1.log", "j_clat_hist.1.log", "notes.txt" };
+		for (size_t i = 0; i < 5; i++) {
+			p = xasprintf("%s/%s", dir, names[i]);
+			unlink(p);
+			free(p);
+		}
+		rmdir(dir);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buckets),   cmocka_unit_test(test_fixtures), cmocka_unit_test(test_per_io),
+		cmocka_unit_test(test_bad_lines), cmocka_unit_test(test_names),    cmocka_unit_test(test_collect_dir),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,514 @@
+/*
+ * test_gate: cells, verdicts, exclusions, selections and renderers of the CI gate.
+ *
+ * A real SQLite database is written through core/store (the same path `bench run` uses): a baseline suite, a
+ * candidate suite whose random-read workload is 30% slower (IOPS down, latency up) and whose random-write
+ * workload is unchanged, with a failed run, a run with a fio error and a short run that must be excluded with their
+ * reasons. The gate must find exactly the regressions, call the unchanged workload equivalent, and render
+ * JUnit XML, Markdown and JSON that carry the same verdicts. Paired (A B B A) data with drift shows why
+ * --paired exists.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+
+#include "core/store.h"
+#include "report/gate.h"
+#include "report/gate_select.h"
+
+static char dbpath[256];
+static uint64_t next_runtime_ms = 10000; /* measured time of the next add_run (the job asks for 10 s) */
+
+/* Adds one run with an aggregate read or write result. status/fio_error let runs be spoiled. */
+static void add_run(struct store *st, int64_t suite, unsigned seq, unsigned rep, const char *name,
+		    const char *rw, int read_pct, double iops, enum run_status status, int fio_error,
+		    const char *label_value)
+{
+	struct run_spec spec;
+	struct run_result res;
+	struct host_result *h;
+	struct dir_result *d;
+	struct errbuf err;
+	int64_t id;
+	enum ddir dir = read_pct ? DDIR_READ : DDIR_WRITE;
+
+	errbuf_init(&err);
+	run_spec_init(&spec);
+	spec.name = strdup(name);
+	spec.seq = seq;
+	spec.repetition = rep;
+	spec.engine = strdup("fio");
+	spec.wl.tool = strdup("fio");
+	spec.wl.rw = strdup(rw);
+	spec.wl.bs_bytes = 4096;
+	spec.wl.read_pct = read_pct;
+	spec.wl.random_pct = 100;
+	spec.wl.iodepth = 32;
+	spec.wl.numjobs = 1;
+	spec.wl.runtime_s = 10;
+	kvlist_add(&spec.wl.opts, "time_based", NULL);
+	kvlist_add(&spec.labels, "git", label_value);
+	assert_int_equal(store_run_add(st, suite, &spec, status, &id, &err), 0);
+
+	run_result_init(&res);
+	if (status == RUN_DONE || fio_error) {
+		h = run_result_add_host(&res, HOST_AGGREGATE);
+		h->error = fio_error;
+		if (fio_error)
+			h->errmsg = strdup("Input/output error");
+		d = &h->dir[dir];
+		d->present = 1;
+		d->ios = (uint64_t)(iops * 10);
+		d->bytes = d->ios * 4096;
+		d->runtime_ms = next_runtime_ms;
+		d->iops = iops;
+		d->bw_bytes = iops * 4096;
+		d->lat.present = 1;
+		d->lat.n = d->ios;
+		d->lat.mean_ns = 32e9 / iops; /* Little's law at iodepth 32 */
+		d->npct = 1;
+		d->pct = calloc(1, sizeof(*d->pct));
+		d->pct[0].pct = 99.0;
+		d->pct[0].value_ns = (uint64_t)(2 * d->lat.mean_ns);
+		strcpy(d->pct_kind, "clat");
+		assert_int_equal(store_run_write_result(st, id, &res, &err), 0);
+	}
+	run_result_release(&res);
+	run_spec_release(&spec);
+}
+
+/* Deterministic noise of about +-1.5% */
+static double noise(unsigned i, unsigned salt)
+{
+	static const double n[] = { 0.012, -0.008, 0.003, -0.014, 0.007, -0.002, 0.010, -0.011, 0.005 };
+	return 1 + n[(i * 7 + salt) % 9];
+}
+
+static int setup_db(void **state)
+{
+	struct store *st;
+	struct errbuf err;
+	struct kvlist labels;
+	int64_t s1, s2, s3;
+	(void)state;
+
+	snprintf(dbpath, sizeof(dbpath), "/tmp/test_gate_%d.db", (int)getpid());
+	unlink(dbpath);
+	errbuf_init(&err);
+	assert_int_equal(store_open(dbpath, 0, &st, &err), 0);
+	kvlist_init(&labels);
+
+	kvlist_set(&labels, "git", "abc");
+	assert_int_equal(store_suite_add(st, "base", "run", NULL, 10, &labels, &s1, &err), 0);
+	for (unsigned r = 1; r <= 5; r++) {
+		add_run(st, s1, 1, r, "rr-4k", "randread", 100, 10000 * noise(r, 0), RUN_DONE, 0, "abc");
+		add_run(st, s1, 2, r, "rw-4k", "randwrite", 0, 5000 * noise(r, 3), RUN_DONE, 0, "abc");
+	}
+	kvlist_set(&labels, "git", "def");
+	assert_int_equal(store_suite_add(st, "cand", "run", NULL, 12, &labels, &s2, &err), 0);
+	for (unsigned r = 1; r <= 5; r++) {
+		add_run(st, s2, 1, r, "rr-4k", "randread", 100, 7000 * noise(r, 5), RUN_DONE, 0, "def");
+		add_run(st, s2, 2, r, "rw-4k", "randwrite", 0, 5000 * noise(r, 1), RUN_DONE, 0, "def");
+	}
+	/* spoiled runs: excluded with a reason, never counted */
+	add_run(st, s2, 1, 6, "rr-4k", "randread", 100, 1, RUN_FAILED, 0, "def");
+	add_run(st, s2, 1, 7, "rr-4k", "randread", 100, 20000, RUN_DONE, 5, "def");
+	next_runtime_ms = 6000; /* a time_based 10 s job that measured 6 s */
+	add_run(st, s2, 1, 8, "rr-4k", "randread", 100, 20000, RUN_DONE, 0, "def");
+	next_runtime_ms = 10000;
+
+	/* a third suite with nothing in common */
+	kvlist_set(&labels, "git", "xyz");
+	assert_int_equal(store_suite_add(st, "other", "run", NULL, 2, &labels, &s3, &err), 0);
+	for (unsigned r = 1; r <= 2; r++)
+		add_run(st, s3, 1, r, "seq-write", "write", 0, 300, RUN_DONE, 0, "xyz");
+	kvlist_release(&labels);
+	store_close(st);
+	return 0;
+}
+
+static int teardown_db(void **state)
+{
+	char p[300];
+	(void)state;
+
+	unlink(dbpath);
+	snprintf(p, sizeof(p), "%s-wal", dbpath);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s-shm", dbpath);
+	unlink(p);
+	return 0;
+}
+
+static const struct gate_cell *find_cell(const struct gate *g, const char *workload, enum gate_metric m)
+{
+	for (size_t i = 0; i < g->ncells; i++)
+		if (!strcmp(g->cells[i].workload, workload) && g->cells[i].metric == m)
+			return &g->cells[i];
+	return NULL;
+}
+
+static size_t count_str(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+static void load(struct store *st, const char *bsel, const char *csel, const struct gate_opts *o,
+		 struct gate_side *b, struct gate_side *c, struct gate *g)
+{
+	struct errbuf err;
+
+	errbuf_init(&err);
+	gate_side_init(b, bsel);
+	gate_side_init(c, csel);
+	assert_int_equal(gate_select_load(store_db(st), bsel, NULL, b, &err), 0);
+	assert_int_equal(gate_select_load(store_db(st), csel, NULL, c, &err), 0);
+	gate_init(g, o);
+	assert_int_equal(gate_build(g, b, c, &err), 0);
+	assert_int_equal(gate_evaluate(g, &err), 0);
+}
+
+static void test_verdicts_from_store(void **state)
+{
+	struct store *st;
+	struct errbuf err;
+	struct gate_side b, c;
+	struct gate g;
+	const struct gate_cell *cell;
+	struct strbuf out;
+	size_t excluded = 0;
+	(void)state;
+
+	errbuf_init(&err);
+	assert_int_equal(store_open(dbpath, STORE_READONLY, &st, &err), 0);
+	load(st, "git=abc", "latest:git=def", NULL, &b, &c, &g);
+
+	assert_int_equal(b.n, 10);
+	assert_int_equal(c.n, 13);
+	for (size_t i = 0; i < c.n; i++)
+		if (c.runs[i].invalid) {
+			excluded++;
+			assert_true(strstr(c.runs[i].invalid, "status failed") || strstr(c.runs[i].invalid, "fio error 5") ||
+				    strstr(c.runs[i].invalid, "ran short: 6.0 s of the 10 s"));
+		}
+	assert_int_equal(excluded, 3);
+
+	/* random read: IOPS, MiB/s down 30%, mean and p99 latency up: regressions */
+	cell = find_cell(&g, "rr-4k", GM_IOPS_READ);
+	assert_non_null(cell);
+	assert_int_equal(cell->verdict, GATE_REGRESSION);
+	assert_int_equal(cell->nbase, 5);
+	assert_int_equal(cell->ncand, 5); /* the spoiled runs are not samples */
+	assert_true(cell->ratio > 0.66 && cell->ratio < 0.74);
+	assert_true(cell->ratio_lo <= cell->ratio && cell->ratio <= cell->ratio_hi && cell->ratio_hi < 1);
+	assert_int_equal(find_cell(&g, "rr-4k", GM_MBPS_READ)->verdict, GATE_REGRESSION);
+	assert_int_equal(find_cell(&g, "rr-4k", GM_LAT_MEAN_READ)->verdict, GATE_REGRESSION);
+	assert_int_equal(find_cell(&g, "rr-4k", GM_LAT_P99_READ)->verdict, GATE_REGRESSION);
+	/* the write workload did not change: within +-5% at these noise levels */
+	cell = find_cell(&g, "rw-4k", GM_IOPS_WRITE);
+	assert_non_null(cell);
+	assert_true(cell->verdict == GATE_EQUIVALENT || cell->verdict == GATE_INCONCLUSIVE);
+	assert_true(cell->verdict != GATE_REGRESSION);
+	assert_null(find_cell(&g, "rw-4k", GM_IOPS_READ)); /* no read figures in a write workload */
+	assert_int_equal(g.ncells, 8);
+	assert_int_equal(g.count[GATE_REGRESSION], 4);
+	assert_int_equal(gate_outcome(&g), GATE_FAIL_REGRESSION);
+	/* sorted by effect: the worst first */
+	assert_int_equal(g.cells[0].verdict, GATE_REGRESSION);
+
+	/* JUnit: one testcase per cell, a failure per regression */
+	strbuf_init(&out);
+	gate_render_junit(&g, &out);
+	assert_int_equal(count_str(out.buf, "<testcase "), g.ncells);
+	assert_int_equal(count_str(out.buf, "<failure "), 4);
+	assert_int_equal(count_str(out.buf, "<skipped "), g.count[GATE_INCONCLUSIVE] + g.count[GATE_INVALID]);
+	assert_non_null(strstr(out.buf, "name=\"ci_low\""));
+
+	/* Markdown: a table with one row per cell */
+	strbuf_reset(&out);
+	gate_render_markdown(&g, &out);
+	assert_non_null(strstr(out.buf, "| Verdict | Workload |"));
+	assert_int_equal(count_str(out.buf, "\n| "), g.ncells + 1);
+	assert_non_null(strstr(out.buf, "status failed"));
+
+	/* JSON: parses, same verdicts, the raw samples */
+	strbuf_reset(&out);
+	gate_render_json(&g, &out);
+	{
+		cJSON *root = cJSON_Parse(out.buf), *cells, *first, *samples;
+		assert_non_null(root);
+		cells = cJSON_GetObjectItemCaseSensitive(root, "cells");
+		assert_true(cJSON_IsArray(cells));
+		assert_int_equal(cJSON_GetArraySize(cells), (int)g.ncells);
+		first = cJSON_GetArrayItem(cells, 0);
+		assert_string_equal(cJSON_GetObjectItemCaseSensitive(first, "verdict")->valuestring, "REGRESSION");
+		samples = cJSON_GetObjectItemCaseSensitive(first, "baseline_samples");
+		assert_int_equal(cJSON_GetArraySize(samples), 5);
+		assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+					 cJSON_GetObjectItemCaseSensitive(root, "candidate"), "excluded")), 3);
+		cJSON_Delete(root);
+	}
+
+	/* text */
+	strbuf_reset(&out);
+	gate_render_text(&g, &out);
+	assert_non_null(strstr(out.buf, "VERDICT"));
+	assert_non_null(strstr(out.buf, "excluded: candidate run"));
+	assert_non_null(strstr(out.buf, "gate: FAIL (regression)"));
+	strbuf_release(&out);
+
+	gate_release(&g);
+	gate_side_release(&b);
+	gate_side_release(&c);
+
+	/* the baseline against itself: nothing is a regression */
+	load(st, "suite:1", "git=abc", NULL, &b, &c, &g);
+	assert_int_equal(g.count[GATE_REGRESSION], 0);
+	assert_int_equal(g.count[GATE_IMPROVEMENT], 0);
+	assert_int_equal(g.count[GATE_EQUIVALENT], g.ncells);
+	assert_int_equal(gate_outcome(&g), GATE_PASS);
+	gate_release(&g);
+	gate_side_release(&b);
+	gate_side_release(&c);
+	store_close(st);
+}
+
+static void test_bad_selections(void **state)
+{
+	struct store *st;
+	struct errbuf err;
+	struct gate_side b, c;
+	struct gate g;
+	(void)state;
+
+	errbuf_init(&err);
+	assert_int_equal(store_open(dbpath, STORE_READONLY, &st, &err), 0);
+
+	/* malformed */
+	assert_int_equal(gate_selection_check("main", &err), -1);
+	assert_int_equal(err.kind, ERR_USAGE);
+	assert_int_equal(gate_selection_check("suite:x", &err), -1);
+	assert_int_equal(gate_selection_check("latest:", &err), -1);
+	assert_int_equal(gate_selection_check("git=abc,os=linux", &err), 0);
+
+	/* latest: with no such suite */
+	gate_side_init(&b, "latest:git=nope");
+	assert_int_equal(gate_select_load(store_db(st), "latest:git=nope", NULL, &b, &err), -1);
+	assert_int_equal(err.kind, ERR_INPUT);
+	gate_side_release(&b);
+
+	/* matching nothing: gate_build refuses, naming the selection */
+	gate_side_init(&b, "git=nope");
+	gate_side_init(&c, "git=def");
+	assert_int_equal(gate_select_load(store_db(st), "git=nope", NULL, &b, &err), 0);
+	assert_int_equal(gate_select_load(store_db(st), "git=def", NULL, &c, &err), 0);
+	assert_int_equal(b.n, 0);
+	gate_init(&g, NULL);
+	assert_int_equal(gate_build(&g, &b, &c, &err), -1);
+	assert_int_equal(err.kind, ERR_INPUT);
+	assert_non_null(strstr(err.msg, "matches no runs"));
+	gate_release(&g);
+	gate_side_release(&b);
+	gate_side_release(&c);
+
+	/* no workload in common */
+	gate_side_init(&b, "git=abc");
+	gate_side_init(&c, "suite:3");
+	assert_int_equal(gate_select_load(store_db(st), "git=abc", NULL, &b, &err), 0);
+	assert_int_equal(gate_select_load(store_db(st), "suite:3", NULL, &c, &err), 0);
+	gate_init(&g, NULL);
+	assert_int_equal(gate_build(&g, &b, &c, &err), -1);
+	assert_non_null(strstr(err.msg, "no workload in common"));
+	gate_release(&g);
+	gate_side_release(&b);
+	gate_side_release(&c);
+	store_close(st);
+}
+
+/* Too few valid runs: INVALID, and the gate is not a pass. */
+static void test_too_few_runs_is_not_a_pass(void **state)
+{
+	struct gate_side b, c;
+	struct gate g;
+	struct gate_opts o;
+	struct errbuf err;
+	(void)state;
+
+	errbuf_init(&err);
+	gate_side_init(&b, "mem:b");
+	gate_side_init(&c, "mem:c");
+	for (unsigned r = 1; r <= 5; r++)
+		gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = 1000 * noise(r, 0);
+	for (unsigned r = 1; r <= 4; r++) {
+		struct gate_run *x = gate_side_add(&c, 10 + r, "w", "w", r);
+		x->value[GM_IOPS_READ] = 1000 * noise(r, 2);
+		if (r > 2)
+			gate_run_set_invalid(x, "status aborted");
+	}
+	gate_opts_default(&o);
+	gate_init(&g, &o);
+	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
+	assert_int_equal(gate_evaluate(&g, &err), 0);
+	assert_int_equal(g.ncells, 1);
+	assert_int_equal(g.cells[0].verdict, GATE_INVALID);
+	assert_non_null(strstr(g.cells[0].note, "need 3"));
+	assert_int_equal(gate_outcome(&g), GATE_FAIL_INVALID);
+	g.opts.allow_invalid = 1;
+	assert_int_equal(gate_outcome(&g), GATE_PASS);
+	gate_release(&g);
+	gate_side_release(&b);
+	gate_side_release(&c);
+}
+
+/*
+ * Interleaved blocks with a strong drift between repetitions (+-8%) and a true 7% latency increase: pairing
+ * by repetition cancels the drift; without pairing the drift hides it.
+ */
+static void test_paired_cancels_drift(void **state)
+{
+	static const double drift[] = { 0.00, 0.08, -0.06, 0.05, -0.08, 0.03, -0.04, 0.07 };
+	struct gate_side b, c;
+	struct gate g;
+	struct gate_opts o;
+	struct errbuf err;
+	enum gate_verdict unpaired, paired;
+	double ulo, uhi;
+	(void)state;
+
+	errbuf_init(&err);
+	gate_side_init(&b, "config=A");
+	gate_side_init(&c, "config=B");
+	for (unsigned r = 1; r <= 8; r++) {
+		double base = 100000 * exp(drift[r - 1]); /* the drift both configurations of a block share */
+		gate_side_add(&b, r, "w", "w", r)->value[GM_LAT_MEAN_READ] = base * (1 + 0.002 * (r % 3));
+		gate_side_add(&c, 100 + r, "w", "w", r)->value[GM_LAT_MEAN_READ] = base * 1.07 * (1 - 0.002 * (r % 2));
+	}
+	gate_opts_default(&o);
+	gate_init(&g, &o);
+	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
+	assert_int_equal(gate_evaluate(&g, &err), 0);
+	unpaired = g.cells[0].verdict;
+	ulo = g.cells[0].ratio_lo;
+	uhi = g.cells[0].ratio_hi;
+	gate_release(&g);
+
+	o.paired = 1;
+	gate_init(&g, &o);
+	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
+	assert_int_equal(gate_evaluate(&g, &err), 0);
+	paired = g.cells[0].verdict;
+	printf("7%% latency increase under +-8%% drift: unpaired %s (interval [%+.1f%%, %+.1f%%]), paired %s "
+	       "(interval [%+.1f%%, %+.1f%%])\n", gate_verdict_name(unpaired), (ulo - 1) * 100, (uhi - 1) * 100,
+	       gate_verdict_name(paired), (g.cells[0].ratio_lo - 1) * 100, (g.cells[0].ratio_hi - 1) * 100);
+	assert_int_equal(paired, GATE_REGRESSION);
+	assert_true(g.cells[0].ratio > 1.06 && g.cells[0].ratio < 1.08);
+	assert_int_not_equal(unpaired, GATE_REGRESSION);
+	gate_release(&g);
+	gate_side_release(&b);
+	gate_side_release(&c);
+}
+
+/* Benjamini-Hochberg across cells: a borderline cell among many is not called a regression. */
+static void test_bh_across_cells(void **state)
+{
+	struct gate_side b, c;
+	struct gate g;
+	struct errbuf err;
+	(void)state;
+
+	errbuf_init(&err);
+	gate_side_init(&b, "b");
+	gate_side_init(&c, "c");
+	/* 4 runs per side: the best exact two-sided p is 2/70 = 0.029, just significant alone */
+	for (unsigned r = 1; r <= 4; r++) {
+		struct gate_run *x = gate_side_add(&b, r, "w", "w", r), *y = gate_side_add(&c, 10 + r, "w", "w", r);
+		for (int m = 0; m < GM_NR; m++) {
+			x->value[m] = 1000 * (1 + 0.001 * r);
+			y->value[m] = 1000 * (1 + 0.001 * (r + 4)); /* all candidate values above: p = 0.029 */
+		}
+		x->value[GM_IOPS_READ] = 1000 * (1 + 0.01 * r);
+		y->value[GM_IOPS_READ] = 800 * (1 + 0.01 * r); /* clearly lower IOPS */
+	}
+	gate_init(&g, NULL);
+	g.opts.min_runs = 3;
+	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
+	assert_int_equal(gate_evaluate(&g, &err), 0);
+	assert_int_equal(g.ncells, GM_NR);
+	/* every cell has p = 2/70; with 13 cells their q stays 0.029 (all equal), so BH keeps them */
+	for (size_t i = 0; i < g.ncells; i++)
+		assert_true(fabs(g.cells[i].q - 2.0 / 70) < 1e-9);
+	gate_release(&g);
+
+	/* now only one cell is shifted, the others are noise: its q is 13 times its p and it is not called */
+	for (unsigned r = 1; r <= 4; r++)
+		for (int m = 0; m < GM_NR; m++)
+			if (m != GM_IOPS_READ)
+				c.runs[r - 1].value[m] = b.runs[r - 1].value[m] * (r % 2 ? 1.001 : 0.999);
+	gate_init(&g, NULL);
+	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
+	assert_int_equal(gate_evaluate(&g, &err), 0);
+	{
+		const struct gate_cell *cell = find_cell(&g, "w", GM_IOPS_READ);
+		assert_true(cell->s.p < 0.05);
+		assert_true(cell->q > 0.05);
+		assert_int_equal(cell->verdict, GATE_INCONCLUSIVE);
+		assert_non_null(strstr(cell->note, "not significant after adjusting"));
+	}
+	gate_release(&g);
+	gate_side_release(&b);
+	gate_side_release(&c);
+}
+
+static void test_judge_directions(void **state)
+{
+	struct stats_shift s = { 0 };
+	(void)state;
+
+	/* latency up 10%, interval [+6%, +14%]: regression for lower-is-better, improvement for IOPS */
+	s.est = log(1.10);
+	s.lo = log(1.06);
+	s.hi = log(1.14);
+	assert_int_equal(gate_judge(&s, 0.01, 0.05, 0.05, 1), GATE_REGRESSION);
+	assert_int_equal(gate_judge(&s, 0.01, 0.05, 0.05, 0), GATE_IMPROVEMENT);
+	/* not significant after adjustment */
+	assert_int_equal(gate_judge(&s, 0.2, 0.05, 0.05, 1), GATE_INCONCLUSIVE);
+	/* a real but small change inside the threshold: equivalent */
+	s.est = log(1.02);
+	s.lo = log(1.01);
+	s.hi = log(1.03);
+	assert_int_equal(gate_judge(&s, 0.01, 0.05, 0.05, 1), GATE_EQUIVALENT);
+	/* wide interval */
+	s.lo = log(0.9);
+	s.hi = log(1.2);
+	assert_int_equal(gate_judge(&s, 0.5, 0.05, 0.05, 1), GATE_INCONCLUSIVE);
+	/* unbounded interval (too few runs for the level) */
+	s.lo = -INFINITY;
+	s.hi = INFINITY;
+	assert_int_equal(gate_judge(&s, 0.1, 0.05, 0.05, 0), GATE_INCONCLUSIVE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_judge_directions),
+		cmocka_unit_test(test_verdicts_from_store),
+		cmocka_unit_test(test_bad_selections),
+		cmocka_unit_test(test_too_few_runs_is_not_a_pass),
+		cmocka_unit_test(test_paired_cancels_drift),
+		cmocka_unit_test(test_bh_across_cells),
+	};
+	return cmocka_run_group_tests(tests, setup_db, teardown_db);
+}

@@ -1,0 +1,213 @@
+/*
+ * test_hostsfile: core/hostsfile.c (the hosts file format of docs/hosts.md: good files, every error with its
+ * file:line, write then read back) and the ssh argv of engines/fio_hosts.c (`bench hosts start|stop`): BatchMode,
+ * the user, "--" before the address, every remote word single-quoted so that nothing reaches the remote shell
+ * unquoted.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hostsfile.h"
+#include "engines/fio_hosts.h"
+
+static int parse(const char *text, struct host_list *l, struct errbuf *err)
+{
+	host_list_init(l);
+	errbuf_init(err);
+	return hostsfile_parse(text, strlen(text), "h.txt", l, err);
+}
+
+static void test_good(void **state)
+{
+	const char *text = "# lab\n"
+			   "vm01  10.0.0.11  target=/dev/sdb target=/dev/sdc ssh=root  # first VM\n"
+			   "      exporter=http://10.0.0.11:9100/metrics\n"
+			   "\n"
+			   "vm02 10.0.0.12:9000 target=/data/f1\r\n"
+			   "array node_exporter=https://a:9100/metrics role=target 10.0.0.50\n";
+	struct host_list l;
+	struct errbuf err;
+	(void)state;
+	/* the address must come right after the name: "array ... 10.0.0.50" is an error */
+	assert_int_equal(parse(text, &l, &err), -1);
+	assert_non_null(strstr(err.msg, "h.txt:6: host 'array' needs an address"));
+
+	text = "# lab\n"
+	       "vm01  10.0.0.11  target=/dev/sdb target=/dev/sdc ssh=root  # first VM\n"
+	       "      exporter=http://10.0.0.11:9100/metrics\n"
+	       "\n"
+	       "vm02 10.0.0.12:9000 target=/data/f1\r\n"
+	       "array 10.0.0.50 role=target node_exporter=https://a:9100/metrics\n"
+	       "v6 [fd00::5]:8766 target=/x:y\n"
+	       "named storage-1.example\n";
+	assert_int_equal(parse(text, &l, &err), 0);
+	assert_int_equal(l.n, 5);
+	assert_string_equal(l.v[0].name, "vm01");
+	assert_string_equal(l.v[0].addr, "10.0.0.11");
+	assert_int_equal(l.v[0].port, 8765);
+	assert_int_equal(l.v[0].role, ROLE_INITIATOR);
+	assert_int_equal(l.v[0].ntargets, 2);
+	assert_string_equal(l.v[0].targets[1], "/dev/sdc");
+	assert_string_equal(l.v[0].ssh_user, "root");
+	assert_string_equal(l.v[0].exporter_url, "http://10.0.0.11:9100/metrics");
+	assert_int_equal(l.v[0].src_line, 2);
+	assert_int_equal(l.v[1].port, 9000);
+	assert_string_equal(l.v[1].targets[0], "/data/f1");
+	assert_null(l.v[1].ssh_user);
+	assert_int_equal(l.v[2].role, ROLE_TARGET);
+	assert_string_equal(l.v[3].addr, "fd00::5");
+	assert_int_equal(l.v[3].port, 8766);
+	assert_string_equal(l.v[3].targets[0], "/x:y");
+	assert_int_equal(host_list_count_role(&l, ROLE_INITIATOR), 4);
+	{
+		char *a = host_fio_client_arg(&l.v[1]), *b = host_fio_client_arg(&l.v[3]), *e = host_endpoint(&l.v[3]);
+		assert_string_equal(a, "10.0.0.12,9000");
+		assert_string_equal(b, "ip6:fd00::5,8766");
+		assert_string_equal(e, "[fd00::5]:8766");
+		free(a);
+		free(b);
+		free(e);
+	}
+	/* write and read back: the same hosts */
+	{
+		struct strbuf sb;
+		struct host_list back;
+		strbuf_init(&sb);
+		hostsfile_write(&l, &sb);
+		host_list_init(&back);
+		assert_int_equal(hostsfile_parse(sb.buf, sb.len, "w", &back, &err), 0);
+		assert_int_equal(back.n, l.n);
+		for (size_t i = 0; i < l.n; i++) {
+			assert_string_equal(back.v[i].name, l.v[i].name);
+			assert_string_equal(back.v[i].addr, l.v[i].addr);
+			assert_int_equal(back.v[i].port, l.v[i].port);
+			assert_int_equal(back.v[i].role, l.v[i].role);
+			assert_int_equal(back.v[i].ntargets, l.v[i].ntargets);
+			for (size_t t = 0; t < l.v[i].ntargets; t++)
+				assert_string_equal(back.v[i].targets[t], l.v[i].targets[t]);
+		}
+		host_list_release(&back);
+		strbuf_release(&sb);
+	}
+	host_list_release(&l);
+}
+
+static void test_errors(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "", "h.txt: no hosts" },
+		{ "# only a comment\n\n", "h.txt: no hosts" },
+		{ "  target=/x\n", "h.txt:1: continuation line before the first host" },
+		{ "a 1.2.3.4\nb 1.2.3.5\na 1.2.3.6\n", "h.txt:3: host 'a' already defined on line 1" },
+		{ "a 1.2.3.4\nb 1.2.3.4:8765\n", "h.txt:2: address '1.2.3.4:8765' already used by host 'a'" },
+		{ "a\n", "h.txt:1: host 'a' needs an address" },
+		{ "a 1.2.3.4:0\n", "h.txt:1: bad port in '1.2.3.4:0'" },
+		{ "a 1.2.3.4:70000\n", "h.txt:1: bad port" },
+		{ "a 1.2.3.4:80x\n", "h.txt:1: bad port" },
+		{ "a fd00::1\n", "h.txt:1: bad address 'fd00::1': write an IPv6 address as [addr]" },
+		{ "a [fd00::1\n", "h.txt:1: bad address '[fd00::1'" },
+		{ "a 1.2.3.4;rm\n", "h.txt:1: bad address '1.2.3.4;rm'" },
+		{ "a/b 1.2.3.4\n", "h.txt:1: bad host name 'a/b'" },
+		{ "a 1.2.3.4 role=storage\n", "h.txt:1: role must be 'initiator' or 'target', got 'storage'" },
+		{ "a 1.2.3.4 role=target\n  role=initiator\n", "h.txt:2: role given twice for host 'a'" },
+		{ "a 1.2.3.4 target=/x target=/x\n", "h.txt:1: target '/x' given twice for host 'a'" },
+		{ "a 1.2.3.4 target=\n", "h.txt:1: 'target' needs a value" },
+		{ "a 1.2.3.4 exporter=ftp://x\n", "h.txt:1: exporter must be an http:// or https:// URL" },
+		{ "a 1.2.3.4 ssh=-oProxyCommand=x\n", "h.txt:1: bad ssh user '-oProxyCommand=x'" },
+		{ "a 1.2.3.4 ssh=a;b\n", "h.txt:1: bad ssh user 'a;b'" },
+		{ "a 1.2.3.4 port=9\n", "h.txt:1: unknown key 'port'" },
+		{ "a 1.2.3.4 /dev/sdb\n", "h.txt:1: expected key=value, got '/dev/sdb'" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct host_list l;
+		struct errbuf err;
+		if (parse(cases[i].text, &l, &err) != -1)
+			fail_msg("case %zu accepted: %s", i, cases[i].text);
+		if (!strstr(err.msg, cases[i].msg))
+			fail_msg("case %zu: got '%s', want '%s'", i, err.msg, cases[i].msg);
+		assert_int_equal(err.kind, ERR_INPUT);
+		assert_int_equal(l.n, 0);
+	}
+}
+
+static void test_read_missing(void **state)
+{
+	struct host_list l;
+	struct errbuf err;
+	(void)state;
+	host_list_init(&l);
+	errbuf_init(&err);
+	assert_int_equal(hostsfile_read("/nonexistent/hosts", &l, &err), -1);
+	assert_non_null(strstr(err.msg, "/nonexistent/hosts: cannot read hosts file"));
+}
+
+static size_t argv_len(char **v)
+{
+	size_t n = 0;
+	while (v[n])
+		n++;
+	return n;
+}
+
+static void test_ssh_argv(void **state)
+{
+	struct host_list l;
+	struct errbuf err;
+	char **v;
+	(void)state;
+	assert_int_equal(parse("vm1 10.0.0.1:9000 ssh=bench-user target=/dev/sdb\nvm2 [fd00::7]\n", &l, &err), 0);
+
+	v = fio_server_ssh_argv(&l.v[0], 1);
+	{
+		const char *want[] = { "ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-l", "bench-user", "--",
+				       "10.0.0.1", "'fio'", "'--server=10.0.0.1,9000'",
+				       "'--daemonize=/tmp/bench-fio-server-9000.pid'" };
+		assert_int_equal(argv_len(v), sizeof(want) / sizeof(want[0]));
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+			assert_string_equal(v[i], want[i]);
+	}
+	fio_argv_free(v);
+
+	v = fio_server_ssh_argv(&l.v[0], 0);
+	{
+		const char *want[] = { "ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-l", "bench-user", "--",
+				       "10.0.0.1", "'sh'", "'-c'", "'kill \"$(cat \"$1\")\" && rm -f \"$1\"'",
+				       "'bench-fio-stop'", "'/tmp/bench-fio-server-9000.pid'" };
+		assert_int_equal(argv_len(v), sizeof(want) / sizeof(want[0]));
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+			assert_string_equal(v[i], want[i]);
+	}
+	fio_argv_free(v);
+
+	/* no user: no -l; IPv6 server address in fio's ip6: form */
+	v = fio_server_ssh_argv(&l.v[1], 1);
+	assert_int_equal(argv_len(v), 10);
+	assert_string_equal(v[5], "--");
+	assert_string_equal(v[6], "fd00::7");
+	assert_string_equal(v[8], "'--server=ip6:fd00::7,8765'");
+	for (size_t i = 0; v[i]; i++)
+		assert_string_not_equal(v[i], "-l");
+	fio_argv_free(v);
+	host_list_release(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_read_missing),
+		cmocka_unit_test(test_ssh_argv),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
