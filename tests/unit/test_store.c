@@ -130,6 +130,7 @@ static void test_spec_json_round_trip(void **state)
 	assert_null(kvlist_find(&b.wl.opts, "group_reporting")->value);
 	assert_int_equal(b.wl.read_pct, 70);
 	assert_string_equal(b.targets[0], "/tmp/x.dat");
+	run_spec_release(&b);
 	assert_int_equal(run_spec_from_json("{\"workload\": 3}", &b, &err), -1);
 	free(j1);
 	free(j2);
