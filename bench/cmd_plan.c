@@ -18,6 +18,7 @@
 #include "bench/commands.h"
 #include "core/strbuf.h"
 #include "core/units.h"
+#include "engines/fio_jobfile.h"
 
 const char plan_cli_options_help[] =
 	"  --target PATH         run on this file or device (repeatable: several targets, one job each);\n"
@@ -175,18 +176,15 @@ static char *targets_text(const struct run_spec *s)
 char *plan_fio_job_text(const struct run_spec *s)
 {
 	struct strbuf sb;
+	struct errbuf err;
 
+	/* exactly what the fio engine writes for this run (engines/fio_jobfile.c) */
 	strbuf_init(&sb);
-	strbuf_addf(&sb, "[%s]\n", s->name ? s->name : "job");
-	for (size_t i = 0; i < s->wl.opts.n; i++) {
-		const struct kv *kv = &s->wl.opts.v[i];
-		if (kv->value)
-			strbuf_addf(&sb, "%s=%s\n", kv->key, kv->value);
-		else
-			strbuf_addf(&sb, "%s\n", kv->key);
+	errbuf_init(&err);
+	if (fio_jobfile_write(s, s->targets, s->ntargets, NULL, &sb, &err) < 0) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "; cannot write a fio job for this run: %s\n", err.msg);
 	}
-	for (size_t i = 0; i < s->ntargets; i++)
-		strbuf_addf(&sb, "filename=%s%s\n", s->targets[i], s->ntargets > 1 ? "   ; one job per target" : "");
 	return strbuf_detach(&sb, NULL);
 }
 

@@ -24,7 +24,7 @@ extern const char plan_cli_options_help[];
 void plan_print_text(FILE *f, const struct plan *p, int verbose);
 /* Prints the plan as one JSON document. */
 void plan_print_json(FILE *f, const struct plan *p);
-/* The fio job text bench would give fio for a run (options, then targets as filename lines): malloc'd. */
+/* The fio job file the fio engine writes for a run (engines/fio_jobfile.c): malloc'd. */
 char *plan_fio_job_text(const struct run_spec *s);
 
 #endif

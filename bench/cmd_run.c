@@ -36,6 +36,9 @@ static const char usage[] =
 	"  --label KEY=VALUE    label the suite and its runs (repeatable), e.g. --label stack=mdadm-raid5\n"
 	"  --quick              shrink ramp, runtime and working set to try a suite in minutes\n"
 	"  --repeat N           run every workload N times (repetitions, for 'bench gate')\n"
+	"  --interleave         with two or more profiles and --repeat: alternate them in blocks (A B, B A,\n"
+	"                       A B, ...) so that drift cancels; each run gets the label profile=<argument>;\n"
+	"                       compare them with 'bench gate --paired'\n"
 	"  --matrix KEY=V1,V2   cross the workloads with these values (repeatable; see 'bench plan --help')\n"
 	"  --engine NAME        fio (default), sim (modelled target, see docs/sim.md) or null\n"
 	"  --hosts FILE         run on the fio servers of a hosts file (see docs/hosts.md)\n"
@@ -54,7 +57,7 @@ static const char usage[] =
 	"5 storage error, 130 interrupted.\n";
 
 enum { OPT_DB = 256, OPT_TARGET, OPT_LABEL, OPT_QUICK, OPT_REPEAT, OPT_MATRIX, OPT_ENGINE, OPT_HOSTS,
-       OPT_ALLOW_PARTIAL, OPT_STOP_HOST, OPT_LOGS, OPT_GRACE, OPT_DESTRUCTIVE, OPT_RESUME, OPT_NO_COLLECTORS };
+       OPT_ALLOW_PARTIAL, OPT_STOP_HOST, OPT_LOGS, OPT_GRACE, OPT_DESTRUCTIVE, OPT_RESUME, OPT_NO_COLLECTORS, OPT_INTERLEAVE };
 
 static const struct option longopts[] = {
 	{ "db", required_argument, NULL, OPT_DB },
@@ -72,6 +75,7 @@ static const struct option longopts[] = {
 	{ "destructive", no_argument, NULL, OPT_DESTRUCTIVE },
 	{ "resume", no_argument, NULL, OPT_RESUME },
 	{ "no-collectors", no_argument, NULL, OPT_NO_COLLECTORS },
+	{ "interleave", no_argument, NULL, OPT_INTERLEAVE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -84,6 +88,57 @@ static int is_var(const char *arg)
 	const char *eq = strchr(arg, '=');
 
 	return eq && eq != arg && stat(arg, &sb) != 0;
+}
+
+/*
+ * --interleave: one plan per profile, merged repetition by repetition in alternating blocks (A B, B A, ...),
+ * each run labelled profile=<argument>, so that slow drift of the machine hits both sides alike.
+ */
+static int build_interleaved(const char **profiles, size_t n, const struct plan_options *opt, struct plan *out,
+			     struct errbuf *err)
+{
+	struct plan *parts = xcalloc(n, sizeof(*parts));
+	unsigned reps = 1;
+	int ret = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		plan_init(&parts[i]);
+		if (plan_build(&profiles[i], 1, opt, &parts[i], err) < 0)
+			goto out;
+		for (size_t k = 0; k < parts[i].n; k++)
+			if (parts[i].runs[k].repetition > reps)
+				reps = parts[i].runs[k].repetition;
+	}
+	out->name = xstrdup("interleaved");
+	for (unsigned r = 1; r <= reps; r++) {
+		for (size_t j = 0; j < n; j++) {
+			size_t i = (r % 2) ? j : n - 1 - j;
+			for (size_t k = 0; k < parts[i].n; k++) {
+				const struct run_spec *src = &parts[i].runs[k];
+				struct run_spec *s;
+				unsigned seq;
+
+				if (src->repetition != r)
+					continue;
+				s = plan_add(out);
+				seq = s->seq;
+				run_spec_copy(s, src);
+				s->seq = seq;
+				for (size_t l = 0; l < parts[i].labels.n; l++)
+					kvlist_set(&s->labels, parts[i].labels.v[l].key, parts[i].labels.v[l].value);
+				kvlist_set(&s->labels, "profile", profiles[i]);
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t w = 0; w < parts[i].nwarnings; w++)
+			plan_warn(out, "%s", parts[i].warnings[w]);
+	ret = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		plan_release(&parts[i]);
+	free(parts);
+	return ret;
 }
 
 int cmd_run(int argc, char **argv)
@@ -99,7 +154,7 @@ int cmd_run(int argc, char **argv)
 	size_t nprofiles = 0;
 	cJSON *args = cJSON_CreateArray();
 	char *args_text = NULL;
-	int c, code = EXIT_OK;
+	int c, code = EXIT_OK, interleave = 0;
 
 	plan_options_init(&popt);
 	plan_init(&plan);
@@ -159,6 +214,7 @@ int cmd_run(int argc, char **argv)
 		case OPT_DESTRUCTIVE: ro.destructive = 1; break;
 		case OPT_RESUME: ro.resume = 1; break;
 		case OPT_NO_COLLECTORS: ro.no_collectors = 1; break;
+		case OPT_INTERLEAVE: interleave = 1; break;
 		case 'q': ro.quiet = 1; break;
 		case 'h':
 			fputs(usage, stdout);
@@ -194,7 +250,12 @@ int cmd_run(int argc, char **argv)
 		code = cli_usage("run", "name a suite, a job file or a test name (e.g. 'bench run hcibench-easyrun --quick')");
 		goto out;
 	}
-	if (plan_build(profiles, nprofiles, &popt, &plan, &err) < 0) {
+	if (interleave && nprofiles < 2) {
+		code = cli_usage("run", "--interleave needs two or more profiles to alternate");
+		goto out;
+	}
+	if (interleave ? build_interleaved(profiles, nprofiles, &popt, &plan, &err) < 0
+		       : plan_build(profiles, nprofiles, &popt, &plan, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
 	}

@@ -43,6 +43,13 @@ before=$(q d.db "SELECT count(*) FROM run")
 check_err 3 "is a directory" -- run s.fio --target /tmp --db d.db
 expect_eq "runs unchanged after a refused run" "$(q d.db "SELECT count(*) FROM run")" "$before"
 
+# --interleave: A B, B A, A B blocks, each run labelled with its profile.
+cp s.fio t.fio
+"$BENCH" run s.fio t.fio --interleave --repeat 3 --engine null --db il.db -q
+expect_eq "interleave exit code" "$?" 0
+expect_eq "interleaved order" "$(q il.db "SELECT group_concat(v, ' ') FROM (SELECT r.repetition || ':' || l.value AS v FROM run r JOIN run_label l ON l.run_id = r.id AND l.key = 'profile' WHERE r.name = 'a' ORDER BY r.seq)")" "1:s.fio 1:t.fio 2:t.fio 2:s.fio 3:s.fio 3:t.fio"
+check_err 2 "--interleave needs two" -- run s.fio --interleave --engine null --db il.db
+
 "$BENCH" run --help > help.txt
 expect_eq "run --help exit code" "$?" 0
 grep -q -- "--resume" help.txt && ok "help mentions --resume" || fail "help lacks --resume"
