@@ -48,14 +48,18 @@ int fio_jobfile_write(const struct run_spec *spec, char *const *targets, size_t 
 		      struct strbuf *out, struct errbuf *err)
 {
 	const struct workload *w = &spec->wl;
-	char *job = fio_job_name(spec->name);
+	char *job;
 	int have_timing = w->runtime_s > 0;
 
+	for (size_t i = 0; i < ntargets; i++)
+		if (strpbrk(targets[i], "\n\r"))
+			return err_set(err, ERR_INPUT, "target '%s' contains a line break", targets[i]);
 	strbuf_addf(out, "; fio job file written by bench for run %u", spec->seq);
 	if (spec->repetition > 1)
 		strbuf_addf(out, " (repetition %u)", spec->repetition);
-	strbuf_addf(out, "\n[%s]\n", job);
-	free(job);
+	/* The workload goes into [global]; one job per target below it (HCIbench's one job per disk), all in
+	 * one reporting group so that fio reports the run as one result. */
+	strbuf_adds(out, "\n[global]\n");
 	for (size_t i = 0; i < w->opts.n; i++) {
 		const struct kv *o = &w->opts.v[i];
 		if (check_value(o->key, o->value, err) < 0)
@@ -66,24 +70,10 @@ int fio_jobfile_write(const struct run_spec *spec, char *const *targets, size_t 
 			continue;
 		if (!strcmp(o->key, "size") && w->size)
 			continue;
-		if (!strcmp(o->key, "group_reporting") || !strcmp(o->key, "stonewall") || !strcmp(o->key, "new_group"))
+		if (!strcmp(o->key, "group_reporting") || !strcmp(o->key, "stonewall") || !strcmp(o->key, "new_group") ||
+		    !strcmp(o->key, "name"))
 			continue;
 		add_opt(out, o->key, o->value);
-	}
-	if (ntargets) {
-		strbuf_adds(out, "filename=");
-		for (size_t i = 0; i < ntargets; i++) {
-			if (strpbrk(targets[i], "\n\r"))
-				return err_set(err, ERR_INPUT, "target '%s' contains a line break", targets[i]);
-			if (i)
-				strbuf_addc(out, ':');
-			for (const char *p = targets[i]; *p; p++) {
-				if (*p == ':')
-					strbuf_addc(out, '\\');
-				strbuf_addc(out, *p);
-			}
-		}
-		strbuf_addc(out, '\n');
 	}
 	if (w->size) {
 		if (check_value("size", w->size, err) < 0)
@@ -103,5 +93,22 @@ int fio_jobfile_write(const struct run_spec *spec, char *const *targets, size_t 
 			add_opt(out, extra->v[i].key, extra->v[i].value);
 		}
 	}
+	job = fio_job_name(spec->name);
+	if (!ntargets)
+		strbuf_addf(out, "\n[%s]\n", job);
+	for (size_t i = 0; i < ntargets; i++) {
+		if (ntargets == 1)
+			strbuf_addf(out, "\n[%s]\n", job);
+		else
+			strbuf_addf(out, "\n[%s.%zu]\n", job, i + 1);
+		strbuf_adds(out, "filename=");
+		for (const char *p = targets[i]; *p; p++) {
+			if (*p == ':')
+				strbuf_addc(out, '\\');
+			strbuf_addc(out, *p);
+		}
+		strbuf_addc(out, '\n');
+	}
+	free(job);
 	return 0;
 }

@@ -1,8 +1,9 @@
 /*
- * fio_jobfile: writing the fio job file for one run spec. The job section holds the workload's options as
- * they came (spec->wl.opts, verbatim and in order), then what bench decides: the targets (filename), the
- * working set, ramp and runtime from the normalised workload (so --quick and matrices take effect), and
- * group_reporting so that one run gives one result per host. Includes are already inlined by profiles/.
+ * fio_jobfile: writing the fio job file for one run spec. [global] holds the workload's options as they came
+ * (spec->wl.opts, verbatim and in order), then what bench decides: the working set, ramp and runtime from the
+ * normalised workload (so --quick and matrices take effect) and group_reporting; then one job section per
+ * target (HCIbench's one job per disk), so that several targets multiply the load as they do in HCIbench and
+ * fio still reports the run as one result per host. Includes are already inlined by profiles/.
  */
 #ifndef BENCH_ENGINES_FIO_JOBFILE_H
 #define BENCH_ENGINES_FIO_JOBFILE_H

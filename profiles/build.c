@@ -163,8 +163,9 @@ static int expand_fio(const char *path, const struct plan_options *opt, const st
 			kvlist_copy(&res, extra_opts);
 		fio_jobfile_resolve(&jf, i, &res);
 		/* Jobs that differ only by filename (one job per disk) are one run over those targets. */
-		if (have_prev && same_but_filename(&prev, &res) && !kvlist_find(&sec->opts, "stonewall") &&
-		    !kvlist_find(&sec->opts, "new_group") && kvlist_find(&res, "filename")) {
+		/* (not when the jobs run one after the other: stonewall/new_group, also from a [global]) */
+		if (have_prev && same_but_filename(&prev, &res) && !kvlist_find(&res, "stonewall") &&
+		    !kvlist_find(&res, "new_group") && kvlist_find(&res, "filename")) {
 			s = &out->v[out->n - 1];
 			add_filenames(s, kvlist_get(&res, "filename", ""));
 			kvlist_release(&res);
@@ -172,8 +173,16 @@ static int expand_fio(const char *path, const struct plan_options *opt, const st
 		}
 		s = protos_add(out);
 		s->name = xstrdup(sec->name);
-		if ((fn = kvlist_find(&res, "filename")) && fn->value)
+		if ((fn = kvlist_find(&res, "filename")) && fn->value) {
 			add_filenames(s, fn->value);
+		} else if ((fn = kvlist_find(&res, "directory")) && fn->value && *fn->value) {
+			/* files in a directory (the engine writes filename=, which replaces directory=): one file there */
+			char *dir = xstrndup(fn->value, strcspn(fn->value, ":"));
+			char *t = xasprintf("%s/%s", dir, DEFAULT_TARGET);
+			run_spec_add_target(s, t);
+			free(t);
+			free(dir);
+		}
 		kvlist_release(&prev);
 		kvlist_init(&prev);
 		kvlist_copy(&prev, &res);
@@ -308,8 +317,10 @@ static char *dir_of(const char *path)
 	return xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
 }
 
-static int apply_settings(struct protos *ps, const struct suite *su, const struct plan_options *opt,
-			  struct errbuf *err);
+static int apply_suite(struct protos *ps, const struct suite *su, const struct plan_options *opt,
+		       struct errbuf *err);
+static int apply_final(struct protos *ps, const struct suite *su, const struct plan_options *opt,
+		       struct errbuf *err);
 
 static int expand_suite(const struct suite *su, const struct plan_options *opt, struct plan *plan, struct protos *out,
 			const struct chain *self, struct errbuf *err)
@@ -384,7 +395,9 @@ static int expand_suite(const struct suite *su, const struct plan_options *opt, 
 		for (size_t k = first; k < mine.n; k++)
 			kvlist_copy(&mine.v[k].labels, &it->labels);
 	}
-	if (apply_settings(&mine, su, opt, err) < 0)
+	if (apply_suite(&mine, su, opt, err) < 0)
+		goto out;
+	if (!self->up && apply_final(&mine, su, opt, err) < 0)
 		goto out;
 	protos_move(out, &mine);
 	rc = 0;
@@ -514,13 +527,16 @@ static int expand_arg(const char *arg, const char *rel_dir, const struct plan_op
 		case FMT_FIO:
 			if (expand_fio(path, opt, NULL, &mine, err) < 0)
 				goto out;
-			if (apply_settings(&mine, NULL, opt, err) < 0)
+			/* A user's job file keeps its job names: two jobs never share a name in the store. */
+			for (size_t k = 0; k < mine.n; k++)
+				mine.explicit_name[k] = 1;
+			if (!up && apply_final(&mine, NULL, opt, err) < 0)
 				goto out;
 			break;
 		case FMT_VDBENCH:
 			if (vdbench_expand_file(path, &opt->vars, plan, &mine, err) < 0)
 				goto out;
-			if (apply_settings(&mine, NULL, opt, err) < 0)
+			if (!up && apply_final(&mine, NULL, opt, err) < 0)
 				goto out;
 			break;
 		}
@@ -533,7 +549,7 @@ static int expand_arg(const char *arg, const char *rel_dir, const struct plan_op
 		if (expand_name(arg, &pn, &mine, err) < 0)
 			goto out;
 		mine.explicit_name[0] = 0;
-		if (apply_settings(&mine, NULL, opt, err) < 0)
+		if (!up && apply_final(&mine, NULL, opt, err) < 0)
 			goto out;
 		if (!plan->name)
 			plan->name = xstrdup(arg);
@@ -703,26 +719,39 @@ static int quick_shrink(struct workload *w, const struct suite *su, struct errbu
 	return 0;
 }
 
-static int apply_settings(struct protos *ps, const struct suite *su, const struct plan_options *opt,
-			  struct errbuf *err)
+/* A suite's own settings for its items (also when it is referred to by another suite): durations, [matrix]. */
+static int apply_suite(struct protos *ps, const struct suite *su, const struct plan_options *opt,
+		       struct errbuf *err)
 {
-	struct kvlist matrix;
-	int rc = -1;
+	struct kvlist m;
+	int rc;
 
-	kvlist_init(&matrix);
 	for (size_t i = 0; i < ps->n; i++) {
 		struct workload *w = &ps->v[i].wl;
-		if (su && su->ramp && workload_set_fio_opt(w, "ramp_time", su->ramp, err) < 0)
-			goto out;
-		if (su && su->runtime && workload_set_fio_opt(w, "runtime", su->runtime, err) < 0)
-			goto out;
+		if (su->ramp && workload_set_fio_opt(w, "ramp_time", su->ramp, err) < 0)
+			return -1;
+		if (su->runtime && workload_set_fio_opt(w, "runtime", su->runtime, err) < 0)
+			return -1;
 	}
-	if (su)
-		kvlist_copy(&matrix, &su->matrix);
-	for (size_t i = 0; i < opt->matrix.n; i++)
-		kvlist_set(&matrix, opt->matrix.v[i].key, opt->matrix.v[i].value);
-	if (cross_matrix(ps, &matrix, err) < 0)
-		goto out;
+	/* a --matrix key replaces the suite's values for that key */
+	kvlist_init(&m);
+	for (size_t i = 0; i < su->matrix.n; i++)
+		if (!kvlist_find(&opt->matrix, su->matrix.v[i].key))
+			kvlist_add(&m, su->matrix.v[i].key, su->matrix.v[i].value);
+	rc = cross_matrix(ps, &m, err);
+	kvlist_release(&m);
+	return rc;
+}
+
+/*
+ * What the command line and the top-level profile (`su`, NULL for a job file, parameter file or name) decide,
+ * once per argument: --matrix, targets, names (before --quick), --quick, the engine.
+ */
+static int apply_final(struct protos *ps, const struct suite *su, const struct plan_options *opt,
+		       struct errbuf *err)
+{
+	if (cross_matrix(ps, &opt->matrix, err) < 0)
+		return -1;
 	for (size_t i = 0; i < ps->n; i++) {
 		struct run_spec *s = &ps->v[i];
 		set_targets(s, ps->disks[i], su, opt);
@@ -739,14 +768,11 @@ static int apply_settings(struct protos *ps, const struct suite *su, const struc
 			s->name = n;
 		}
 		if (opt->quick && quick_shrink(&s->wl, su, err) < 0)
-			goto out;
+			return -1;
 		free(s->engine);
 		s->engine = xstrdup(opt->engine ? opt->engine : su && su->engine ? su->engine : "fio");
 	}
-	rc = 0;
-out:
-	kvlist_release(&matrix);
-	return rc;
+	return 0;
 }
 
 int plan_build(const char *const *args, size_t nargs, const struct plan_options *opt, struct plan *out,

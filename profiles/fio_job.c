@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/strbuf.h"
@@ -445,6 +446,17 @@ static int read_file(struct reader *r, const char *path, const char *from_file, 
 		goto out;
 	}
 	real = realpath(path, NULL);
+	if (real) {
+		struct stat st;
+		if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+			if (from_file)
+				err_set(err, ERR_INPUT, "%s:%d: included '%s' is not a regular file", from_file, from_line,
+					path);
+			else
+				err_set(err, ERR_INPUT, "%s: not a regular file", path);
+			goto out;
+		}
+	}
 	if (!real || strbuf_read_file(&sb, path) < 0) {
 		if (from_file)
 			err_set(err, ERR_INPUT, "%s:%d: cannot read included file '%s': %s", from_file, from_line, path,

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "core/strbuf.h"
 #include "core/units.h"
@@ -224,6 +225,13 @@ static int substitute_vars(const char *in, const struct kvlist *vars, const char
 				s++;
 			name = xstrndup(p + 1, (size_t)(s - p - 1));
 			kv = vars ? kvlist_find(vars, name) : NULL;
+			if (!kv && !strcmp(name, "host")) {
+				/* $host / !host: the line is repeated once per hd= (expand_hosts) */
+				strbuf_add(&sb, p, (size_t)(s - p));
+				free(name);
+				p = s;
+				continue;
+			}
 			if (!kv) {
 				if (*p == '!') { /* '!' also appears in values; only $ is an error when unknown */
 					free(name);
@@ -404,6 +412,60 @@ static int parse_params(struct vfile *vf, struct vdef **cur, const char *text, c
 static int read_vdb(struct vfile *vf, const char *text, size_t len, const char *file, int line0, const char *dir,
 		    int nested, struct vdef **cur, struct errbuf *err);
 
+/* Does the line use $host or !host (not $hosts)? */
+static const char *host_ref(const char *s)
+{
+	for (const char *p = s; (p = strpbrk(p, "$!")); p++)
+		if (!strncmp(p + 1, "host", 4) && !isalnum((unsigned char)p[5]) && p[5] != '_')
+			return p;
+	return NULL;
+}
+
+/*
+ * Parses a complete line; a line using $host or !host is parsed once per hd= (default excluded), with the host's
+ * name in place of the reference, as vdbench repeats it.
+ */
+static int expand_hosts(struct vfile *vf, struct vdef **cur, const char *line_text, const char *file, int line,
+			struct errbuf *err)
+{
+	size_t nhosts = 0;
+	char **hosts = NULL;
+	int rc = 0;
+
+	if (!host_ref(line_text))
+		return parse_params(vf, cur, line_text, file, line, err);
+	for (size_t i = 0; i < vf->n; i++)
+		if (vf->d[i].g == G_HD && vf->d[i].name && strcmp(vf->d[i].name, "default")) {
+			hosts = xrealloc(hosts, (nhosts + 1) * sizeof(*hosts));
+			hosts[nhosts++] = xstrdup(vf->d[i].name);
+		}
+	if (!nhosts)
+		return err_set(err, ERR_INPUT, "%s:%d: '$host' is used but no hd= host is defined before it", file, line);
+	for (size_t h = 0; h < nhosts && rc == 0; h++) {
+		struct strbuf sb;
+		const char *p = line_text, *r;
+		strbuf_init(&sb);
+		while ((r = host_ref(p))) {
+			strbuf_add(&sb, p, (size_t)(r - p));
+			strbuf_adds(&sb, hosts[h]);
+			p = r + 5;
+		}
+		strbuf_adds(&sb, p);
+		rc = parse_params(vf, cur, sb.buf, file, line, err);
+		strbuf_release(&sb);
+	}
+	for (size_t h = 0; h < nhosts; h++)
+		free(hosts[h]);
+	free(hosts);
+	return rc;
+}
+
+static int is_regular(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 static int do_include(struct vfile *vf, const char *name, const char *file, int line, const char *dir,
 		      struct vdef **cur, struct errbuf *err)
 {
@@ -414,13 +476,19 @@ static int do_include(struct vfile *vf, const char *name, const char *file, int 
 	strbuf_init(&sb);
 	if (name[0] != '/' && dir) {
 		path = xasprintf("%s/%s", dir, name);
-		if (strbuf_read_file(&sb, path) < 0) {
+		if (!is_regular(path) || strbuf_read_file(&sb, path) < 0) {
 			free(path);
 			path = NULL;
 		}
 	}
 	if (!path) {
 		path = xstrdup(name);
+		if (!is_regular(path)) {
+			err_set(err, ERR_INPUT, "%s:%d: include file '%s' is not a regular file", file, line, name);
+			free(path);
+			strbuf_release(&sb);
+			return -1;
+		}
 		if (strbuf_read_file(&sb, path) < 0) {
 			err_set(err, ERR_INPUT, "%s:%d: cannot read include file '%s': %s", file, line, name,
 				strerror(errno));
@@ -508,7 +576,7 @@ static int read_vdb(struct vfile *vf, const char *text, size_t len, const char *
 			continue;
 		}
 		/* a line starting with a group keyword opens a new definition, else it continues the current */
-		if (parse_params(vf, cur, acc.buf, file, start_line, err) < 0)
+		if (expand_hosts(vf, cur, acc.buf, file, start_line, err) < 0)
 			goto out;
 		any = 1;
 		strbuf_reset(&acc);
@@ -810,12 +878,16 @@ static int translate(const struct xlate *x, const struct kvlist *base_opts, stru
 	strbuf_init(&sb);
 	kvlist_init(&o);
 	wdsel = vdef_get(rd, "wd");
-	if (!wdsel)
-		return err_set(err, ERR_INPUT, "%s:%d: rd=%s names no workload (wd=)", rd->file, rd->line, rd->name);
+	if (!wdsel) {
+		err_set(err, ERR_INPUT, "%s:%d: rd=%s names no workload (wd=)", rd->file, rd->line, rd->name);
+		goto out;
+	}
 	nwd = select_defs(vf, G_WD, wdsel, wds, 64);
-	if (!nwd)
-		return err_set(err, ERR_INPUT, "%s:%d: rd=%s: wd=%s matches no workload definition", rd->file, rd->line,
-			       rd->name, wdsel->items[0]);
+	if (!nwd) {
+		err_set(err, ERR_INPUT, "%s:%d: rd=%s: wd=%s matches no workload definition", rd->file, rd->line,
+		       rd->name, wdsel->items[0]);
+		goto out;
+	}
 	if (nwd > 1) {
 		strbuf_reset(&sb);
 		for (size_t i = 0; i < nwd; i++)
@@ -824,15 +896,19 @@ static int translate(const struct xlate *x, const struct kvlist *base_opts, stru
 			  "translation uses wd=%s only", rd->file, rd->line, rd->name, nwd, sb.buf, wds[0]->name);
 	}
 	vp = vdef_get(wds[0], "sd");
-	if (!vp)
-		return err_set(err, ERR_INPUT, "%s:%d: wd=%s names no storage (sd=)", wds[0]->file, wds[0]->line,
-			       wds[0]->name);
+	if (!vp) {
+		err_set(err, ERR_INPUT, "%s:%d: wd=%s names no storage (sd=)", wds[0]->file, wds[0]->line,
+		       wds[0]->name);
+		goto out;
+	}
 	if ((wdsel = vdef_get(rd, "sd")))
 		vp = wdsel; /* rd's sd= overrides */
 	nsd = select_defs(vf, G_SD, vp, sds, 256);
-	if (!nsd)
-		return err_set(err, ERR_INPUT, "%s:%d: sd=%s matches no storage definition", vp->file, vp->line,
-			       vp->items[0]);
+	if (!nsd) {
+		err_set(err, ERR_INPUT, "%s:%d: sd=%s matches no storage definition", vp->file, vp->line,
+		       vp->items[0]);
+		goto out;
+	}
 
 	/* storage: threads, range, openflags, size from the first sd (others must agree) */
 	/* placeholders without lun= (sd=sd.... in an example) are left out, with a warning */

@@ -141,10 +141,25 @@ static void add_note(struct gate *g, char *note)
 	g->notes[g->nnotes++] = note;
 }
 
+/* Adds a note to a cell (after an earlier one, separated by "; "); takes ownership of note. */
 static void set_cell_note(struct gate_cell *c, char *note)
 {
-	free(c->note);
+	if (c->note) {
+		char *both = xasprintf("%s; %s", c->note, note);
+		free(c->note);
+		free(note);
+		note = both;
+	}
 	c->note = note;
+}
+
+/* "~12 runs per side" or "more than 200 runs per side" */
+static void fmt_runs(char *buf, size_t len, unsigned n, unsigned cap)
+{
+	if (n >= cap)
+		snprintf(buf, len, "more than %u runs per side", cap);
+	else
+		snprintf(buf, len, "~%u runs per side", n);
 }
 
 /* ---- building cells ------------------------------------------------------------------------------- */
@@ -310,9 +325,18 @@ int gate_build(struct gate *g, const struct gate_side *base, const struct gate_s
 			if (ba == 0 && ca == 0)
 				continue; /* this workload does not have this figure (e.g. write IOPS of a read) */
 			if ((bv > 0 && bm == 0) || (cv > 0 && cm == 0)) {
-				/* measured on one side only, although that side has valid runs: not comparable */
-				add_note(g, xasprintf("%s of %s: not measured in the %s", metric_info[m].title, r->name,
-						      (bv > 0 && bm == 0) ? "baseline" : "candidate"));
+				const char *missing = (bv > 0 && bm == 0) ? "baseline" : "candidate";
+				if (m == GM_CPU_PER_IO) {
+					/* CPU collected on one side only (a collector was off): not comparable */
+					add_note(g, xasprintf("%s of %s: not measured in the %s", metric_info[m].title,
+							      r->name, missing));
+					continue;
+				}
+				/* a direction that vanished on one side is no pass: INVALID with the reason */
+				c = new_cell(g, r->key, r->name, (enum gate_metric)m);
+				fill_samples(g, c, base, cand);
+				set_cell_note(c, xasprintf("no %s in the %s's valid runs", metric_info[m].title, missing));
+				c->force_invalid = 1;
 				continue;
 			}
 			c = new_cell(g, r->key, r->name, (enum gate_metric)m);
@@ -327,6 +351,14 @@ int gate_build(struct gate *g, const struct gate_side *base, const struct gate_s
 	for (size_t i = 0; i < cand->n; i++)
 		if (!key_seen_before(cand, i, cand->runs[i].key) && !side_has_key(base, cand->runs[i].key))
 			add_note(g, xasprintf("only in the candidate: %s", cand->runs[i].name));
+	{
+		size_t shared = 0;
+		for (size_t i = 0; i < base->n; i++)
+			for (size_t j = 0; j < cand->n; j++)
+				shared += base->runs[i].id == cand->runs[j].id;
+		if (shared)
+			add_note(g, xasprintf("%zu run(s) are in both the baseline and the candidate selection", shared));
+	}
 	if (common == 0)
 		return err_set(err, ERR_INPUT,
 			       "baseline '%s' (%zu runs) and candidate '%s' (%zu runs) have no workload in common",
@@ -375,8 +407,13 @@ static int analyse_cell(struct gate *g, struct gate_cell *c, struct errbuf *err)
 	double *lb, *lc;
 	int rc;
 
-	if (c->metric == GM_WORKLOAD)
+	if (c->metric == GM_WORKLOAD || c->force_invalid) {
+		if (c->nbase)
+			c->base_median = stats_median(c->base, c->nbase);
+		if (c->ncand)
+			c->cand_median = stats_median(c->cand, c->ncand);
 		return 0;
+	}
 	if (c->nbase < o->min_runs || c->ncand < o->min_runs || c->nbase == 0 || c->ncand == 0) {
 		set_cell_note(c, xasprintf("%zu valid baseline and %zu valid candidate %s, need %u per side (--min-runs)",
 					   c->nbase, c->ncand, o->paired ? "runs paired" : "runs", o->min_runs));
@@ -434,6 +471,8 @@ static int cmp_cells(const void *a, const void *b)
 	return (x->metric > y->metric) - (x->metric < y->metric);
 }
 
+#define RUNS_CAP 200u /* "how many more runs" stops counting here */
+
 int gate_evaluate(struct gate *g, struct errbuf *err)
 {
 	const struct gate_opts *o = &g->opts;
@@ -462,6 +501,8 @@ int gate_evaluate(struct gate *g, struct errbuf *err)
 	for (size_t i = 0; i < g->ncells; i++) {
 		struct gate_cell *c = &g->cells[i];
 		int lower = metric_info[c->metric].lower_is_better;
+		char runs[64];
+		size_t have;
 		double e;
 
 		if (isnan(p[i])) {
@@ -479,34 +520,29 @@ int gate_evaluate(struct gate *g, struct errbuf *err)
 			continue;
 		/* what would settle it, if the estimate and the spread stay as observed */
 		e = fabs(c->s.est);
+		c->runs_needed = stats_runs_needed(c->sd_log, e >= tl ? e : tl - e, o->conf, 0.8, o->paired, RUNS_CAP);
+		have = c->nbase < c->ncand ? c->nbase : c->ncand;
 		if (!isfinite(c->s.lo) || !isfinite(c->s.hi)) {
 			unsigned nmin = stats_min_runs_for_conf(o->conf, o->paired);
-			c->runs_needed = stats_runs_needed(c->sd_log, e >= tl ? e : tl - e, o->conf, 0.8, o->paired, 200);
 			if (c->runs_needed < nmin)
 				c->runs_needed = nmin;
-			set_cell_note(c, xasprintf("%zu/%zu runs cannot give a %.0f%% interval; ~%u runs per side would "
-						   "likely settle it",
-						   c->nbase, c->ncand, o->conf * 100, c->runs_needed));
-			continue;
-		}
-		c->runs_needed = stats_runs_needed(c->sd_log, e >= tl ? e : tl - e, o->conf, 0.8, o->paired, 200);
-		{
-			size_t have = c->nbase < c->ncand ? c->nbase : c->ncand;
-			int beyond = lower ? (c->ratio > 1 + o->threshold || c->ratio < 1 - o->threshold)
-					   : (c->ratio < 1 - o->threshold || c->ratio > 1 + o->threshold);
-			int excludes = c->ratio_lo > 1 || c->ratio_hi < 1;
-			if (beyond && excludes && !(c->q <= alpha))
-				set_cell_note(c, xasprintf("not significant after adjusting for %zu cells (q = %.3g); "
-							   "~%u runs per side would likely settle it",
-							   judged, c->q, c->runs_needed > have ? c->runs_needed : (unsigned)have + 1));
-			else if (c->runs_needed >= 200)
-				set_cell_note(c, xasprintf("more than 200 runs per side would be needed (noise %.1f%% per run, "
-							   "estimate %+.1f%% against a threshold of %g%%)",
-							   expm1(c->sd_log) * 100, (c->ratio - 1) * 100, o->threshold * 100));
-			else
-				set_cell_note(c, xasprintf("~%u more runs per side would likely settle it (%u in all)",
-							   c->runs_needed > have ? c->runs_needed - (unsigned)have : 1u,
-							   c->runs_needed > have ? c->runs_needed : (unsigned)have + 1));
+			fmt_runs(runs, sizeof(runs), c->runs_needed, RUNS_CAP);
+			set_cell_note(c, xasprintf("%zu/%zu runs cannot give a %g%% interval; %s would likely settle it",
+						   c->nbase, c->ncand, o->conf * 100, runs));
+		} else if ((c->ratio > 1 + o->threshold || c->ratio < 1 - o->threshold) &&
+			   (c->ratio_lo > 1 || c->ratio_hi < 1) && !(c->q <= alpha)) {
+			/* it would have been flagged on its own: the other cells' p-values hold it back */
+			fmt_runs(runs, sizeof(runs), c->runs_needed > have ? c->runs_needed : (unsigned)have + 1, RUNS_CAP);
+			set_cell_note(c, xasprintf("not significant after adjusting for %zu cells (q = %.3g); %s would "
+						   "likely settle it", judged, c->q, runs));
+		} else if (c->runs_needed >= RUNS_CAP) {
+			set_cell_note(c, xasprintf("more than %u runs per side would be needed (noise %.1f%% per run, "
+						   "estimate %+.1f%% against a threshold of %g%%)",
+						   RUNS_CAP, expm1(c->sd_log) * 100, (c->ratio - 1) * 100, o->threshold * 100));
+		} else {
+			set_cell_note(c, xasprintf("~%u more runs per side would likely settle it (%u in all)",
+						   c->runs_needed > have ? c->runs_needed - (unsigned)have : 1u,
+						   c->runs_needed > have ? c->runs_needed : (unsigned)have + 1));
 		}
 	}
 	qsort(g->cells, g->ncells, sizeof(*g->cells), cmp_cells);
@@ -612,7 +648,7 @@ static void settings_line(const struct gate *g, struct strbuf *out)
 {
 	strbuf_addf(out, "threshold +-%g%%, %g%% intervals", g->opts.threshold * 100, g->opts.conf * 100);
 	if (!isnan(g->conf_achieved_min) && g->conf_achieved_min > g->opts.conf + 1e-9)
-		strbuf_addf(out, " (exact, achieved >= %.1f%%)", g->conf_achieved_min * 100);
+		strbuf_addf(out, " (achieved >= %.1f%%)", g->conf_achieved_min * 100);
 	strbuf_addf(out, ", %s, Benjamini-Hochberg over %zu cells, at least %u valid runs per side",
 		    g->opts.paired ? "paired by repetition (signed-rank)" : "independent runs (Mann-Whitney)",
 		    g->ncells - g->count[GATE_INVALID], g->opts.min_runs);
@@ -901,8 +937,9 @@ void gate_render_junit(const struct gate *g, struct strbuf *out)
 		strbuf_adds(out, "    <testcase classname=\"");
 		esc_xml(out, c->workload);
 		strbuf_adds(out, "\" name=\"");
-		esc_xml(out, mi->key);
+		esc_xml(out, mi->title);
 		strbuf_adds(out, "\" time=\"0\">\n      <properties>\n");
+		strbuf_addf(out, "        <property name=\"metric\" value=\"%s\"/>\n", mi->key);
 		strbuf_addf(out, "        <property name=\"verdict\" value=\"%s\"/>\n", gate_verdict_name(c->verdict));
 		xml_prop_num(out, "ratio", c->ratio);
 		xml_prop_num(out, "ci_low", c->ratio_lo);

@@ -102,6 +102,7 @@ struct gate_cell {
 	double sd_log;        /* pooled spread (paired: of the log differences) */
 	unsigned runs_needed; /* per side, to likely settle the cell (INCONCLUSIVE) or for calibration */
 	double badness;       /* log effect signed so that positive = worse; for sorting */
+	int force_invalid;    /* set by gate_build: the figure is missing from one side's valid runs */
 };
 
 enum gate_outcome {

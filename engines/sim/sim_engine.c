@@ -83,6 +83,11 @@ struct sim_data {
 	double spin_max_ns;    /* cap of the busy-wait margin; < 0 adaptive */
 	double margin_ns;      /* current busy-wait margin */
 	double late_mean, late_dev; /* running estimates of how late sleeps wake up, ns */
+	int stats;             /* BENCH_SIM_STATS set: print timing statistics at the end */
+	uint64_t waits, sleeps, late_waits; /* waits; of them with a sleep; ending > 2 us after their target */
+	double late_sum_ns, sleep_late_sum_ns;
+	uint64_t handed, late_events;  /* IOs handed back; of them > 2 us after their modelled completion */
+	double event_late_sum_ns;
 };
 
 static double mono_ns(void)
@@ -117,6 +122,8 @@ static void wait_until(struct sim_data *sd, double target)
 			;
 		now = mono_ns();
 		late = now - wake;
+		sd->sleeps++;
+		sd->sleep_late_sum_ns += late;
 		if (sd->spin_max_ns != 0) {
 			double dev = late > sd->late_mean ? late - sd->late_mean : sd->late_mean - late;
 			double cap = sd->spin_max_ns < 0 ? SPIN_AUTO_MAX_NS : sd->spin_max_ns;
@@ -133,6 +140,11 @@ static void wait_until(struct sim_data *sd, double target)
 	while (now < target) {
 		cpu_relax();
 		now = mono_ns();
+	}
+	sd->waits++;
+	if (now - target > 2000) {
+		sd->late_waits++;
+		sd->late_sum_ns += now - target;
 	}
 }
 
@@ -212,8 +224,14 @@ static int sim_getevents(struct thread_data *td, unsigned int min, unsigned int 
 	for (;;) {
 		double now = mono_ns(), next;
 
-		while (n < max && sd->nheap && sd->heap[0].done_ns <= now)
+		while (n < max && sd->nheap && sd->heap[0].done_ns <= now) {
+			if (now - sd->heap[0].done_ns > 2000) {
+				sd->late_events++;
+				sd->event_late_sum_ns += now - sd->heap[0].done_ns;
+			}
 			sd->events[n++] = heap_pop(sd);
+			sd->handed++;
+		}
 		if (n >= min || !sd->nheap || n >= max)
 			return (int)n;
 		next = sd->heap[0].done_ns;
@@ -240,6 +258,15 @@ static void sim_cleanup(struct thread_data *td)
 
 	if (!sd)
 		return;
+	if (sd->stats)
+		log_err("sim: %llu IOs, %llu handed back late (> 2 us after their modelled completion) by %.1f us on "
+			"average; %llu waits, %llu with a sleep (woke %.1f us late on average), %llu ended late by "
+			"%.1f us on average; busy-wait margin %.1f us\n", (unsigned long long)sd->handed,
+			(unsigned long long)sd->late_events,
+			sd->late_events ? sd->event_late_sum_ns / sd->late_events / 1e3 : 0.0,
+			(unsigned long long)sd->waits, (unsigned long long)sd->sleeps,
+			sd->sleeps ? sd->sleep_late_sum_ns / sd->sleeps / 1e3 : 0.0, (unsigned long long)sd->late_waits,
+			sd->late_waits ? sd->late_sum_ns / sd->late_waits / 1e3 : 0.0, sd->margin_ns / 1e3);
 	sim_model_free(sd->model);
 	free(sd->heap);
 	free(sd->events);
@@ -280,6 +307,7 @@ static int sim_init(struct thread_data *td)
 		sim_cleanup(td);
 		return 1;
 	}
+	sd->stats = getenv("BENCH_SIM_STATS") != NULL;
 	sd->spin_max_ns = c.spin_ns;
 	sd->margin_ns = c.spin_ns < 0 ? 20000.0 : c.spin_ns;
 	/* Precise sleeps: the default 50 us timer slack alone would cost half of a 100 us service time. */

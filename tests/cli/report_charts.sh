@@ -63,7 +63,8 @@ INSERT INTO sample(run_id,host,metric,t_ms,value)
   WITH RECURSIVE t(i) AS (SELECT 0 UNION ALL SELECT i+1 FROM t WHERE i < 29)
   SELECT 1, h, m, i*1000, CASE m WHEN 'iops.write' THEN 1000+i*10 WHEN 'bw_bytes.write' THEN 4096000+i ELSE 150000+i*100 END
   FROM t, (SELECT 'h1' AS h UNION ALL SELECT 'h2' UNION ALL SELECT '*'),
-          (SELECT 'iops.write' AS m UNION ALL SELECT 'bw_bytes.write' UNION ALL SELECT 'lat_ns.write');
+          (SELECT 'iops.write' AS m UNION ALL SELECT 'bw_bytes.write' UNION ALL SELECT 'lat_ns.write'
+           UNION ALL SELECT 'cpu.util_pct');
 INSERT INTO result_bin SELECT id, 100000, 50 FROM result WHERE host='*' AND ddir='write' AND run_id IN (1, 10, 19);
 INSERT INTO result_bin SELECT id, 170000, 45 FROM result WHERE host='*' AND ddir='write' AND run_id IN (1, 10, 19);
 INSERT INTO result_bin SELECT id, 2000000, 5 FROM result WHERE host='*' AND ddir='write' AND run_id IN (1, 10, 19);
@@ -72,7 +73,7 @@ SQL
 ls "$T"/raw/e-*.png >/dev/null 2>&1 || fail "no time-series chart"
 [ "$(ls "$T"/raw/e-*.png | wc -l)" = 1 ] || fail "time series: one run has samples"
 E=$(ls "$T"/raw/e-*.svg)
-for s in 'h1 iops.write' 'h2 iops.write' 'all hosts iops.write' 'all hosts lat_ns.write'; do
+for s in 'h1 iops.write' 'h2 iops.write' 'all hosts iops.write' 'all hosts lat_ns.write' 'h1 cpu.util_pct' 'CPU %'; do
 	grep -q "$s" "$E" || fail "time series lacks '$s'"
 done
 F=$(ls "$T"/raw/f-*.svg)

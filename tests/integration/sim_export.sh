@@ -114,7 +114,8 @@ expect() {
   [ "$(wc -l <err)" -eq 1 ] || fail "'$*': stderr has more than one line"
   echo "ok   exit $code: $(cat err)"
 }
-expect 3 "no run with id 999" "$BENCH" export --histogram 999 --db "$db"
+expect 3 "no run with id 999" "$BENCH" export --histogram 999 --db "$db" -o left.txt
+[ ! -e left.txt ] || fail "a failed export left its output file"
 expect 2 "--ddir wants read, write, trim or total" "$BENCH" export --histogram "$run" --ddir sideways --db "$db"
 expect 2 "say what to export" "$BENCH" export --db "$db"
 expect 3 "has no latency histogram for write" "$BENCH" export --histogram "$run" --ddir write --db "$db"
@@ -123,7 +124,7 @@ run_job nobins json sim_lat=100us
 "$BENCH" import --db "$db" nobins.json >/dev/null
 nb=$(sqlite3 "$db" "SELECT id FROM run WHERE name = 'nobins'")
 expect 3 "has no latency histogram" "$BENCH" export --histogram "$nb" --db "$db"
-[ ! -e nothing.txt ] || fail "a failed export left a file"
 expect 3 "cannot write" "$BENCH" export --histogram "$run" --db "$db" -o "$tmp/no/such/dir/h.txt"
+sqlite3 "$db" "PRAGMA integrity_check" | grep -qx ok || fail "the database is damaged"
 "$BENCH" export --help | grep -q "sim_hist=FILE" || fail "export --help does not mention sim_hist"
 echo "sim_export: all checks passed"

@@ -373,6 +373,39 @@ static void test_too_few_runs_is_not_a_pass(void **state)
 	gate_side_release(&c);
 }
 
+/* A figure missing from one side: CPU only noted, a vanished direction INVALID (never a silent pass). */
+static void test_missing_figures(void **state)
+{
+	struct gate_side b, c;
+	struct gate g;
+	struct errbuf err;
+	(void)state;
+
+	errbuf_init(&err);
+	gate_side_init(&b, "b");
+	gate_side_init(&c, "c");
+	for (unsigned r = 1; r <= 4; r++) {
+		struct gate_run *x = gate_side_add(&b, r, "w", "w", r), *y = gate_side_add(&c, 10 + r, "w", "w", r);
+		x->value[GM_IOPS_READ] = 1000 * noise(r, 0);
+		x->value[GM_IOPS_WRITE] = 500 * noise(r, 1);
+		x->value[GM_CPU_PER_IO] = 20 * noise(r, 2);
+		y->value[GM_IOPS_READ] = 1000 * noise(r, 3); /* no writes, no CPU figure */
+	}
+	gate_init(&g, NULL);
+	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
+	assert_int_equal(gate_evaluate(&g, &err), 0);
+	assert_int_equal(g.ncells, 2);
+	assert_int_equal(find_cell(&g, "w", GM_IOPS_WRITE)->verdict, GATE_INVALID);
+	assert_non_null(strstr(find_cell(&g, "w", GM_IOPS_WRITE)->note, "no write IOPS in the candidate"));
+	assert_null(find_cell(&g, "w", GM_CPU_PER_IO));
+	assert_int_equal(g.nnotes, 1);
+	assert_non_null(strstr(g.notes[0], "CPU per IO of w: not measured in the candidate"));
+	assert_int_equal(gate_outcome(&g), GATE_FAIL_INVALID);
+	gate_release(&g);
+	gate_side_release(&b);
+	gate_side_release(&c);
+}
+
 /*
  * Interleaved blocks with a strong drift between repetitions (+-8%) and a true 7% latency increase: pairing
  * by repetition cancels the drift; without pairing the drift hides it.
@@ -507,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_verdicts_from_store),
 		cmocka_unit_test(test_bad_selections),
 		cmocka_unit_test(test_too_few_runs_is_not_a_pass),
+		cmocka_unit_test(test_missing_figures),
 		cmocka_unit_test(test_paired_cancels_drift),
 		cmocka_unit_test(test_bh_across_cells),
 	};

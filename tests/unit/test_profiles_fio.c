@@ -303,7 +303,7 @@ static void test_plan_jobfile(void **state)
 	(void)state;
 	write_file("plan.fio", "[global]\nioengine=libaio\nbs=64k\nrw=randrw\nrwmixread=70\niodepth=16\nruntime=2m\n"
 			       "ramp_time=5\nsize=1g\n[d1]\nfilename=/dev/sdb\n[d2]\nfilename=/dev/sdc\n"
-			       "[seq]\nstonewall\nrw=read\nfilename=/dev/sdb\n");
+			       "[seq]\nstonewall\nrw=read\nfilename=/dev/sdb\n[indir]\nrw=write\ndirectory=/mnt/t\n");
 	path = path_of("plan.fio");
 	args[0] = path;
 	plan_options_init(&o);
@@ -312,7 +312,8 @@ static void test_plan_jobfile(void **state)
 	o.workdir = tmpdir;
 	if (plan_build(args, 1, &o, &p, &err) < 0)
 		fail_msg("%s", err.msg);
-	assert_int_equal(p.n, 2);
+	assert_int_equal(p.n, 3);
+	assert_string_equal(p.runs[2].targets[0], "/mnt/t/bench-target.dat");
 	/* d1 and d2 differ only by filename: one run over both devices */
 	assert_string_equal(p.runs[0].name, "d1");
 	assert_int_equal(p.runs[0].ntargets, 2);
@@ -343,11 +344,11 @@ static void test_plan_jobfile(void **state)
 	o.ntargets = 1;
 	if (plan_build(args, 1, &o, &p, &err) < 0)
 		fail_msg("%s", err.msg);
-	assert_int_equal(p.n, 4);
+	assert_int_equal(p.n, 6);
 	for (size_t i = 0; i < p.n; i++) {
 		const struct run_spec *s = &p.runs[i];
 		assert_int_equal(s->seq, i + 1);
-		assert_int_equal(s->repetition, i / 2 + 1);
+		assert_int_equal(s->repetition, i / 3 + 1);
 		assert_int_equal(s->ntargets, 1);
 		assert_string_equal(s->targets[0], "/tmp/x.dat");
 		assert_string_equal(s->engine, "null");

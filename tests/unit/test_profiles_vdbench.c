@@ -2,7 +2,8 @@
  * test_profiles_vdbench: vdbench parameter files through plan_build() (profiles/vdbench_params.c).
  *
  *  - lexical rules: '*', '#', '/' comments, text after the first blank ignored, ',' continuation, quotes,
- *    keyword abbreviations (xf el in io forx th), `eof`, include=, $var and !var substitution, defaults;
+ *    keyword abbreviations (xf el in io forx th), `eof`, include=, $var and !var substitution, defaults, lines
+ *    with $host repeated per hd=;
  *  - values: k/m/g powers of 1024, `m` = minutes for elapsed/warmup, lists, ranges (a-b,step), doubling (d)
  *    and halving;
  *  - for-loops in vdbench's order: first for-parameter outermost, a repeated type moves to the end, the iorate
@@ -75,7 +76,7 @@ static void test_lexical(void **state)
 	struct errbuf err;
 
 	(void)state;
-	write_file("inc.vdb", "sd=sd2,lun=/dev/inc,threads=4\n");
+	free(write_file("inc.vdb", "sd=sd2,lun=/dev/inc,threads=4\n"));
 	if (plan_text("* comment\n# comment\n/ comment\n"
 		      "sd=default,th=16\n"
 		      "sd=sd1,lun=\"/dev/a b\"   trailing words are ignored,\n"
@@ -216,6 +217,27 @@ static void test_warnings(void **state)
 	plan_release(&p);
 }
 
+static void test_host_lines(void **state)
+{
+	struct plan p;
+	struct errbuf err;
+
+	(void)state;
+	/* a line with $host is repeated once per hd= (hd=default excluded) */
+	if (plan_text("hd=default,user=x\nhd=h1,system=a\nhd=h2,system=b\n"
+		      "sd=sd_$host,host=$host,lun=/dev/sd_$host\nwd=wd1,sd=sd_*\nrd=rd1,wd=wd1,iorate=max,elapsed=10\n",
+		      NULL, &p, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(p.n, 1);
+	assert_int_equal(p.runs[0].ntargets, 2);
+	assert_string_equal(p.runs[0].targets[0], "/dev/sd_h1");
+	assert_string_equal(p.runs[0].targets[1], "/dev/sd_h2");
+	plan_release(&p);
+	assert_int_equal(plan_text("sd=sd_$host,lun=/dev/x\n", NULL, &p, &err), -1);
+	assert_non_null(strstr(err.msg, "t.vdb:1:"));
+	plan_release(&p);
+}
+
 static void test_refused(void **state)
 {
 	static const struct {
@@ -276,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_for_loops),
 		cmocka_unit_test(test_translation),
 		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_host_lines),
 		cmocka_unit_test(test_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
