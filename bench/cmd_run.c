@@ -41,6 +41,8 @@ static const char usage[] =
 	"                       compare them with 'bench gate --paired'\n"
 	"  --matrix KEY=V1,V2   cross the workloads with these values (repeatable; see 'bench plan --help')\n"
 	"  --engine NAME        fio (default), sim (modelled target, see docs/sim.md) or null\n"
+	"  --engine-opt KEY=VALUE  an option for the engine, added to every run's fio job (repeatable), e.g.\n"
+	"                       --engine sim --engine-opt sim_preset=nvmeof-rdma --engine-opt sim_raid=raid5\n"
 	"  --hosts FILE         run on the fio servers of a hosts file (see docs/hosts.md)\n"
 	"  --allow-partial      go on without hosts that cannot be reached; their runs are 'partial'\n"
 	"  --stop-on-host-failure  stop the suite (exit 4) when a host is lost mid-run (default: go on)\n"
@@ -57,7 +59,7 @@ static const char usage[] =
 	"5 storage error, 130 interrupted.\n";
 
 enum { OPT_DB = 256, OPT_TARGET, OPT_LABEL, OPT_QUICK, OPT_REPEAT, OPT_MATRIX, OPT_ENGINE, OPT_HOSTS,
-       OPT_ALLOW_PARTIAL, OPT_STOP_HOST, OPT_LOGS, OPT_GRACE, OPT_DESTRUCTIVE, OPT_RESUME, OPT_NO_COLLECTORS, OPT_INTERLEAVE };
+       OPT_ALLOW_PARTIAL, OPT_STOP_HOST, OPT_LOGS, OPT_GRACE, OPT_DESTRUCTIVE, OPT_RESUME, OPT_NO_COLLECTORS, OPT_INTERLEAVE, OPT_ENGINE_OPT };
 
 static const struct option longopts[] = {
 	{ "db", required_argument, NULL, OPT_DB },
@@ -76,6 +78,7 @@ static const struct option longopts[] = {
 	{ "resume", no_argument, NULL, OPT_RESUME },
 	{ "no-collectors", no_argument, NULL, OPT_NO_COLLECTORS },
 	{ "interleave", no_argument, NULL, OPT_INTERLEAVE },
+	{ "engine-opt", required_argument, NULL, OPT_ENGINE_OPT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -145,7 +148,7 @@ int cmd_run(int argc, char **argv)
 {
 	struct plan_options popt;
 	struct runloop_opts ro;
-	struct kvlist labels;
+	struct kvlist labels, engine_opts;
 	struct plan plan;
 	struct errbuf err;
 	struct store *st = NULL;
@@ -159,6 +162,7 @@ int cmd_run(int argc, char **argv)
 	plan_options_init(&popt);
 	plan_init(&plan);
 	kvlist_init(&labels);
+	kvlist_init(&engine_opts);
 	errbuf_init(&err);
 	memset(&ro, 0, sizeof(ro));
 	ro.grace_s = 60;
@@ -215,6 +219,15 @@ int cmd_run(int argc, char **argv)
 		case OPT_RESUME: ro.resume = 1; break;
 		case OPT_NO_COLLECTORS: ro.no_collectors = 1; break;
 		case OPT_INTERLEAVE: interleave = 1; break;
+		case OPT_ENGINE_OPT:
+			if (kv_parse_label(optarg, &k, &v) < 0) {
+				code = cli_usage("run", "--engine-opt wants KEY=VALUE, got '%s'", optarg);
+				goto out;
+			}
+			kvlist_add(&engine_opts, k, v);
+			free(k);
+			free(v);
+			break;
 		case 'q': ro.quiet = 1; break;
 		case 'h':
 			fputs(usage, stdout);
@@ -259,6 +272,9 @@ int cmd_run(int argc, char **argv)
 		code = cli_fail(&err);
 		goto out;
 	}
+	for (size_t i = 0; i < plan.n; i++)
+		for (size_t k = 0; k < engine_opts.n; k++)
+			kvlist_set(&plan.runs[i].engine_opts, engine_opts.v[k].key, engine_opts.v[k].value);
 	for (size_t i = 0; i < plan.nwarnings; i++)
 		cli_warn("%s", plan.warnings[i]);
 	if (!plan.n) {
@@ -285,6 +301,7 @@ out:
 	plan_release(&plan);
 	plan_options_release(&popt);
 	kvlist_release(&labels);
+	kvlist_release(&engine_opts);
 	free(profiles);
 	free(args_text);
 	cJSON_Delete(args);
