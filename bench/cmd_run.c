@@ -12,7 +12,9 @@
 #include "bench/cli.h"
 #include "bench/commands.h"
 #include "bench/runloop.h"
+#include "core/hostsfile.h"
 #include "core/strbuf.h"
+#include "engines/fio_hosts.h"
 #include "core/units.h"
 #include "profiles/profile.h"
 
@@ -149,6 +151,7 @@ int cmd_run(int argc, char **argv)
 	struct plan_options popt;
 	struct runloop_opts ro;
 	struct kvlist labels, engine_opts;
+	struct host_list hosts;
 	struct plan plan;
 	struct errbuf err;
 	struct store *st = NULL;
@@ -163,6 +166,7 @@ int cmd_run(int argc, char **argv)
 	plan_init(&plan);
 	kvlist_init(&labels);
 	kvlist_init(&engine_opts);
+	host_list_init(&hosts);
 	errbuf_init(&err);
 	memset(&ro, 0, sizeof(ro));
 	ro.grace_s = 60;
@@ -203,8 +207,13 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_ENGINE: popt.engine = optarg; break;
 		case OPT_HOSTS:
-			code = cli_usage("run", "--hosts: runs on several hosts are not available in this build yet");
-			goto out;
+			host_list_release(&hosts);
+			if (hostsfile_read(optarg, &hosts, &err) < 0) {
+				code = cli_fail(&err);
+				goto out;
+			}
+			ro.hosts = &hosts;
+			break;
 		case OPT_ALLOW_PARTIAL: ro.allow_partial = 1; break;
 		case OPT_STOP_HOST: ro.stop_on_host_failure = 1; break;
 		case OPT_LOGS: ro.logs = 1; break;
@@ -283,6 +292,20 @@ int cmd_run(int argc, char **argv)
 	}
 	if ((code = runloop_preflight(&plan, &ro)) != EXIT_OK)
 		goto out;
+	if (ro.hosts) {
+		/* Every fio server reachable, same fio version, targets present and safe: before any load. */
+		struct strbuf rep;
+		strbuf_init(&rep);
+		if (fio_hosts_preflight(ro.hosts, ro.allow_partial, ro.destructive, &rep, &err) < 0) {
+			fputs(rep.buf, stderr);
+			strbuf_release(&rep);
+			code = cli_fail(&err);
+			goto out;
+		}
+		if (!ro.quiet)
+			fputs(rep.buf, stderr);
+		strbuf_release(&rep);
+	}
 	if (cli_open_store(db, 0, &st) < 0) {
 		code = EXIT_STORE;
 		goto out;
@@ -302,6 +325,7 @@ out:
 	plan_options_release(&popt);
 	kvlist_release(&labels);
 	kvlist_release(&engine_opts);
+	host_list_release(&hosts);
 	free(profiles);
 	free(args_text);
 	cJSON_Delete(args);
