@@ -86,7 +86,8 @@ static void summary_line(const struct run_spec *s, size_t idx, size_t total, enu
 			agg = &res->hosts[i];
 	fprintf(stderr, "[%zu/%zu] %s: %s", idx, total, s->name, run_status_name(st));
 	if (agg && agg->dir[DDIR_TOTAL].present)
-		fprintf(stderr, ", %.0f IOPS, %.1f MB/s", agg->dir[DDIR_TOTAL].iops, agg->dir[DDIR_TOTAL].bw_bytes / 1e6);
+		fprintf(stderr, ", %.0f IOPS, %.1f MiB/s", agg->dir[DDIR_TOTAL].iops,
+			agg->dir[DDIR_TOTAL].bw_bytes / 1048576.0);
 	if (error && *error)
 		fprintf(stderr, " (%s)", error);
 	fputc('\n', stderr);
