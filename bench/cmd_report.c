@@ -47,8 +47,11 @@ static const char usage_text[] =
 	"                     A-vs-B per stack, the ratio table, latency bars, time series and latency CDFs\n"
 	"                     (needs gnuplot, e.g. apt-get install gnuplot-nox)\n"
 	"  --html FILE        also write one self-contained HTML report (tables, charts, metadata) to FILE\n"
-	"  -v, --verbose      also list every run with its status and error (failed and aborted too) and each\n"
-	"                     host with its fio version, start offset and figures\n"
+	"  -v, --verbose      also list every run with its status and error (failed and aborted too), each\n"
+	"                     host with its fio version, start offset and figures, and the CPU and disks of\n"
+	"                     each run: CPU utilisation per role (cluster) and host, CPU microseconds per IO,\n"
+	"                     the devices with their reads and writes, and the IO amplification (device IOs\n"
+	"                     of the targets / front-end IOs; text, markdown and json)\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"exit codes: 0 ok, 2 usage error, 3 nothing to compare, 4 gnuplot failed or missing, 5 database error.\n";
@@ -328,7 +331,7 @@ int cmd_report(int argc, char **argv)
 		rc = EXIT_STORE;
 		goto out;
 	}
-	if (report_load(store_db(st), &a.where, a.verbose ? REP_ALL_STATUS : 0, &set, &err) < 0) {
+	if (report_load(store_db(st), &a.where, a.verbose ? REP_ALL_STATUS | REP_CPU_DETAIL : 0, &set, &err) < 0) {
 		rc = cli_fail(&err);
 		goto out;
 	}

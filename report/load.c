@@ -3,6 +3,7 @@
  * SQL. Figures come from the aggregate host '*' of table result (ddir read/write/total); p99 from
  * result_pct, or from the histogram bins when fio did not report the 99th percentile; CPU from the cluster
  * figure (host '*', role initiator) of a collector or import, else fio's own usr+sys of run_host '*'.
+ * The target CPU figure and, with REP_CPU_DETAIL, the cpu and disk rows come from cpuview.c.
  */
 #include "report/report.h"
 
@@ -14,6 +15,7 @@
 #include "core/aggregate.h"
 #include "core/strbuf.h"
 #include "core/units.h"
+#include "report/cpuview.h"
 
 const struct rep_metric_info rep_metrics[RM_NR] = {
 	[RM_IOPS] = { "iops", "IOPS", 1, 0 },
@@ -43,6 +45,7 @@ static void rep_run_release(struct rep_run *r)
 	free(r->tool);
 	free(r->rw);
 	free(r->cpu_source);
+	cpuview_run_free(r->cpuview);
 	kvlist_release(&r->labels);
 	for (size_t i = 0; i < r->nhosts; i++) {
 		free(r->hosts[i].host);
@@ -207,6 +210,7 @@ static const char *const queries[Q_NR] = {
 struct loader {
 	sqlite3 *db;
 	sqlite3_stmt *q[Q_NR];
+	struct cpuview_loader cv; /* target CPU, and with REP_CPU_DETAIL the cpu and disk rows */
 };
 
 static int kv_cmp(const void *a, const void *b)
@@ -406,6 +410,8 @@ int report_load(sqlite3 *db, const struct kvlist *where, unsigned flags, struct 
 			sql_fail(err, db, "cannot read the database (is it a bench database?)");
 			goto out;
 		}
+	if (cpuview_loader_open(&L.cv, db, err) < 0)
+		goto out;
 	while ((rc = sqlite3_step(L.q[Q_RUNS])) == SQLITE_ROW) {
 		sqlite3_stmt *s = L.q[Q_RUNS];
 		struct rep_run *r;
@@ -446,7 +452,8 @@ int report_load(sqlite3 *db, const struct kvlist *where, unsigned flags, struct 
 			out->n--;
 			continue;
 		}
-		if (load_hosts(&L, r, err) < 0 || load_results(&L, r, "*", err) < 0 || load_cpu(&L, r, err) < 0)
+		if (load_hosts(&L, r, err) < 0 || load_results(&L, r, "*", err) < 0 || load_cpu(&L, r, err) < 0 ||
+		    cpuview_load_run(&L.cv, r, (flags & REP_CPU_DETAIL) != 0, err) < 0)
 			goto out;
 		/* A run stored without an aggregate (one host only): its single host stands for the run. */
 		if (isnan(r->m[RM_IOPS]) && r->nhosts == 1 && strcmp(r->hosts[0].host, "*") &&
@@ -461,5 +468,6 @@ int report_load(sqlite3 *db, const struct kvlist *where, unsigned flags, struct 
 out:
 	for (int i = 0; i < Q_NR; i++)
 		sqlite3_finalize(L.q[i]);
+	cpuview_loader_close(&L.cv);
 	return ret;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/units.h"
+#include "report/cpuview.h"
 #include "report/escape.h"
 
 /* Order of the ratio columns, as storage articles print them. */
@@ -197,9 +198,38 @@ static void heading(struct strbuf *out, enum rep_format f, int level, const char
 
 /* ---- raw-data table ---------------------------------------------------------------------------- */
 
+/* Whether a run of the table has cpu rows of role target: only then the table has a target CPU column. */
+static int table_has_target_cpu(const struct rep_table *t)
+{
+	for (size_t gi = 0; gi < t->n; gi++)
+		for (size_t ri = 0; ri < t->v[gi].n; ri++)
+			for (size_t k = 0; k < t->v[gi].rows[ri].nruns; k++)
+				if (t->v[gi].rows[ri].runs[k]->has_target_cpu)
+					return 1;
+	return 0;
+}
+
+/* The target CPU % of the repetitions of a row: median (min-max). */
+static void target_cpu_cell(struct rep_cell *c, const struct rep_row *row)
+{
+	double *v = xcalloc(row->nruns ? row->nruns : 1, sizeof(*v));
+
+	for (size_t k = 0; k < row->nruns; k++)
+		v[k] = row->runs[k]->target_cpu_pct;
+	rep_cell_fill(c, v, row->nruns);
+	free(v);
+}
+
+/* Column of metric m in the text table: the target CPU column, when there is one, follows CPU %. */
+static size_t metric_col(int m, int tcpu)
+{
+	return 2 + (size_t)m + (tcpu && m > RM_CPU);
+}
+
 static void table_text(struct strbuf *out, const struct rep_table *t, enum rep_format f)
 {
-	int any_partial = 0;
+	int any_partial = 0, tcpu = table_has_target_cpu(t);
+	const size_t tcol = 2 + RM_CPU + 1;
 
 	if (f == FMT_MARKDOWN)
 		strbuf_adds(out, "## Results\n\n");
@@ -212,14 +242,18 @@ static void table_text(struct strbuf *out, const struct rep_table *t, enum rep_f
 		struct strbuf sb;
 
 		heading(out, f, 3, g->title);
-		grid_init(&grid, 2 + RM_NR);
+		grid_init(&grid, 2 + RM_NR + (size_t)tcpu);
 		grid_row(&grid);
 		grid_set(&grid, 0, "workload", f, NULL);
 		grid_set(&grid, 1, "runs", f, NULL);
 		grid.right[1] = 1;
 		for (int m = 0; m < RM_NR; m++) {
-			grid_set(&grid, 2 + m, rep_metrics[m].title, f, NULL);
-			grid.right[2 + m] = 1;
+			grid_set(&grid, metric_col(m, tcpu), rep_metrics[m].title, f, NULL);
+			grid.right[metric_col(m, tcpu)] = 1;
+		}
+		if (tcpu) {
+			grid_set(&grid, tcol, "target CPU %", f, NULL);
+			grid.right[tcol] = 1;
 		}
 		strbuf_init(&sb);
 		for (size_t ri = 0; ri < g->n; ri++) {
@@ -239,7 +273,14 @@ static void table_text(struct strbuf *out, const struct rep_table *t, enum rep_f
 			for (int m = 0; m < RM_NR; m++) {
 				strbuf_reset(&sb);
 				render_cell(&sb, &row->c[m], rep_metrics[m].decimals);
-				grid_set(&grid, 2 + m, sb.buf, f, NULL);
+				grid_set(&grid, metric_col(m, tcpu), sb.buf, f, NULL);
+			}
+			if (tcpu) {
+				struct rep_cell tc;
+				target_cpu_cell(&tc, row);
+				strbuf_reset(&sb);
+				render_cell(&sb, &tc, rep_metrics[RM_CPU].decimals);
+				grid_set(&grid, tcol, sb.buf, f, NULL);
 			}
 		}
 		strbuf_release(&sb);
@@ -253,6 +294,48 @@ static void table_text(struct strbuf *out, const struct rep_table *t, enum rep_f
 	if (t->n)
 		strbuf_adds(out, "Several runs of a workload: median (min-max). Latency is the mean, p99 the 99th "
 				 "percentile, in ms; MiB/s is 1,048,576 bytes per second.\n");
+	if (tcpu)
+		strbuf_adds(out, "CPU % is the cluster figure of the initiators, target CPU % that of the targets "
+				 "(busy share of all their cores).\n");
+}
+
+/* The -v section "CPU and disks": cpu rows per run, role and host, disk rows, IO amplification. */
+static void cpu_disks_text(struct strbuf *out, const struct rep_set *set, enum rep_format f)
+{
+	struct cpuview_table t[3];
+	int any = 0;
+
+	cpuview_tables(t, set->v, set->n);
+	strbuf_addc(out, '\n');
+	heading(out, f, 2, "CPU and disks");
+	for (int i = 0; i < 3; i++) {
+		struct grid grid;
+
+		if (t[i].nrows < 2)
+			continue;
+		any = 1;
+		heading(out, f, 3, t[i].title);
+		grid_init(&grid, t[i].ncols);
+		for (size_t r = 0; r < t[i].nrows; r++) {
+			grid_row(&grid);
+			for (size_t k = 0; k < t[i].ncols; k++)
+				grid_set(&grid, k, t[i].cells[r * t[i].ncols + k], f, NULL);
+		}
+		for (size_t k = 0; k < t[i].ncols && k < sizeof(grid.right); k++)
+			grid.right[k] = (t[i].right_mask >> k) & 1u;
+		grid_print(out, &grid, f, 0);
+		grid_release(&grid);
+		strbuf_addc(out, '\n');
+	}
+	for (int i = 0; i < 3; i++)
+		cpuview_table_release(&t[i]);
+	if (!any)
+		strbuf_adds(out, "No CPU or disk figures are stored for these runs.\n");
+	else
+		strbuf_adds(out, "util % is the busy share of all cores (user+nice+system+irq+softirq+steal); host * is "
+				 "the cluster figure of the role. CPU us/IO: busy CPU microseconds per front-end IO. IO "
+				 "amplification: reads+writes of the devices counted / front-end IOs; meaningful only "
+				 "when those devices are the RAID members (docs/report.md).\n");
 }
 
 static void runs_text(struct strbuf *out, const struct rep_set *set, enum rep_format f)
@@ -339,6 +422,7 @@ static void runs_text(struct strbuf *out, const struct rep_set *set, enum rep_fo
 		grid_release(&grid);
 	}
 	strbuf_release(&sb);
+	cpu_disks_text(out, set, f);
 }
 
 /* The union of the group keys of all groups, in order of first appearance. */
@@ -367,6 +451,7 @@ static void csv_sep_exact(struct strbuf *out, double v)
 static void table_csv(struct strbuf *out, const struct rep_table *t)
 {
 	struct kvlist keys;
+	int tcpu = table_has_target_cpu(t);
 
 	kvlist_init(&keys);
 	key_union(&keys, &t->by, t->v, t->n, sizeof(t->v[0]), offsetof(struct rep_group, keys));
@@ -375,8 +460,11 @@ static void table_csv(struct strbuf *out, const struct rep_table *t)
 		strbuf_addc(out, ',');
 	}
 	strbuf_adds(out, "workload,runs,partial");
-	for (int m = 0; m < RM_NR; m++)
+	for (int m = 0; m < RM_NR; m++) {
 		strbuf_addf(out, ",%s,%s_min,%s_max", rep_metrics[m].key, rep_metrics[m].key, rep_metrics[m].key);
+		if (tcpu && m == RM_CPU)
+			strbuf_adds(out, ",target_cpu_pct,target_cpu_pct_min,target_cpu_pct_max");
+	}
 	strbuf_adds(out, "\r\n");
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct rep_group *g = &t->v[gi];
@@ -392,6 +480,13 @@ static void table_csv(struct strbuf *out, const struct rep_table *t)
 				csv_sep_exact(out, row->c[m].n ? row->c[m].med : NAN);
 				csv_sep_exact(out, row->c[m].min);
 				csv_sep_exact(out, row->c[m].max);
+				if (tcpu && m == RM_CPU) {
+					struct rep_cell tc;
+					target_cpu_cell(&tc, row);
+					csv_sep_exact(out, tc.n ? tc.med : NAN);
+					csv_sep_exact(out, tc.min);
+					csv_sep_exact(out, tc.max);
+				}
 			}
 			strbuf_adds(out, "\r\n");
 		}
@@ -469,13 +564,17 @@ static void json_runs(struct strbuf *out, const struct rep_set *set)
 			json_str_or_null(out, x->error);
 			strbuf_addc(out, '}');
 		}
-		strbuf_adds(out, "]}");
+		strbuf_adds(out, "],\"cpu_disks\":");
+		cpuview_json(out, r->cpuview);
+		strbuf_addc(out, '}');
 	}
 	strbuf_addc(out, ']');
 }
 
 static void table_json(struct strbuf *out, const struct rep_table *t, const struct rep_set *set, int verbose)
 {
+	int tcpu = table_has_target_cpu(t);
+
 	strbuf_adds(out, "{\"groups\":[");
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct rep_group *g = &t->v[gi];
@@ -494,6 +593,12 @@ static void table_json(struct strbuf *out, const struct rep_table *t, const stru
 			for (int m = 0; m < RM_NR; m++) {
 				strbuf_addf(out, ",\"%s\":", rep_metrics[m].key);
 				json_cell(out, &row->c[m]);
+			}
+			if (tcpu) {
+				struct rep_cell tc;
+				target_cpu_cell(&tc, row);
+				strbuf_adds(out, ",\"target_cpu_pct\":");
+				json_cell(out, &tc);
 			}
 			strbuf_addc(out, '}');
 		}

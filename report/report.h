@@ -50,6 +50,8 @@ struct rep_host {
 	double iops, mbps;        /* NAN when the host has no result rows */
 };
 
+struct cpuview_run; /* report/cpuview.h */
+
 /* One stored run with its figures. Values unknown or not applicable are NAN. */
 struct rep_run {
 	int64_t id, suite_id;
@@ -68,6 +70,9 @@ struct rep_run {
 	struct kvlist labels;     /* run labels plus the suite's it lacks, sorted by key */
 	double m[RM_NR];
 	char *cpu_source;         /* where RM_CPU came from: "procstat", "node_exporter", "import", "fio", or NULL */
+	double target_cpu_pct;    /* CPU utilisation of the targets, % (cpu host '*' role target); NAN unknown */
+	int has_target_cpu;       /* the run has cpu rows of role target */
+	struct cpuview_run *cpuview; /* CPU and disk figures (cpuview.h), with REP_CPU_DETAIL only; or NULL */
 	struct rep_host *hosts;   /* per host, '*' last */
 	size_t nhosts;
 };
@@ -79,6 +84,7 @@ struct rep_set {
 
 enum rep_load_flags {
 	REP_ALL_STATUS = 1 << 0, /* also running, failed and aborted runs (done and partial always) */
+	REP_CPU_DETAIL = 1 << 1, /* also the cpu and disk rows of each run (rep_run.cpuview) */
 };
 
 void rep_set_init(struct rep_set *s);
