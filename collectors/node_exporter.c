@@ -258,7 +258,9 @@ static int ne_sample(void *ctx, const struct prom_sample *s, struct errbuf *err)
 		errno = 0;
 		n = strtol(cpu, &end, 10);
 		if (errno || *end || end == cpu || n < 0 || n > INT_MAX)
-			return err_set(err, ERR_INPUT, "%s:%d: bad cpu label '%s'", c->what, s->lineno, cpu);
+			/* the value is decoded: quote it only up to a "\n" escape, the message stays one line */
+			return err_set(err, ERR_INPUT, "%s:%d: bad cpu label '%.*s'", c->what, s->lineno,
+				       (int)strcspn(cpu, "\n"), cpu);
 		m = cpu_mode_parse(mode);
 		if (m < 0)
 			return 0;   /* a mode bench does not count */

@@ -46,10 +46,12 @@ static int parse_address(struct parse *p, const char *word, struct host *h)
 		if (!end || end == word + 1)
 			return perr(p, "bad address '%s': expected [IPv6] or [IPv6]:port", word, NULL);
 		addr = xstrndup(word + 1, (size_t)(end - word - 1));
-		if (end[1] == ':')
+		if (end[1] == ':') {
 			colon = end + 1;
-		else if (end[1])
+		} else if (end[1]) {
+			free(addr);
 			goto bad;
+		}
 	} else {
 		colon = strchr(word, ':');
 		if (colon && strchr(colon + 1, ':')) {

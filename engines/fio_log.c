@@ -293,7 +293,8 @@ static void first_line_shape(struct fio_log *l, const char *buf, size_t len)
 		}
 	}
 	l->ncols = commas + 1;
-	l->windowed = bsf && *bsf == '0' && !IS_DIGIT(bsf[1]);
+	/* bsf may point at buf + len (the text ends after the comma): read nothing past len */
+	l->windowed = bsf && bsf < buf + len && *bsf == '0' && (bsf + 1 == buf + len || !IS_DIGIT(bsf[1]));
 }
 
 /* Sets up out for a log whose text starts with buf (shape of the first line decides the mode). */

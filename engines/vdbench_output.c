@@ -349,7 +349,8 @@ int vdbench_output_import(const char *dir, struct import_batch *out, struct errb
 					if (interval_s <= 0)
 						interval_s = 1;
 				}
-				runtime_s = b >= a ? (double)(b - a + 1) * interval_s : 0;
+				/* in double: b - a + 1 may overflow long (avg_-5-9223372036854775807) */
+				runtime_s = b >= a ? ((double)b - (double)a + 1) * interval_s : 0;
 				if (isnan(v[C_RATE]) || isnan(v[C_MBSEC])) {
 					err_set(err, ERR_INPUT, "%s:%d: run '%s' has no rate or MB/sec in its total row", flat,
 						line, run);

@@ -412,6 +412,9 @@ static int parse_params(struct vfile *vf, struct vdef **cur, const char *text, c
 static int read_vdb(struct vfile *vf, const char *text, size_t len, const char *file, int line0, const char *dir,
 		    int nested, struct vdef **cur, struct errbuf *err);
 
+/* Most hosts a $host line is repeated for. */
+#define VDB_MAX_HOSTS 1024
+
 /* Does the line use $host or !host (not $hosts)? */
 static const char *host_ref(const char *s)
 {
@@ -441,6 +444,10 @@ static int expand_hosts(struct vfile *vf, struct vdef **cur, const char *line_te
 		}
 	if (!nhosts)
 		return err_set(err, ERR_INPUT, "%s:%d: '$host' is used but no hd= host is defined before it", file, line);
+	/* hd= lines using $host double the hosts each time: bound it (an error, not an out-of-memory) */
+	if (nhosts > VDB_MAX_HOSTS)
+		rc = err_set(err, ERR_INPUT, "%s:%d: '$host' would repeat this line for %zu hosts (hd=), more than %d",
+			     file, line, nhosts, VDB_MAX_HOSTS);
 	for (size_t h = 0; h < nhosts && rc == 0; h++) {
 		struct strbuf sb;
 		const char *p = line_text, *r;
