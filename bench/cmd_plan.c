@@ -328,6 +328,7 @@ static void usage(void)
 	       "options:\n%s"
 	       "  --format text|json    output format (default text)\n"
 	       "  -v, --verbose         also print each run's fio job (the translation of vdbench runs)\n"
+	       "  --interleave          alternate two or more profiles in blocks (A B, B A, ...), as bench run does\n"
 	       "  -h, --help            this help\n\n"
 	       "exit codes: 0 the plan is valid, 2 usage error, 3 bad profile (the message names file:line).\n",
 	       plan_cli_options_help);
@@ -341,7 +342,7 @@ int cmd_plan(int argc, char **argv)
 	const char **args = NULL;
 	size_t nargs = 0;
 	const char *format = "text";
-	int verbose = 0, rc = EXIT_OK;
+	int verbose = 0, interleave = 0, rc = EXIT_OK;
 
 	plan_options_init(&opt);
 	plan_init(&plan);
@@ -357,6 +358,10 @@ int cmd_plan(int argc, char **argv)
 		}
 		if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			verbose = 1;
+			continue;
+		}
+		if (!strcmp(a, "--interleave")) {
+			interleave = 1;
 			continue;
 		}
 		if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
@@ -391,7 +396,12 @@ int cmd_plan(int argc, char **argv)
 		rc = cli_usage("plan", "name a suite, a fio job file, a vdbench parameter file or an HCIbench name");
 		goto out;
 	}
-	if (plan_build(args, nargs, &opt, &plan, &err) < 0) {
+	if (interleave && nargs < 2) {
+		rc = cli_usage("plan", "--interleave needs two or more profiles to alternate");
+		goto out;
+	}
+	if (interleave ? plan_build_interleaved(args, nargs, &opt, &plan, &err) < 0
+		       : plan_build(args, nargs, &opt, &plan, &err) < 0) {
 		rc = cli_fail(&err);
 		goto out;
 	}

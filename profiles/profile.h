@@ -45,6 +45,13 @@ void plan_warn(struct plan *p, const char *fmt, ...) __attribute__((format(print
 int plan_build(const char *const *args, size_t nargs, const struct plan_options *opt, struct plan *out,
 	       struct errbuf *err);
 
+/*
+ * Like plan_build, but alternates the profiles repetition by repetition in blocks (A B, B A, A B, ...) so that
+ * slow drift of the machine hits every side alike; each run gets the label profile=<argument>.
+ */
+int plan_build_interleaved(const char *const *args, size_t nargs, const struct plan_options *opt, struct plan *out,
+			   struct errbuf *err);
+
 /* Estimated wall time of the whole plan in seconds (ramp + runtime + a per-run allowance). */
 double plan_estimate_s(const struct plan *p);
 
