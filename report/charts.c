@@ -242,6 +242,37 @@ static double med(const struct rep_row *r, enum rep_metric m)
 	return r && r->c[m].n ? r->c[m].med : NAN;
 }
 
+/* One data line of an A-vs-B bar chart: label, IOPS of A and B, MiB/s of A and B. */
+static void ab_data_row(struct gp *g, const char *label, const struct cmp_row *row)
+{
+	esc_gnuplot_data(&g->data, label);
+	gp_num(&g->data, med(row->a, RM_IOPS));
+	gp_num(&g->data, med(row->b, RM_IOPS));
+	gp_num(&g->data, med(row->a, RM_MBPS));
+	gp_num(&g->data, med(row->b, RM_MBPS));
+	strbuf_addc(&g->data, '\n');
+}
+
+/* The two panels (IOPS, MiB/s) of an A-vs-B bar chart over the data lines of ab_data_row. */
+static void ab_panels(struct gp *g, const char *side_a, const char *side_b)
+{
+	bar_style(&g->body, 1);
+	strbuf_adds(&g->body, "set multiplot layout 1,2 title ");
+	gp_str(&g->body, g->title.buf);
+	strbuf_adds(&g->body, "\n");
+	for (int p = 0; p < 2; p++) {
+		strbuf_addf(&g->body, "set title '%s'\nset format y '%s'\nplot ", p ? "MiB/s" : "IOPS",
+			    p ? "%g" : "%.0s%c");
+		gp_datafile(g);
+		strbuf_addf(&g->body, " using %d:xtic(1) title ", p ? 4 : 2);
+		gp_str(&g->body, side_a);
+		strbuf_addf(&g->body, " lc rgb '%s', '' using %d title ", COLOR_A, p ? 5 : 3);
+		gp_str(&g->body, side_b);
+		strbuf_addf(&g->body, " lc rgb '%s'\n", COLOR_B);
+	}
+	strbuf_adds(&g->body, "unset multiplot\n");
+}
+
 /* ---- (a)-(d) with a ratio table -------------------------------------------------------------------- */
 
 static int cmp_charts(struct chart_set *cs, const struct cmp_table *t, unsigned fmts, struct errbuf *err)
@@ -283,28 +314,9 @@ static int cmp_charts(struct chart_set *cs, const struct cmp_table *t, unsigned 
 						continue;
 					strbuf_reset(&lab);
 					group_label(&lab, &t->v[gj].keys, t->v[gj].title);
-					esc_gnuplot_data(&g.data, lab.buf);
-					gp_num(&g.data, med(row->a, RM_IOPS));
-					gp_num(&g.data, med(row->b, RM_IOPS));
-					gp_num(&g.data, med(row->a, RM_MBPS));
-					gp_num(&g.data, med(row->b, RM_MBPS));
-					strbuf_addc(&g.data, '\n');
+					ab_data_row(&g, lab.buf, row);
 				}
-			bar_style(&g.body, 1);
-			strbuf_adds(&g.body, "set multiplot layout 1,2 title ");
-			gp_str(&g.body, g.title.buf);
-			strbuf_adds(&g.body, "\n");
-			for (int p = 0; p < 2; p++) {
-				strbuf_addf(&g.body, "set title '%s'\nset format y '%s'\nplot ", p ? "MiB/s" : "IOPS",
-					    p ? "%g" : "%.0s%c");
-				gp_datafile(&g);
-				strbuf_addf(&g.body, " using %d:xtic(1) title ", p ? 4 : 2);
-				gp_str(&g.body, sa.buf);
-				strbuf_addf(&g.body, " lc rgb '%s', '' using %d title ", COLOR_A, p ? 5 : 3);
-				gp_str(&g.body, sb_.buf);
-				strbuf_addf(&g.body, " lc rgb '%s'\n", COLOR_B);
-			}
-			strbuf_adds(&g.body, "unset multiplot\n");
+			ab_panels(&g, sa.buf, sb_.buf);
 			if (gp_finish(&g, err) < 0)
 				goto out;
 		}
@@ -329,28 +341,9 @@ static int cmp_charts(struct chart_set *cs, const struct cmp_table *t, unsigned 
 			const struct cmp_row *row = &grp->rows[ri];
 			strbuf_reset(&lab);
 			row_label(&lab, row->a ? row->a->runs[0] : row->b->runs[0], use_name);
-			esc_gnuplot_data(&g.data, lab.buf);
-			gp_num(&g.data, med(row->a, RM_IOPS));
-			gp_num(&g.data, med(row->b, RM_IOPS));
-			gp_num(&g.data, med(row->a, RM_MBPS));
-			gp_num(&g.data, med(row->b, RM_MBPS));
-			strbuf_addc(&g.data, '\n');
+			ab_data_row(&g, lab.buf, row);
 		}
-		bar_style(&g.body, 1);
-		strbuf_adds(&g.body, "set multiplot layout 1,2 title ");
-		gp_str(&g.body, g.title.buf);
-		strbuf_adds(&g.body, "\n");
-		for (int p = 0; p < 2; p++) {
-			strbuf_addf(&g.body, "set title '%s'\nset format y '%s'\nplot ", p ? "MiB/s" : "IOPS",
-					    p ? "%g" : "%.0s%c");
-			gp_datafile(&g);
-			strbuf_addf(&g.body, " using %d:xtic(1) title ", p ? 4 : 2);
-			gp_str(&g.body, sa.buf);
-			strbuf_addf(&g.body, " lc rgb '%s', '' using %d title ", COLOR_A, p ? 5 : 3);
-			gp_str(&g.body, sb_.buf);
-			strbuf_addf(&g.body, " lc rgb '%s'\n", COLOR_B);
-		}
-		strbuf_adds(&g.body, "unset multiplot\n");
+		ab_panels(&g, sa.buf, sb_.buf);
 		if (gp_finish(&g, err) < 0)
 			goto out;
 
