@@ -240,26 +240,10 @@ static void fio_release(struct engine_run *run)
 	run->priv = NULL;
 }
 
-const struct engine_ops engine_fio_ops = {
-	.name = "fio",
-	.version = ENGINE_OPS_VERSION,
-	.flags = ENGINE_MULTIHOST,
-	.prepare = fio_prepare,
-	.start = fio_start,
-	.wait = fio_wait,
-	.collect = fio_collect,
-	.stop = fio_stop,
-	.release = fio_release,
-};
+/* "fio" and "sim" share every hook: sim only adds ioengine=external:<sim .so> (extra_options). */
+#define FIO_ENGINE_HOOKS                                                                                    \
+	.version = ENGINE_OPS_VERSION, .flags = ENGINE_MULTIHOST, .prepare = fio_prepare, .start = fio_start, \
+	.wait = fio_wait, .collect = fio_collect, .stop = fio_stop, .release = fio_release
 
-const struct engine_ops engine_sim_ops = {
-	.name = "sim",
-	.version = ENGINE_OPS_VERSION,
-	.flags = ENGINE_MULTIHOST,
-	.prepare = fio_prepare,
-	.start = fio_start,
-	.wait = fio_wait,
-	.collect = fio_collect,
-	.stop = fio_stop,
-	.release = fio_release,
-};
+const struct engine_ops engine_fio_ops = { .name = "fio", FIO_ENGINE_HOOKS };
+const struct engine_ops engine_sim_ops = { .name = "sim", FIO_ENGINE_HOOKS };

@@ -253,6 +253,22 @@ static void ab_data_row(struct gp *g, const char *label, const struct cmp_row *r
 	strbuf_addc(&g->data, '\n');
 }
 
+/* The two panels (IOPS, MiB/s) of a one-side bar chart over lines: label, IOPS, MiB/s. */
+static void one_side_panels(struct gp *g)
+{
+	bar_style(&g->body, 1);
+	strbuf_adds(&g->body, "set multiplot layout 1,2 title ");
+	gp_str(&g->body, g->title.buf);
+	strbuf_adds(&g->body, "\nunset key\n");
+	for (int p = 0; p < 2; p++) {
+		strbuf_addf(&g->body, "set title '%s'\nset format y '%s'\nplot ", p ? "MiB/s" : "IOPS",
+			    p ? "%g" : "%.0s%c");
+		gp_datafile(g);
+		strbuf_addf(&g->body, " using %d:xtic(1) lc rgb '%s'\n", p ? 3 : 2, COLOR_A);
+	}
+	strbuf_adds(&g->body, "unset multiplot\n");
+}
+
 /* The two panels (IOPS, MiB/s) of an A-vs-B bar chart over the data lines of ab_data_row. */
 static void ab_panels(struct gp *g, const char *side_a, const char *side_b)
 {
@@ -505,17 +521,7 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, unsigne
 				gp_discard(&g);
 				continue;
 			}
-			bar_style(&g.body, 1);
-			strbuf_adds(&g.body, "set multiplot layout 1,2 title ");
-			gp_str(&g.body, g.title.buf);
-			strbuf_adds(&g.body, "\nunset key\n");
-			for (int p = 0; p < 2; p++) {
-				strbuf_addf(&g.body, "set title '%s'\nset format y '%s'\nplot ", p ? "MiB/s" : "IOPS",
-					    p ? "%g" : "%.0s%c");
-				gp_datafile(&g);
-				strbuf_addf(&g.body, " using %d:xtic(1) lc rgb '%s'\n", p ? 3 : 2, COLOR_A);
-			}
-			strbuf_adds(&g.body, "unset multiplot\n");
+			one_side_panels(&g);
 			if (gp_finish(&g, err) < 0)
 				goto out;
 		}
@@ -533,17 +539,7 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, unsigne
 			gp_num(&g.data, med(&grp->rows[ri], RM_MBPS));
 			strbuf_addc(&g.data, '\n');
 		}
-		bar_style(&g.body, 1);
-		strbuf_adds(&g.body, "set multiplot layout 1,2 title ");
-		gp_str(&g.body, g.title.buf);
-		strbuf_adds(&g.body, "\nunset key\n");
-		for (int p = 0; p < 2; p++) {
-			strbuf_addf(&g.body, "set title '%s'\nset format y '%s'\nplot ", p ? "MiB/s" : "IOPS",
-					    p ? "%g" : "%.0s%c");
-			gp_datafile(&g);
-			strbuf_addf(&g.body, " using %d:xtic(1) lc rgb '%s'\n", p ? 3 : 2, COLOR_A);
-		}
-		strbuf_adds(&g.body, "unset multiplot\n");
+		one_side_panels(&g);
 		if (gp_finish(&g, err) < 0)
 			goto out;
 
