@@ -220,8 +220,9 @@ void store_now(char *buf, size_t len)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
-	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-		 tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+	/* strftime for the date and time, then the milliseconds (0..999): no format can overflow the other */
+	size_t n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%03uZ", (unsigned)(ts.tv_nsec / 1000000) % 1000u);
 }
 
 /* ---- statement helpers ---------------------------------------------------------------------- */

@@ -1,6 +1,6 @@
 /*
  * fio_json: fio's JSON and JSON+ output of any version (2.x and 3.x) into model structs, exactly (see fio_json.h
- * and ../shared/reference/fio.md). The text may hold noise before or after the JSON and several documents one
+ * and docs/fio-facts.md). The text may hold noise before or after the JSON and several documents one
  * after another (--status-interval, SIGUSR1): every document that starts at the beginning of a line is parsed
  * and the last one is kept. Numbers are copied as fio printed them; only units change (2.x microseconds ->
  * nanoseconds, KiB -> bytes for io_bytes before fio 2.21). Figures fio did not print in old versions are

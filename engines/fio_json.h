@@ -3,7 +3,7 @@
  * structs, exactly: every stored figure equals fio's own. Knows fio 2.x (latencies in microseconds under
  * clat/lat, io_bytes in KiB before 2.21) and 3.x (*_ns), several concatenated documents (the last one wins),
  * text before/after the JSON, jobs[] and client_stats[] (one entry per host), duplicate keys.
- * See ../shared/reference/fio.md.
+ * See docs/fio-facts.md.
  */
 #ifndef BENCH_ENGINES_FIO_JSON_H
 #define BENCH_ENGINES_FIO_JSON_H

@@ -1,5 +1,5 @@
 /*
- * fio_log: reading fio's log files (write_lat_log, write_bw_log, write_iops_log; see ../shared/reference/fio.md
+ * fio_log: reading fio's log files (write_lat_log, write_bw_log, write_iops_log; see docs/fio-facts.md
  * "Log files") into per-interval samples and, for per-IO latency logs, a latency histogram in fio's bucket
  * layout so percentiles come out of core/aggregate.h exactly like fio's own.
  *

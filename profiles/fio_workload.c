@@ -115,7 +115,7 @@ int workload_from_fio_at(struct workload *w, const struct kvlist *opts, const st
 	if ((kv = kvlist_find(opts, "rwmixread")) && pct_value(kv->value, "rwmixread", file, line, &mix, err) < 0)
 		return -1;
 	if (!kvlist_find(opts, "rwmixread") && (kv = kvlist_find(opts, "rwmixwrite"))) {
-		int wr;
+		int wr = 0;
 		AT("rwmixwrite");
 		if (pct_value(kv->value, "rwmixwrite", file, line, &wr, err) < 0)
 			return -1;

@@ -173,8 +173,8 @@ static void make_dir(struct dir_result *d, const uint64_t *vals, const uint64_t 
 	d->bw_bytes = iops * (double)bytes_per_io;
 	d->clat.present = 1;
 	d->clat.n = N;
-	d->clat.min_ns = vals[0];
-	d->clat.max_ns = vals[n - 1];
+	d->clat.min_ns = n ? vals[0] : 0;
+	d->clat.max_ns = n ? vals[n - 1] : 0;
 	d->clat.mean_ns = (double)(s / N);
 	d->clat.stddev_ns = N > 1 ? (double)sqrtl(s2 / (N - 1)) : 0;
 	memcpy(d->pct_kind, "clat", 5);

@@ -100,7 +100,7 @@ static const struct seq_case cases[] = {
 	  { { "sda", 5, 30, 40, 240, 16 } }, "sda1" },
 	{ "wrap64", 2, 25.0, { 25.0 }, 25.0, 75.0, 1, 3, 0, 0, { { "nvme0n1", 0, 10, 0, 1080, 10 } }, NULL },
 	/* cpu1 idle went down (5000000000 -> 4999999990: not a wrap): that interval's idle counts 0 */
-	{ "backwards", 2, 400.0 / 6, { 400.0 / 6 }, 50.0, 200.0 / 6, 2, 0, 1, 0, { { NULL } }, NULL },
+	{ "backwards", 2, 400.0 / 6, { 400.0 / 6 }, 50.0, 200.0 / 6, 2, 0, 1, 0, { { .name = NULL } }, NULL },
 	/* cpu2 offline at t1 and back at t2 with a lower idle counter: it counts in neither interval;
 	   each interval: cpu0 100 busy / 200, cpu1 0 / 200, cpu3 100 / 200 */
 	{ "offline", 3, 100.0 / 3, { 100.0 / 3, 100.0 / 3 }, 25.0, 200.0 / 3, 3, 0, 0, 2,
