@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "core/aggregate.h"
+#include "core/identity.h"
+#include "core/spec_json.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "report/cpuview.h"
@@ -44,6 +46,7 @@ static void rep_run_release(struct rep_run *r)
 	free(r->finished_at);
 	free(r->tool);
 	free(r->rw);
+	free(r->identity);
 	free(r->cpu_source);
 	cpuview_run_free(r->cpuview);
 	kvlist_release(&r->labels);
@@ -186,12 +189,40 @@ static int col_int(sqlite3_stmt *s, int i, int def)
 	return sqlite3_column_type(s, i) == SQLITE_NULL ? def : sqlite3_column_int(s, i);
 }
 
+/*
+ * The workload identity of a stored run, from its spec (the whole workload, core/identity.h); a run stored
+ * without a readable spec gets the identity of the workload columns it has.
+ */
+static char *run_identity(const char *spec_json, const struct rep_run *r)
+{
+	struct run_spec spec;
+	struct errbuf e;
+	char *id;
+
+	errbuf_init(&e);
+	run_spec_init(&spec);
+	if (!spec_json || run_spec_from_json(spec_json, &spec, &e) < 0) {
+		run_spec_release(&spec);
+		run_spec_init(&spec);
+		spec.wl.tool = r->tool ? xstrdup(r->tool) : NULL;
+		spec.wl.rw = r->rw ? xstrdup(r->rw) : NULL;
+		spec.wl.bs_bytes = r->bs_bytes;
+		spec.wl.read_pct = r->read_pct;
+		spec.wl.random_pct = r->random_pct;
+		spec.wl.iodepth = (unsigned)r->iodepth;
+		spec.wl.numjobs = (unsigned)r->numjobs;
+	}
+	id = workload_identity(&spec.wl);
+	run_spec_release(&spec);
+	return id;
+}
+
 enum { Q_RUNS, Q_LABELS, Q_SUITE_LABELS, Q_RESULT, Q_PCT, Q_BINS, Q_CPU, Q_HOSTS, Q_HOST_RES, Q_NR };
 
 static const char *const queries[Q_NR] = {
 	[Q_RUNS] = "SELECT r.id, r.suite_id, s.name, s.created_at, r.name, r.status, r.error, r.engine, "
 		   "r.started_at, r.finished_at, r.tool, r.rw, r.bs_bytes, r.read_pct, r.random_pct, r.iodepth, "
-		   "r.numjobs, r.repetition FROM run r JOIN suite s ON s.id = r.suite_id "
+		   "r.numjobs, r.repetition, r.spec FROM run r JOIN suite s ON s.id = r.suite_id "
 		   "ORDER BY r.suite_id, r.seq, r.repetition, r.id",
 	[Q_LABELS] = "SELECT key, value FROM run_label WHERE run_id = ?",
 	[Q_SUITE_LABELS] = "SELECT key, value FROM suite_label WHERE suite_id = ?",
@@ -445,6 +476,7 @@ int report_load(sqlite3 *db, const struct kvlist *where, unsigned flags, struct 
 		r->repetition = col_int(s, 17, 1);
 		if (!r->name)
 			r->name = xstrdup("run");
+		r->identity = run_identity((const char *)sqlite3_column_text(s, 18), r);
 		if (load_labels(&L, r, err) < 0)
 			goto out;
 		if (!rep_run_matches(r, where)) {

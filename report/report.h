@@ -67,6 +67,7 @@ struct rep_run {
 	int read_pct, random_pct; /* -1 unknown */
 	int iodepth, numjobs;     /* 0 unknown */
 	int repetition;
+	char *identity;           /* workload identity (core/identity.h) from the stored spec; never NULL */
 	struct kvlist labels;     /* run labels plus the suite's it lacks, sorted by key */
 	double m[RM_NR];
 	char *cpu_source;         /* where RM_CPU came from: "procstat", "node_exporter", "import", "fio", or NULL */

@@ -17,16 +17,10 @@
 
 char *rep_match_key(const struct rep_run *r, enum rep_match how)
 {
-	char bs[32];
-
 	/* A run whose identity is not fully known is matched by its name rather than merged with others. */
 	if (how == REP_MATCH_NAME || !r->bs_bytes || r->read_pct < 0 || r->random_pct < 0)
 		return how == REP_MATCH_NAME ? xstrdup(r->name) : xasprintf("name:%s", r->name);
-	if (r->bs_bytes)
-		format_size_short(r->bs_bytes, bs, sizeof(bs));
-	else
-		snprintf(bs, sizeof(bs), "?");
-	return xasprintf("%s|%s|%d|%d", r->tool ? r->tool : "?", bs, r->read_pct, r->random_pct);
+	return xstrdup(r->identity);
 }
 
 static int dbl_cmp(const void *a, const void *b)

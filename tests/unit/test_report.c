@@ -19,6 +19,7 @@
 #include "core/store.h"
 #include "core/strbuf.h"
 #include "report/charts.h"
+#include "core/identity.h"
 #include "report/report.h"
 
 static void test_cell(void **state)
@@ -101,6 +102,16 @@ static void add_run(struct rep_set *s, int64_t id, const char *name, const char 
 	r->bs_bytes = bs;
 	r->read_pct = rd;
 	r->random_pct = rnd;
+	{
+		struct workload w;
+		workload_init(&w);
+		w.tool = xstrdup(tool);
+		w.bs_bytes = bs;
+		w.read_pct = rd;
+		w.random_pct = rnd;
+		r->identity = workload_identity(&w);
+		workload_release(&w);
+	}
 	kvlist_add(&r->labels, "stack", stack);
 	kvlist_add(&r->labels, "transport", transport);
 	for (int m = 0; m < RM_NR; m++)

@@ -1,0 +1,15 @@
+/*
+ * identity: the workload identity, one canonical text of everything that changes the load a workload puts on
+ * a target (design.md "One selector, one identity"). Two runs are the same workload exactly when their
+ * identities are equal: report --by, --compare and the gate pair and group runs by it, and never fold runs of
+ * different identities into one figure.
+ */
+#ifndef BENCH_CORE_IDENTITY_H
+#define BENCH_CORE_IDENTITY_H
+
+#include "core/model.h"
+
+/* The identity of w as text (malloc'd, never NULL). Equal workloads give byte-equal texts. */
+char *workload_identity(const struct workload *w);
+
+#endif
