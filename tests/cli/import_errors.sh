@@ -3,11 +3,11 @@
 # database unchanged (issue 2, acceptance 4): a truncated JSON, a JSON document that is not fio's, an empty
 # file and a directory; also a good file followed by a bad one in one command stores nothing.
 set -euo pipefail
-: "${BENCH:?}" "${BENCH_SHARED:?}"
+: "${BENCH:?}" "${BENCH_SRC:?}"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T"
-good="$BENCH_SHARED/fixtures/fio/json/kbench_fio-3.16_12jobs_12groups.json"
+good="$BENCH_SRC/tests/fixtures/fio/json/fio-3.33_12jobs_12groups.json"
 "$BENCH" import --db t.db "$good" >/dev/null
 
 counts() {

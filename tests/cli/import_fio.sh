@@ -3,10 +3,11 @@
 # Generates fio 3.33 json+ output here (randrw 70/30, 2 jobs, with and without group_reporting, ioengine=null
 # so it takes a second), imports it, and checks with sqlite3/python that read and write IOPS, bandwidth,
 # mean latency, p99 and p99.9 equal the JSON's (integers exact, floats 1e-9 relative), on the host row and
-# on the aggregate row. Then every real fio output in the shared fixtures must import, with one run per job
-# (per group for client/server output) and each job's IOs and bytes as the file says.
+# on the aggregate row. Then every fio output in tests/fixtures/fio/json must import, with one run per job
+# (per group for client/server output), each job's IOs and bytes as the file says and a job with fio's
+# "error" set stored as failed; and the fixtures must still hold the quirks they are there for (SOURCES.md).
 set -euo pipefail
-: "${BENCH:?}" "${BENCH_SHARED:?}"
+: "${BENCH:?}" "${BENCH_SRC:?}"
 command -v fio >/dev/null || { echo "fio is not installed" >&2; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -90,10 +91,11 @@ if fails:
 print(f"ok: {checked} stored results equal fio's figures")
 PY
 
-# Every real fio output imports, one run per job (per job name and group for client/server).
+# Every fio output of the fixtures imports, one run per job (per job name and group for client/server).
 shopt -s nullglob
-files=("$BENCH_SHARED"/fixtures/fio/json/*)
-[ ${#files[@]} -ge 7 ] || { echo "FAIL: fixtures missing in $BENCH_SHARED/fixtures/fio/json" >&2; exit 1; }
+FX="$BENCH_SRC/tests/fixtures/fio/json"
+files=("$FX"/*.json "$FX"/*.txt)
+[ ${#files[@]} -ge 8 ] || { echo "FAIL: fixtures missing in $FX" >&2; exit 1; }
 "$BENCH" import --db fx.db "${files[@]}" >fx.out
 python3 - fx.db "${files[@]}" <<'PY'
 import json, sqlite3, sys
@@ -121,6 +123,9 @@ for path in sys.argv[2:]:
         if len(runs) != len(jobs):
             fails.append(f"{path}: {len(runs)} runs for {len(jobs)} jobs"); continue
         for (rid,), job in zip(runs, jobs):
+            status = db.execute("SELECT status FROM run WHERE id = ?", (rid,)).fetchone()[0]
+            if status != ("failed" if job.get("error", 0) else "done"):
+                fails.append(f"{path} {job['jobname']}: error {job.get('error')} stored as {status}")
             for d in ("read", "write", "trim"):
                 j = job.get(d)
                 if not j: continue
@@ -136,22 +141,59 @@ for path in sys.argv[2:]:
         if len(runs) != len(groups):
             fails.append(f"{path}: {len(runs)} runs for {len(groups)} client groups"); continue
         for (rid,) in runs:
+            # the entries of this run's group: same job name (bench names the run after it)
+            name = db.execute("SELECT name FROM run WHERE id = ?", (rid,)).fetchone()[0]
+            group = [c for c in entries if c["jobname"] == name]
             hosts = sorted(h for (h,) in db.execute("SELECT host FROM run_host WHERE run_id = ?", (rid,)))
-            want = sorted({c["hostname"] for c in entries} | {"*"})
-            if hosts != want:
-                fails.append(f"{path}: hosts {hosts}, want {want}")
-            for h in {c["hostname"] for c in entries}:
-                ios = sum(c["read"]["total_ios"] for c in entries if c["hostname"] == h)
-                got = db.execute("SELECT ios FROM result WHERE run_id = ? AND host = ? AND ddir = 'read'", (rid, h)).fetchone()
-                if not got or got[0] != ios:
-                    fails.append(f"{path} host {h}: read ios {got}, want {ios}")
-            tot = sum(c["read"]["total_ios"] for c in entries)
-            got = db.execute("SELECT ios FROM result WHERE run_id = ? AND host = '*' AND ddir = 'read'", (rid,)).fetchone()
-            if not got or got[0] != tot:
-                fails.append(f"{path} aggregate: read ios {got}, want {tot}")
+            want = sorted({c["hostname"] for c in group} | {"*"})
+            if not group or hosts != want:
+                fails.append(f"{path} {name}: hosts {hosts}, want {want}")
+            for d in ("read", "write"):
+                for h in sorted({c["hostname"] for c in group}) + ["*"]:
+                    ios = sum(c[d]["total_ios"] for c in group if h in ("*", c["hostname"]))
+                    got = db.execute("SELECT ios FROM result WHERE run_id = ? AND host = ? AND ddir = ?",
+                                     (rid, h, d)).fetchone()
+                    if ios == 0 and got is None: continue
+                    if not got or got[0] != ios:
+                        fails.append(f"{path} {name} host {h}: {d} ios {got}, want {ios}")
+# the quirks the fixtures are kept for (tests/fixtures/fio/json/SOURCES.md), so that none is lost unnoticed
+texts = {p: open(p, errors="replace").read() for p in sys.argv[2:]}
+def has_dup_keys(text):
+    seen = []
+    def hook(pairs):
+        keys = [k for k, _ in pairs]
+        if len(keys) != len(set(keys)): seen.append(keys)
+        return dict(pairs)
+    dec = json.JSONDecoder(object_pairs_hook=hook)
+    for i in [0] + [k + 1 for k in range(len(text)) if text[k] == "\n"]:
+        if text.startswith("{", i):
+            try: dec.raw_decode(text, i)
+            except ValueError: pass
+    return bool(seen)
+docs = {p: last_doc(t) for p, t in texts.items()}
+quirks = {
+    "text before the JSON": any(t.lstrip().startswith("fio: terminating on signal 2") for t in texts.values()),
+    "several documents": any(t.count('"fio version"') >= 4 for t in texts.values()),
+    "client/server with hostname= lines": any(t.startswith("hostname=") and "client_stats" in docs[p]
+                                              for p, t in texts.items()),
+    "All clients": any(c["jobname"] == "All clients" for d in docs.values() for c in d.get("client_stats", [])),
+    "duplicate keys": any(has_dup_keys(t) for t in texts.values()),
+    "json+ bins": any("bins" in j["read"]["clat_ns"] for d in docs.values() for j in d.get("jobs", [])
+                      if "clat_ns" in j["read"]),
+    "12 groups": any(len({j["groupid"] for j in d.get("jobs", [])}) == 12 for d in docs.values()),
+    # group_reporting: one entry stands for numjobs > 1 clones
+    "group_reporting": any(int(j.get("job options", {}).get("numjobs", "1")) > 1 and
+                           [x["jobname"] for x in d["jobs"]].count(j["jobname"]) == 1
+                           for d in docs.values() for j in d.get("jobs", [])),
+    "randrw": any(j.get("job options", {}).get("rw") == "randrw" for d in docs.values() for j in d.get("jobs", [])),
+    "error job": any(j.get("error") for d in docs.values() for j in d.get("jobs", [])),
+    "steady state": any("steadystate" in j for d in docs.values() for j in d.get("jobs", [])),
+    "fio 2.x": any(d["fio version"].startswith("fio-2.") for d in docs.values()),
+}
+fails += [f"no fixture has the quirk: {q}" for q, ok in quirks.items() if not ok]
 if fails:
     print("FAIL:\n  " + "\n  ".join(fails[:30]), file=sys.stderr); sys.exit(1)
-print(f"ok: {len(sys.argv) - 2} fixture files imported with the file's figures")
+print(f"ok: {len(sys.argv) - 2} fixture files imported with the file's figures; {len(quirks)} quirks present")
 PY
 n=$(wc -l <fx.out)
 [ "$n" -eq ${#files[@]} ] || { echo "FAIL: $n summary lines for ${#files[@]} files" >&2; cat fx.out >&2; exit 1; }

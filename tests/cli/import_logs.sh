@@ -1,17 +1,30 @@
 #!/bin/bash
-# import_logs: `bench import` of fio log files (issue 6, "fio logs"). Real windowed logs from the fixtures
-# become runs with 1 s latency samples equal to the mean of the log's lines in each second; `--run ID`
-# attaches a log's samples to an existing run without touching its results; a generated per-IO log gives
-# a result with IOs, mean latency and percentiles computed here independently with fio's bucket rule; a bad
-# line is refused with exit 3 and file:line, leaving the database as it was.
+# import_logs: `bench import` of fio log files (issue 6, "fio logs"). The windowed logs of tests/fixtures/fio/logs
+# (lat, clat, bw, iops; log_avg_msec 250, 500 and 1000; 4 and 5 columns) become runs with 1 s samples equal to
+# the mean of the log's lines in each second (bw logs are KiB/s, stored as bytes/s); `--run ID` attaches a log's
+# samples to an existing run without touching its results; a per-IO log (the fixture's and one generated here)
+# gives a result with IOs, mean latency and percentiles computed here independently with fio's bucket rule; a
+# histogram log (log_hist_msec) is not a sample log and is refused with exit 3 and one line; a bad line is refused
+# with exit 3 and file:line, leaving the database as it was.
 set -euo pipefail
-: "${BENCH:?}" "${BENCH_SHARED:?}"
+: "${BENCH:?}" "${BENCH_SRC:?}"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T"
-logs=("$BENCH_SHARED"/fixtures/fio/logs/*.log)
-"$BENCH" import --db t.db --label src=log "${logs[@]}" >out.txt
-[ "$(wc -l <out.txt)" -eq ${#logs[@]} ] || { echo "FAIL: summary: $(cat out.txt)" >&2; exit 1; }
+FX="$BENCH_SRC/tests/fixtures/fio/logs"
+shopt -s nullglob
+logs=() perio=() hist=()
+for f in "$FX"/*.log; do
+	case $f in
+	*_hist.*) hist+=("$f") ;;
+	*_perio_*) perio+=("$f") ;;
+	*) logs+=("$f") ;;
+	esac
+done
+[ ${#logs[@]} -ge 6 ] && [ ${#perio[@]} -ge 1 ] && [ ${#hist[@]} -ge 1 ] ||
+	{ echo "FAIL: fixtures missing in $FX: ${#logs[@]} windowed, ${#perio[@]} per-IO, ${#hist[@]} histogram" >&2; exit 1; }
+"$BENCH" import --db t.db --label src=log "${logs[@]}" "${perio[@]}" >out.txt
+[ "$(wc -l <out.txt)" -eq $((${#logs[@]} + ${#perio[@]})) ] || { echo "FAIL: summary: $(cat out.txt)" >&2; exit 1; }
 
 # per-IO log: 3 s of reads and writes, 5 columns
 python3 - <<'PY'
@@ -27,9 +40,10 @@ run1=$(sqlite3 t.db "SELECT min(id) FROM run")
 before=$(sqlite3 t.db "SELECT count(*) FROM result WHERE run_id = $run1")
 "$BENCH" import --db t.db --run "$run1" gen_clat.1.log >/dev/null
 
-python3 - t.db "${logs[@]}" <<'PY'
+python3 - t.db "${#logs[@]}" "${logs[@]}" "${perio[@]}" <<'PY'
 import sqlite3, sys, math
 db = sqlite3.connect(sys.argv[1]); fails = []
+nwin = int(sys.argv[2]); windowed, perio = sys.argv[3:3 + nwin], sys.argv[3 + nwin:]
 def idx(v):
     if v < 128: return v
     msb = v.bit_length() - 1; eb = msb - 6
@@ -38,50 +52,82 @@ def val(i):
     if i < 128: return i
     eb = (i >> 6) - 1
     return (1 << (eb + 6)) + int((i % 64 + 0.5) * (1 << eb))
-for path in sys.argv[2:]:
+def run_of(name):
+    return db.execute("SELECT r.id FROM run r JOIN suite s ON s.id = r.suite_id WHERE s.name = ?", (name,)).fetchone()[0]
+# kind from fio's file name: <prefix>_<kind>.<job>.log; metric and unit factor of bench's samples
+KINDS = {"lat": ("lat_ns", 1), "clat": ("clat_ns", 1), "bw": ("bw_bytes", 1024), "iops": ("iops", 1)}
+seen_avg, seen_cols = set(), set()
+for path in windowed:
+    kind = path.rsplit("_", 1)[1].split(".")[0]
+    metric, unit = KINDS[kind]
     lines = [tuple(int(x) for x in l.split(",")[:4]) for l in open(path) if l.strip()]
-    rid = db.execute("SELECT r.id FROM run r JOIN suite s ON s.id = r.suite_id WHERE s.name = ?", (path,)).fetchone()[0]
+    seen_cols |= {len(l.split(",")) for l in open(path) if l.strip()}
+    if any(x[3] != 0 for x in lines): fails.append(f"{path}: not a windowed log (bs column not 0)")
+    seen_avg.add(int(path.split("_avg")[1].split("_")[0]))
+    rid = run_of(path)
     if db.execute("SELECT value FROM run_label WHERE run_id = ? AND key = 'src'", (rid,)).fetchone() != ("log",):
         fails.append(f"{path}: label missing")
-    rows = db.execute("SELECT metric, t_ms, value FROM sample WHERE run_id = ? AND host = 'localhost' AND metric LIKE 'lat_ns.%'", (rid,)).fetchall()
-    for metric, t, v in rows:
-        d = {"lat_ns.read": 0, "lat_ns.write": 1}[metric]
-        vals = [x[1] for x in lines if x[2] == d and t <= x[0] < t + 1000]
+    rows = db.execute("SELECT metric, t_ms, value FROM sample WHERE run_id = ? AND host = 'localhost' AND metric LIKE ?",
+                      (rid, metric + ".%")).fetchall()
+    for m, t, v in rows:
+        d = {metric + ".read": 0, metric + ".write": 1}[m]
+        vals = [x[1] * unit for x in lines if x[2] == d and t <= x[0] < t + 1000]
         if not vals or abs(sum(vals) / len(vals) - v) > 1e-9 * v:
-            fails.append(f"{path} {metric} t={t}: stored {v}, lines {vals}")
+            fails.append(f"{path} {m} t={t}: stored {v}, lines {vals}")
     if len(rows) < 100: fails.append(f"{path}: only {len(rows)} samples")
-gen = [tuple(int(x) for x in l.split(",")[:4]) for l in open("gen_clat.1.log")]
-rid = db.execute("SELECT r.id FROM run r JOIN suite s ON s.id = r.suite_id WHERE s.name = 'gen_clat.1.log'").fetchone()[0]
-for d, name in ((0, "read"), (1, "write")):
-    vals = [x[1] for x in gen if x[2] == d]
-    row = db.execute("SELECT id, ios, bytes, clat_mean_ns, clat_min_ns, clat_max_ns, pct_kind FROM result "
-                     "WHERE run_id = ? AND host = 'localhost' AND ddir = ?", (rid, name)).fetchone()
-    if row is None: fails.append(f"gen {name}: no result"); continue
-    resid, ios, nbytes, mean, mn, mx, kind = row
-    if (ios, mn, mx, kind) != (len(vals), min(vals), max(vals), "clat"): fails.append(f"gen {name}: {row}")
-    if abs(mean - sum(vals) / len(vals)) > 1e-9 * mean: fails.append(f"gen {name}: mean {mean}")
-    hist = {}
-    for v in vals: hist[idx(v)] = hist.get(idx(v), 0) + 1
-    cum = 0; want = {}
-    for p in (50.0, 99.0, 99.9):
-        cum = 0
-        for i in sorted(hist):
-            cum += hist[i]
-            if cum >= p / 100 * len(vals): want[p] = val(i); break
-    for p, w in want.items():
-        got = db.execute("SELECT value_ns FROM result_pct WHERE result_id = ? AND pct = ?", (resid, p)).fetchone()
-        if not got or got[0] != w: fails.append(f"gen {name} p{p}: stored {got}, want {w}")
-    iops = db.execute("SELECT sum(value) FROM sample WHERE run_id = ? AND metric = ?", (rid, "iops." + name)).fetchone()[0]
-    if iops != len(vals): fails.append(f"gen {name}: IOPS samples add to {iops}, want {len(vals)}")
+# the windows and layouts the fixtures are there for (tests/fixtures/fio/logs/SOURCES.md)
+if not {250, 500, 1000} <= seen_avg: fails.append(f"log_avg_msec of the fixtures: {sorted(seen_avg)}")
+if not {4, 5} <= seen_cols: fails.append(f"column counts of the fixtures: {sorted(seen_cols)}")
+def check_per_io(path, name):
+    gen = [tuple(int(x) for x in l.split(",")[:4]) for l in open(path) if l.strip()]
+    rid = run_of(name)
+    for d, dname in ((0, "read"), (1, "write")):
+        vals = [x[1] for x in gen if x[2] == d]
+        row = db.execute("SELECT id, ios, bytes, clat_mean_ns, clat_min_ns, clat_max_ns, pct_kind FROM result "
+                         "WHERE run_id = ? AND host = 'localhost' AND ddir = ?", (rid, dname)).fetchone()
+        if row is None: fails.append(f"{name} {dname}: no result"); continue
+        resid, ios, nbytes, mean, mn, mx, kind = row
+        if (ios, nbytes, mn, mx, kind) != (len(vals), sum(x[3] for x in gen if x[2] == d), min(vals), max(vals), "clat"):
+            fails.append(f"{name} {dname}: {row}")
+        if abs(mean - sum(vals) / len(vals)) > 1e-9 * mean: fails.append(f"{name} {dname}: mean {mean}")
+        hist = {}
+        for v in vals: hist[idx(v)] = hist.get(idx(v), 0) + 1
+        want = {}
+        for p in (50.0, 99.0, 99.9):
+            cum = 0
+            for i in sorted(hist):
+                cum += hist[i]
+                if cum >= p / 100 * len(vals): want[p] = val(i); break
+        for p, w in want.items():
+            got = db.execute("SELECT value_ns FROM result_pct WHERE result_id = ? AND pct = ?", (resid, p)).fetchone()
+            if not got or got[0] != w: fails.append(f"{name} {dname} p{p}: stored {got}, want {w}")
+        iops = db.execute("SELECT sum(value) FROM sample WHERE run_id = ? AND metric = ?", (rid, "iops." + dname)).fetchone()[0]
+        if iops != len(vals): fails.append(f"{name} {dname}: IOPS samples add to {iops}, want {len(vals)}")
+for path in perio:
+    check_per_io(path, path)
+check_per_io("gen_clat.1.log", "gen_clat.1.log")
 if fails:
     print("FAIL:\n  " + "\n  ".join(fails[:20]), file=sys.stderr); sys.exit(1)
-print("ok: log samples, results and percentiles match")
+print(f"ok: {len(windowed)} windowed and {len(perio) + 1} per-IO logs: samples, results and percentiles match")
 PY
 # --run attached samples only: same results as before, twice the samples of the generated log's run target
 after=$(sqlite3 t.db "SELECT count(*) FROM result WHERE run_id = $run1")
 [ "$after" = "$before" ] || { echo "FAIL: --run changed the results of run $run1" >&2; exit 1; }
 n=$(sqlite3 t.db "SELECT count(*) FROM sample WHERE run_id = $run1 AND metric LIKE 'clat_ns.%'")
 [ "$n" -gt 0 ] || { echo "FAIL: --run stored no samples" >&2; exit 1; }
+
+# a histogram log (fio 3.x: time, ddir, bs, then one count per latency bucket) is not a sample log: exit 3,
+# one line naming it, nothing stored
+for h in "${hist[@]}"; do
+	awk -F', ' 'NF != 3 + 1856 { bad = 1 } END { exit bad }' "$h" ||
+		{ echo "FAIL: $h: not 3 + 1856 columns per line (fio 3.x histogram log, log_hist_coarseness=0)" >&2; exit 1; }
+	counts=$(sqlite3 t.db "SELECT (SELECT count(*) FROM run), (SELECT count(*) FROM sample)")
+	rc=0; "$BENCH" import --db t.db "$h" 2>err.txt || rc=$?
+	[ "$rc" -eq 3 ] && [ "$(wc -l <err.txt)" -eq 1 ] && grep -qF "$(basename "$h")" err.txt ||
+		{ echo "FAIL: histogram log: exit $rc: $(cat err.txt)" >&2; exit 1; }
+	[ "$(sqlite3 t.db "SELECT (SELECT count(*) FROM run), (SELECT count(*) FROM sample)")" = "$counts" ] ||
+		{ echo "FAIL: the histogram log changed the database" >&2; exit 1; }
+done
 
 # a bad line: exit 3, one line with file:line, nothing stored
 printf '1, 100, 0, 4096, 0\n2, 100, 7, 4096, 0\n' >bad_lat.1.log

@@ -1,13 +1,14 @@
 #!/bin/bash
-# plan_vdbench: issue 3 acceptance 2 (parameter files). Every parameter file in
-# $BENCH_SHARED/fixtures/vdbench/params plans with the run count of vdbench's for-loop semantics, and
-# `bench plan -v` shows each run's fio translation; file-system (fsd/fwd) and replay files are refused with
-# exit 3 and a reason. The expected counts below follow reference/vdbench.md: forxfersize=(4k-512k,d) is
-# 4k..512k doubling = 8 runs; iorate=curve is a max run plus 6 default curve points = 7; example4
-# (io=curve,forx=(1k-64k,d)) is 7 sizes x 7 = 49; example3 has two rds; every other raw file one run.
+# plan_vdbench: issue 3 acceptance 2 (parameter files). Every parameter file in tests/fixtures/vdbench/params
+# plans with the run count of vdbench's for-loop semantics, and `bench plan -v` shows each run's fio
+# translation; file-system (fsd/fwd) and replay files are refused with exit 3 and a reason. The expected counts
+# follow vdbench's rules (docs/vdbench-facts.md), not bench's output: forxfersize=(4k-512k,d) is 4k..512k
+# doubling = 8 runs; iorate=curve is a max run plus the 6 default curve points = 7; abbreviations
+# (io=curve,forx=(1k-64k,d)) is 7 sizes x 7 = 49; forthreads=(1,4,16) x forxfersize=(4k,64k) = 3 x 2 = 6;
+# two-rds has two rds (rd=default is not a run); every other raw file one run.
 set -euo pipefail
-: "${BENCH:?}" "${BENCH_SHARED:?}"
-P="$BENCH_SHARED/fixtures/vdbench/params"
+: "${BENCH:?}" "${BENCH_SRC:?}"
+P="$BENCH_SRC/tests/fixtures/vdbench/params"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
@@ -39,38 +40,37 @@ expect_refused() { # FILE WORD
 	echo "$f: refused: $(cat "$T/err")"
 }
 
-expect_runs hcibench-vdb-8vmdk-100ws-4k-100rdpct-100randompct-8threads 1
-E=oracle-50407-examples
-expect_runs $E/example1 1
-expect_runs $E/example2 1
-expect_runs $E/example3 2
-expect_runs $E/example4 49
-expect_runs $E/example5 1
-expect_refused $E/example6 "replay"
-expect_refused $E/example7 "file-system"
-for f in random_read random_write random_rw seq_read seq_write seq_rw tpcc multi_host; do
-	expect_runs $E/raw/$f 1
+H=vdb-8vmdk-100ws-4k-100rdpct-100randompct-8threads
+expect_runs $H 1
+for f in random-read random-write random-rw seq-read seq-write seq-rw skew-distribution multi-host \
+	multi-host-wildcard; do
+	expect_runs raw/$f 1
 done
-for f in random_read random_write random_rw seq_read seq_write seq_rw; do
-	expect_runs $E/raw/${f}_xfersizes 8
-	expect_runs $E/raw/${f}_curve 7
-done
-for f in "$P"/$E/filesys/*; do
-	expect_refused "$E/filesys/$(basename "$f")" "file-system"
+expect_runs raw/two-rds 2
+expect_runs raw/forthreads 6
+expect_runs raw/abbreviations 49
+for f in random-read-xfersizes seq-write-xfersizes; do expect_runs raw/$f 8; done
+for f in random-rw-curve seq-read-curve; do expect_runs raw/$f 7; done
+expect_refused raw/replay "replay"
+for f in "$P"/filesys/*; do
+	expect_refused "filesys/$(basename "$f")" "file-system"
 done
 
-# every file of the fixture directory is covered above (readme.txt is not a parameter file)
-covered=$(find "$P" -type f ! -name readme.txt | wc -l)
-[ "$covered" -eq 37 ] || { echo "FAIL: $covered parameter files in the fixtures, the test knows 37" >&2; fail=1; }
+# every file of the fixture directory is covered above (SOURCES.md is not a parameter file)
+covered=$(find "$P" -type f ! -name SOURCES.md | wc -l)
+[ "$covered" -eq 21 ] || { echo "FAIL: $covered parameter files in the fixtures, the test knows 21" >&2; fail=1; }
 
 # the documented translation of the HCIbench file
-"$BENCH" plan -v "$P/hcibench-vdb-8vmdk-100ws-4k-100rdpct-100randompct-8threads" >"$T/h"
+"$BENCH" plan -v "$P/$H" >"$T/h"
 for l in 'rw=randread' 'bs=4k' 'iodepth=8' 'direct=1' 'size=100%' 'runtime=300' 'ramp_time=60'; do
 	grep -qx "$l" "$T/h" || { echo "FAIL hcibench file: no '$l' in the translation" >&2; fail=1; }
 done
-grep -q '^   1  vdb-8vmdk-100ws-4k-100rdpct-100randompct-8threads ' "$T/h" || { echo "FAIL: HCIbench name" >&2; fail=1; }
-# example4's 49 runs: 7 transfer sizes 1k..64k, each a max run then 6 curve points
-"$BENCH" plan "$P/$E/example4" --format json >"$T/e4.json" 2>/dev/null
+grep -q "^   1  $H " "$T/h" || { echo "FAIL: HCIbench name" >&2; fail=1; }
+# the prose lines that do not start with '*' are reported with file:line and skipped
+"$BENCH" plan "$P/raw/abbreviations" >/dev/null 2>"$T/w"
+[ "$(grep -c 'raw/abbreviations:[678]: line is not' "$T/w")" -eq 3 ] || { echo "FAIL: prose lines: $(cat "$T/w")" >&2; fail=1; }
+# abbreviations' 49 runs: 7 transfer sizes 1k..64k, each a max run then 6 curve points
+"$BENCH" plan "$P/raw/abbreviations" --format json >"$T/e4.json" 2>/dev/null
 python3 - "$T/e4.json" <<'PY' || fail=1
 import json, sys
 runs = json.load(open(sys.argv[1]))["runs"]
@@ -79,5 +79,13 @@ want = [s for s in ["1k", "2k", "4k", "8k", "16k", "32k", "64k"] for _ in range(
 assert sizes == want, sizes
 names = [r["name"] for r in runs[:7]]
 assert names[1:] == ["run1_(%d%%)" % p for p in (10, 50, 70, 80, 90, 100)], names
+PY
+# forthreads: written first, so the outer loop (vdbench nests for-parameters in the order written)
+"$BENCH" plan "$P/raw/forthreads" --format json >"$T/ft.json" 2>/dev/null
+python3 - "$T/ft.json" <<'PY' || fail=1
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+got = [(r["iodepth"], r["bs"]) for r in runs]
+assert got == [(1, "4k"), (1, "64k"), (4, "4k"), (4, "64k"), (16, "4k"), (16, "64k")], got
 PY
 exit $fail

@@ -1,12 +1,12 @@
 #!/bin/bash
 # profiles_library: `bench profiles list|show` and the built-in suites (issue 3). list names the four suites
 # with run counts and wall times; show prints a suite's runs; nvmeof-vs-iser plans the 9 workloads of
-# $BENCH_SHARED/datasets/nvmeof-vs-iser-profiles.md under their article names (read from the dataset here),
+# examples/README.md under their article names (read from that list here),
 # 4 fio + 5 vdbench, with the article's parameters, and its --quick form (what `bench run nvmeof-vs-iser --quick
 # --target FILE` executes) puts all 9 on the one target in a few minutes; kernel-compare has the 6 published jobs,
 # cinder-lvm-vs-iscsi its 2; every suite has a --quick form well under 5 minutes.
 set -euo pipefail
-: "${BENCH:?}" "${BENCH_SHARED:?}"
+: "${BENCH:?}" "${BENCH_SRC:?}"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T"
@@ -26,8 +26,8 @@ grep -q '100%_write128k_sequential' show.txt || fail "show lacks a run"
 rc=0; "$BENCH" profiles show nope >/dev/null 2>&1 || rc=$?; [ "$rc" -eq 3 ] || fail "show nope: exit $rc"
 rc=0; "$BENCH" profiles frob >/dev/null 2>&1 || rc=$?; [ "$rc" -eq 2 ] || fail "profiles frob: exit $rc"
 
-grep -E '^(fio|vdb)-[0-9]+vmdk-' "$BENCH_SHARED/datasets/nvmeof-vs-iser-profiles.md" >article-names.txt
-[ "$(wc -l <article-names.txt)" -eq 9 ] || fail "the dataset does not hold 9 names?"
+grep -E '^(fio|vdb)-[0-9]+vmdk-' "$BENCH_SRC/examples/README.md" >article-names.txt
+[ "$(wc -l <article-names.txt)" -eq 9 ] || fail "examples/README.md does not list 9 names?"
 "$BENCH" plan nvmeof-vs-iser --format json >full.json
 "$BENCH" plan nvmeof-vs-iser --quick --target "$T/target.dat" --format json >quick.json
 python3 - full.json quick.json article-names.txt "$T/target.dat" <<'PY' || fail "nvmeof-vs-iser"

@@ -1,13 +1,13 @@
 #!/bin/bash
 # profiles_vdbench_import: issue 3 acceptance 2 (outputs). Every output directory in
-# $BENCH_SHARED/fixtures/vdbench/outputs imports with `bench import DIR`; for each run the stored rate (total
+# tests/fixtures/vdbench/outputs imports with `bench import DIR`; for each run the stored rate (total
 # IOPS), MB/s (bandwidth / 2^20), mean/max/stddev response time (ms) and CPU (user, kernel, util = user +
 # kernel) equal the flatfile's avg_ row. The avg_ rows are read here with awk by header name, independently of
 # bench. Also: runs are told apart (for-loop labels, the automatic SD_format run flagged), n/a is missing
 # (no CPU row when vdbench had none), and a directory without a flatfile is refused with exit 3.
 set -euo pipefail
-: "${BENCH:?}" "${BENCH_SHARED:?}"
-O="$BENCH_SHARED/fixtures/vdbench/outputs"
+: "${BENCH:?}" "${BENCH_SRC:?}"
+O="$BENCH_SRC/tests/fixtures/vdbench/outputs"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T"
@@ -51,15 +51,24 @@ for d in "$O"/*/; do
 	echo "$name: $n runs equal their avg_ rows"
 done
 
-# for-loop runs and format runs are told apart by labels
+# for-loop runs and format runs are told apart by labels. The expected figures follow from the fixtures'
+# totals.html/logfile.html (vdbench writes "For loops: threads=4" for an rd with threads=4, "None" for none):
+# two-host-raw-50401: rd1..rd3, each "For loops: threads=4", vdbench50401, CPU on the avg_ rows;
+# single-host-quicktest-50407: SD_format ("threads=2 iorate=max") and rd1 ("None"), vdbench50407, CPU n/a.
 rm -f t.db
-"$BENCH" import --db t.db "$O/50401-two-host-raw" "$O/50407-single-host-quicktest" >/dev/null
-[ "$(sqlite3 t.db "SELECT count(*) FROM run_label WHERE key='vdbench.forloops' AND value='threads=2'")" -eq 3 ] ||
+"$BENCH" import --db t.db "$O/two-host-raw-50401" "$O/single-host-quicktest-50407" >/dev/null
+[ "$(sqlite3 t.db "SELECT count(*) FROM run_label WHERE key='vdbench.forloops' AND value='threads=4'")" -eq 3 ] ||
 	fail "for-loop labels"
+[ "$(sqlite3 t.db "SELECT count(*) FROM run_label WHERE key='vdbench.forloops' AND value='threads=2 iorate=max'")" -eq 1 ] ||
+	fail "the SD_format run's for-loop label"
 [ "$(sqlite3 t.db "SELECT r.name FROM run r JOIN run_label l ON l.run_id=r.id WHERE l.key='vdbench.format'")" == SD_format ] ||
 	fail "the SD_format run is not flagged"
 [ "$(sqlite3 t.db "SELECT count(*) FROM run_label WHERE key='vdbench.version' AND value='vdbench50407'")" -eq 2 ] ||
 	fail "version labels"
+[ "$(sqlite3 t.db "SELECT count(*) FROM run_label WHERE key='vdbench.version' AND value='vdbench50401'")" -eq 3 ] ||
+	fail "version labels (5.04.01)"
+[ "$(sqlite3 t.db "SELECT group_concat(value, ' ') FROM (SELECT value FROM run_label WHERE key='vdbench.iorate' ORDER BY run_id)")" == "200 2000 max max 100" ] ||
+	fail "iorate labels (reqrate 9999988 is max)"
 [ "$(sqlite3 t.db "SELECT count(*) FROM cpu")" -eq 3 ] || fail "CPU rows: only the 5.04.01 runs have CPU data"
 
 # a directory that is not a vdbench output: exit 3, one line, nothing stored

@@ -8,12 +8,12 @@ set -u
 # Debian's python3 (a pyenv shim in PATH can take seconds to start)
 PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
 fail() { echo "FAIL: $*" >&2; exit 1; }
-: "${BENCH:?}" "${BENCH_SHARED:?}" "${BENCH_SRC:?}"
+: "${BENCH:?}" "${BENCH_SRC:?}"
 command -v gnuplot >/dev/null || fail "gnuplot is not installed (apt-get install gnuplot-nox)"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 DB=$T/d.db
-"$BENCH" import --db "$DB" --csv "$BENCH_SHARED/datasets/nvmeof-vs-iser-100g.csv" >/dev/null || fail "import"
+"$BENCH" import --db "$DB" --csv "$BENCH_SRC/examples/nvmeof-vs-iser-100g.csv" >/dev/null || fail "import"
 
 "$BENCH" report --db "$DB" --compare transport=nvmeof:iser --by stack --charts "$T/ch" >/dev/null 2>"$T/err"
 rc=$?

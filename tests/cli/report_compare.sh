@@ -8,8 +8,8 @@ set -u
 # Debian's python3 (a pyenv shim in PATH can take seconds to start)
 PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
 fail() { echo "FAIL: $*" >&2; exit 1; }
-: "${BENCH:?}" "${BENCH_SHARED:?}"
-CSV=$BENCH_SHARED/datasets/nvmeof-vs-iser-100g.csv
+: "${BENCH:?}" "${BENCH_SRC:?}"
+CSV=$BENCH_SRC/examples/nvmeof-vs-iser-100g.csv
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 DB=$T/d.db

@@ -2,7 +2,7 @@
  * fuzz_csv_import: fuzz target for the CSV reader of published results (core/csv_import.c, csv_import_parse),
  * once without and once with a --map (column renames, a label and an ignored column), as `bench import --csv`
  * calls it. Checked: 0 or -1, and a one-line message on -1.
- * Corpus: ../shared/datasets/<name>.csv and tests/fuzz/corpus/csv_import.
+ * Corpus: the CSV files of examples/ and tests/fuzz/corpus/csv_import.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * the whole output text (noise, several documents, client_stats[] and all). When it parses, the same bytes are
  * also imported from a file with fio_json_import (engines/fio_import.c: runs, hosts, aggregates, artifacts), since
  * that is the path `bench import` takes. Checked: 0 or -1, and a one-line message on -1.
- * Corpus: ../shared/fixtures/fio/json and tests/fuzz/corpus/fio_json.
+ * Corpus: tests/fixtures/fio/json and tests/fuzz/corpus/fio_json.
  */
 #include <stdint.h>
 #include <stdlib.h>

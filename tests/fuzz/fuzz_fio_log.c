@@ -3,7 +3,7 @@
  * file's text; it is read twice, as a per-IO latency log (clat: histogram path) and as a bandwidth log, and every
  * log that parses is turned into samples and results (fio_logs_to_samples, fio_logs_to_result) as `bench import`
  * does. Checked: 0 or -1, and a one-line message on -1.
- * Corpus: ../shared/fixtures/fio/logs and tests/fuzz/corpus/fio_log.
+ * Corpus: tests/fixtures/fio/logs and tests/fuzz/corpus/fio_log.
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * logfile.html (a part that is not there is not written). A plain flatfile is thus a valid input; the seeds in
  * tests/fuzz/corpus/vdbench_output join the four files of a real output directory.
  * Checked: 0 or -1, and a one-line message on -1.
- * Corpus: ../shared/fixtures/vdbench/outputs/<dir>/flatfile.html and tests/fuzz/corpus/vdbench_output.
+ * Corpus: tests/fixtures/vdbench/outputs/<dir>/flatfile.html and tests/fuzz/corpus/vdbench_output.
  */
 #include <stdint.h>
 #include <stdlib.h>

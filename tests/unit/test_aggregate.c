@@ -5,7 +5,7 @@
  *    fixed number of IOs and a percentile_list holding the awkward points (99.95 with N=2000 is one where a
  *    double-precision threshold picks a different bucket than fio's long double one), and every percentile
  *    fio printed must equal hist_percentile() over the bins fio printed.
- *  - the one json+ fixture with bins ($BENCH_SHARED/fixtures/fio/json): the same for each job.
+ *  - the json+ fixture with bins (tests/fixtures/fio/json): the same for each job.
  *  - merging hosts: per-host bins summed (counts add, bucket values kept), percentiles of the merge equal a
  *    brute-force rank over the expanded samples, IOs/bytes/IOPS add, mean weighted by N, stddev pooled (checked
  *    against a direct computation over made-up samples), hosts with errmsg left out.
@@ -117,15 +117,17 @@ static void test_double_threshold_would_be_wrong(void **state)
 
 static void test_fixture_bins(void **state)
 {
-	const char *sh = getenv("BENCH_SHARED");
-	char *path = xasprintf("%s/fixtures/fio/json/stackhpc_fio-3.1_jsonplus_randread_bins.json",
-			       sh ? sh : "/work/shared");
+	const char *src = getenv("BENCH_SRC");
+	char *path;
 	struct strbuf sb;
 	struct fio_output fo;
 	struct errbuf err;
 	size_t checked = 0;
 
 	(void)state;
+	if (!src)
+		fail_msg("BENCH_SRC is not set: run the unit tests through ctest (it names the source tree)");
+	path = xasprintf("%s/tests/fixtures/fio/json/fio-3.33_jsonplus_randread_bins.json", src);
 	strbuf_init(&sb);
 	fio_output_init(&fo);
 	errbuf_init(&err);

@@ -1,5 +1,5 @@
 /*
- * test_csv_import: the CSV importer of published results (core/csv_import.c) on the shared dataset and on
+ * test_csv_import: the CSV importer of published results (core/csv_import.c) on examples/ (the dataset) and on
  * tables of good and bad inputs.
  */
 #include <math.h>
@@ -33,7 +33,7 @@ static const struct host_result *agg(const struct imported_run *r)
 
 static void test_dataset(void **state)
 {
-	const char *shared = getenv("BENCH_SHARED");
+	const char *src = getenv("BENCH_SRC");
 	struct import_batch b;
 	struct errbuf err;
 	char *path;
@@ -41,9 +41,9 @@ static void test_dataset(void **state)
 	const struct host_result *h;
 
 	(void)state;
-	if (!shared)
-		shared = "/work/shared";
-	path = xasprintf("%s/datasets/nvmeof-vs-iser-100g.csv", shared);
+	if (!src)
+		fail_msg("BENCH_SRC is not set: run the unit tests through ctest (it names the source tree)");
+	path = xasprintf("%s/examples/nvmeof-vs-iser-100g.csv", src);
 	import_batch_init(&b);
 	errbuf_init(&err);
 	assert_int_equal(csv_import_file(path, NULL, &b, &err), 0);

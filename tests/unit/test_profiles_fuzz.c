@@ -109,7 +109,7 @@ static void feed_dir(const char *dir, const char *suffix, size_t max)
 
 static void test_fuzz_corpus(void **state)
 {
-	const char *src = getenv("BENCH_SRC"), *shared = getenv("BENCH_SHARED");
+	const char *src = getenv("BENCH_SRC");
 	static const char *const names[] = {
 		"fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads",
 		"vdb-2vmdk-100ws-64k-75rdpct-80randompct-4threads-50compress-50dedupe",
@@ -124,7 +124,9 @@ static void test_fuzz_corpus(void **state)
 	}
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		feed(names[i], strlen(names[i]));
-	if (src) {
+	if (!src)
+		fail_msg("BENCH_SRC is not set: run the unit tests through ctest (it names the source tree)");
+	{
 		p = xasprintf("%s/tests/data/profiles-broken", src);
 		feed_dir(p, NULL, 100);
 		free(p);
@@ -132,13 +134,21 @@ static void test_fuzz_corpus(void **state)
 		feed_dir(p, ".suite", 20);
 		free(p);
 	}
-	if (shared) {
-		p = xasprintf("%s/fixtures/vdbench/params/oracle-50407-examples/raw", shared);
+	{
+		/* the vdbench parameter fixtures: 8 of raw/, the 3 file-system files, the HCIbench file */
+		size_t before = nseeds;
+		p = xasprintf("%s/tests/fixtures/vdbench/params/raw", src);
 		feed_dir(p, NULL, 8);
 		free(p);
-		p = xasprintf("%s/fixtures/vdbench/params/oracle-50407-examples", shared);
+		p = xasprintf("%s/tests/fixtures/vdbench/params/filesys", src);
 		feed_dir(p, NULL, 8);
 		free(p);
+		p = xasprintf("%s/tests/fixtures/vdbench/params", src);
+		feed_dir(p, NULL, 8);
+		free(p);
+		if (nseeds - before < 12)
+			fail_msg("only %zu vdbench parameter fixtures found in %s/tests/fixtures/vdbench/params",
+				 nseeds - before, src);
 	}
 	feed_dir("/usr/share/doc/fio/examples", ".fio", 12);
 	print_message("fuzzed %zu seeds, %zu reader calls\n", nseeds, ncalls);
