@@ -19,11 +19,12 @@
  */
 static const char Q_SUITES[] = "SELECT id, name, source, args, created_at, bench_version, planned_runs "
 			       "FROM suite ORDER BY created_at, id";
-static const char Q_RUNS[] = "SELECT r.id, r.suite_id, s.name, s.created_at, r.seq, r.repetition, r.name, r.engine, "
-			     "r.status, r.error, r.started_at, r.finished_at, r.tool, r.rw, r.bssplit, r.size, "
-			     "r.bs_bytes, r.read_pct, r.random_pct, r.iodepth, r.numjobs, r.runtime_s, r.ramp_s, "
-			     "r.spec FROM run r JOIN suite s ON s.id = r.suite_id WHERE ?1 IS NULL OR r.id = ?1 "
-			     "ORDER BY r.suite_id, r.seq, r.repetition, r.id";
+#define RUN_SELECT                                                                                           \
+	"SELECT r.id, r.suite_id, s.name, s.created_at, r.seq, r.repetition, r.name, r.engine, r.status, r.error, " \
+	"r.started_at, r.finished_at, r.tool, r.rw, r.bssplit, r.size, r.bs_bytes, r.read_pct, r.random_pct, "     \
+	"r.iodepth, r.numjobs, r.runtime_s, r.ramp_s, r.spec FROM run r JOIN suite s ON s.id = r.suite_id "
+static const char Q_RUNS[] = RUN_SELECT "ORDER BY r.suite_id, r.seq, r.repetition, r.id";
+static const char Q_RUN[] = RUN_SELECT "WHERE r.id = ?1";
 static const char Q_RUN_LABELS[] = "SELECT key, value FROM run_label WHERE run_id = ?1";
 static const char Q_SUITE_LABELS[] = "SELECT key, value FROM suite_label WHERE suite_id = ?1";
 static const char Q_HOSTS[] = "SELECT host, fio_version, start_offset_ms, error_code, error, usr_cpu_pct, "
@@ -274,14 +275,14 @@ static int run_labels(struct store *st, struct store_run *r, struct errbuf *err)
 	return read_labels(st, Q_SUITE_LABELS, r->suite_id, 1, &r->labels, err);
 }
 
-/* Appends the runs of Q_RUNS with ?1 = run_id (0: all runs). */
+/* Appends the runs of Q_RUNS (run_id 0) or Q_RUN (that run). */
 static int read_runs(struct store *st, int64_t run_id, struct store_run_list *out, struct errbuf *err)
 {
 	sqlite3_stmt *s;
 	size_t first = out->n;
 	int rc;
 
-	if (prep(st, &s, Q_RUNS, err) < 0)
+	if (prep(st, &s, run_id ? Q_RUN : Q_RUNS, err) < 0)
 		return -1;
 	if (run_id)
 		sqlite3_bind_int64(s, 1, run_id);
