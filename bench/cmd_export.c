@@ -23,6 +23,8 @@
 
 #include "bench/cli.h"
 #include "bench/commands.h"
+#include "core/aggregate.h"
+#include "core/store_read.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 
@@ -43,103 +45,49 @@ static int usage(void)
 	return EXIT_OK;
 }
 
-struct bin {
-	long long value_ns; /* fio bucket value, ns */
-	long long count;    /* IOs in the bucket */
-};
-
-struct bins {
-	struct bin *v;
-	size_t n, cap;
-};
-
-/* Reads the merged bins of run_id for one ddir (or read+write+trim when ddir is NULL). */
-static int read_bins(sqlite3 *db, long long run_id, const char *ddir, struct bins *out, struct errbuf *err)
+/*
+ * The merged bins of the run's aggregate result for `ddir` into *bins, or, when ddir is NULL and the run has
+ * no 'total' row, of its read, write and trim rows summed (*used says which). *kind is the pct_kind of the
+ * rows ("lat" when any of them is).
+ */
+static int read_bins(struct store *st, long long run_id, const char *ddir, struct hist_bin **bins, size_t *nbins,
+		     const char **used, const char **kind, struct errbuf *err)
 {
-	static const char *sql =
-		"SELECT b.value_ns, SUM(b.count) FROM result r JOIN result_bin b ON b.result_id = r.id "
-		"WHERE r.run_id = ?1 AND r.host = '*' AND "
-		"(r.ddir = ?2 OR (?2 IS NULL AND r.ddir IN ('read','write','trim'))) "
-		"GROUP BY b.value_ns HAVING SUM(b.count) > 0 ORDER BY b.value_ns";
-	sqlite3_stmt *st = NULL;
-	int rc, ret = -1;
+	struct store_result *res;
+	size_t nres, cap = 0;
+	int have_total = 0, ret = 0;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		err_set(err, ERR_STORE, "cannot read latency bins: %s", sqlite3_errmsg(db));
-		goto out;
-	}
-	sqlite3_bind_int64(st, 1, run_id);
-	if (ddir)
-		sqlite3_bind_text(st, 2, ddir, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, 2);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ARRAY_GROW(out->v, out->cap, out->n + 1);
-		out->v[out->n].value_ns = sqlite3_column_int64(st, 0);
-		out->v[out->n].count = sqlite3_column_int64(st, 1);
-		out->n++;
-	}
-	if (rc != SQLITE_DONE) {
-		err_set(err, ERR_STORE, "cannot read latency bins: %s", sqlite3_errmsg(db));
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(st);
-	return ret;
-}
+	*bins = NULL;
+	*nbins = 0;
+	*kind = "clat";
+	*used = ddir ? ddir : "total";
+	if (store_read_results(st, run_id, HOST_AGGREGATE, &res, &nres, err) < 0)
+		return -1;
+	for (size_t i = 0; i < nres; i++)
+		have_total |= res[i].ddir == DDIR_TOTAL;
+	if (!ddir && !have_total)
+		*used = "read+write+trim";
+	for (size_t i = 0; i < nres && ret == 0; i++) {
+		const char *name = ddir_name(res[i].ddir);
+		struct hist_bin *b;
+		size_t nb;
 
-/* The run's name; ERR_INPUT when there is no such run. */
-static int run_info(sqlite3 *db, long long run_id, char *name, size_t namelen, struct errbuf *err)
-{
-	sqlite3_stmt *st = NULL;
-	int rc, ret = -1;
-
-	if (sqlite3_prepare_v2(db, "SELECT name FROM run WHERE id = ?1", -1, &st, NULL) != SQLITE_OK) {
-		err_set(err, ERR_STORE, "cannot read runs: %s", sqlite3_errmsg(db));
-		goto out;
+		if (ddir || have_total ? strcmp(name, *used) : res[i].ddir == DDIR_TOTAL)
+			continue;
+		if (res[i].pct_kind && !strcmp(res[i].pct_kind, "lat"))
+			*kind = "lat";
+		ret = store_read_bins(st, res[i].id, &b, &nb, err);
+		if (ret == 0)
+			hist_merge(bins, nbins, &cap, b, nb);
+		if (ret == 0)
+			free(b);
 	}
-	sqlite3_bind_int64(st, 1, run_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
-		err_set(err, ERR_INPUT, "no run with id %lld in the database", run_id);
-		goto out;
+	store_results_free(res, nres);
+	if (ret < 0) {
+		free(*bins);
+		*bins = NULL;
+		*nbins = 0;
 	}
-	if (rc != SQLITE_ROW) {
-		err_set(err, ERR_STORE, "cannot read runs: %s", sqlite3_errmsg(db));
-		goto out;
-	}
-	snprintf(name, namelen, "%s", (const char *)sqlite3_column_text(st, 0));
-	ret = 0;
-out:
-	sqlite3_finalize(st);
-	return ret;
-}
-
-/* 1 when the run has an aggregate result row for ddir, 0 when not, -1 on error. */
-static int has_result(sqlite3 *db, long long run_id, const char *ddir, char *kind, size_t kindlen,
-		      struct errbuf *err)
-{
-	sqlite3_stmt *st = NULL;
-	int rc, ret = -1;
-
-	if (sqlite3_prepare_v2(db, "SELECT coalesce(pct_kind, 'clat') FROM result WHERE run_id = ?1 AND host = '*' "
-			       "AND ddir = ?2", -1, &st, NULL) != SQLITE_OK) {
-		err_set(err, ERR_STORE, "cannot read results: %s", sqlite3_errmsg(db));
-		goto out;
-	}
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_text(st, 2, ddir, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		snprintf(kind, kindlen, "%s", (const char *)sqlite3_column_text(st, 0));
-		ret = 1;
-	} else if (rc == SQLITE_DONE)
-		ret = 0;
-	else
-		err_set(err, ERR_STORE, "cannot read results: %s", sqlite3_errmsg(db));
-out:
-	sqlite3_finalize(st);
 	return ret;
 }
 
@@ -189,15 +137,17 @@ int cmd_export(int argc, char **argv)
 	const char *db = NULL, *output = NULL, *ddir = NULL;
 	long run_id = 0;
 	struct store *st = NULL;
-	struct bins bins = { NULL, 0, 0 };
+	struct hist_bin *bins = NULL;
+	size_t nbins = 0;
+	struct store_run run;
 	struct strbuf text;
 	struct errbuf err;
-	char name[256], kind[16] = "clat";
-	const char *used = NULL;
-	int c, code = EXIT_OK;
+	const char *used = NULL, *kind = "clat";
+	int c, found, code = EXIT_OK;
 
 	strbuf_init(&text);
 	errbuf_init(&err);
+	memset(&run, 0, sizeof(run));
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
@@ -250,46 +200,39 @@ int cmd_export(int argc, char **argv)
 		code = EXIT_STORE;
 		goto out;
 	}
-	if (run_info(store_db(st), run_id, name, sizeof(name), &err) < 0) {
+	found = store_read_run(st, run_id, &run, &err);
+	if (found < 0) {
 		code = cli_fail(&err);
+		goto out;
+	}
+	if (found) {
+		code = cli_error(EXIT_INPUT, "no run with id %ld in the database", run_id);
 		goto out;
 	}
 	/* The named direction, or 'total', or (runs stored without a total row) read + write + trim summed. */
-	used = ddir ? ddir : "total";
-	c = has_result(store_db(st), run_id, used, kind, sizeof(kind), &err);
-	if (c < 0) {
+	if (read_bins(st, run_id, ddir, &bins, &nbins, &used, &kind, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
 	}
-	if (read_bins(store_db(st), run_id, c || ddir ? used : NULL, &bins, &err) < 0) {
-		code = cli_fail(&err);
-		goto out;
-	}
-	if (!c && !ddir) {
-		used = "read+write+trim";
-		for (int i = 0; i < 3 && !strcmp(kind, "clat"); i++)
-			if (has_result(store_db(st), run_id, ddirs[i], kind, sizeof(kind), &err) < 0) {
-				code = cli_fail(&err);
-				goto out;
-			}
-	}
-	if (!bins.n) {
+	if (!nbins) {
 		code = cli_error(EXIT_INPUT, "run %ld ('%s') has no latency histogram for %s (store fio "
-			"--output-format=json+ results, or runs of 'bench run')", run_id, name, used);
+			"--output-format=json+ results, or runs of 'bench run')", run_id, run.name, used);
 		goto out;
 	}
 	strbuf_addf(&text, "# bench histogram: run %ld '", run_id);
-	for (const char *p = name; *p; p++) /* one comment line whatever the name holds */
+	for (const char *p = run.name; *p; p++) /* one comment line whatever the name holds */
 		strbuf_addc(&text, *p == '\n' || *p == '\r' ? ' ' : *p);
 	strbuf_addf(&text, "', host '*', ddir %s, %s\n# value_ns count\n", used, kind);
-	for (size_t i = 0; i < bins.n; i++)
-		strbuf_addf(&text, "%lld %lld\n", bins.v[i].value_ns, bins.v[i].count);
+	for (size_t i = 0; i < nbins; i++)
+		strbuf_addf(&text, "%llu %llu\n", (unsigned long long)bins[i].value_ns,
+			    (unsigned long long)bins[i].count);
 	if (write_output(output, &text, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
 	}
 out:
-	free(bins.v);
+	free(bins);
+	store_run_release(&run);
 	strbuf_release(&text);
 	store_close(st);
 	return code;

@@ -220,12 +220,12 @@ int cmd_gate(int argc, char **argv)
 	gate_init(&g, &go);
 	strbuf_init(&out);
 
-	if (gate_select_load(store_db(st), base_sel, &so, &base, &err) < 0) {
+	if (gate_select_load(st, base_sel, &so, &base, &err) < 0) {
 		err_prefix(&err, "baseline");
 		rc = cli_fail(&err);
 		goto out;
 	}
-	if (gate_select_load(store_db(st), cand_sel, &so, &cand, &err) < 0) {
+	if (gate_select_load(st, cand_sel, &so, &cand, &err) < 0) {
 		err_prefix(&err, "candidate");
 		rc = cli_fail(&err);
 		goto out;

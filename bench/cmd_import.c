@@ -20,6 +20,7 @@
 #include "bench/commands.h"
 #include "core/csv_import.h"
 #include "core/import.h"
+#include "core/store_read.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "engines/fio_json.h"
@@ -149,19 +150,14 @@ static int usage(void)
 
 static int run_exists(struct store *st, int64_t id, struct errbuf *err)
 {
-	sqlite3_stmt *s = NULL;
-	int rc, found;
+	struct store_run r;
+	int rc = store_read_run(st, id, &r, err);
 
-	if (sqlite3_prepare_v2(store_db(st), "SELECT 1 FROM run WHERE id = ?", -1, &s, NULL) != SQLITE_OK)
-		return err_set(err, ERR_STORE, "cannot look up a run: %s", sqlite3_errmsg(store_db(st)));
-	sqlite3_bind_int64(s, 1, id);
-	rc = sqlite3_step(s);
-	found = rc == SQLITE_ROW;
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return err_set(err, ERR_STORE, "cannot look up a run: %s", sqlite3_errmsg(store_db(st)));
-	if (!found)
+	if (rc < 0)
+		return -1;
+	if (rc)
 		return err_set(err, ERR_INPUT, "--run %lld: no such run in the database", (long long)id);
+	store_run_release(&r);
 	return 0;
 }
 

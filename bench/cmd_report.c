@@ -264,7 +264,7 @@ static int charts_and_html(const struct report_args *a, struct store *st, const 
 		}
 		dir = tmp;
 	}
-	if (charts_write(&cs, dir, store_db(st), set, table, cmp, a->charts_dir ? CHART_PNG | CHART_SVG : CHART_SVG,
+	if (charts_write(&cs, dir, st, set, table, cmp, a->charts_dir ? CHART_PNG | CHART_SVG : CHART_SVG,
 			 &err) < 0) {
 		rc = cli_fail(&err);
 		goto out;
@@ -331,7 +331,7 @@ int cmd_report(int argc, char **argv)
 		rc = EXIT_STORE;
 		goto out;
 	}
-	if (report_load(store_db(st), &a.where, a.verbose ? REP_ALL_STATUS | REP_CPU_DETAIL : 0, &set, &err) < 0) {
+	if (report_load(st, &a.where, a.verbose ? REP_ALL_STATUS | REP_CPU_DETAIL : 0, &set, &err) < 0) {
 		rc = cli_fail(&err);
 		goto out;
 	}

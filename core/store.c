@@ -231,7 +231,7 @@ void store_now(char *buf, size_t len)
  * Statements are prepared once per store and kept (keyed by the address of their SQL text, always a string
  * literal here): an import of thousands of files would otherwise spend a sixth of its time preparing.
  */
-static int prep(struct store *st, sqlite3_stmt **s, const char *sql, struct errbuf *err)
+int prep(struct store *st, sqlite3_stmt **s, const char *sql, struct errbuf *err)
 {
 	for (size_t i = 0; i < st->ncache; i++) {
 		if (st->cache[i].sql == sql) {

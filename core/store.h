@@ -2,7 +2,8 @@
  * store: the SQLite file that keeps every suite, run, result, CPU figure, sample and artifact
  * (design.md "The store"). Opening applies the migrations of schema.sql; writes of a run's results happen in
  * one transaction with its final status, so a crash leaves every run whole or marked not finished.
- * All SQL uses prepared statements with bound parameters. report/ reads through store_db() and never writes.
+ * All SQL uses prepared statements with bound parameters. Everyone else reads through the typed functions of
+ * core/store_read.h; the SQLite handle is core's own (core/store_internal.h).
  */
 #ifndef BENCH_CORE_STORE_H
 #define BENCH_CORE_STORE_H
@@ -22,7 +23,6 @@ enum store_flags {
 
 int store_open(const char *path, unsigned flags, struct store **out, struct errbuf *err);
 void store_close(struct store *st); /* NULL ok */
-sqlite3 *store_db(struct store *st);
 const char *store_path(const struct store *st);
 
 /* The schema version this binary writes (the last "-- migration N" of schema.sql). */

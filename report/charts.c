@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/store_read.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "report/escape.h"
@@ -583,7 +584,7 @@ static void run_title(struct strbuf *sb, const struct rep_run *r, int with_name)
 		strbuf_addf(sb, " rep %d", r->repetition);
 }
 
-static int series_charts(struct chart_set *cs, sqlite3 *db, const struct rep_set *set, unsigned fmts,
+static int series_charts(struct chart_set *cs, struct store *st, const struct rep_set *set, unsigned fmts,
 			 struct errbuf *err)
 {
 	/* Panels of the chart, and which sample metrics (core/model.h struct sample) go where. */
@@ -596,24 +597,28 @@ static int series_charts(struct chart_set *cs, sqlite3 *db, const struct rep_set
 		{ "iops.", P_IOPS }, { "bw_bytes.", P_BW }, { "lat_ns.", P_LAT }, { "clat_ns.", P_LAT },
 		{ "slat_ns.", P_LAT }, { "cpu.", P_CPU },
 	};
-	sqlite3_stmt *s = NULL;
 	struct strbuf lab;
 	int ret = -1, done = 0;
 
 	strbuf_init(&lab);
-	if (sqlite3_prepare_v2(db, "SELECT host, metric, t_ms - (SELECT min(t_ms) FROM sample WHERE run_id = ?1), "
-				   "value FROM sample WHERE run_id = ?1 ORDER BY metric, host = '*', host, t_ms", -1, &s, NULL) != SQLITE_OK) {
-		err_set(err, ERR_STORE, "cannot read samples: %s", sqlite3_errmsg(db));
-		goto out;
-	}
 	for (size_t i = 0; i < set->n && done < MAX_SERIES_RUNS; i++) {
 		const struct rep_run *r = &set->v[i];
 		char *cur_host = NULL, *cur_metric = NULL;
 		char **titles = NULL;
 		int *panel_of = NULL;
 		size_t nser = 0, tcap = 0, pcap = 0;
-		int used[P_NR] = { 0 }, npanels = 0, rc;
+		int used[P_NR] = { 0 }, npanels = 0;
+		struct store_sample *smp;
+		size_t nsmp;
+		int64_t t0_ms;
 		struct gp g;
+
+		if (store_read_samples(st, r->id, &smp, &nsmp, err) < 0)
+			goto out;
+		t0_ms = nsmp ? smp[0].t_ms : 0;
+		for (size_t k = 1; k < nsmp; k++)
+			if (smp[k].t_ms < t0_ms)
+				t0_ms = smp[k].t_ms;
 
 		strbuf_reset(&lab);
 		strbuf_addf(&lab, "run-%lld-%s", (long long)r->id, r->name);
@@ -622,11 +627,9 @@ static int series_charts(struct chart_set *cs, sqlite3 *db, const struct rep_set
 		run_title(&lab, r, 1);
 		strbuf_addf(&g.title, "%s: time series per host and aggregate", lab.buf);
 		/* x axis: seconds from the run's first sample (fio may log epoch times) */
-		sqlite3_reset(s);
-		sqlite3_bind_int64(s, 1, r->id);
-		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-			const char *host = (const char *)sqlite3_column_text(s, 0);
-			const char *metric = (const char *)sqlite3_column_text(s, 1);
+		for (size_t si = 0; si < nsmp; si++) {
+			const char *host = smp[si].host;
+			const char *metric = smp[si].metric;
 			int p = -1;
 
 			for (size_t k = 0; k < sizeof(metric_panel) / sizeof(metric_panel[0]); k++)
@@ -647,21 +650,13 @@ static int series_charts(struct chart_set *cs, sqlite3 *db, const struct rep_set
 				panel_of[nser++] = p;
 				used[p] = 1;
 			}
-			strbuf_addf(&g.data, "%.3f", sqlite3_column_int64(s, 2) / 1000.0);
-			gp_num(&g.data, sqlite3_column_double(s, 3) * panels[p].scale);
+			strbuf_addf(&g.data, "%.3f", (double)(smp[si].t_ms - t0_ms) / 1000.0);
+			gp_num(&g.data, smp[si].value * panels[p].scale);
 			strbuf_addc(&g.data, '\n');
 		}
 		free(cur_host);
 		free(cur_metric);
-		if (rc != SQLITE_DONE) {
-			err_set(err, ERR_STORE, "cannot read samples: %s", sqlite3_errmsg(db));
-			for (size_t k = 0; k < nser; k++)
-				free(titles[k]);
-			free(titles);
-			free(panel_of);
-			gp_discard(&g);
-			goto out;
-		}
+		store_samples_free(smp, nsmp);
 		for (int k = 0; k < P_NR; k++)
 			npanels += used[k];
 		if (nser) {
@@ -708,27 +703,45 @@ static int series_charts(struct chart_set *cs, sqlite3 *db, const struct rep_set
 	}
 	ret = 0;
 out:
-	sqlite3_finalize(s);
 	strbuf_release(&lab);
 	return ret;
 }
 
-static int cdf_charts(struct chart_set *cs, sqlite3 *db, const struct rep_set *set, unsigned fmts,
+/* The histogram bins of the aggregate read (bins[0]) and write (bins[1]) results of a run. */
+static int run_bins(struct store *st, int64_t run_id, struct hist_bin *bins[2], size_t nbins[2],
+		    struct errbuf *err)
+{
+	struct store_result *res;
+	size_t nres;
+	int ret = 0;
+
+	bins[0] = bins[1] = NULL;
+	nbins[0] = nbins[1] = 0;
+	if (store_read_results(st, run_id, "*", &res, &nres, err) < 0)
+		return -1;
+	for (size_t i = 0; i < nres && ret == 0; i++) {
+		int d = res[i].ddir == DDIR_READ ? 0 : res[i].ddir == DDIR_WRITE ? 1 : -1;
+
+		if (d >= 0 && !bins[d])
+			ret = store_read_bins(st, res[i].id, &bins[d], &nbins[d], err);
+	}
+	store_results_free(res, nres);
+	if (ret < 0) {
+		free(bins[0]);
+		free(bins[1]);
+	}
+	return ret;
+}
+
+static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_set *set, unsigned fmts,
 		      struct errbuf *err)
 {
-	sqlite3_stmt *s = NULL;
 	struct strbuf lab;
 	char **seen = NULL;
 	size_t nseen = 0, seen_cap = 0;
 	int ret = -1;
 
 	strbuf_init(&lab);
-	if (sqlite3_prepare_v2(db, "SELECT r.ddir, b.value_ns, b.count FROM result r JOIN result_bin b ON "
-				   "b.result_id = r.id WHERE r.run_id = ? AND r.host = '*' AND r.ddir IN ('read', "
-				   "'write') ORDER BY r.ddir, b.value_ns", -1, &s, NULL) != SQLITE_OK) {
-		err_set(err, ERR_STORE, "cannot read histogram bins: %s", sqlite3_errmsg(db));
-		goto out;
-	}
 	/* One chart per workload name: every selected run of it overlaid, read and write. */
 	for (size_t i = 0; i < set->n; i++) {
 		struct gp g;
@@ -746,31 +759,30 @@ static int cdf_charts(struct chart_set *cs, sqlite3 *db, const struct rep_set *s
 		strbuf_addf(&g.title, "%s: latency CDF from histogram bins", set->v[i].name);
 		for (size_t j = i; j < set->n && nser < MAX_CDF_LINES; j++) {
 			const struct rep_run *r = &set->v[j];
-			struct { char d[8]; double *v, *c; size_t n, cap, capc; double total; } dir[2];
-			int rc;
+			struct hist_bin *bins[2];
+			size_t nbins[2];
 
 			if (strcmp(r->name, set->v[i].name) || (strcmp(r->status, "done") && strcmp(r->status, "partial")))
 				continue;
-			memset(dir, 0, sizeof(dir));
-			sqlite3_reset(s);
-			sqlite3_bind_int64(s, 1, r->id);
-			while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-				int d = strcmp((const char *)sqlite3_column_text(s, 0), "read") ? 1 : 0;
-				ARRAY_GROW(dir[d].v, dir[d].cap, dir[d].n + 1);
-				ARRAY_GROW(dir[d].c, dir[d].capc, dir[d].n + 1);
-				dir[d].v[dir[d].n] = sqlite3_column_double(s, 1);
-				dir[d].c[dir[d].n] = sqlite3_column_double(s, 2);
-				dir[d].total += dir[d].c[dir[d].n++];
+			if (run_bins(st, r->id, bins, nbins, err) < 0) {
+				for (size_t x = 0; x < nser; x++)
+					free(titles[x]);
+				free(titles);
+				gp_discard(&g);
+				goto out;
 			}
 			for (int d = 0; d < 2; d++) {
-				double run = 0;
-				if (rc == SQLITE_DONE && dir[d].n && dir[d].total > 0 && nser < MAX_CDF_LINES) {
+				double run = 0, total = 0;
+
+				for (size_t b = 0; b < nbins[d]; b++)
+					total += (double)bins[d][b].count;
+				if (nbins[d] && total > 0 && nser < MAX_CDF_LINES) {
 					if (nser)
 						strbuf_adds(&g.data, "\n\n");
-					for (size_t b = 0; b < dir[d].n; b++) {
-						run += dir[d].c[b];
-						gp_num(&g.data, dir[d].v[b] / 1e6);
-						gp_num(&g.data, run / dir[d].total);
+					for (size_t b = 0; b < nbins[d]; b++) {
+						run += (double)bins[d][b].count;
+						gp_num(&g.data, (double)bins[d][b].value_ns / 1e6);
+						gp_num(&g.data, run / total);
 						strbuf_addc(&g.data, '\n');
 					}
 					strbuf_reset(&lab);
@@ -779,16 +791,7 @@ static int cdf_charts(struct chart_set *cs, sqlite3 *db, const struct rep_set *s
 					ARRAY_GROW(titles, tcap, nser + 1);
 					titles[nser++] = xstrdup(lab.buf);
 				}
-				free(dir[d].v);
-				free(dir[d].c);
-			}
-			if (rc != SQLITE_DONE) {
-				err_set(err, ERR_STORE, "cannot read histogram bins: %s", sqlite3_errmsg(db));
-				for (size_t x = 0; x < nser; x++)
-					free(titles[x]);
-				free(titles);
-				gp_discard(&g);
-				goto out;
+				free(bins[d]);
 			}
 		}
 		if (nser) {
@@ -819,12 +822,11 @@ static int cdf_charts(struct chart_set *cs, sqlite3 *db, const struct rep_set *s
 	ret = 0;
 out:
 	free(seen);
-	sqlite3_finalize(s);
 	strbuf_release(&lab);
 	return ret;
 }
 
-int charts_write(struct chart_set *cs, const char *dir, sqlite3 *db, const struct rep_set *set,
+int charts_write(struct chart_set *cs, const char *dir, struct store *st, const struct rep_set *set,
 		 const struct rep_table *t, const struct cmp_table *cmp, unsigned fmts, struct errbuf *err)
 {
 	struct stat sb;
@@ -839,7 +841,7 @@ int charts_write(struct chart_set *cs, const char *dir, sqlite3 *db, const struc
 	cs->dir = xstrdup(dir);
 	if (cmp ? cmp_charts(cs, cmp, fmts, err) < 0 : table_charts(cs, t, fmts, err) < 0)
 		return -1;
-	if (db && (series_charts(cs, db, set, fmts, err) < 0 || cdf_charts(cs, db, set, fmts, err) < 0))
+	if (st && (series_charts(cs, st, set, fmts, err) < 0 || cdf_charts(cs, st, set, fmts, err) < 0))
 		return -1;
 	return 0;
 }

@@ -13,9 +13,9 @@
 #ifndef BENCH_REPORT_CHARTS_H
 #define BENCH_REPORT_CHARTS_H
 
-#include <sqlite3.h>
 
 #include "core/errbuf.h"
+#include "core/store.h"
 #include "core/strbuf.h"
 #include "report/report.h"
 
@@ -40,10 +40,10 @@ void chart_set_release(struct chart_set *cs);
 /*
  * Writes scripts and data files for every chart that the selection allows into `dir` (created if missing):
  * with a ratio table (cmp != NULL) kinds a-d compare the sides, else they show the raw table's groups;
- * e and f read samples and histogram bins of the selected runs from `db` (read-only). `fmts` says which
+ * e and f read samples and histogram bins of the selected runs from the store `st` (store_read.h; NULL: none). `fmts` says which
  * images the scripts produce. Fails with ERR_INPUT when dir cannot be written.
  */
-int charts_write(struct chart_set *cs, const char *dir, sqlite3 *db, const struct rep_set *set,
+int charts_write(struct chart_set *cs, const char *dir, struct store *st, const struct rep_set *set,
 		 const struct rep_table *t, const struct cmp_table *cmp, unsigned fmts, struct errbuf *err);
 
 /* Path of a chart's output with this extension ("svg", "png", "dat"), malloc'd. */

@@ -1,8 +1,8 @@
 /*
- * cpuview: the CPU and disk figures of a run as `bench report` shows them. The collectors store them
- * (tables cpu and disk, schema.sql); this module reads them back for one run at a time and derives what the
- * report prints: the cluster CPU figure per role (cpu host '*'), CPU per host, the devices with their IOs, and
- * the IO amplification of the run:
+ * cpuview: the CPU and disk figures of a run as `bench report` derives them. The collectors store them
+ * (tables cpu and disk, schema.sql) and core/store_read.h reads them back; this module derives what the
+ * report prints: the cluster CPU figure per role (cpu host '*'), CPU per host, the devices with their IOs,
+ * and the IO amplification of the run:
  *
  *     device IOs / front-end IOs
  *
@@ -13,31 +13,17 @@
  * counted where it is, and the collectors store every device that did IO in the window, so on a single
  * machine the figure includes unrelated IO (and stacked devices: md0 and its members both count).
  *
- * report_load() (report.h) fills rep_run.target_cpu_pct always and rep_run.cpuview with REP_CPU_DETAIL;
- * render.c lays out the tables this module formats. Nothing here prints or writes to the database.
+ * The headline CPU figures (rep_run.m[RM_CPU], rep_run.target_cpu_pct) follow core's one preference rule
+ * (store_cpu_pick, core/store_read.h). Cells for the text tables are in cpuview_cells.h, JSON in
+ * cpuview_json.h. Nothing here reads the database, prints or knows of report.h.
  */
 #ifndef BENCH_REPORT_CPUVIEW_H
 #define BENCH_REPORT_CPUVIEW_H
 
-#include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/errbuf.h"
-#include "core/strbuf.h"
-
-struct rep_run;
-
-/* One row of table cpu. */
-struct cpuview_cpu {
-	char *host;               /* "*" = the cluster figure of the role */
-	char *role;               /* "initiator" or "target" */
-	char *source;             /* procstat, node_exporter, fio, import, mixed */
-	int cores;                /* 0 unknown */
-	double util_pct;          /* busy share of all cores, %; NAN unknown */
-	double cpu_us_per_io;     /* busy CPU microseconds per front-end IO; NAN unknown */
-	double share_pct[8];      /* user nice system iowait irq softirq steal idle, %; NAN unknown */
-};
+#include "core/store_read.h"
 
 /* One row of table disk, with the role of its host. */
 struct cpuview_disk {
@@ -55,7 +41,7 @@ enum cpuview_scope {
 };
 
 struct cpuview_run {
-	struct cpuview_cpu *cpu;  /* role (initiator first), host '*' first, host, source */
+	struct store_cpu *cpu;    /* role (initiator first), host '*' first, host, source (store_read_cpu order) */
 	size_t ncpu;
 	struct cpuview_disk *disks; /* host, device */
 	size_t ndisks;
@@ -65,43 +51,15 @@ struct cpuview_run {
 	double amplification;     /* device_ios / front_end_ios; NAN when either is missing or front-end is 0 */
 };
 
-/* Prepared statements, opened once per report_load(). */
-struct cpuview_loader {
-	sqlite3 *db;
-	sqlite3_stmt *q[4];
-};
-
-int cpuview_loader_open(struct cpuview_loader *L, sqlite3 *db, struct errbuf *err);
-void cpuview_loader_close(struct cpuview_loader *L);
-
 /*
- * Fills r->target_cpu_pct and r->has_target_cpu from the cpu rows of role target (the cluster row '*',
- * collector and import before fio; else the row of the single target host), and with `detail` also
- * r->cpuview. Returns 0, or -1 with err (ERR_STORE).
+ * The figures of a run from its cpu rows (taken over: freed with the result), its disk rows (copied) and
+ * its front-end IOs (NAN unknown).
  */
-int cpuview_load_run(struct cpuview_loader *L, struct rep_run *r, int detail, struct errbuf *err);
-
-void cpuview_run_free(struct cpuview_run *v);
+struct cpuview_run *cpuview_new(struct store_cpu *cpu, size_t ncpu, const struct store_disk *disks, size_t ndisks,
+				double front_end_ios);
+void cpuview_run_free(struct cpuview_run *v); /* NULL ok */
 
 /* The name of share_pct[i]: "user_pct", ... */
-extern const char *const cpuview_share_keys[8];
-
-/*
- * A small table of already formatted cells (numbers rounded for reading, text raw: the renderer escapes
- * it) for the text and Markdown renderers to lay out.
- */
-struct cpuview_table {
-	const char *title;
-	size_t ncols, nrows;      /* row 0 is the header */
-	char **cells;             /* nrows * ncols, malloc'd */
-	unsigned right_mask;      /* bit k: column k is right-aligned */
-};
-
-/* The "CPU", "Disks" and "IO amplification" tables of the runs that have such rows (ntables = 3). */
-void cpuview_tables(struct cpuview_table t[3], const struct rep_run *runs, size_t nruns);
-void cpuview_table_release(struct cpuview_table *t);
-
-/* The figures of one run as a JSON object: {"cpu":[...],"disks":[...],"front_end_ios":..,...}. */
-void cpuview_json(struct strbuf *out, const struct cpuview_run *v);
+extern const char *const cpuview_share_keys[CPU_SHARE_NR];
 
 #endif

@@ -1,15 +1,19 @@
 /*
- * gate_select: choosing the baseline and candidate runs of a gate from the store (read-only SQL through
- * store_db()) and reading, per run, the figures the gate compares (aggregate host '*', or the only host).
+ * gate_select: choosing the baseline and candidate runs of a gate from the store and reading, per run, the
+ * figures the gate compares (aggregate host '*', or the only host). Runs are chosen as `bench report` chooses
+ * them: report_load (report.h) with the one selection language (select.h), so a run's label overrides its
+ * suite's; figures are read through core/store_read.h.
  *
  * Figures (stored units): IOPS, bytes/s, mean latency ns (total latency, else completion latency), p99 ns
- * (result_pct at 99.0) per direction, and CPU-microseconds per IO from the cpu table (initiators; procstat,
- * node_exporter, import, fio in that order), else from fio's own usr+sys CPU of a single-job run.
+ * (store_read_percentile: the stored 99th percentile, else from the bins) per direction, and CPU-microseconds
+ * per IO of the report's CPU row (core's one rule, store_cpu_pick), else, when that figure is fio's own
+ * usr+sys CPU, computed from it for a single-job run.
  *
  * A selection is one of:
  *   suite:ID             every run of suite ID
- *   k=v[,k=v...]         every run carrying all these labels (its own or its suite's)
- *   latest:k=v[,k=v...]  every run of the newest suite carrying all these labels
+ *   k=v[,k=v...]         every run matching all these conditions (select.h: labels, with a run's label
+ *                        overriding its suite's, or workload parameters)
+ *   latest:k=v[,k=v...]  every run of the newest suite that has a run matching all these conditions
  *
  * Each run is checked and, when it cannot be trusted, kept with the reason it is excluded: status other than
  * done (failed, partial, aborted, still running), a fio error on a host (run_host.error_code != 0), no stored
@@ -19,9 +23,9 @@
 #ifndef BENCH_REPORT_GATE_SELECT_H
 #define BENCH_REPORT_GATE_SELECT_H
 
-#include <sqlite3.h>
-
 #include "core/errbuf.h"
+#include "core/model.h"
+#include "core/store.h"
 #include "report/gate.h"
 
 enum gate_match {
@@ -47,7 +51,14 @@ int gate_selection_check(const char *selection, struct errbuf *err);
  * nothing is not an error here (gate_build reports it); a malformed selection is ERR_USAGE, `latest:` without
  * such a suite ERR_INPUT, SQLite failures ERR_STORE.
  */
-int gate_select_load(sqlite3 *db, const char *selection, const struct gate_select_opts *opts,
+int gate_select_load(struct store *st, const char *selection, const struct gate_select_opts *opts,
 		     struct gate_side *side, struct errbuf *err);
+
+/*
+ * The key runs are paired by across sides with GATE_MATCH_IDENTITY: the workload's shape, tool|rw|bs|bssplit|
+ * read%|random%|iodepth|numjobs ("?" for what is unknown), malloc'd. Deliberately not the full workload
+ * identity (core/identity.h): options such as rate_iops are checked like-for-like by the gate itself.
+ */
+char *gate_workload_key(const struct workload *wl);
 
 #endif

@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "core/units.h"
-#include "report/cpuview.h"
+#include "report/cpuview_cells.h"
+#include "report/cpuview_json.h"
 #include "report/escape.h"
 
 /* Order of the ratio columns, as storage articles print them. */
@@ -36,15 +37,6 @@ int rep_format_parse(const char *s, enum rep_format *out)
 	return -1;
 }
 
-void render_num(struct strbuf *out, double v, int decimals)
-{
-	if (isnan(v)) {
-		strbuf_addc(out, '-');
-		return;
-	}
-	strbuf_addf(out, "%.*f", decimals, v);
-}
-
 void render_cell(struct strbuf *out, const struct rep_cell *c, int decimals)
 {
 	render_num(out, c->n ? c->med : NAN, decimals);
@@ -55,21 +47,6 @@ void render_cell(struct strbuf *out, const struct rep_cell *c, int decimals)
 		render_num(out, c->max, decimals);
 		strbuf_addc(out, ')');
 	}
-}
-
-void render_exact(struct strbuf *out, double v, const char *nan_text)
-{
-	char buf[40];
-
-	if (isnan(v) || isinf(v)) {
-		strbuf_adds(out, nan_text);
-		return;
-	}
-	/* The shortest of %.15g and %.17g that reads back as the same double. */
-	snprintf(buf, sizeof(buf), "%.15g", v);
-	if (strtod(buf, NULL) != v)
-		snprintf(buf, sizeof(buf), "%.17g", v);
-	strbuf_adds(out, buf);
 }
 
 /* ---- grid: rows of cells laid out as aligned text or a Markdown table ------------------------------ */

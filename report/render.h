@@ -8,6 +8,7 @@
 #define BENCH_REPORT_RENDER_H
 
 #include "core/strbuf.h"
+#include "report/numfmt.h"
 #include "report/report.h"
 
 enum rep_format { FMT_TEXT = 0, FMT_CSV, FMT_JSON, FMT_MARKDOWN, FMT_HTML };
@@ -27,11 +28,7 @@ void render_table(struct strbuf *out, const struct rep_table *t, const struct re
 /* Ratio table with the unmatched rows. */
 void render_compare(struct strbuf *out, const struct cmp_table *t, enum rep_format f, const struct render_opts *o);
 
-/* A number rounded for reading: `decimals` places, thousands not separated; "-" for NAN. */
-void render_num(struct strbuf *out, double v, int decimals);
 /* A cell for reading: median, and " (min-max)" when the repetitions differ. */
 void render_cell(struct strbuf *out, const struct rep_cell *c, int decimals);
-/* A full-precision number for CSV/JSON ("" in CSV and null in JSON for NAN: `nan_text`). */
-void render_exact(struct strbuf *out, double v, const char *nan_text);
 
 #endif

@@ -2,7 +2,8 @@
  * report: the read-only view of the store that every table, ratio table and chart is built from.
  *
  * report_load() reads runs (their workload identity, labels, status, hosts and the headline figures of the
- * aggregate host '*') from an open store with prepared, read-only SQL and applies --where selections.
+ * aggregate host '*') through the store's reader (core/store_read.h) and applies --where selections
+ * (select.h: the one selection language; a run's label overrides its suite's).
  * report_table_build() groups them into the raw-data table storage articles publish (one block per label group,
  * one row per workload, repetitions folded into median and min-max); report_compare_build() pairs two sides
  * of a label (--compare transport=nvmeof:iser) into a ratio table. Renderers (render.h) turn both into text,
@@ -12,12 +13,12 @@
 #ifndef BENCH_REPORT_REPORT_H
 #define BENCH_REPORT_REPORT_H
 
-#include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/errbuf.h"
 #include "core/kv.h"
+#include "core/store.h"
 
 /* The headline metrics of a row, in table order. */
 enum rep_metric {
@@ -63,15 +64,20 @@ struct rep_run {
 	char *engine;
 	char *started_at, *finished_at;
 	char *tool, *rw;          /* or NULL */
+	char *bssplit;            /* or NULL */
 	uint64_t bs_bytes;        /* 0 unknown */
 	int read_pct, random_pct; /* -1 unknown */
 	int iodepth, numjobs;     /* 0 unknown */
 	int repetition;
+	long runtime_s;           /* asked runtime, s; 0 unknown */
 	char *identity;           /* workload identity (core/identity.h) from the stored spec; never NULL */
 	struct kvlist labels;     /* run labels plus the suite's it lacks, sorted by key */
 	double m[RM_NR];
-	char *cpu_source;         /* where RM_CPU came from: "procstat", "node_exporter", "import", "fio", or NULL */
-	double target_cpu_pct;    /* CPU utilisation of the targets, % (cpu host '*' role target); NAN unknown */
+	char *cpu_source;         /* where RM_CPU came from: "procstat", "node_exporter", "import", "fio", or NULL
+				   * (core's one rule: store_cpu_pick, core/store_read.h) */
+	int cpu_from_fio_job;     /* RM_CPU is fio's own usr+sys of its jobs (run_host), not a cpu row */
+	double cpu_us_per_io;     /* CPU-microseconds per IO of the same row as RM_CPU; NAN unknown */
+	double target_cpu_pct;    /* CPU utilisation of the targets, % (store_cpu_pick role target); NAN unknown */
 	int has_target_cpu;       /* the run has cpu rows of role target */
 	struct cpuview_run *cpuview; /* CPU and disk figures (cpuview.h), with REP_CPU_DETAIL only; or NULL */
 	struct rep_host *hosts;   /* per host, '*' last */
@@ -92,18 +98,24 @@ void rep_set_init(struct rep_set *s);
 void rep_set_release(struct rep_set *s);
 
 /*
- * One --where selection: key=value. Keys are label keys or the workload parameters name, tool, rw, bs
- * (a size: 4k), read_pct (alias rdpct), random_pct (randpct), iodepth, numjobs, engine, suite, status.
- * A run matches when every selection matches; a run without the label does not match.
+ * Selections (the language and its label rule are report/select.h's; these apply it to a report run).
+ * rep_where_add parses one --where key=value (select_add); rep_run_matches says whether the run matches all
+ * of `where`; rep_run_value gives a label or workload parameter of a run as text (NULL when it has none).
  */
 int rep_where_add(struct kvlist *where, const char *arg, struct errbuf *err);
-/* Whether the run matches all selections. */
 int rep_run_matches(const struct rep_run *r, const struct kvlist *where);
-/* The value of a label or workload parameter of a run as text into buf (NULL when the run has none). */
 const char *rep_run_value(const struct rep_run *r, const char *key, char *buf, size_t len);
 
 /* Reads runs (done and partial, or all with REP_ALL_STATUS) that match `where` (may be NULL). */
-int report_load(sqlite3 *db, const struct kvlist *where, unsigned flags, struct rep_set *out, struct errbuf *err);
+int report_load(struct store *st, const struct kvlist *where, unsigned flags, struct rep_set *out,
+		struct errbuf *err);
+
+/*
+ * The run spec of a stored run as it was asked for: parsed from its stored spec JSON (core/spec_json.h),
+ * or, for a run stored without a readable one, a spec whose workload has the run's workload columns.
+ * `out` is initialised here; release it with run_spec_release. ERR_STORE on a read failure.
+ */
+int rep_run_spec(struct store *st, const struct rep_run *r, struct run_spec *out, struct errbuf *err);
 
 /* ---- raw-data table ---------------------------------------------------------------------------- */
 

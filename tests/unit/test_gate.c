@@ -174,8 +174,8 @@ static void load(struct store *st, const char *bsel, const char *csel, const str
 	errbuf_init(&err);
 	gate_side_init(b, bsel);
 	gate_side_init(c, csel);
-	assert_int_equal(gate_select_load(store_db(st), bsel, NULL, b, &err), 0);
-	assert_int_equal(gate_select_load(store_db(st), csel, NULL, c, &err), 0);
+	assert_int_equal(gate_select_load(st, bsel, NULL, b, &err), 0);
+	assert_int_equal(gate_select_load(st, csel, NULL, c, &err), 0);
 	gate_init(g, o);
 	assert_int_equal(gate_build(g, b, c, &err), 0);
 	assert_int_equal(gate_evaluate(g, &err), 0);
@@ -306,15 +306,15 @@ static void test_bad_selections(void **state)
 
 	/* latest: with no such suite */
 	gate_side_init(&b, "latest:git=nope");
-	assert_int_equal(gate_select_load(store_db(st), "latest:git=nope", NULL, &b, &err), -1);
+	assert_int_equal(gate_select_load(st, "latest:git=nope", NULL, &b, &err), -1);
 	assert_int_equal(err.kind, ERR_INPUT);
 	gate_side_release(&b);
 
 	/* matching nothing: gate_build refuses, naming the selection */
 	gate_side_init(&b, "git=nope");
 	gate_side_init(&c, "git=def");
-	assert_int_equal(gate_select_load(store_db(st), "git=nope", NULL, &b, &err), 0);
-	assert_int_equal(gate_select_load(store_db(st), "git=def", NULL, &c, &err), 0);
+	assert_int_equal(gate_select_load(st, "git=nope", NULL, &b, &err), 0);
+	assert_int_equal(gate_select_load(st, "git=def", NULL, &c, &err), 0);
 	assert_int_equal(b.n, 0);
 	gate_init(&g, NULL);
 	assert_int_equal(gate_build(&g, &b, &c, &err), -1);
@@ -327,8 +327,8 @@ static void test_bad_selections(void **state)
 	/* no workload in common */
 	gate_side_init(&b, "git=abc");
 	gate_side_init(&c, "suite:3");
-	assert_int_equal(gate_select_load(store_db(st), "git=abc", NULL, &b, &err), 0);
-	assert_int_equal(gate_select_load(store_db(st), "suite:3", NULL, &c, &err), 0);
+	assert_int_equal(gate_select_load(st, "git=abc", NULL, &b, &err), 0);
+	assert_int_equal(gate_select_load(st, "suite:3", NULL, &c, &err), 0);
 	gate_init(&g, NULL);
 	assert_int_equal(gate_build(&g, &b, &c, &err), -1);
 	assert_non_null(strstr(err.msg, "no workload in common"));

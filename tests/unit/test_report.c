@@ -271,7 +271,7 @@ static void test_store_roundtrip(void **state)
 
 	assert_int_equal(store_open(path, STORE_READONLY, &st, &err), 0);
 	rep_set_init(&set);
-	assert_int_equal(report_load(store_db(st), NULL, 0, &set, &err), 0);
+	assert_int_equal(report_load(st, NULL, 0, &set, &err), 0);
 	assert_int_equal(set.n, 1);
 	assert_string_equal(kvlist_get(&set.v[0].labels, "kernel", ""), "6.8"); /* from the suite */
 	assert_string_equal(kvlist_get(&set.v[0].labels, "stack", ""), "md");

@@ -18,6 +18,7 @@
 #include "core/aggregate.h"
 #include "core/spec_json.h"
 #include "core/store.h"
+#include "core/store_internal.h"
 #include "core/strbuf.h"
 
 static char *tmp_db(void)

@@ -1,0 +1,138 @@
+/*
+ * cpuview_cells: the "CPU", "Disks" and "IO amplification" tables of `bench report -v` as formatted cells
+ * (cpuview_cells.h), built from the figures of cpuview.h; render.c lays them out.
+ */
+#include "report/cpuview_cells.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/cpuview.h"
+#include "report/numfmt.h"
+#include "report/report.h"
+
+struct cell_list {
+	char **v;
+	size_t n, cap;
+};
+
+static void add_cell(struct cell_list *c, const char *s)
+{
+	ARRAY_GROW(c->v, c->cap, c->n + 1);
+	c->v[c->n++] = xstrdup(s);
+}
+
+static void add_num(struct cell_list *c, double v, int decimals)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	render_num(&sb, v, decimals);
+	add_cell(c, sb.buf);
+	strbuf_release(&sb);
+}
+
+static void add_u64(struct cell_list *c, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	add_cell(c, buf);
+}
+
+static void add_run_id(struct cell_list *c, const struct rep_run *r)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lld", (long long)r->id);
+	add_cell(c, buf);
+}
+
+static void table_start(struct cpuview_table *t, struct cell_list *c, const char *title, const char *const *hdr,
+			size_t ncols, unsigned right_mask)
+{
+	memset(t, 0, sizeof(*t));
+	memset(c, 0, sizeof(*c));
+	t->title = title;
+	t->ncols = ncols;
+	t->right_mask = right_mask;
+	for (size_t k = 0; k < ncols; k++)
+		add_cell(c, hdr[k]);
+}
+
+static void table_end(struct cpuview_table *t, struct cell_list *c)
+{
+	t->cells = c->v;
+	t->nrows = c->n / t->ncols;
+}
+
+void cpuview_tables(struct cpuview_table t[3], const struct rep_run *runs, size_t nruns)
+{
+	static const char *const h_cpu[] = { "run", "role", "host", "source", "cores", "util %", "CPU us/IO" };
+	static const char *const h_disk[] = { "run", "host", "role", "device", "reads", "writes", "counted" };
+	static const char *const h_amp[] = { "run", "front-end IOs", "device IOs", "devices of",
+					     "IO amplification" };
+	struct cell_list c;
+
+	table_start(&t[0], &c, "CPU", h_cpu, 7, 1u << 4 | 1u << 5 | 1u << 6);
+	for (size_t i = 0; i < nruns; i++) {
+		const struct cpuview_run *v = runs[i].cpuview;
+
+		for (size_t k = 0; v && k < v->ncpu; k++) {
+			const struct store_cpu *x = &v->cpu[k];
+
+			add_run_id(&c, &runs[i]);
+			add_cell(&c, x->role);
+			add_cell(&c, !strcmp(x->host, "*") ? "* (cluster)" : x->host);
+			add_cell(&c, x->source);
+			add_num(&c, x->cores > 0 ? x->cores : NAN, 0);
+			add_num(&c, x->util_pct, 1);
+			add_num(&c, x->cpu_us_per_io, 2);
+		}
+	}
+	table_end(&t[0], &c);
+
+	table_start(&t[1], &c, "Disks", h_disk, 7, 1u << 4 | 1u << 5);
+	for (size_t i = 0; i < nruns; i++) {
+		const struct cpuview_run *v = runs[i].cpuview;
+
+		for (size_t k = 0; v && k < v->ndisks; k++) {
+			const struct cpuview_disk *d = &v->disks[k];
+
+			add_run_id(&c, &runs[i]);
+			add_cell(&c, d->host);
+			add_cell(&c, d->role ? d->role : "-");
+			add_cell(&c, d->device);
+			add_u64(&c, d->reads);
+			add_u64(&c, d->writes);
+			add_cell(&c, d->counted ? "yes" : "no");
+		}
+	}
+	table_end(&t[1], &c);
+
+	table_start(&t[2], &c, "IO amplification", h_amp, 5, 1u << 1 | 1u << 2 | 1u << 4);
+	for (size_t i = 0; i < nruns; i++) {
+		const struct cpuview_run *v = runs[i].cpuview;
+
+		if (!v || v->scope == CPUVIEW_SCOPE_NONE)
+			continue;
+		add_run_id(&c, &runs[i]);
+		add_num(&c, v->front_end_ios, 0);
+		add_u64(&c, v->device_ios);
+		add_cell(&c, v->scope == CPUVIEW_SCOPE_TARGET ? "target hosts" : "all hosts (no target)");
+		add_num(&c, v->amplification, 2);
+	}
+	table_end(&t[2], &c);
+}
+
+void cpuview_table_release(struct cpuview_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,432 @@
+/*
+ * test_store_read: the store's reader (core/store_read.c) on real SQLite files written with the store API:
+ * labels (a run's label overrides its suite's), percentiles with and without a stored value (the bins
+ * fallback and the tolerance), the one CPU preference rule with several sources, hosts, disks, samples,
+ * artifacts and the stored spec.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/aggregate.h"
+#include "core/store.h"
+#include "core/store_read.h"
+#include "core/strbuf.h"
+
+static char dbpath[64];
+
+static void remove_db(const char *path)
+{
+	char buf[96];
+
+	unlink(path);
+	snprintf(buf, sizeof(buf), "%s-wal", path);
+	unlink(buf);
+	snprintf(buf, sizeof(buf), "%s-shm", path);
+	unlink(buf);
+}
+
+static struct dir_result *dir(struct host_result *h, enum ddir d, double iops)
+{
+	h->dir[d].present = 1;
+	h->dir[d].ios = (uint64_t)(iops * 10);
+	h->dir[d].runtime_ms = 10000;
+	h->dir[d].iops = iops;
+	h->dir[d].bw_bytes = iops * 4096;
+	h->dir[d].clat.present = 1;
+	h->dir[d].clat.mean_ns = 1e9 / iops;
+	snprintf(h->dir[d].pct_kind, sizeof(h->dir[d].pct_kind), "clat");
+	return &h->dir[d];
+}
+
+static void set_bins(struct dir_result *d, const struct hist_bin *b, size_t n)
+{
+	d->bins = xcalloc(n, sizeof(*b));
+	memcpy(d->bins, b, n * sizeof(*b));
+	d->nbins = n;
+}
+
+static struct cpu_result *cpu(struct run_result *res, const char *host, enum host_role role, const char *source,
+			      double util, double us_per_io)
+{
+	struct cpu_result *c = run_result_add_cpu(res, host, role, source);
+
+	c->util_pct = util;
+	c->cpu_us_per_io = us_per_io;
+	return c;
+}
+
+/* Writes one run of suite `suite` with these labels and result; returns its id. */
+static int64_t add_run(struct store *st, int64_t suite, unsigned seq, const char *name, const char *lk,
+		       const char *lv, struct run_result *res)
+{
+	struct run_spec spec;
+	struct errbuf err;
+	int64_t id;
+
+	errbuf_init(&err);
+	run_spec_init(&spec);
+	spec.name = xstrdup(name);
+	spec.seq = seq;
+	spec.repetition = 1;
+	spec.engine = xstrdup("fio");
+	spec.wl.tool = xstrdup("fio");
+	spec.wl.rw = xstrdup("randread");
+	spec.wl.bs_bytes = 4096;
+	spec.wl.read_pct = 100;
+	spec.wl.random_pct = 100;
+	spec.wl.iodepth = 32;
+	spec.wl.numjobs = 1;
+	if (lk)
+		kvlist_add(&spec.labels, lk, lv);
+	assert_int_equal(store_run_add(st, suite, &spec, RUN_DONE, &id, &err), 0);
+	assert_int_equal(store_run_write_result(st, id, res, &err), 0);
+	run_spec_release(&spec);
+	run_result_release(res);
+	run_result_init(res);
+	return id;
+}
+
+static int64_t run_pct, run_bins, run_none, run_cpu_all, run_cpu_import, run_cpu_host, run_cpu_hosts, run_cpu_fio,
+	run_cpu_noutil;
+
+static const struct hist_bin bins[] = { { 100000, 90 }, { 200000, 9 }, { 5000000, 1 } };
+
+static int setup(void **state)
+{
+	struct store *st;
+	struct errbuf err;
+	struct kvlist labels;
+	struct run_result res;
+	struct host_result *h;
+	struct dir_result *d;
+	int64_t suite;
+
+	(void)state;
+	snprintf(dbpath, sizeof(dbpath), "/tmp/test_store_read-%ld.db", (long)getpid());
+	remove_db(dbpath);
+	errbuf_init(&err);
+	assert_int_equal(store_open(dbpath, 0, &st, &err), 0);
+	kvlist_init(&labels);
+	kvlist_add(&labels, "env", "lab");
+	kvlist_add(&labels, "kernel", "6.8");
+	assert_int_equal(store_suite_add(st, "s1", "run", NULL, 9, &labels, &suite, &err), 0);
+	kvlist_release(&labels);
+	run_result_init(&res);
+
+	/* percentiles: stored 99.0 (and 99.99), bins only, neither */
+	h = run_result_add_host(&res, "*");
+	d = dir(h, DDIR_READ, 1000);
+	d->pct = xcalloc(2, sizeof(*d->pct));
+	d->pct[0] = (struct percentile){ 99.0, 777000 };
+	d->pct[1] = (struct percentile){ 99.99, 888000 };
+	d->npct = 2;
+	set_bins(d, bins, 3);
+	run_pct = add_run(st, suite, 1, "pct", "env", "prod", &res); /* overrides the suite's env=lab */
+	h = run_result_add_host(&res, "*");
+	set_bins(dir(h, DDIR_READ, 1000), bins, 3);
+	run_bins = add_run(st, suite, 2, "bins", NULL, NULL, &res);
+	h = run_result_add_host(&res, "*");
+	dir(h, DDIR_READ, 1000);
+	run_none = add_run(st, suite, 3, "none", NULL, NULL, &res);
+
+	/* CPU: every source on the cluster row; the rule picks procstat */
+	h = run_result_add_host(&res, "*");
+	dir(h, DDIR_READ, 1000);
+	h->usr_cpu_pct = 70;
+	h->sys_cpu_pct = 20;
+	cpu(&res, "*", ROLE_INITIATOR, "fio", 90, 90);
+	cpu(&res, "*", ROLE_INITIATOR, "import", 50, 50);
+	cpu(&res, "*", ROLE_INITIATOR, "node_exporter", 45, 45);
+	cpu(&res, "*", ROLE_INITIATOR, "procstat", 40, 12.5);
+	cpu(&res, "*", ROLE_TARGET, "node_exporter", 33, 3);
+	cpu(&res, "tgt1", ROLE_TARGET, "procstat", 66, 6); /* a host row never beats the cluster row */
+	run_cpu_all = add_run(st, suite, 4, "cpu-all", NULL, NULL, &res);
+	/* import before fio */
+	h = run_result_add_host(&res, "*");
+	dir(h, DDIR_READ, 1000);
+	cpu(&res, "*", ROLE_INITIATOR, "fio", 90, 90);
+	cpu(&res, "*", ROLE_INITIATOR, "import", 50, NAN);
+	run_cpu_import = add_run(st, suite, 5, "cpu-import", NULL, NULL, &res);
+	/* no cluster row, one host: that host's rows */
+	h = run_result_add_host(&res, "*");
+	dir(h, DDIR_READ, 1000);
+	cpu(&res, "ini1", ROLE_INITIATOR, "node_exporter", 21, 2.1);
+	cpu(&res, "ini1", ROLE_INITIATOR, "fio", 80, 8);
+	run_cpu_host = add_run(st, suite, 6, "cpu-host", NULL, NULL, &res);
+	/* no cluster row, two hosts: no row stands for the role; fio's own CPU of run_host '*' */
+	h = run_result_add_host(&res, "*");
+	dir(h, DDIR_READ, 1000);
+	h->usr_cpu_pct = 5;
+	h->sys_cpu_pct = 6;
+	cpu(&res, "ini1", ROLE_INITIATOR, "procstat", 21, 2.1);
+	cpu(&res, "ini2", ROLE_INITIATOR, "procstat", 23, 2.3);
+	run_cpu_hosts = add_run(st, suite, 7, "cpu-hosts", NULL, NULL, &res);
+	/* no cpu rows: fio's own usr + sys */
+	h = run_result_add_host(&res, "*");
+	dir(h, DDIR_READ, 1000);
+	h->usr_cpu_pct = 3;
+	h->sys_cpu_pct = 4;
+	run_cpu_fio = add_run(st, suite, 8, "cpu-fio", NULL, NULL, &res);
+	/* a procstat row without a utilisation is skipped; user + system counts as one */
+	h = run_result_add_host(&res, "*");
+	dir(h, DDIR_READ, 1000);
+	cpu(&res, "*", ROLE_INITIATOR, "procstat", NAN, 1.0);
+	{
+		struct cpu_result *c = cpu(&res, "*", ROLE_INITIATOR, "node_exporter", NAN, 4.0);
+		c->user_pct = 10;
+		c->system_pct = 5;
+	}
+	cpu(&res, "*", ROLE_INITIATOR, "import", 60, 6.0);
+	ARRAY_GROW(res.disks, res.disks_cap, res.ndisks + 1);
+	res.disks[res.ndisks++] = (struct disk_result){ xstrdup("tgt1"), xstrdup("nvme0n1"), 10, 20, 80, 160, 5 };
+	run_result_add_sample(&res, "*", "iops.read", 2000, 990);
+	run_result_add_sample(&res, "*", "iops.read", 1000, 1010);
+	run_result_add_artifact(&res, "jobfile", "[job]\nrw=read\n", 15);
+	run_cpu_noutil = add_run(st, suite, 9, "cpu-noutil", NULL, NULL, &res);
+	run_result_release(&res);
+	store_close(st);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	remove_db(dbpath);
+	return 0;
+}
+
+static struct store *open_ro(void)
+{
+	struct store *st;
+	struct errbuf err;
+
+	errbuf_init(&err);
+	assert_int_equal(store_open(dbpath, STORE_READONLY | STORE_MUST_EXIST, &st, &err), 0);
+	return st;
+}
+
+static const struct store_run *find_run(const struct store_run_list *l, int64_t id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].id == id)
+			return &l->v[i];
+	fail_msg("run %lld not read", (long long)id);
+	return NULL;
+}
+
+static void test_runs_and_labels(void **state)
+{
+	struct store *st = open_ro();
+	struct store_run_list l;
+	struct store_suite *suites;
+	struct store_run one;
+	struct errbuf err;
+	size_t ns;
+	char *json;
+	const struct store_run *r;
+
+	(void)state;
+	errbuf_init(&err);
+	store_run_list_init(&l);
+	assert_int_equal(store_read_runs(st, &l, &err), 0);
+	assert_int_equal(l.n, 9);
+	r = find_run(&l, run_pct);
+	assert_string_equal(r->name, "pct");
+	assert_string_equal(r->suite, "s1");
+	assert_string_equal(kvlist_get(&r->labels, "env", ""), "prod");   /* the run's own wins */
+	assert_string_equal(kvlist_get(&r->labels, "kernel", ""), "6.8"); /* the suite's it lacks */
+	assert_int_equal(r->labels.n, 2);
+	r = find_run(&l, run_bins);
+	assert_string_equal(kvlist_get(&r->labels, "env", ""), "lab");
+	assert_int_equal(r->bs_bytes, 4096);
+	assert_int_equal(r->iodepth, 32);
+	assert_non_null(r->spec);
+	store_run_list_release(&l);
+
+	assert_int_equal(store_read_run(st, run_bins, &one, &err), 0);
+	assert_string_equal(one.name, "bins");
+	store_run_release(&one);
+	assert_int_equal(store_read_run(st, 9999, &one, &err), 1);
+	assert_int_equal(store_read_spec(st, run_bins, &json, &err), 0);
+	assert_non_null(strstr(json, "randread"));
+	free(json);
+	assert_int_equal(store_read_spec(st, 9999, &json, &err), 1);
+
+	assert_int_equal(store_read_suites(st, &suites, &ns, &err), 0);
+	assert_int_equal(ns, 1);
+	assert_int_equal(suites[0].planned_runs, 9);
+	assert_string_equal(kvlist_get(&suites[0].labels, "env", ""), "lab");
+	store_suites_free(suites, ns);
+	store_close(st);
+}
+
+static double pct_of(struct store *st, int64_t run, double pct)
+{
+	struct store_result *res;
+	struct errbuf err;
+	size_t n;
+	double v;
+
+	errbuf_init(&err);
+	assert_int_equal(store_read_results(st, run, HOST_AGGREGATE, &res, &n, &err), 0);
+	assert_true(n >= 1);
+	assert_int_equal(res[0].ddir, DDIR_READ);
+	assert_int_equal(store_read_percentile(st, res[0].id, pct, &v, &err), 0);
+	store_results_free(res, n);
+	return v;
+}
+
+static void test_percentiles(void **state)
+{
+	struct store *st = open_ro();
+	uint64_t from_bins99 = hist_percentile(bins, 3, 99.0), from_bins999 = hist_percentile(bins, 3, 99.9);
+
+	(void)state;
+	assert_true(from_bins99 == 200000 && from_bins999 == 5000000);
+	/* stored: the stored value, also within the tolerance; not confused with the neighbour 99.99 */
+	assert_true(pct_of(st, run_pct, 99.0) == 777000);
+	assert_true(pct_of(st, run_pct, 99.0 + STORE_PCT_TOLERANCE / 2) == 777000);
+	assert_true(pct_of(st, run_pct, 99.99) == 888000);
+	/* not stored at that point: from the bins, never a neighbouring stored point */
+	assert_true(pct_of(st, run_pct, 99.9) == (double)from_bins999);
+	assert_true(pct_of(st, run_pct, 99.0 + 10 * STORE_PCT_TOLERANCE) == (double)hist_percentile(bins, 3, 99.001));
+	/* no stored percentiles: the bins */
+	assert_true(pct_of(st, run_bins, 99.0) == (double)from_bins99);
+	/* neither: unknown */
+	assert_true(isnan(pct_of(st, run_none, 99.0)));
+	store_close(st);
+}
+
+static void pick(struct store *st, int64_t run, const char *role, struct store_cpu_pick *p, struct store_cpu **rows,
+		 size_t *nrows, struct store_host **hosts, size_t *nhosts)
+{
+	struct errbuf err;
+
+	errbuf_init(&err);
+	assert_int_equal(store_read_cpu(st, run, rows, nrows, &err), 0);
+	assert_int_equal(store_read_hosts(st, run, hosts, nhosts, &err), 0);
+	store_cpu_pick(*rows, *nrows, *hosts, *nhosts, role, p);
+}
+
+static void test_cpu_rule(void **state)
+{
+	static const struct {
+		int64_t *run;
+		const char *role, *source;
+		double util, us_per_io; /* NAN: unknown */
+		int from_fio_job;
+	} cases[] = {
+		{ &run_cpu_all, "initiator", "procstat", 40, 12.5, 0 },
+		{ &run_cpu_all, "target", "node_exporter", 33, 3, 0 },
+		{ &run_cpu_import, "initiator", "import", 50, NAN, 0 }, /* the row's figure, not fio's 90 */
+		{ &run_cpu_host, "initiator", "node_exporter", 21, 2.1, 0 },
+		{ &run_cpu_hosts, "initiator", "fio", 11, NAN, 1 },
+		{ &run_cpu_fio, "initiator", "fio", 7, NAN, 1 },
+		{ &run_cpu_fio, "target", NULL, NAN, NAN, 0 },
+		{ &run_cpu_noutil, "initiator", "node_exporter", 15, 4.0, 0 },
+	};
+	struct store *st = open_ro();
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct store_cpu_pick p;
+		struct store_cpu *rows;
+		struct store_host *hosts;
+		size_t nrows, nhosts;
+
+		pick(st, *cases[i].run, cases[i].role, &p, &rows, &nrows, &hosts, &nhosts);
+		if (!cases[i].source) {
+			assert_null(p.source);
+		} else {
+			if (!p.source || strcmp(p.source, cases[i].source))
+				fail_msg("case %zu: source %s, want %s", i, p.source ? p.source : "(none)",
+					 cases[i].source);
+		}
+		assert_true(isnan(cases[i].util) ? isnan(p.util_pct) : fabs(p.util_pct - cases[i].util) < 1e-9);
+		assert_true(isnan(cases[i].us_per_io) ? isnan(p.cpu_us_per_io) :
+							fabs(p.cpu_us_per_io - cases[i].us_per_io) < 1e-9);
+		assert_int_equal(p.from_fio_job, cases[i].from_fio_job);
+		store_cpu_free(rows, nrows);
+		store_hosts_free(hosts, nhosts);
+	}
+	/* rows come in preference order within a host, initiator first */
+	{
+		struct store_cpu *rows;
+		size_t n;
+		struct errbuf err;
+
+		errbuf_init(&err);
+		assert_int_equal(store_read_cpu(st, run_cpu_all, &rows, &n, &err), 0);
+		assert_int_equal(n, 6);
+		assert_string_equal(rows[0].source, "procstat");
+		assert_string_equal(rows[1].source, "node_exporter");
+		assert_string_equal(rows[2].source, "import");
+		assert_string_equal(rows[3].source, "fio");
+		assert_string_equal(rows[4].role, "target");
+		assert_string_equal(rows[4].host, "*");
+		store_cpu_free(rows, n);
+	}
+	assert_true(store_cpu_source_rank("procstat") < store_cpu_source_rank("node_exporter"));
+	assert_true(store_cpu_source_rank("import") < store_cpu_source_rank("fio"));
+	assert_true(store_cpu_source_rank("fio") < store_cpu_source_rank("other"));
+	store_close(st);
+}
+
+static void test_disks_samples_artifacts(void **state)
+{
+	struct store *st = open_ro();
+	struct store_disk *d;
+	struct store_sample *s;
+	struct store_artifact *a;
+	struct store_result *res;
+	struct errbuf err;
+	size_t n;
+
+	(void)state;
+	errbuf_init(&err);
+	assert_int_equal(store_read_disks(st, run_cpu_noutil, &d, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(d[0].device, "nvme0n1");
+	assert_true(d[0].reads == 10 && d[0].writes == 20 && d[0].io_ticks_ms == 5);
+	store_disks_free(d, n);
+	assert_int_equal(store_read_samples(st, run_cpu_noutil, &s, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_true(s[0].t_ms == 1000 && s[0].value == 1010 && s[1].t_ms == 2000);
+	store_samples_free(s, n);
+	assert_int_equal(store_read_artifacts(st, run_cpu_noutil, &a, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(a[0].len, 15);
+	assert_string_equal((const char *)a[0].content, "[job]\nrw=read\n");
+	store_artifacts_free(a, n);
+	/* every host, '*' first; unknown host: nothing */
+	assert_int_equal(store_read_results(st, run_pct, NULL, &res, &n, &err), 0);
+	assert_true(n >= 1);
+	assert_string_equal(res[0].host, "*");
+	assert_true(res[0].iops == 1000 && res[0].ios == 10000);
+	assert_true(isnan(res[0].lat_mean_ns) && store_result_mean_lat_ns(&res[0]) == 1e6);
+	store_results_free(res, n);
+	assert_int_equal(store_read_results(st, run_pct, "nohost", &res, &n, &err), 0);
+	assert_int_equal(n, 0);
+	store_results_free(res, n);
+	store_close(st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_runs_and_labels),
+		cmocka_unit_test(test_percentiles),
+		cmocka_unit_test(test_cpu_rule),
+		cmocka_unit_test(test_disks_samples_artifacts),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
