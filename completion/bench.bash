@@ -6,7 +6,7 @@
 #   options           from `bench CMD --help`: the item lines that start with '-'; an option followed by a
 #                     placeholder (PATH, KEY=VALUE, text|json) takes an argument; a|b|c placeholders are values
 #   subcommands       from the usage lines of `bench CMD --help` (bench profiles list, bench lab up N, ...)
-#   suite names       from `bench profiles list`, after run, plan and profiles show
+#   suite names       from `bench profiles list`, after run, plan and profiles show; commands after help
 #   --db              *.db files and directories; other option arguments and operands: files and directories
 
 # The bench being completed: the command word as typed (build/bench, ~/bin/bench), else bench from PATH.
@@ -157,6 +157,9 @@ _bench()
 	run | plan)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -W "$(_bench_suites "$bin")" -- "$cur"; compgen -f -- "$cur")
+		;;
+	help)
+		((npos == 0)) && mapfile -t COMPREPLY < <(compgen -W "$(_bench_commands "$bin")" -- "$cur")
 		;;
 	profiles)
 		[[ $sub == show && $npos -eq 1 ]] && mapfile -t COMPREPLY < <(compgen -W "$(_bench_suites "$bin")" -- "$cur")

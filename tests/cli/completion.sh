@@ -69,4 +69,5 @@ has_comp "nvmeof-vs-iser" "$BENCH" profiles show ""
 expect_comp "" "$BENCH" profiles list ""
 expect_comp "check start stop" "$BENCH" hosts ""
 expect_comp "--help --version" "$BENCH" --
+expect_comp "gate" "$BENCH" help ga
 finish
