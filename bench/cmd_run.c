@@ -13,6 +13,7 @@
 #include "bench/commands.h"
 #include "bench/runloop.h"
 #include "core/hostsfile.h"
+#include "core/paths.h"
 #include "core/strbuf.h"
 #include "engines/fio_hosts.h"
 #include "core/units.h"
@@ -266,7 +267,7 @@ int cmd_run(int argc, char **argv)
 	}
 	ro.labels = &labels;
 	ro.args = args_text;
-	ro.sim_so = getenv("BENCH_SIM_SO") && *getenv("BENCH_SIM_SO") ? getenv("BENCH_SIM_SO") : BENCH_SIM_SO;
+	ro.sim_so = paths_sim_so();
 	code = runloop_run(st, &plan, &ro);
 out:
 	store_close(st);

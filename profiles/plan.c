@@ -2,6 +2,7 @@
  * plan: the plan container (see profile.h): runs in order, warnings, and the wall-time estimate.
  */
 #include "profiles/profile.h"
+#include "core/paths.h"
 #include "core/strbuf.h"
 
 #include <stdarg.h>
@@ -83,8 +84,7 @@ double plan_estimate_s(const struct plan *p)
 
 const char *profile_library_dir(void)
 {
-	const char *env = getenv("BENCH_LIBRARY");
-	return env && *env ? env : BENCH_LIBRARY_DIR;
+	return paths_library_dir();
 }
 
 /*
