@@ -51,14 +51,11 @@ static double spec_time_s(const struct run_spec *s)
 	return s->wl.ramp_s + s->wl.runtime_s + 2;
 }
 
-/* The run's labels: its own, then the plan's, then the command line's (later wins). */
-static void merge_labels(struct run_spec *s, const struct plan *plan, const struct kvlist *cli)
+/* The run's labels: its own, then the plan's (the profile's and --label's: options.c), later wins. */
+static void merge_labels(struct run_spec *s, const struct plan *plan)
 {
 	for (size_t i = 0; i < plan->labels.n; i++)
 		kvlist_set(&s->labels, plan->labels.v[i].key, plan->labels.v[i].value);
-	if (cli)
-		for (size_t i = 0; i < cli->n; i++)
-			kvlist_set(&s->labels, cli->v[i].key, cli->v[i].value);
 }
 
 static void progress(const struct run_spec *s, size_t idx, size_t total, double elapsed, double remaining_after)
@@ -251,9 +248,6 @@ int runloop_preflight(const struct plan *plan, const struct runloop_opts *o)
 		const struct run_spec *s = &plan->runs[i];
 		const char *engine = s->engine ? s->engine : "fio";
 
-		if (!engine_find(engine))
-			return cli_error(EXIT_INPUT, "run %u '%s': unknown engine '%s' (fio, sim, null)", s->seq, s->name,
-					 engine);
 		if (!local || strcmp(engine, "fio"))
 			continue;
 		for (size_t t = 0; t < s->ntargets; t++)
@@ -266,18 +260,12 @@ int runloop_preflight(const struct plan *plan, const struct runloop_opts *o)
 int runloop_run(struct store *st, const struct plan *plan, const struct runloop_opts *o)
 {
 	struct errbuf err;
-	struct kvlist suite_labels;
 	int64_t suite_id = 0;
 	size_t done = 0, failed = 0, partial = 0, skipped = 0;
 	double remaining = 0;
 	int code = EXIT_OK;
 
 	errbuf_init(&err);
-	kvlist_init(&suite_labels);
-	kvlist_copy(&suite_labels, &plan->labels);
-	if (o->labels)
-		for (size_t i = 0; i < o->labels->n; i++)
-			kvlist_set(&suite_labels, o->labels->v[i].key, o->labels->v[i].value);
 	if (o->resume && store_suite_find(st, plan->name, o->args, &suite_id, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
@@ -286,7 +274,7 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 		cli_warn("--resume: no earlier suite '%s' with the same arguments in '%s': starting a new one", plan->name,
 			 store_path(st));
 	if (!suite_id &&
-	    store_suite_add(st, plan->name, "run", o->args, (unsigned)plan->n, &suite_labels, &suite_id, &err) < 0) {
+	    store_suite_add(st, plan->name, "run", o->args, (unsigned)plan->n, &plan->labels, &suite_id, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
 	}
@@ -311,7 +299,7 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 			continue;
 		}
 		run_spec_copy(&s, &plan->runs[i]);
-		merge_labels(&s, plan, o->labels);
+		merge_labels(&s, plan);
 		if (run_one(st, suite_id, &s, o, i + 1, plan->n, remaining, &status, &err) < 0) {
 			run_spec_release(&s);
 			code = cli_fail(&err);
@@ -349,6 +337,5 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 	if (failed || partial)
 		code = EXIT_HOST;
 out:
-	kvlist_release(&suite_labels);
 	return code;
 }

@@ -12,7 +12,6 @@
 #include "profiles/profile.h"
 
 struct runloop_opts {
-	const struct kvlist *labels;   /* --label: override the plan's and the runs' labels */
 	const char *args;              /* canonical arguments (JSON) that define the suite, for --resume */
 	int resume;
 	int destructive;
@@ -28,8 +27,9 @@ struct runloop_opts {
 };
 
 /*
- * Checks what can be checked before the database is opened and any load starts: every local target is
- * safe and usable, every engine exists. Prints the error; returns 0 or the exit code.
+ * Checks what can be checked before the database is opened and any load starts, beyond what the plan's own
+ * checks (options.c run_args_plan: engines, hosts) cover: every local target is safe and usable. Prints the
+ * error; returns 0 or the exit code.
  */
 int runloop_preflight(const struct plan *plan, const struct runloop_opts *o);
 
