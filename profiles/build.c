@@ -21,6 +21,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "profiles/fio_job.h"
+#include "profiles/fio_values.h"
 
 #define DEFAULT_TARGET "bench-target.dat"
 #define DEFAULT_QUICK_RAMP "2"
@@ -212,7 +213,8 @@ static int expand_fio(const char *path, const struct plan_options *opt, const st
 			locs.file = lf;
 			locs.line = ll;
 			locs.n = k == res.n ? res.n : 0; /* only when the lists line up */
-			bad = workload_from_fio_at(&s->wl, &res, &locs, sec->file, sec->line, err) < 0;
+			bad = workload_from_fio_at(&s->wl, &res, &locs, sec->file, sec->line, err) < 0 ||
+			      fio_values_check(&res, locs.n ? lf : NULL, ll, sec->file, sec->line, err) < 0;
 			free(lf);
 			free(ll);
 			if (bad) {
@@ -367,6 +369,8 @@ static int expand_suite(const struct suite *su, const struct plan_options *opt, 
 			mine.explicit_name[mine.n - 1] = it->name != NULL;
 			mine.disks[mine.n - 1] = it->disks;
 			rc = workload_from_fio_at(&s->wl, &o, &locs, it->file, it->line, err);
+			if (rc == 0)
+				rc = fio_values_check(&o, lf, ll, it->file, it->line, err);
 			free(lf);
 			free(ll);
 			kvlist_release(&o);
@@ -395,6 +399,7 @@ static int expand_suite(const struct suite *su, const struct plan_options *opt, 
 		for (size_t k = first; k < mine.n; k++)
 			kvlist_copy(&mine.v[k].labels, &it->labels);
 	}
+	rc = -1; /* a SUITE_WORKLOAD item left rc at 0 */
 	if (apply_suite(&mine, su, opt, err) < 0)
 		goto out;
 	if (!self->up && apply_final(&mine, su, opt, err) < 0)
@@ -598,7 +603,10 @@ static int matrix_set(struct workload *w, const char *key, const char *val, stru
 	}
 	if (!strcmp(key, "threads"))
 		key = "iodepth";
-	return workload_set_fio_opt(w, fio_option_canonical(key), val, err);
+	key = fio_option_canonical(key);
+	if (fio_value_check(key, val, "--matrix", err) < 0)
+		return -1;
+	return workload_set_fio_opt(w, key, val, err);
 }
 
 static int cross_matrix(struct protos *ps, const struct kvlist *matrix, struct errbuf *err)
@@ -613,6 +621,12 @@ static int cross_matrix(struct protos *ps, const struct kvlist *matrix, struct e
 		if (!vals)
 			return err_set(err, ERR_INPUT, "--matrix %s: give values as %s=v1,v2,... without empty items",
 				       key, key);
+		if (nv && ps->n > PLAN_MAX_RUNS / nv) {
+			err_set(err, ERR_INPUT, "--matrix %s: %zu workloads x %zu values is more than %d runs", key, ps->n,
+				nv, PLAN_MAX_RUNS);
+			free_list(vals);
+			return -1;
+		}
 		protos_init(&next);
 		/* earlier keys outer: for each existing proto (in order), each value of this key */
 		for (size_t i = 0; i < ps->n; i++) {
@@ -769,6 +783,7 @@ static int apply_final(struct protos *ps, const struct suite *su, const struct p
 		}
 		if (opt->quick && quick_shrink(&s->wl, su, err) < 0)
 			return -1;
+
 		free(s->engine);
 		s->engine = xstrdup(opt->engine ? opt->engine : su && su->engine ? su->engine : "fio");
 	}
@@ -797,6 +812,11 @@ int plan_build(const char *const *args, size_t nargs, const struct plan_options 
 	/* A suite's own repetitions count unless --repeat is given. */
 	reps = opt->repeat ? opt->repeat : out->repeat ? out->repeat : 1;
 	out->repeat = reps;
+	if (all.n > PLAN_MAX_RUNS / reps) {
+		err_set(err, ERR_INPUT, "%s: %zu workloads x %u repetitions is more than %d runs", out->name ? out->name : args[0],
+			all.n, reps, PLAN_MAX_RUNS);
+		goto out;
+	}
 	for (unsigned r = 1; r <= reps; r++) {
 		for (size_t i = 0; i < all.n; i++) {
 			struct run_spec *s = plan_add(out);

@@ -96,12 +96,19 @@ int plan_build_interleaved(const char *const *profiles, size_t n, const struct p
 {
 	struct plan *parts = xcalloc(n, sizeof(*parts));
 	unsigned reps = 1;
+	size_t total = 0;
 	int ret = -1;
 
 	for (size_t i = 0; i < n; i++) {
 		plan_init(&parts[i]);
 		if (plan_build(&profiles[i], 1, opt, &parts[i], err) < 0)
 			goto out;
+		total += parts[i].n;
+		if (total > PLAN_MAX_RUNS) {
+			err_set(err, ERR_INPUT, "%s: the interleaved profiles are more than %d runs", profiles[i],
+				PLAN_MAX_RUNS);
+			goto out;
+		}
 		for (size_t k = 0; k < parts[i].n; k++)
 			if (parts[i].runs[k].repetition > reps)
 				reps = parts[i].runs[k].repetition;

@@ -1001,6 +1001,12 @@ static int translate(const struct xlate *x, const struct kvlist *base_opts, stru
 					vp->line);
 				goto out;
 			}
+			if (a <= 0 || b < a || c <= 0 || a != floor(a) || b != floor(b) || c != floor(c)) {
+				err_set(err, ERR_INPUT, "%s:%d: xfersize=(min,max,align) wants whole sizes with min <= max, "
+					"got (%s,%s,%s); a distribution is (size,pct) pairs", vp->file, vp->line,
+					vp->items[0], vp->items[1], vp->items[2]);
+				goto out;
+			}
 			fmt_size(buf, sizeof(buf), a);
 			fmt_size(buf2, sizeof(buf2), b);
 			bssplit_own = xasprintf("range:%s-%s", buf, buf2);
@@ -1018,10 +1024,19 @@ static int translate(const struct xlate *x, const struct kvlist *base_opts, stru
 						"percentages", vp->file, vp->line);
 					goto out;
 				}
+				/* fio's bssplit takes whole sizes and whole percentages (0 means "share the rest") */
+				if (sz != floor(sz) || pct != floor(pct)) {
+					err_set(err, ERR_INPUT, "%s:%d: xfersize=(%s,%s) cannot be translated exactly: fio's "
+						"bssplit wants whole bytes and whole percentages", vp->file, vp->line,
+						vp->items[i], vp->items[i + 1]);
+					goto out;
+				}
 				total += pct;
+				if (pct == 0)
+					continue; /* never used: left out */
 				fmt_size(buf, sizeof(buf), sz);
 				fmt_num(buf2, sizeof(buf2), pct);
-				strbuf_addf(&sb, "%s%s/%s", i ? ":" : "", buf, buf2);
+				strbuf_addf(&sb, "%s%s/%s", sb.len ? ":" : "", buf, buf2);
 			}
 			if (fabs(total - 100) > 1e-6) {
 				err_set(err, ERR_INPUT, "%s:%d: xfersize distribution percentages add up to %g, not 100",
@@ -1326,9 +1341,9 @@ static int expand_rd(struct vfile *vf, const struct vdef *rd, const struct kvlis
 			  "engine option vdbench.curve_pct and run unthrottled unless the run loop sets the rate",
 			  rd->file, rd->line, rd->name, rd->name);
 	}
-	if (total * nrates > 100000) {
-		err_set(err, ERR_INPUT, "%s:%d: rd=%s expands to %zu runs (limit 100000)", rd->file, rd->line, rd->name,
-			total * nrates);
+	if (total * nrates * (ncurve + 1) > PLAN_MAX_RUNS) {
+		err_set(err, ERR_INPUT, "%s:%d: rd=%s expands to %zu runs (limit %d)", rd->file, rd->line, rd->name,
+			total * nrates * (ncurve + 1), PLAN_MAX_RUNS);
 		goto out;
 	}
 	idx = xcalloc(nloops + 1, sizeof(size_t));
