@@ -404,9 +404,9 @@ static int check_engines(const struct run_args *a, const struct plan *p)
 		strbuf_init(&names);
 		for (const struct engine_ops *const *e = engine_list(); *e; e++)
 			strbuf_addf(&names, "%s%s", names.len ? ", " : "", (*e)->name);
-		cli_usage(a->cmd_name, "--engine: unknown engine '%s' (engines: %s)", a->plan.engine, names.buf);
+		cli_error(EXIT_INPUT, "--engine: unknown engine '%s' (engines: %s)", a->plan.engine, names.buf);
 		strbuf_release(&names);
-		return EXIT_USAGE;
+		return EXIT_INPUT;
 	}
 
 	for (size_t i = 0; i < p->n; i++) {
