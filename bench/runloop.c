@@ -9,9 +9,11 @@
 #include "engines/engine.h"
 #include "engines/target.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,16 +92,71 @@ static void summary_line(const struct run_spec *s, size_t idx, size_t total, enu
 	fputc('\n', stderr);
 }
 
-static int make_workdir(char **out, struct errbuf *err)
+/*
+ * Work directories live under one folder bench owns, $TMPDIR/bench-<uid> (mode 0700), as run-<pid>-XXXXXX:
+ * a run killed with SIGKILL cannot remove its own, so every later run removes those whose process is gone.
+ */
+static char *work_root(struct errbuf *err)
 {
 	const char *tmp = getenv("TMPDIR");
-	char *dir = xasprintf("%s/bench-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *root = xasprintf("%s/bench-%lu", tmp && *tmp ? tmp : "/tmp", (unsigned long)getuid());
+	struct stat st;
 
+	if (mkdir(root, 0700) < 0 && errno != EEXIST) {
+		err_set(err, ERR_HOST, "cannot create the work folder '%s': %s", root, strerror(errno));
+		goto fail;
+	}
+	if (lstat(root, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid()) {
+		err_set(err, ERR_HOST, "work folder '%s' is not a directory of this user: remove it or set TMPDIR", root);
+		goto fail;
+	}
+	return root;
+fail:
+	free(root);
+	return NULL;
+}
+
+/* Removes run-<pid>-* folders of processes that no longer exist (a run killed with -9). */
+static void sweep_dead_workdirs(const char *root)
+{
+	DIR *d = opendir(root);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, "run-", 4))
+			continue;
+		errno = 0;
+		pid = strtol(de->d_name + 4, &end, 10);
+		if (errno || end == de->d_name + 4 || *end != '-' || pid <= 0 || pid == (long)getpid())
+			continue;
+		if (kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+			char *dir = xasprintf("%s/%s", root, de->d_name);
+			rm_tree(dir);
+			free(dir);
+		}
+	}
+	closedir(d);
+}
+
+static int make_workdir(char **out, struct errbuf *err)
+{
+	char *root = work_root(err), *dir;
+
+	if (!root)
+		return -1;
+	dir = xasprintf("%s/run-%ld-XXXXXX", root, (long)getpid());
 	if (!mkdtemp(dir)) {
-		err_set(err, ERR_HOST, "cannot create a work directory in '%s': %s", tmp ? tmp : "/tmp", strerror(errno));
+		err_set(err, ERR_HOST, "cannot create a work directory in '%s': %s", root, strerror(errno));
 		free(dir);
+		free(root);
 		return -1;
 	}
+	free(root);
 	*out = dir;
 	return 0;
 }
@@ -280,6 +337,13 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 	}
 	for (size_t i = 0; i < plan->n; i++)
 		remaining += spec_time_s(&plan->runs[i]);
+	{
+		char *root = work_root(&err);
+		if (root)
+			sweep_dead_workdirs(root);
+		free(root);
+		errbuf_init(&err);
+	}
 	cli_trap_signals();
 	for (size_t i = 0; i < plan->n; i++) {
 		struct run_spec s;

@@ -2,7 +2,9 @@
  * runloop: executes a plan (design.md "How one suite runs"): for each run spec, commit a 'running' row,
  * start the engine, wait with a deadline, collect, store results and final status in one transaction; show
  * progress; on Ctrl-C/SIGTERM stop the engine, mark the run 'aborted' and stop. `--resume` runs only what is
- * not 'done' in the newest suite started with the same arguments.
+ * not 'done' in the newest suite started with the same arguments. Each run's engine works in
+ * $TMPDIR/bench-<uid>/run-<pid>-XXXXXX, removed after the run; a run starts by removing the folders there
+ * whose process is gone (a bench killed with -9).
  */
 #ifndef BENCH_BENCH_RUNLOOP_H
 #define BENCH_BENCH_RUNLOOP_H
