@@ -8,7 +8,7 @@
  * (explicit, else HCIbench style where it fits, computed before --quick so quick runs keep their names), the
  * --quick shrink, and the engine. Finally the whole list is repeated --repeat times (repetition outermost).
  */
-#include "profiles/internal.h"
+#include "profiles/profile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -22,56 +22,16 @@
 #include "core/units.h"
 #include "profiles/fio_job.h"
 #include "profiles/fio_values.h"
+#include "profiles/fio_workload.h"
+#include "profiles/protos.h"
+#include "profiles/suite.h"
+#include "profiles/vdbench_translate.h"
 
 #define DEFAULT_TARGET "bench-target.dat"
 #define DEFAULT_QUICK_RAMP "2"
 #define DEFAULT_QUICK_RUNTIME "10"
 #define DEFAULT_QUICK_SIZE "256m"
 #define MAX_SUITE_DEPTH 8
-
-void protos_init(struct protos *p)
-{
-	memset(p, 0, sizeof(*p));
-}
-
-void protos_release(struct protos *p)
-{
-	for (size_t i = 0; i < p->n; i++)
-		run_spec_release(&p->v[i]);
-	free(p->v);
-	free(p->explicit_name);
-	free(p->disks);
-	protos_init(p);
-}
-
-struct run_spec *protos_add(struct protos *p)
-{
-	ARRAY_GROW(p->v, p->cap, p->n + 1);
-	if (p->flags_cap < p->cap) {
-		p->explicit_name = xrealloc(p->explicit_name, p->cap * sizeof(int));
-		p->disks = xrealloc(p->disks, p->cap * sizeof(unsigned));
-		p->flags_cap = p->cap;
-	}
-	p->explicit_name[p->n] = 0;
-	p->disks[p->n] = 0;
-	run_spec_init(&p->v[p->n]);
-	return &p->v[p->n++];
-}
-
-/* Moves every proto of src to the end of dst. */
-static void protos_move(struct protos *dst, struct protos *src)
-{
-	for (size_t i = 0; i < src->n; i++) {
-		struct run_spec *s = protos_add(dst);
-		*s = src->v[i];
-		dst->explicit_name[dst->n - 1] = src->explicit_name[i];
-		dst->disks[dst->n - 1] = src->disks[i];
-	}
-	free(src->v);
-	free(src->explicit_name);
-	free(src->disks);
-	protos_init(src);
-}
 
 static int is_file(const char *path)
 {
@@ -830,4 +790,62 @@ int plan_build(const char *const *args, size_t nargs, const struct plan_options 
 out:
 	protos_release(&all);
 	return rc;
+}
+
+/*
+ * --interleave: one plan per profile, merged repetition by repetition in alternating blocks (A B, B A, ...),
+ * each run labelled profile=<argument>, so that slow drift of the machine hits both sides alike.
+ */
+int plan_build_interleaved(const char *const *profiles, size_t n, const struct plan_options *opt, struct plan *out,
+			     struct errbuf *err)
+{
+	struct plan *parts = xcalloc(n, sizeof(*parts));
+	unsigned reps = 1;
+	size_t total = 0;
+	int ret = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		plan_init(&parts[i]);
+		if (plan_build(&profiles[i], 1, opt, &parts[i], err) < 0)
+			goto out;
+		total += parts[i].n;
+		if (total > PLAN_MAX_RUNS) {
+			err_set(err, ERR_INPUT, "%s: the interleaved profiles are more than %d runs", profiles[i],
+				PLAN_MAX_RUNS);
+			goto out;
+		}
+		for (size_t k = 0; k < parts[i].n; k++)
+			if (parts[i].runs[k].repetition > reps)
+				reps = parts[i].runs[k].repetition;
+	}
+	out->name = xstrdup("interleaved");
+	for (unsigned r = 1; r <= reps; r++) {
+		for (size_t j = 0; j < n; j++) {
+			size_t i = (r % 2) ? j : n - 1 - j;
+			for (size_t k = 0; k < parts[i].n; k++) {
+				const struct run_spec *src = &parts[i].runs[k];
+				struct run_spec *s;
+				unsigned seq;
+
+				if (src->repetition != r)
+					continue;
+				s = plan_add(out);
+				seq = s->seq;
+				run_spec_copy(s, src);
+				s->seq = seq;
+				for (size_t l = 0; l < parts[i].labels.n; l++)
+					kvlist_set(&s->labels, parts[i].labels.v[l].key, parts[i].labels.v[l].value);
+				kvlist_set(&s->labels, "profile", profiles[i]);
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t w = 0; w < parts[i].nwarnings; w++)
+			plan_warn(out, "%s", parts[i].warnings[w]);
+	ret = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		plan_release(&parts[i]);
+	free(parts);
+	return ret;
 }

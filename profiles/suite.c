@@ -5,7 +5,7 @@
  * [matrix], durations, the --quick form, repetitions, labels, and targets per host group. The built-in
  * library (profiles/library/NAME.suite) is written in it.
  */
-#include "profiles/internal.h"
+#include "profiles/suite.h"
 
 #include <ctype.h>
 #include <errno.h>
