@@ -647,7 +647,7 @@ static void default_targets(struct run_spec *s, unsigned disks, const struct pla
  */
 static void set_targets(struct run_spec *s, unsigned disks, const struct suite *su, const struct plan_options *opt)
 {
-	const struct kv *st = su ? kvlist_find(&su->targets, "") : NULL;
+	const char *st = su ? su->targets : NULL;
 
 	if (opt->ntargets) {
 		clear_targets(s);
@@ -655,14 +655,14 @@ static void set_targets(struct run_spec *s, unsigned disks, const struct suite *
 			run_spec_add_target(s, opt->targets[i]);
 		return;
 	}
-	if (st && st->value && !strcmp(st->value, "default")) {
+	if (st && !strcmp(st, "default")) {
 		unsigned n = disks > s->ntargets ? disks : (unsigned)s->ntargets;
 		clear_targets(s);
 		default_targets(s, n, opt);
 		return;
 	}
-	if (st && st->value) {
-		char **v = split_list(st->value, ' ', NULL);
+	if (st) {
+		char **v = split_list(st, ' ', NULL);
 		clear_targets(s);
 		for (char **p = v; p && *p; p++)
 			if (**p)
@@ -729,13 +729,6 @@ static int apply_final(struct protos *ps, const struct suite *su, const struct p
 	for (size_t i = 0; i < ps->n; i++) {
 		struct run_spec *s = &ps->v[i];
 		set_targets(s, ps->disks[i], su, opt);
-		if (su)
-			for (size_t g = 0; g < su->targets.n; g++)
-				if (*su->targets.v[g].key) {
-					char *k = xasprintf("targets.%s", su->targets.v[g].key);
-					kvlist_set(&s->engine_opts, k, su->targets.v[g].value);
-					free(k);
-				}
 		if (!ps->explicit_name[i]) {
 			char *n = profile_run_name(s);
 			free(s->name);

@@ -36,7 +36,7 @@ struct suite {
 	struct kvlist options;   /* [options]: fio options for every workload, before its own */
 	int *options_lines;      /* the line of each */
 	struct kvlist matrix;    /* [matrix] key -> "v1,v2" */
-	struct kvlist targets;   /* "" -> default local targets; group name -> its targets (blank separated) */
+	char *targets;           /* `targets =`: blank-separated paths, "default", or NULL: not set */
 	struct suite_item *items;
 	size_t nitems, cap;
 	int options_line, matrix_line;
