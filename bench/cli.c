@@ -123,7 +123,8 @@ static unsigned store_flags_of(unsigned cmd_flags)
 	return f;
 }
 
-const char *cli_db_path(int argc, char **argv)
+/* The value of --db PATH / --db=PATH in argv (up to "--"), or NULL. */
+static const char *db_path(int argc, char **argv)
 {
 	const char *db = NULL;
 
@@ -150,7 +151,7 @@ int cli_prepare(const struct cmd *c, int argc, char **argv)
 	prepared.flags = c->flags;
 	if (!(c->flags & (CMD_STORE_RO | CMD_STORE_RW)) || wants_help(argc, argv))
 		return EXIT_OK;
-	prepared.db = cli_db_path(argc, argv);
+	prepared.db = db_path(argc, argv);
 	if (prepared.db && !*prepared.db)
 		return cli_usage(c->name, "--db needs a path");
 	if (c->flags & CMD_STORE_LATE)

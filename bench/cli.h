@@ -72,8 +72,6 @@ int cli_prepare(const struct cmd *c, int argc, char **argv);
 struct store *cli_store(void);
 /* Releases what cli_prepare prepared; returns rc. */
 int cli_finish(int rc);
-/* The value of --db PATH / --db=PATH in argv (up to "--"), or NULL. */
-const char *cli_db_path(int argc, char **argv);
 
 /* Whether stdout/stderr are terminals (progress lines only then). */
 int cli_stderr_is_tty(void);
