@@ -226,6 +226,15 @@ void run_args_init(struct run_args *a, unsigned cmd)
 	a->run.grace_s = 60;
 	a->format = "text";
 	a->suite_args = cJSON_CreateArray();
+	{
+		size_t n = 0;
+		for (const struct engine_ops *const *e = engine_list(); *e; e++)
+			n++;
+		a->engine_names = xcalloc(n + 1, sizeof(*a->engine_names));
+		for (size_t i = 0; i < n; i++)
+			a->engine_names[i] = engine_list()[i]->name;
+		a->plan.engines = a->engine_names;
+	}
 }
 
 void run_args_release(struct run_args *a)
@@ -237,6 +246,7 @@ void run_args_release(struct run_args *a)
 	kvlist_release(&a->engine_opts);
 	host_list_release(&a->hosts);
 	free(a->profiles);
+	free(a->engine_names);
 	cJSON_Delete(a->suite_args);
 	memset(a, 0, sizeof(*a));
 }

@@ -48,6 +48,7 @@ struct run_args {
 	const char *format;            /* --format text|json (plan) */
 	int verbose;                   /* -v (plan) */
 	int help;                      /* --help was given: print the help and exit 0 */
+	const char **engine_names;     /* the registered engines' names, for plan.engines */
 	void *suite_args;              /* cJSON array: the arguments that define the suite (OPT_SUITE), then profiles */
 };
 

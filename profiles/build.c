@@ -717,6 +717,25 @@ static int apply_suite(struct protos *ps, const struct suite *su, const struct p
 	return rc;
 }
 
+/* A suite's `engine =` is one the caller registered (bench/options.c passes the engines' names). */
+static int check_engine(const struct suite *su, const struct plan_options *opt, struct errbuf *err)
+{
+	struct strbuf names;
+
+	if (!opt->engines)
+		return 0;
+	for (const char *const *e = opt->engines; *e; e++)
+		if (!strcmp(*e, su->engine))
+			return 0;
+	strbuf_init(&names);
+	for (const char *const *e = opt->engines; *e; e++)
+		strbuf_addf(&names, "%s%s", names.len ? ", " : "", *e);
+	err_set(err, ERR_INPUT, "%s:%d: unknown engine '%s' (engines: %s)", su->file, su->engine_line, su->engine,
+		names.buf);
+	strbuf_release(&names);
+	return -1;
+}
+
 /*
  * What the command line and the top-level profile (`su`, NULL for a job file, parameter file or name) decide,
  * once per argument: --matrix, targets, names (before --quick), --quick, the engine.
@@ -737,6 +756,8 @@ static int apply_final(struct protos *ps, const struct suite *su, const struct p
 		if (opt->quick && quick_shrink(&s->wl, su, err) < 0)
 			return -1;
 
+		if (!opt->engine && su && su->engine && check_engine(su, opt, err) < 0)
+			return -1;
 		free(s->engine);
 		s->engine = xstrdup(opt->engine ? opt->engine : su && su->engine ? su->engine : "fio");
 	}

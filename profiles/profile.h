@@ -25,6 +25,7 @@ struct plan_options {
 	const char *engine;      /* --engine NAME overrides the profile's engine, or NULL */
 	unsigned repeat;         /* --repeat N: N repetitions of every run (0 or 1: once) */
 	const char *workdir;     /* where default file targets go (NULL: current directory) */
+	const char *const *engines; /* the engine names a suite may name (NULL-terminated), NULL: not checked */
 };
 
 struct plan {

@@ -170,6 +170,7 @@ static int suite_key(struct suite *s, char *key, char *val, const char *file, in
 	} else if (!strcmp(key, "engine")) {
 		free(s->engine);
 		s->engine = xstrdup(val);
+		s->engine_line = line;
 	} else if (!strcmp(key, "repeat")) {
 		long n;
 		if (parse_long(val, 1, 10000, &n) < 0)

@@ -40,6 +40,7 @@ struct suite {
 	struct suite_item *items;
 	size_t nitems, cap;
 	int options_line, matrix_line;
+	int engine_line;         /* where `engine =` is, 0: not set */
 };
 
 void suite_init(struct suite *s);

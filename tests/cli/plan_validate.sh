@@ -39,7 +39,7 @@ same() { # same CODE PATTERN ARGS...: plan and run refuse alike, run creates no 
   [ ! -s out.txt ] && ok "nothing on stdout" || fail "plan printed a plan"
   [ ! -e r.db ] && ok "run created no database" || fail "run created a database"
 }
-same 3 "warp.suite: unknown engine 'warp'" warp.suite
+same 3 "warp.suite:3: unknown engine 'warp'" warp.suite
 same 3 "unknown engine 'warp'" base.fio --engine warp
 same 3 "size.fio:3: 'size'" size.fio
 same 3 "bssplit.fio:3: 'bssplit' percentage 'abc'" bssplit.fio
