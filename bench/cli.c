@@ -1,5 +1,6 @@
 /*
- * cli: error printing, exit codes, signal trapping and shared option handling for every command.
+ * cli: error printing, exit codes, signal trapping, shared option handling, and the preparation the command
+ * table's flags ask for (the store) for every command.
  */
 #include "bench/cli.h"
 
@@ -101,6 +102,76 @@ int cli_open_store(const char *path, unsigned flags, struct store **out)
 		return -1;
 	}
 	return 0;
+}
+
+/* What cli_prepare prepared for the command main is running. */
+static struct {
+	unsigned flags;
+	const char *db;
+	struct store *st;
+	int failed;
+} prepared;
+
+static unsigned store_flags_of(unsigned cmd_flags)
+{
+	unsigned f = 0;
+
+	if (cmd_flags & CMD_STORE_RO)
+		f |= STORE_READONLY;
+	if (cmd_flags & CMD_STORE_MUST_EXIST)
+		f |= STORE_MUST_EXIST;
+	return f;
+}
+
+/* The value of --db PATH / --db=PATH in argv (up to "--"), or NULL. */
+static const char *db_path(int argc, char **argv)
+{
+	const char *db = NULL;
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strncmp(argv[i], "--db=", 5))
+			db = argv[i] + 5;
+		else if (!strcmp(argv[i], "--db") && i + 1 < argc)
+			db = argv[++i];
+	}
+	return db;
+}
+
+static int wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
+}
+
+int cli_prepare(const struct cmd *c, int argc, char **argv)
+{
+	memset(&prepared, 0, sizeof(prepared));
+	prepared.flags = c->flags;
+	if (!(c->flags & (CMD_STORE_RO | CMD_STORE_RW)) || wants_help(argc, argv))
+		return EXIT_OK;
+	prepared.db = db_path(argc, argv);
+	if (prepared.db && !*prepared.db)
+		return cli_usage(c->name, "--db needs a path");
+	if (c->flags & CMD_STORE_LATE)
+		return EXIT_OK;
+	return cli_store() ? EXIT_OK : EXIT_STORE;
+}
+
+struct store *cli_store(void)
+{
+	if (!prepared.st && !prepared.failed && (prepared.flags & (CMD_STORE_RO | CMD_STORE_RW)) &&
+	    cli_open_store(prepared.db, store_flags_of(prepared.flags), &prepared.st) < 0)
+		prepared.failed = 1;
+	return prepared.st;
+}
+
+int cli_finish(int rc)
+{
+	store_close(prepared.st);
+	memset(&prepared, 0, sizeof(prepared));
+	return rc;
 }
 
 int cli_stderr_is_tty(void)

@@ -1,7 +1,7 @@
 /*
- * cli: what every command of the driver shares: the command table, printing of errors with the exit codes
- * of design.md, opening the store, and options that mean the same thing everywhere (--db, --label).
- * Only bench/ prints and exits.
+ * cli: what every command of the driver shares: the command table and what its flags make main prepare
+ * (the store, after git's RUN_SETUP), printing of errors with the exit codes of design.md, and options that
+ * mean the same thing everywhere (--db, --label). Only bench/ prints and exits.
  */
 #ifndef BENCH_BENCH_CLI_H
 #define BENCH_BENCH_CLI_H
@@ -22,8 +22,18 @@ enum exit_code {
 	EXIT_INTERNAL = 70,
 };
 
+/*
+ * What a command needs, prepared by cli_prepare before the command runs (git's RUN_SETUP). Without a
+ * CMD_STORE_* flag the command gets no store. With one, the database of --db (default bench.db) is opened
+ * once, with one error path (exit 5), and the command takes it with cli_store(); main closes it.
+ */
 enum cmd_flags {
-	CMD_HIDDEN = 1 << 0, /* not listed by `bench help` */
+	CMD_HIDDEN = 1 << 0,           /* not listed by `bench help` */
+	CMD_STORE_RO = 1 << 1,         /* the store, read-only (report, gate, export) */
+	CMD_STORE_RW = 1 << 2,         /* the store, read-write, created when missing (run, import) */
+	CMD_STORE_MUST_EXIST = 1 << 3, /* with RO/RW: a missing file is an error, never created */
+	CMD_STORE_LATE = 1 << 4,       /* opened at the command's first cli_store() call, after it checked its
+					  input: a bad profile creates no database (run) */
 };
 
 struct cmd {
@@ -51,6 +61,17 @@ int cli_add_label(struct kvlist *labels, const char *cmd, const char *arg);
 
 /* Opens the database at path (default "bench.db"); prints the error and returns -1 on failure. */
 int cli_open_store(const char *path, unsigned flags, struct store **out);
+
+/*
+ * Prepares what command `c`'s flags ask for, before main calls it with (argc, argv) (argv[0] the command):
+ * opens the store of --db unless CMD_STORE_LATE or --help is given. Returns EXIT_OK or the exit code.
+ */
+int cli_prepare(const struct cmd *c, int argc, char **argv);
+/* The store prepared for the running command (opened now for CMD_STORE_LATE); NULL after printing the error
+ * (exit EXIT_STORE), or when the command's flags ask for no store. */
+struct store *cli_store(void);
+/* Releases what cli_prepare prepared; returns rc. */
+int cli_finish(int rc);
 
 /* Whether stdout/stderr are terminals (progress lines only then). */
 int cli_stderr_is_tty(void);

@@ -1,141 +1,23 @@
 /*
  * cmd_plan: `bench plan PROFILE... [options]` expands suites, fio job files, vdbench parameter files and
- * HCIbench names into the exact list of runs `bench run` would execute, validates them and prints them
- * (table or JSON) with the total count and the estimated wall time. Nothing is run, nothing is stored.
- * The profile options are parsed here for `bench run` too (cmd_plan.h).
+ * HCIbench names into the exact list of runs `bench run` would execute, validates them as `bench run` does
+ * (options.c) and prints them (table or JSON) with the total count and the estimated wall time. Nothing is
+ * run, nothing is stored.
  */
 #include "bench/cmd_plan.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
 #include "bench/cli.h"
 #include "bench/commands.h"
+#include "bench/options.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "engines/fio_jobfile.h"
-
-const char plan_cli_options_help[] =
-	"  --target PATH         run on this file or device (repeatable: several targets, one job each);\n"
-	"                        default: the profile's targets, else bench-target.dat in the work directory\n"
-	"  --quick               shrink warm-up (ramp), runtime and working set to try a suite in minutes\n"
-	"                        (built-in suites: 2 s ramp, 10 s run, 256 MiB per target)\n"
-	"  --matrix KEY=V1,V2    cross every workload with these values (repeatable; first --matrix outermost):\n"
-	"                        bs, rdpct, randpct, iodepth (or threads), numjobs, or any fio option\n"
-	"  --repeat N            run the whole list N times (repetition outermost)\n"
-	"  --engine NAME         load generator for every run (fio, sim, null); default fio\n"
-	"  --workdir DIR         where default target files go (default: current directory)\n"
-	"  NAME=value            a variable: $NAME in vdbench files, ${NAME} in fio job files\n";
-
-static int is_var_arg(const char *a)
-{
-	const char *eq = strchr(a, '=');
-	struct stat st;
-
-	if (!eq || eq == a || a[0] == '-')
-		return 0;
-	if (!isalpha((unsigned char)a[0]) && a[0] != '_')
-		return 0;
-	for (const char *p = a; p < eq; p++)
-		if (!isalnum((unsigned char)*p) && *p != '_')
-			return 0;
-	return stat(a, &st) != 0;
-}
-
-/* The value of --opt VALUE or --opt=VALUE; NULL (usage printed) when missing. */
-static const char *opt_value(const char *cmd, int argc, char **argv, int *i, const char *name, int *bad)
-{
-	size_t l = strlen(name);
-
-	if (!strncmp(argv[*i], name, l) && argv[*i][l] == '=')
-		return argv[*i] + l + 1;
-	if (*i + 1 >= argc) {
-		cli_usage(cmd, "%s needs a value", name);
-		*bad = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-static int opt_is(const char *arg, const char *name)
-{
-	size_t l = strlen(name);
-	return !strncmp(arg, name, l) && (arg[l] == '\0' || arg[l] == '=');
-}
-
-int plan_cli_option(const char *cmd, int argc, char **argv, int *i, struct plan_options *opt)
-{
-	const char *a = argv[*i], *v;
-	int bad = 0;
-
-	if (opt_is(a, "--target")) {
-		if (!(v = opt_value(cmd, argc, argv, i, "--target", &bad)))
-			return -1;
-		if (!*v) {
-			cli_usage(cmd, "--target needs a path");
-			return -1;
-		}
-		opt->targets = xrealloc(opt->targets, (opt->ntargets + 1) * sizeof(*opt->targets));
-		opt->targets[opt->ntargets++] = xstrdup(v);
-		return 1;
-	}
-	if (!strcmp(a, "--quick")) {
-		opt->quick = 1;
-		return 1;
-	}
-	if (opt_is(a, "--matrix")) {
-		const char *eq;
-		char *key;
-		if (!(v = opt_value(cmd, argc, argv, i, "--matrix", &bad)))
-			return -1;
-		eq = strchr(v, '=');
-		if (!eq || eq == v || !eq[1]) {
-			cli_usage(cmd, "--matrix wants KEY=V1,V2,..., got '%s'", v);
-			return -1;
-		}
-		key = xstrndup(v, (size_t)(eq - v));
-		kvlist_set(&opt->matrix, key, eq + 1);
-		free(key);
-		return 1;
-	}
-	if (opt_is(a, "--repeat")) {
-		long n;
-		if (!(v = opt_value(cmd, argc, argv, i, "--repeat", &bad)))
-			return -1;
-		if (parse_long(v, 1, 10000, &n) < 0) {
-			cli_usage(cmd, "--repeat wants a whole number 1..10000, got '%s'", v);
-			return -1;
-		}
-		opt->repeat = (unsigned)n;
-		return 1;
-	}
-	if (opt_is(a, "--engine")) {
-		if (!(v = opt_value(cmd, argc, argv, i, "--engine", &bad)))
-			return -1;
-		opt->engine = v;
-		return 1;
-	}
-	if (opt_is(a, "--workdir")) {
-		if (!(v = opt_value(cmd, argc, argv, i, "--workdir", &bad)))
-			return -1;
-		opt->workdir = v;
-		return 1;
-	}
-	if (is_var_arg(a)) {
-		const char *eq = strchr(a, '=');
-		char *key = xstrndup(a, (size_t)(eq - a));
-		kvlist_set(&opt->vars, key, eq + 1);
-		free(key);
-		return 1;
-	}
-	(void)bad;
-	return 0;
-}
 
 static void fmt_time(char *buf, size_t len, double s)
 {
@@ -241,7 +123,26 @@ static void add_kv_object(cJSON *parent, const char *name, const struct kvlist *
 		cJSON_AddStringToObject(o, l->v[i].key, l->v[i].value ? l->v[i].value : "");
 }
 
-void plan_print_json(FILE *f, const struct plan *p)
+static void add_hosts(cJSON *root, const struct host_list *hosts)
+{
+	cJSON *a = cJSON_AddArrayToObject(root, "hosts");
+
+	for (size_t i = 0; hosts && i < hosts->n; i++) {
+		const struct host *h = &hosts->v[i];
+		cJSON *o = cJSON_CreateObject(), *t;
+
+		cJSON_AddStringToObject(o, "name", h->name);
+		cJSON_AddStringToObject(o, "address", h->addr);
+		cJSON_AddNumberToObject(o, "port", h->port);
+		cJSON_AddStringToObject(o, "role", h->role == ROLE_TARGET ? "target" : "initiator");
+		t = cJSON_AddArrayToObject(o, "targets");
+		for (size_t k = 0; k < h->ntargets; k++)
+			cJSON_AddItemToArray(t, cJSON_CreateString(h->targets[k]));
+		cJSON_AddItemToArray(a, o);
+	}
+}
+
+void plan_print_json(FILE *f, const struct plan *p, const struct host_list *hosts)
 {
 	cJSON *root = cJSON_CreateObject(), *runs, *warn;
 	char *text;
@@ -251,6 +152,7 @@ void plan_print_json(FILE *f, const struct plan *p)
 	cJSON_AddNumberToObject(root, "count", (double)p->n);
 	cJSON_AddNumberToObject(root, "repeat", p->repeat ? p->repeat : 1);
 	cJSON_AddNumberToObject(root, "estimated_s", plan_estimate_s(p));
+	add_hosts(root, hosts);
 	runs = cJSON_AddArrayToObject(root, "runs");
 	for (size_t i = 0; i < p->n; i++) {
 		const struct run_spec *s = &p->runs[i];
@@ -314,10 +216,12 @@ void plan_print_json(FILE *f, const struct plan *p)
 
 static void usage(void)
 {
-	printf("usage: bench plan PROFILE... [options]\n\n"
+	printf("usage: bench plan PROFILE... [NAME=value]... [options]\n\n"
 	       "Shows the runs a profile expands to, without running anything: number, name, engine, block size,\n"
 	       "read %%, random %%, iodepth, numjobs, warm-up (ramp), runtime and targets, then the total count and\n"
-	       "the estimated wall time. `bench run` with the same arguments executes exactly this list.\n\n"
+	       "the estimated wall time. `bench run` with the same arguments executes exactly this list, and\n"
+	       "--format json shows what it stores: names, workloads, targets, hosts, labels, order. A plan holds\n"
+	       "at most %d runs.\n\n"
 	       "PROFILE is any of:\n"
 	       "  a built-in suite        hcibench-easyrun, nvmeof-vs-iser, ... (see 'bench profiles list')\n"
 	       "  a fio job file          one run per job section; jobs that differ only by filename are one run\n"
@@ -325,95 +229,34 @@ static void usage(void)
 	       "  a vdbench parameter file  sd/wd/rd, for-loops expanded in vdbench's order, translated to fio\n"
 	       "  a suite file            bench's own format (docs/suite-format.md)\n"
 	       "  an HCIbench test name   fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads (or vdb-...)\n\n"
-	       "options:\n%s"
-	       "  --format text|json    output format (default text)\n"
-	       "  -v, --verbose         also print each run's fio job (the translation of vdbench runs)\n"
-	       "  --interleave          alternate two or more profiles in blocks (A B, B A, ...), as bench run does\n"
-	       "  -h, --help            this help\n\n"
-	       "exit codes: 0 the plan is valid, 2 usage error, 3 bad profile (the message names file:line).\n",
-	       plan_cli_options_help);
+	       "", PLAN_MAX_RUNS);
+	run_args_help(stdout, OPT_PLAN);
+	printf("\nexit codes: 0 the plan is valid, 2 usage error, 3 bad profile (the message names file:line).\n");
 }
 
 int cmd_plan(int argc, char **argv)
 {
-	struct plan_options opt;
+	struct run_args a;
 	struct plan plan;
-	struct errbuf err;
-	const char **args = NULL;
-	size_t nargs = 0;
-	const char *format = "text";
-	int verbose = 0, interleave = 0, rc = EXIT_OK;
+	int rc;
 
-	plan_options_init(&opt);
+	run_args_init(&a, OPT_PLAN);
 	plan_init(&plan);
-	errbuf_init(&err);
-	args = xcalloc((size_t)argc + 1, sizeof(*args));
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage();
-			goto out;
-		}
-		if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			verbose = 1;
-			continue;
-		}
-		if (!strcmp(a, "--interleave")) {
-			interleave = 1;
-			continue;
-		}
-		if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
-			if (a[8] == '=')
-				format = a + 9;
-			else if (i + 1 < argc)
-				format = argv[++i];
-			else {
-				rc = cli_usage("plan", "--format needs text or json");
-				goto out;
-			}
-			if (strcmp(format, "text") && strcmp(format, "json")) {
-				rc = cli_usage("plan", "--format must be text or json, got '%s'", format);
-				goto out;
-			}
-			continue;
-		}
-		r = plan_cli_option("plan", argc, argv, &i, &opt);
-		if (r < 0) {
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		if (r > 0)
-			continue;
-		if (a[0] == '-' && a[1]) {
-			rc = cli_usage("plan", "unknown option '%s'", a);
-			goto out;
-		}
-		args[nargs++] = a;
-	}
-	if (!nargs) {
-		rc = cli_usage("plan", "name a suite, a fio job file, a vdbench parameter file or an HCIbench name");
+	rc = run_args_parse(&a, argc, argv);
+	if (rc != EXIT_OK)
+		goto out;
+	if (a.help) {
+		usage();
 		goto out;
 	}
-	if (interleave && nargs < 2) {
-		rc = cli_usage("plan", "--interleave needs two or more profiles to alternate");
+	if ((rc = run_args_plan(&a, &plan)) != EXIT_OK)
 		goto out;
-	}
-	if (interleave ? plan_build_interleaved(args, nargs, &opt, &plan, &err) < 0
-		       : plan_build(args, nargs, &opt, &plan, &err) < 0) {
-		rc = cli_fail(&err);
-		goto out;
-	}
-	for (size_t i = 0; i < plan.nwarnings; i++)
-		cli_warn("%s", plan.warnings[i]);
-	if (!strcmp(format, "json"))
-		plan_print_json(stdout, &plan);
+	if (!strcmp(a.format, "json"))
+		plan_print_json(stdout, &plan, &a.hosts);
 	else
-		plan_print_text(stdout, &plan, verbose);
+		plan_print_text(stdout, &plan, a.verbose);
 out:
-	free(args);
 	plan_release(&plan);
-	plan_options_release(&opt);
+	run_args_release(&a);
 	return rc;
 }

@@ -1,6 +1,8 @@
 /*
  * commands: the command table (after git's builtin table) and `bench help` / `bench version`.
- * Adding a command: write cmd_<name>.c, declare it in commands.h, add one row here.
+ * Adding a command: write cmd_<name>.c, declare it in commands.h, add one row here; its flags (cli.h) say
+ * what main prepares for it: CMD_STORE_RO / CMD_STORE_RW (+ CMD_STORE_MUST_EXIST, CMD_STORE_LATE) open the
+ * --db store, which the command takes with cli_store().
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,7 +11,8 @@
 #include "bench/commands.h"
 
 const struct cmd bench_commands[] = {
-	{ "run", cmd_run, "run a suite, fio job files or a built-in suite, and store the results", 0 },
+	{ "run", cmd_run, "run a suite, fio job files or a built-in suite, and store the results",
+	  CMD_STORE_RW | CMD_STORE_LATE },
 	{ "plan", cmd_plan, "show the runs a suite expands to, without running them", 0 },
 	{ "profiles", cmd_profiles, "list the built-in suites, or show one", 0 },
 	{ "import", cmd_import, "store results from fio JSON output, fio log files and published CSV", 0 },

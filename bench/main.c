@@ -1,5 +1,6 @@
 /*
- * main: set up, dispatch to the command table, check that stdout was written, exit.
+ * main: set up (check the ops tables, prepare what the command's flags ask for), dispatch to the command
+ * table, clean up, check that stdout was written, exit.
  */
 #include <errno.h>
 #include <signal.h>
@@ -7,6 +8,19 @@
 #include <string.h>
 
 #include "bench/cli.h"
+#include "collectors/collector.h"
+#include "engines/engine.h"
+
+/* A registered engine or collector without a required hook is a bug: exit 70 before anything runs. */
+static int check_ops_tables(void)
+{
+	struct errbuf err;
+
+	errbuf_init(&err);
+	if (engine_check_all(&err) < 0 || collector_check_all(&err) < 0)
+		return cli_fail(&err);
+	return EXIT_OK;
+}
 
 int main(int argc, char **argv)
 {
@@ -26,7 +40,12 @@ int main(int argc, char **argv)
 	c = cmd_find(argv[1]);
 	if (!c)
 		return cli_error(EXIT_USAGE, "unknown command '%s' (see 'bench help')", argv[1]);
-	rc = c->fn(argc - 1, argv + 1);
+	rc = check_ops_tables();
+	if (rc == EXIT_OK)
+		rc = cli_prepare(c, argc - 1, argv + 1);
+	if (rc == EXIT_OK)
+		rc = c->fn(argc - 1, argv + 1);
+	rc = cli_finish(rc);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (errno == EPIPE)
 			return rc;

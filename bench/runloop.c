@@ -9,9 +9,11 @@
 #include "engines/engine.h"
 #include "engines/target.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,14 +53,11 @@ static double spec_time_s(const struct run_spec *s)
 	return s->wl.ramp_s + s->wl.runtime_s + 2;
 }
 
-/* The run's labels: its own, then the plan's, then the command line's (later wins). */
-static void merge_labels(struct run_spec *s, const struct plan *plan, const struct kvlist *cli)
+/* The run's labels: its own, then the plan's (the profile's and --label's: options.c), later wins. */
+static void merge_labels(struct run_spec *s, const struct plan *plan)
 {
 	for (size_t i = 0; i < plan->labels.n; i++)
 		kvlist_set(&s->labels, plan->labels.v[i].key, plan->labels.v[i].value);
-	if (cli)
-		for (size_t i = 0; i < cli->n; i++)
-			kvlist_set(&s->labels, cli->v[i].key, cli->v[i].value);
 }
 
 static void progress(const struct run_spec *s, size_t idx, size_t total, double elapsed, double remaining_after)
@@ -93,16 +92,71 @@ static void summary_line(const struct run_spec *s, size_t idx, size_t total, enu
 	fputc('\n', stderr);
 }
 
-static int make_workdir(char **out, struct errbuf *err)
+/*
+ * Work directories live under one folder bench owns, $TMPDIR/bench-<uid> (mode 0700), as run-<pid>-XXXXXX:
+ * a run killed with SIGKILL cannot remove its own, so every later run removes those whose process is gone.
+ */
+static char *work_root(struct errbuf *err)
 {
 	const char *tmp = getenv("TMPDIR");
-	char *dir = xasprintf("%s/bench-run-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *root = xasprintf("%s/bench-%lu", tmp && *tmp ? tmp : "/tmp", (unsigned long)getuid());
+	struct stat st;
 
+	if (mkdir(root, 0700) < 0 && errno != EEXIST) {
+		err_set(err, ERR_HOST, "cannot create the work folder '%s': %s", root, strerror(errno));
+		goto fail;
+	}
+	if (lstat(root, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid()) {
+		err_set(err, ERR_HOST, "work folder '%s' is not a directory of this user: remove it or set TMPDIR", root);
+		goto fail;
+	}
+	return root;
+fail:
+	free(root);
+	return NULL;
+}
+
+/* Removes run-<pid>-* folders of processes that no longer exist (a run killed with -9). */
+static void sweep_dead_workdirs(const char *root)
+{
+	DIR *d = opendir(root);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, "run-", 4))
+			continue;
+		errno = 0;
+		pid = strtol(de->d_name + 4, &end, 10);
+		if (errno || end == de->d_name + 4 || *end != '-' || pid <= 0 || pid == (long)getpid())
+			continue;
+		if (kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+			char *dir = xasprintf("%s/%s", root, de->d_name);
+			rm_tree(dir);
+			free(dir);
+		}
+	}
+	closedir(d);
+}
+
+static int make_workdir(char **out, struct errbuf *err)
+{
+	char *root = work_root(err), *dir;
+
+	if (!root)
+		return -1;
+	dir = xasprintf("%s/run-%ld-XXXXXX", root, (long)getpid());
 	if (!mkdtemp(dir)) {
-		err_set(err, ERR_HOST, "cannot create a work directory in '%s': %s", tmp ? tmp : "/tmp", strerror(errno));
+		err_set(err, ERR_HOST, "cannot create a work directory in '%s': %s", root, strerror(errno));
 		free(dir);
+		free(root);
 		return -1;
 	}
+	free(root);
 	*out = dir;
 	return 0;
 }
@@ -251,9 +305,6 @@ int runloop_preflight(const struct plan *plan, const struct runloop_opts *o)
 		const struct run_spec *s = &plan->runs[i];
 		const char *engine = s->engine ? s->engine : "fio";
 
-		if (!engine_find(engine))
-			return cli_error(EXIT_INPUT, "run %u '%s': unknown engine '%s' (fio, sim, null)", s->seq, s->name,
-					 engine);
 		if (!local || strcmp(engine, "fio"))
 			continue;
 		for (size_t t = 0; t < s->ntargets; t++)
@@ -266,18 +317,12 @@ int runloop_preflight(const struct plan *plan, const struct runloop_opts *o)
 int runloop_run(struct store *st, const struct plan *plan, const struct runloop_opts *o)
 {
 	struct errbuf err;
-	struct kvlist suite_labels;
 	int64_t suite_id = 0;
 	size_t done = 0, failed = 0, partial = 0, skipped = 0;
 	double remaining = 0;
 	int code = EXIT_OK;
 
 	errbuf_init(&err);
-	kvlist_init(&suite_labels);
-	kvlist_copy(&suite_labels, &plan->labels);
-	if (o->labels)
-		for (size_t i = 0; i < o->labels->n; i++)
-			kvlist_set(&suite_labels, o->labels->v[i].key, o->labels->v[i].value);
 	if (o->resume && store_suite_find(st, plan->name, o->args, &suite_id, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
@@ -286,12 +331,19 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 		cli_warn("--resume: no earlier suite '%s' with the same arguments in '%s': starting a new one", plan->name,
 			 store_path(st));
 	if (!suite_id &&
-	    store_suite_add(st, plan->name, "run", o->args, (unsigned)plan->n, &suite_labels, &suite_id, &err) < 0) {
+	    store_suite_add(st, plan->name, "run", o->args, (unsigned)plan->n, &plan->labels, &suite_id, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
 	}
 	for (size_t i = 0; i < plan->n; i++)
 		remaining += spec_time_s(&plan->runs[i]);
+	{
+		char *root = work_root(&err);
+		if (root)
+			sweep_dead_workdirs(root);
+		free(root);
+		errbuf_init(&err);
+	}
 	cli_trap_signals();
 	for (size_t i = 0; i < plan->n; i++) {
 		struct run_spec s;
@@ -311,7 +363,7 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 			continue;
 		}
 		run_spec_copy(&s, &plan->runs[i]);
-		merge_labels(&s, plan, o->labels);
+		merge_labels(&s, plan);
 		if (run_one(st, suite_id, &s, o, i + 1, plan->n, remaining, &status, &err) < 0) {
 			run_spec_release(&s);
 			code = cli_fail(&err);
@@ -349,6 +401,5 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 	if (failed || partial)
 		code = EXIT_HOST;
 out:
-	kvlist_release(&suite_labels);
 	return code;
 }

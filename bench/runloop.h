@@ -2,7 +2,9 @@
  * runloop: executes a plan (design.md "How one suite runs"): for each run spec, commit a 'running' row,
  * start the engine, wait with a deadline, collect, store results and final status in one transaction; show
  * progress; on Ctrl-C/SIGTERM stop the engine, mark the run 'aborted' and stop. `--resume` runs only what is
- * not 'done' in the newest suite started with the same arguments.
+ * not 'done' in the newest suite started with the same arguments. Each run's engine works in
+ * $TMPDIR/bench-<uid>/run-<pid>-XXXXXX, removed after the run; a run starts by removing the folders there
+ * whose process is gone (a bench killed with -9).
  */
 #ifndef BENCH_BENCH_RUNLOOP_H
 #define BENCH_BENCH_RUNLOOP_H
@@ -12,7 +14,6 @@
 #include "profiles/profile.h"
 
 struct runloop_opts {
-	const struct kvlist *labels;   /* --label: override the plan's and the runs' labels */
 	const char *args;              /* canonical arguments (JSON) that define the suite, for --resume */
 	int resume;
 	int destructive;
@@ -28,8 +29,9 @@ struct runloop_opts {
 };
 
 /*
- * Checks what can be checked before the database is opened and any load starts: every local target is
- * safe and usable, every engine exists. Prints the error; returns 0 or the exit code.
+ * Checks what can be checked before the database is opened and any load starts, beyond what the plan's own
+ * checks (options.c run_args_plan: engines, hosts) cover: every local target is safe and usable. Prints the
+ * error; returns 0 or the exit code.
  */
 int runloop_preflight(const struct plan *plan, const struct runloop_opts *o);
 

@@ -92,11 +92,11 @@ struct collector_ops {
 extern const struct collector_ops collector_procstat;
 extern const struct collector_ops collector_node_exporter;
 
-/* The registered collectors, NULL-terminated. */
-const struct collector_ops *const *collector_list(void);
+/* The registered collector of that name, or NULL. */
 const struct collector_ops *collector_find(const char *name);
+/* Checks one table for a name, the interface version and the required hooks; -1 (ERR_INTERNAL) naming it. */
 int collector_check_ops(const struct collector_ops *ops, struct errbuf *err);
-/* Checks every registered table; -1 with a message naming the collector. */
+/* Checks every registered table (main does at start-up: a failure is exit 70); -1 naming the collector. */
 int collector_check_all(struct errbuf *err);
 
 /*

@@ -15,11 +15,6 @@ static const struct collector_ops *const registered[] = {
 	NULL,
 };
 
-const struct collector_ops *const *collector_list(void)
-{
-	return registered;
-}
-
 const struct collector_ops *collector_find(const char *name)
 {
 	for (size_t i = 0; registered[i]; i++)
@@ -30,10 +25,14 @@ const struct collector_ops *collector_find(const char *name)
 
 int collector_check_ops(const struct collector_ops *ops, struct errbuf *err)
 {
-	if (!ops->name || ops->version != COLLECTOR_OPS_VERSION)
-		return err_set(err, ERR_INTERNAL, "collector '%s' has a bad ops version", ops->name ? ops->name : "?");
+	if (!ops->name || !*ops->name)
+		return err_set(err, ERR_INTERNAL, "a collector has no name");
+	if (ops->version != COLLECTOR_OPS_VERSION)
+		return err_set(err, ERR_INTERNAL, "collector '%s' has ops version %u, expected %u", ops->name,
+			       ops->version, COLLECTOR_OPS_VERSION);
 	if (!ops->open || !ops->sample || !ops->close)
-		return err_set(err, ERR_INTERNAL, "collector '%s' lacks a required hook", ops->name);
+		return err_set(err, ERR_INTERNAL, "collector '%s' lacks a required hook (%s)", ops->name,
+			       !ops->open ? "open" : !ops->sample ? "sample" : "close");
 	return 0;
 }
 

@@ -53,10 +53,11 @@ struct engine_ops {
 
 /* The registered engines, by name ("fio", "sim", "null"); NULL if unknown. */
 const struct engine_ops *engine_find(const char *name);
-/* All registered engines, NULL-terminated. */
+/* All registered engines, NULL-terminated (bench/options.c names them in messages). */
 const struct engine_ops *const *engine_list(void);
-/* Checks every registered table for version and required hooks; -1 with a message naming the engine. */
+/* Checks every registered table (main does at start-up: a failure is exit 70); -1 naming the engine. */
 int engine_check_all(struct errbuf *err);
+/* Checks one table for a name, the interface version and the required hooks; -1 (ERR_INTERNAL) naming it. */
 int engine_check_ops(const struct engine_ops *ops, struct errbuf *err);
 
 /* Seconds after which a run is stopped: ramp + runtime + grace (+ an allowance for laying out files). */

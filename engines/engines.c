@@ -37,7 +37,9 @@ int engine_check_ops(const struct engine_ops *ops, struct errbuf *err)
 		return err_set(err, ERR_INTERNAL, "engine '%s' has ops version %u, expected %u", ops->name,
 			       ops->version, ENGINE_OPS_VERSION);
 	if (!ops->prepare || !ops->start || !ops->wait || !ops->collect || !ops->stop)
-		return err_set(err, ERR_INTERNAL, "engine '%s' lacks a required hook", ops->name);
+		return err_set(err, ERR_INTERNAL, "engine '%s' lacks a required hook (%s)", ops->name,
+			       !ops->prepare ? "prepare" : !ops->start ? "start" : !ops->wait ? "wait" :
+			       !ops->collect ? "collect" : "stop");
 	return 0;
 }
 

@@ -8,7 +8,7 @@
  * (explicit, else HCIbench style where it fits, computed before --quick so quick runs keep their names), the
  * --quick shrink, and the engine. Finally the whole list is repeated --repeat times (repetition outermost).
  */
-#include "profiles/internal.h"
+#include "profiles/profile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -21,56 +21,17 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "profiles/fio_job.h"
+#include "profiles/fio_values.h"
+#include "profiles/fio_workload.h"
+#include "profiles/protos.h"
+#include "profiles/suite.h"
+#include "profiles/vdbench_translate.h"
 
 #define DEFAULT_TARGET "bench-target.dat"
 #define DEFAULT_QUICK_RAMP "2"
 #define DEFAULT_QUICK_RUNTIME "10"
 #define DEFAULT_QUICK_SIZE "256m"
 #define MAX_SUITE_DEPTH 8
-
-void protos_init(struct protos *p)
-{
-	memset(p, 0, sizeof(*p));
-}
-
-void protos_release(struct protos *p)
-{
-	for (size_t i = 0; i < p->n; i++)
-		run_spec_release(&p->v[i]);
-	free(p->v);
-	free(p->explicit_name);
-	free(p->disks);
-	protos_init(p);
-}
-
-struct run_spec *protos_add(struct protos *p)
-{
-	ARRAY_GROW(p->v, p->cap, p->n + 1);
-	if (p->flags_cap < p->cap) {
-		p->explicit_name = xrealloc(p->explicit_name, p->cap * sizeof(int));
-		p->disks = xrealloc(p->disks, p->cap * sizeof(unsigned));
-		p->flags_cap = p->cap;
-	}
-	p->explicit_name[p->n] = 0;
-	p->disks[p->n] = 0;
-	run_spec_init(&p->v[p->n]);
-	return &p->v[p->n++];
-}
-
-/* Moves every proto of src to the end of dst. */
-static void protos_move(struct protos *dst, struct protos *src)
-{
-	for (size_t i = 0; i < src->n; i++) {
-		struct run_spec *s = protos_add(dst);
-		*s = src->v[i];
-		dst->explicit_name[dst->n - 1] = src->explicit_name[i];
-		dst->disks[dst->n - 1] = src->disks[i];
-	}
-	free(src->v);
-	free(src->explicit_name);
-	free(src->disks);
-	protos_init(src);
-}
 
 static int is_file(const char *path)
 {
@@ -212,7 +173,8 @@ static int expand_fio(const char *path, const struct plan_options *opt, const st
 			locs.file = lf;
 			locs.line = ll;
 			locs.n = k == res.n ? res.n : 0; /* only when the lists line up */
-			bad = workload_from_fio_at(&s->wl, &res, &locs, sec->file, sec->line, err) < 0;
+			bad = workload_from_fio_at(&s->wl, &res, &locs, sec->file, sec->line, err) < 0 ||
+			      fio_values_check(&res, locs.n ? lf : NULL, ll, sec->file, sec->line, err) < 0;
 			free(lf);
 			free(ll);
 			if (bad) {
@@ -367,6 +329,8 @@ static int expand_suite(const struct suite *su, const struct plan_options *opt, 
 			mine.explicit_name[mine.n - 1] = it->name != NULL;
 			mine.disks[mine.n - 1] = it->disks;
 			rc = workload_from_fio_at(&s->wl, &o, &locs, it->file, it->line, err);
+			if (rc == 0)
+				rc = fio_values_check(&o, lf, ll, it->file, it->line, err);
 			free(lf);
 			free(ll);
 			kvlist_release(&o);
@@ -395,6 +359,7 @@ static int expand_suite(const struct suite *su, const struct plan_options *opt, 
 		for (size_t k = first; k < mine.n; k++)
 			kvlist_copy(&mine.v[k].labels, &it->labels);
 	}
+	rc = -1; /* a SUITE_WORKLOAD item left rc at 0 */
 	if (apply_suite(&mine, su, opt, err) < 0)
 		goto out;
 	if (!self->up && apply_final(&mine, su, opt, err) < 0)
@@ -598,7 +563,10 @@ static int matrix_set(struct workload *w, const char *key, const char *val, stru
 	}
 	if (!strcmp(key, "threads"))
 		key = "iodepth";
-	return workload_set_fio_opt(w, fio_option_canonical(key), val, err);
+	key = fio_option_canonical(key);
+	if (fio_value_check(key, val, "--matrix", err) < 0)
+		return -1;
+	return workload_set_fio_opt(w, key, val, err);
 }
 
 static int cross_matrix(struct protos *ps, const struct kvlist *matrix, struct errbuf *err)
@@ -613,6 +581,12 @@ static int cross_matrix(struct protos *ps, const struct kvlist *matrix, struct e
 		if (!vals)
 			return err_set(err, ERR_INPUT, "--matrix %s: give values as %s=v1,v2,... without empty items",
 				       key, key);
+		if (nv && ps->n > PLAN_MAX_RUNS / nv) {
+			err_set(err, ERR_INPUT, "--matrix %s: %zu workloads x %zu values is more than %d runs", key, ps->n,
+				nv, PLAN_MAX_RUNS);
+			free_list(vals);
+			return -1;
+		}
 		protos_init(&next);
 		/* earlier keys outer: for each existing proto (in order), each value of this key */
 		for (size_t i = 0; i < ps->n; i++) {
@@ -673,7 +647,7 @@ static void default_targets(struct run_spec *s, unsigned disks, const struct pla
  */
 static void set_targets(struct run_spec *s, unsigned disks, const struct suite *su, const struct plan_options *opt)
 {
-	const struct kv *st = su ? kvlist_find(&su->targets, "") : NULL;
+	const char *st = su ? su->targets : NULL;
 
 	if (opt->ntargets) {
 		clear_targets(s);
@@ -681,14 +655,14 @@ static void set_targets(struct run_spec *s, unsigned disks, const struct suite *
 			run_spec_add_target(s, opt->targets[i]);
 		return;
 	}
-	if (st && st->value && !strcmp(st->value, "default")) {
+	if (st && !strcmp(st, "default")) {
 		unsigned n = disks > s->ntargets ? disks : (unsigned)s->ntargets;
 		clear_targets(s);
 		default_targets(s, n, opt);
 		return;
 	}
-	if (st && st->value) {
-		char **v = split_list(st->value, ' ', NULL);
+	if (st) {
+		char **v = split_list(st, ' ', NULL);
 		clear_targets(s);
 		for (char **p = v; p && *p; p++)
 			if (**p)
@@ -743,6 +717,25 @@ static int apply_suite(struct protos *ps, const struct suite *su, const struct p
 	return rc;
 }
 
+/* A suite's `engine =` is one the caller registered (bench/options.c passes the engines' names). */
+static int check_engine(const struct suite *su, const struct plan_options *opt, struct errbuf *err)
+{
+	struct strbuf names;
+
+	if (!opt->engines)
+		return 0;
+	for (const char *const *e = opt->engines; *e; e++)
+		if (!strcmp(*e, su->engine))
+			return 0;
+	strbuf_init(&names);
+	for (const char *const *e = opt->engines; *e; e++)
+		strbuf_addf(&names, "%s%s", names.len ? ", " : "", *e);
+	err_set(err, ERR_INPUT, "%s:%d: unknown engine '%s' (engines: %s)", su->file, su->engine_line, su->engine,
+		names.buf);
+	strbuf_release(&names);
+	return -1;
+}
+
 /*
  * What the command line and the top-level profile (`su`, NULL for a job file, parameter file or name) decide,
  * once per argument: --matrix, targets, names (before --quick), --quick, the engine.
@@ -755,19 +748,15 @@ static int apply_final(struct protos *ps, const struct suite *su, const struct p
 	for (size_t i = 0; i < ps->n; i++) {
 		struct run_spec *s = &ps->v[i];
 		set_targets(s, ps->disks[i], su, opt);
-		if (su)
-			for (size_t g = 0; g < su->targets.n; g++)
-				if (*su->targets.v[g].key) {
-					char *k = xasprintf("targets.%s", su->targets.v[g].key);
-					kvlist_set(&s->engine_opts, k, su->targets.v[g].value);
-					free(k);
-				}
 		if (!ps->explicit_name[i]) {
 			char *n = profile_run_name(s);
 			free(s->name);
 			s->name = n;
 		}
 		if (opt->quick && quick_shrink(&s->wl, su, err) < 0)
+			return -1;
+
+		if (!opt->engine && su && su->engine && check_engine(su, opt, err) < 0)
 			return -1;
 		free(s->engine);
 		s->engine = xstrdup(opt->engine ? opt->engine : su && su->engine ? su->engine : "fio");
@@ -797,6 +786,11 @@ int plan_build(const char *const *args, size_t nargs, const struct plan_options 
 	/* A suite's own repetitions count unless --repeat is given. */
 	reps = opt->repeat ? opt->repeat : out->repeat ? out->repeat : 1;
 	out->repeat = reps;
+	if (all.n > PLAN_MAX_RUNS / reps) {
+		err_set(err, ERR_INPUT, "%s: %zu workloads x %u repetitions is more than %d runs", out->name ? out->name : args[0],
+			all.n, reps, PLAN_MAX_RUNS);
+		goto out;
+	}
 	for (unsigned r = 1; r <= reps; r++) {
 		for (size_t i = 0; i < all.n; i++) {
 			struct run_spec *s = plan_add(out);
@@ -810,4 +804,62 @@ int plan_build(const char *const *args, size_t nargs, const struct plan_options 
 out:
 	protos_release(&all);
 	return rc;
+}
+
+/*
+ * --interleave: one plan per profile, merged repetition by repetition in alternating blocks (A B, B A, ...),
+ * each run labelled profile=<argument>, so that slow drift of the machine hits both sides alike.
+ */
+int plan_build_interleaved(const char *const *profiles, size_t n, const struct plan_options *opt, struct plan *out,
+			     struct errbuf *err)
+{
+	struct plan *parts = xcalloc(n, sizeof(*parts));
+	unsigned reps = 1;
+	size_t total = 0;
+	int ret = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		plan_init(&parts[i]);
+		if (plan_build(&profiles[i], 1, opt, &parts[i], err) < 0)
+			goto out;
+		total += parts[i].n;
+		if (total > PLAN_MAX_RUNS) {
+			err_set(err, ERR_INPUT, "%s: the interleaved profiles are more than %d runs", profiles[i],
+				PLAN_MAX_RUNS);
+			goto out;
+		}
+		for (size_t k = 0; k < parts[i].n; k++)
+			if (parts[i].runs[k].repetition > reps)
+				reps = parts[i].runs[k].repetition;
+	}
+	out->name = xstrdup("interleaved");
+	for (unsigned r = 1; r <= reps; r++) {
+		for (size_t j = 0; j < n; j++) {
+			size_t i = (r % 2) ? j : n - 1 - j;
+			for (size_t k = 0; k < parts[i].n; k++) {
+				const struct run_spec *src = &parts[i].runs[k];
+				struct run_spec *s;
+				unsigned seq;
+
+				if (src->repetition != r)
+					continue;
+				s = plan_add(out);
+				seq = s->seq;
+				run_spec_copy(s, src);
+				s->seq = seq;
+				for (size_t l = 0; l < parts[i].labels.n; l++)
+					kvlist_set(&s->labels, parts[i].labels.v[l].key, parts[i].labels.v[l].value);
+				kvlist_set(&s->labels, "profile", profiles[i]);
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t w = 0; w < parts[i].nwarnings; w++)
+			plan_warn(out, "%s", parts[i].warnings[w]);
+	ret = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		plan_release(&parts[i]);
+	free(parts);
+	return ret;
 }

@@ -1,5 +1,6 @@
 /*
- * plan: the plan container (see profile.h): runs in order, warnings, and the wall-time estimate.
+ * plan: the plan container (see profile.h): runs in order, warnings, and the wall-time estimate. It knows
+ * nothing of how plans are built (build.c).
  */
 #include "profiles/profile.h"
 #include "core/paths.h"
@@ -85,55 +86,4 @@ double plan_estimate_s(const struct plan *p)
 const char *profile_library_dir(void)
 {
 	return paths_library_dir();
-}
-
-/*
- * --interleave: one plan per profile, merged repetition by repetition in alternating blocks (A B, B A, ...),
- * each run labelled profile=<argument>, so that slow drift of the machine hits both sides alike.
- */
-int plan_build_interleaved(const char *const *profiles, size_t n, const struct plan_options *opt, struct plan *out,
-			     struct errbuf *err)
-{
-	struct plan *parts = xcalloc(n, sizeof(*parts));
-	unsigned reps = 1;
-	int ret = -1;
-
-	for (size_t i = 0; i < n; i++) {
-		plan_init(&parts[i]);
-		if (plan_build(&profiles[i], 1, opt, &parts[i], err) < 0)
-			goto out;
-		for (size_t k = 0; k < parts[i].n; k++)
-			if (parts[i].runs[k].repetition > reps)
-				reps = parts[i].runs[k].repetition;
-	}
-	out->name = xstrdup("interleaved");
-	for (unsigned r = 1; r <= reps; r++) {
-		for (size_t j = 0; j < n; j++) {
-			size_t i = (r % 2) ? j : n - 1 - j;
-			for (size_t k = 0; k < parts[i].n; k++) {
-				const struct run_spec *src = &parts[i].runs[k];
-				struct run_spec *s;
-				unsigned seq;
-
-				if (src->repetition != r)
-					continue;
-				s = plan_add(out);
-				seq = s->seq;
-				run_spec_copy(s, src);
-				s->seq = seq;
-				for (size_t l = 0; l < parts[i].labels.n; l++)
-					kvlist_set(&s->labels, parts[i].labels.v[l].key, parts[i].labels.v[l].value);
-				kvlist_set(&s->labels, "profile", profiles[i]);
-			}
-		}
-	}
-	for (size_t i = 0; i < n; i++)
-		for (size_t w = 0; w < parts[i].nwarnings; w++)
-			plan_warn(out, "%s", parts[i].warnings[w]);
-	ret = 0;
-out:
-	for (size_t i = 0; i < n; i++)
-		plan_release(&parts[i]);
-	free(parts);
-	return ret;
 }

@@ -12,6 +12,10 @@
 #include "core/errbuf.h"
 #include "core/model.h"
 
+/* The most runs a plan may hold (--matrix products, --repeat, vdbench for-loops): more is refused, exit 3,
+ * before anything is allocated for them. */
+#define PLAN_MAX_RUNS 100000
+
 struct plan_options {
 	int quick;               /* shrink ramp, runtime and working set to try a suite in minutes */
 	struct kvlist vars;      /* NAME=value from the command line: vdbench $NAME, fio ${NAME} */
@@ -21,6 +25,7 @@ struct plan_options {
 	const char *engine;      /* --engine NAME overrides the profile's engine, or NULL */
 	unsigned repeat;         /* --repeat N: N repetitions of every run (0 or 1: once) */
 	const char *workdir;     /* where default file targets go (NULL: current directory) */
+	const char *const *engines; /* the engine names a suite may name (NULL-terminated), NULL: not checked */
 };
 
 struct plan {

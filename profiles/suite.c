@@ -2,10 +2,10 @@
  * suite: bench's own suite file (docs/suite-format.md). A small INI format that names what to run ([workload]
  * sections of fio options, [vdbench] sections of vdbench parameters, `profile =` references to job files,
  * parameter files, other suites or HCIbench names), the fio options every workload shares ([options]), a
- * [matrix], durations, the --quick form, repetitions, labels, and targets per host group. The built-in
+ * [matrix], durations, the --quick form, repetitions, labels and targets. The built-in
  * library (profiles/library/NAME.suite) is written in it.
  */
-#include "profiles/internal.h"
+#include "profiles/suite.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -23,7 +23,6 @@ void suite_init(struct suite *s)
 	kvlist_init(&s->labels);
 	kvlist_init(&s->options);
 	kvlist_init(&s->matrix);
-	kvlist_init(&s->targets);
 }
 
 void suite_release(struct suite *s)
@@ -43,7 +42,7 @@ void suite_release(struct suite *s)
 	kvlist_release(&s->options);
 	free(s->options_lines);
 	kvlist_release(&s->matrix);
-	kvlist_release(&s->targets);
+	free(s->targets);
 	for (size_t i = 0; i < s->nitems; i++) {
 		struct suite_item *it = &s->items[i];
 		free(it->name);
@@ -171,6 +170,7 @@ static int suite_key(struct suite *s, char *key, char *val, const char *file, in
 	} else if (!strcmp(key, "engine")) {
 		free(s->engine);
 		s->engine = xstrdup(val);
+		s->engine_line = line;
 	} else if (!strcmp(key, "repeat")) {
 		long n;
 		if (parse_long(val, 1, 10000, &n) < 0)
@@ -193,16 +193,18 @@ static int suite_key(struct suite *s, char *key, char *val, const char *file, in
 		free(s->quick_size);
 		s->quick_size = xstrdup(val);
 	} else if (!strcmp(key, "targets")) {
-		kvlist_set(&s->targets, "", val);
-	} else if (!strncmp(key, "targets.", 8) && key[8]) {
-		kvlist_set(&s->targets, key + 8, val);
+		free(s->targets);
+		s->targets = xstrdup(val);
+	} else if (!strncmp(key, "targets.", 8)) {
+		return err_set(err, ERR_INPUT, "%s:%d: '%s': bench has no host groups; give targets with 'targets =' "
+			       "(this host) or target= per host in the hosts file (docs/hosts.md)", file, line, key);
 	} else if (!strcmp(key, "profile")) {
 		struct suite_item *it = add_item(s, SUITE_PROFILE, NULL, file, line);
 		it->text = xstrdup(val);
 	} else {
 		return err_set(err, ERR_INPUT,
 			       "%s:%d: unknown suite key '%s' (name description label engine repeat ramp runtime "
-			       "quick.ramp quick.runtime quick.size targets targets.GROUP profile)",
+			       "quick.ramp quick.runtime quick.size targets profile)",
 			       file, line, key);
 	}
 	return 0;

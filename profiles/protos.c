@@ -1,0 +1,52 @@
+/*
+ * protos: the workloads of one profile before repetition (protos.h).
+ */
+#include "profiles/protos.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+
+void protos_init(struct protos *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void protos_release(struct protos *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		run_spec_release(&p->v[i]);
+	free(p->v);
+	free(p->explicit_name);
+	free(p->disks);
+	protos_init(p);
+}
+
+struct run_spec *protos_add(struct protos *p)
+{
+	ARRAY_GROW(p->v, p->cap, p->n + 1);
+	if (p->flags_cap < p->cap) {
+		p->explicit_name = xrealloc(p->explicit_name, p->cap * sizeof(int));
+		p->disks = xrealloc(p->disks, p->cap * sizeof(unsigned));
+		p->flags_cap = p->cap;
+	}
+	p->explicit_name[p->n] = 0;
+	p->disks[p->n] = 0;
+	run_spec_init(&p->v[p->n]);
+	return &p->v[p->n++];
+}
+
+void protos_move(struct protos *dst, struct protos *src)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		struct run_spec *s = protos_add(dst);
+		*s = src->v[i];
+		dst->explicit_name[dst->n - 1] = src->explicit_name[i];
+		dst->disks[dst->n - 1] = src->disks[i];
+	}
+	free(src->v);
+	free(src->explicit_name);
+	free(src->disks);
+	protos_init(src);
+}
