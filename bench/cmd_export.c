@@ -134,7 +134,7 @@ int cmd_export(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },            { NULL, 0, NULL, 0 },
 	};
 	static const char *const ddirs[] = { "read", "write", "trim", "total", NULL };
-	const char *db = NULL, *output = NULL, *ddir = NULL;
+	const char *output = NULL, *ddir = NULL;
 	long run_id = 0;
 	struct store *st = NULL;
 	struct hist_bin *bins = NULL;
@@ -174,8 +174,7 @@ int cmd_export(int argc, char **argv)
 			ddir = optarg;
 			break;
 		}
-		case 'd':
-			db = optarg;
+		case 'd': /* opened by main (cli_store) */
 			break;
 		case 'o':
 			output = optarg;
@@ -196,7 +195,7 @@ int cmd_export(int argc, char **argv)
 		code = cli_usage("export", "say what to export: --histogram RUN");
 		goto out;
 	}
-	if (cli_open_store(db, STORE_READONLY | STORE_MUST_EXIST, &st) < 0) {
+	if (!(st = cli_store())) {
 		code = EXIT_STORE;
 		goto out;
 	}
@@ -234,6 +233,5 @@ out:
 	free(bins);
 	store_run_release(&run);
 	strbuf_release(&text);
-	store_close(st);
 	return code;
 }

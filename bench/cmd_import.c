@@ -226,7 +226,6 @@ int cmd_import(int argc, char **argv)
 	struct kvlist labels;
 	struct input *in = NULL;
 	size_t nin = 0, cap = 0;
-	const char *db = NULL;
 	struct store *st = NULL;
 	struct strbuf summary;
 	struct errbuf err;
@@ -248,8 +247,7 @@ int cmd_import(int argc, char **argv)
 				goto out;
 			}
 			break;
-		case 'd':
-			db = optarg;
+		case 'd': /* opened by main (cli_store) */
 			break;
 		case 'r': {
 			long id;
@@ -304,7 +302,7 @@ int cmd_import(int argc, char **argv)
 		}
 	}
 
-	if (cli_open_store(db, 0, &st) < 0) {
+	if (!(st = cli_store())) {
 		code = EXIT_STORE;
 		goto out;
 	}
@@ -338,7 +336,6 @@ int cmd_import(int argc, char **argv)
 	}
 	fputs(summary.buf, stdout);
 out:
-	store_close(st);
 	free(in);
 	kvlist_release(&labels);
 	strbuf_release(&summary);

@@ -327,7 +327,7 @@ int cmd_report(int argc, char **argv)
 		rc = rc == -2 ? EXIT_OK : rc;
 		goto out;
 	}
-	if (cli_open_store(a.db, STORE_READONLY, &st) < 0) {
+	if (!(st = cli_store())) {
 		rc = EXIT_STORE;
 		goto out;
 	}
@@ -369,7 +369,6 @@ out:
 	cmp_release(&cmp);
 	rep_table_release(&table);
 	rep_set_release(&set);
-	store_close(st);
 	kvlist_release(&a.where);
 	kvlist_release(&a.by);
 	free(a.cmp_key);

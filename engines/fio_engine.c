@@ -43,7 +43,7 @@ static void extra_options(const struct engine_run *run, struct kvlist *extra)
 		free(v);
 	}
 	/* Engine options are fio options (sim_* model options for sim); keys with a dot are bench's own
-	 * annotations from the profiles (targets.<group>, vdbench.curve_pct) and stay out of the job file. */
+	 * annotations from the profiles (vdbench.curve_pct) and stay out of the job file. */
 	for (size_t i = 0; i < s->engine_opts.n; i++)
 		if (!strchr(s->engine_opts.v[i].key, '.'))
 			kvlist_add(extra, s->engine_opts.v[i].key, s->engine_opts.v[i].value);
