@@ -12,7 +12,7 @@
 #    one that fails the third batch: exit 4, one clear line, within the documented worst case, and the count
 #    of points written before the failure.
 set -euo pipefail
-: "${BENCH:?}"
+: "${BENCH:?}" "${BENCH_SRC:?}"
 for p in fio influxd prometheus-pushgateway python3 curl; do
 	command -v "$p" >/dev/null || { echo "$p is not installed (scripts/setup installs it)" >&2; exit 1; }
 done
@@ -256,6 +256,29 @@ h = [r for r in got["bench_run"] if r.get("stack")][0]
 assert h["stack"] == hostile.replace("\n", "\\n"), h["stack"]
 print(f"ok: InfluxDB returns all {n} points with their values and timestamps; hostile tag as {h['stack']!r}")
 PY
+
+# the example Grafana dashboard reads what was written: every query of it, variables set to run h
+python3 - "$BENCH_SRC/examples/grafana-dashboard.json" "http://$ADDR:$P_INFLUX" <<'PY2' || fail "dashboard queries"
+import json, re, sys, urllib.parse, urllib.request
+dash = json.load(open(sys.argv[1]))
+def run(q):
+    q = q.replace("$timeFilter", "time > 0").replace("$suite", re.escape("h.json"))
+    q = q.replace("$workload", "h").replace("$metric", re.escape("iops.read"))
+    url = sys.argv[2] + "/query?" + urllib.parse.urlencode({"db": "bench", "q": q})
+    res = json.load(urllib.request.urlopen(url))["results"][0]
+    assert "error" not in res, (q, res)
+    return res.get("series", [])
+queries = [v["query"] for v in dash["templating"]["list"]]
+queries += [t["query"] for p in dash["panels"] for t in p["targets"]]
+for q in queries:
+    series = run(q)
+    assert series and all(s["values"] for s in series), "no data: " + q
+    if "GROUP BY" in q:
+        for s in series:
+            for tag in re.findall(r'GROUP BY (.*)$', q)[0].replace('"', "").split(", "):
+                assert s["tags"].get(tag), (q, s["tags"])
+print(f"ok: all {len(queries)} queries of examples/grafana-dashboard.json return data from the export")
+PY2
 
 # ---- 3. Pushgateway -------------------------------------------------------------------------------------
 up "http://$ADDR:$P_PGW/metrics" || { cat pgw.log; fail "pushgateway did not start"; exit 1; }
