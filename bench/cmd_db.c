@@ -138,8 +138,13 @@ static int parse_args(const struct db_sub *sub, int argc, char **argv, struct db
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
-			if (needs[i].c == c && !(sub->opts & needs[i].opt))
-				return cli_usage(cmd, "'bench %s' has no option '%s'", cmd, argv[optind - 1]);
+			if (needs[i].c == c && !(sub->opts & needs[i].opt)) {
+				const char *name = "?";
+				for (const struct option *o = opts; o->name; o++)
+					if (o->val == c)
+						name = o->name;
+				return cli_usage(cmd, "'bench %s' has no option '--%s'", cmd, name);
+			}
 		switch (c) {
 		case 'h':
 			printf("%s%s", sub->usage, exit_text);
