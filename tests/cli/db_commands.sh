@@ -41,7 +41,7 @@ nl <script>,c=e s'
 drun=$(q other.db "SELECT r.id FROM run r WHERE r.name = 'd'")
 "$BENCH" import --db other.db --run "$drun" d_iops.1.log >/dev/null
 nsamples=$(q other.db "SELECT count(*) FROM sample")
-[ "$nsamples" -ge 3 ] && ok "other.db has $nsamples samples" || fail "other.db samples: $nsamples"
+[ "$nsamples" -ge 2 ] && ok "other.db has $nsamples samples" || fail "other.db samples: $nsamples"
 
 # ---- list ---------------------------------------------------------------------------------------
 expect "list exit" "$(rc_of "$BENCH" db list --db main.db)" 0
@@ -131,6 +131,22 @@ assert [a["name"] for a in d["artifacts"]] == ["fio-output.json"], d["artifacts"
 assert d["artifacts"][0]["bytes"] == os.path.getsize("d.json")
 print("ok: show --format json: spec, results with p99, samples summary, artifacts")
 PY
+
+# a run of `bench run` (a tiny null-engine job): show has its job file, --raw is the stored fio output
+printf '[global]\nioengine=null\nsize=8m\nbs=4k\n[r]\nrw=randread\n' >tiny.fio
+"$BENCH" run --db run.db tiny.fio >/dev/null 2>&1
+"$BENCH" db show --db run.db 1 >show_run.txt
+grep -q "^job file (jobfile):$" show_run.txt && grep -q "^rw=randread$" show_run.txt && ok "show prints the job file" ||
+	fail "show of a bench run: $(head -30 show_run.txt)"
+"$BENCH" db show --db run.db 1 --raw >raw_run.json
+python3 - run.db raw_run.json <<'PY2' || fail "show --raw of a bench run differs from the stored artifact"
+import sqlite3, sys, json
+blob = sqlite3.connect(sys.argv[1]).execute("SELECT content FROM artifact WHERE run_id = 1 AND name = 'fio-output.json'").fetchone()[0]
+blob = blob.encode() if isinstance(blob, str) else blob
+got = open(sys.argv[2], "rb").read()
+assert got == blob and json.loads(got)["fio version"] == "fio-3.33", (len(got), len(blob))
+print(f"ok: show --raw of a bench run: the {len(got)} stored bytes of fio's output")
+PY2
 
 # ---- relabel ---------------------------------------------------------------------------------------
 labels() { q main.db "SELECT group_concat(key || '=' || value, ' ') FROM (SELECT * FROM run_label WHERE run_id = $1 ORDER BY key)"; }
