@@ -382,15 +382,31 @@ struct show_data {
 
 static int show_load(sqlite3 *db, int64_t id, struct rep_set *set, struct show_data *d, struct errbuf *err)
 {
-	if (store_admin_run_detail(db, id, &d->detail, err) < 0 ||
-	    report_load(db, NULL, REP_ALL_STATUS | REP_CPU_DETAIL, set, err) < 0 ||
+	struct kvlist where; /* report_load has no id selection: its suite and name narrow the read */
+	int rc;
+
+	if (store_admin_run_detail(db, id, &d->detail, err) < 0)
+		return -1;
+	kvlist_init(&where);
+	kvlist_add(&where, "suite", d->detail.suite_name ? d->detail.suite_name : "");
+	kvlist_add(&where, "name", d->detail.name ? d->detail.name : "");
+	rc = report_load(db, &where, REP_ALL_STATUS | REP_CPU_DETAIL, set, err);
+	kvlist_release(&where);
+	if (rc < 0 ||
 	    store_admin_results(db, id, &d->results, err) < 0 ||
 	    store_admin_sample_summary(db, id, &d->samples, err) < 0 ||
 	    store_admin_artifacts(db, id, &d->artifacts, err) < 0)
 		return -1;
-	for (size_t i = 0; i < set->n; i++)
-		if (set->v[i].id == id)
-			d->run = &set->v[i];
+	for (int pass = 0; pass < 2 && !d->run; pass++) {
+		if (pass) { /* a label named suite or name overrides the column in a selection: read all runs */
+			rep_set_release(set);
+			if (report_load(db, NULL, REP_ALL_STATUS | REP_CPU_DETAIL, set, err) < 0)
+				return -1;
+		}
+		for (size_t i = 0; i < set->n; i++)
+			if (set->v[i].id == id)
+				d->run = &set->v[i];
+	}
 	if (!d->run)
 		return err_set(err, ERR_INTERNAL, "run %" PRId64 " not found by report_load", id);
 	for (size_t i = 0; i < d->artifacts.n && !d->jobfile_name; i++)

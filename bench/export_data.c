@@ -189,6 +189,9 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 		return cli_usage("export", "--push and -o exclude each other");
 	if (a->push && a->format != EXPORT_INFLUX && a->format != EXPORT_OPENMETRICS)
 		return cli_usage("export", "--push sends influx (to InfluxDB) or openmetrics (to a Pushgateway)");
+	if (a->push && a->format == EXPORT_INFLUX && strstr(a->push, "precision=") && !strstr(a->push, "precision=ns"))
+		return cli_usage("export", "bench writes nanosecond timestamps: drop precision= from the URL or use "
+					   "precision=ns");
 	if (a->push && strncmp(a->push, "http://", 7) && strncmp(a->push, "https://", 8))
 		return cli_usage("export", "--push wants an http:// or https:// URL, got '%s'", a->push);
 	return 0;

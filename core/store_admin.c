@@ -661,6 +661,8 @@ void admin_run_detail_release(struct admin_run_detail *d)
 {
 	if (!d)
 		return;
+	free(d->name);
+	free(d->suite_name);
 	free(d->suite_source);
 	free(d->suite_args);
 	free(d->suite_bench_version);
@@ -674,7 +676,8 @@ int store_admin_run_detail(sqlite3 *db, int64_t run_id, struct admin_run_detail 
 	int rc, ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (prep(db, &s, "SELECT r.id, r.suite_id, r.seq, s.source, s.args, s.bench_version, r.spec FROM run r "
+	if (prep(db, &s, "SELECT r.id, r.suite_id, r.seq, s.source, s.args, s.bench_version, r.spec, r.name, s.name "
+		 "FROM run r "
 		 "JOIN suite s ON s.id = r.suite_id WHERE r.id = ?1", err) < 0)
 		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
@@ -694,6 +697,8 @@ int store_admin_run_detail(sqlite3 *db, int64_t run_id, struct admin_run_detail 
 	out->suite_args = col_text(s, 4);
 	out->suite_bench_version = col_text(s, 5);
 	out->spec = col_text(s, 6);
+	out->name = col_text(s, 7);
+	out->suite_name = col_text(s, 8);
 	ret = 0;
 out:
 	sqlite3_finalize(s);

@@ -73,6 +73,8 @@ int store_admin_vacuum(struct store *st, int64_t *before_bytes, int64_t *after_b
 struct admin_run_detail {
 	int64_t id, suite_id;
 	unsigned seq;
+	char *name;             /* the run's name */
+	char *suite_name;
 	char *suite_source;     /* run or import */
 	char *suite_args;       /* or NULL */
 	char *suite_bench_version; /* or NULL */
