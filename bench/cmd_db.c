@@ -1,0 +1,910 @@
+/*
+ * cmd_db: `bench db list|show|rm|relabel|merge|check|vacuum` (docs/db.md): looking after the database
+ * without sqlite3. One option table serves every subcommand (an option means the same thing in each), and a
+ * subcommand table says which options each one takes and whether it writes. Runs are selected by id or by
+ * the --where selection of `bench report` (report.h); the SQL lives in core/store_admin.c.
+ *
+ * exit codes: 0 ok, 2 usage error, 3 bad input (no such run, OTHER.db is not a bench database of this
+ * version), 5 storage error (cannot open or write the database; check found damage), 70 internal error.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/cli.h"
+#include "core/store_admin.h"
+#include "core/strbuf.h"
+#include "core/units.h"
+#include "report/cpuview.h"
+#include "report/escape.h"
+#include "report/report.h"
+
+enum db_opt {
+	O_DB = 1 << 0, O_FORMAT = 1 << 1, O_WHERE = 1 << 2, O_ALL = 1 << 3, O_DRY = 1 << 4, O_SET = 1 << 5,
+	O_RAW = 1 << 6, O_ARTIFACT = 1 << 7, O_OUTPUT = 1 << 8,
+};
+
+struct db_args {
+	const char *db, *artifact, *output;
+	int json, all, dry_run, raw;
+	struct kvlist where;
+	struct kvlist changes;  /* relabel: --set k=v (value) and --unset k (NULL) in order */
+	char **pos;             /* positional arguments */
+	int npos;
+};
+
+struct db_sub {
+	const char *name;
+	int (*fn)(struct db_args *a);
+	unsigned opts;          /* enum db_opt accepted besides --help */
+	const char *usage;
+};
+
+static int db_list(struct db_args *a);
+static int db_show(struct db_args *a);
+static int db_rm(struct db_args *a);
+static int db_relabel(struct db_args *a);
+static int db_merge(struct db_args *a);
+static int db_check(struct db_args *a);
+static int db_vacuum(struct db_args *a);
+
+static const struct db_sub subs[] = {
+	{ "list", db_list, O_DB | O_FORMAT | O_WHERE | O_ALL,
+	  "usage: bench db list [--db PATH] [--where key=value]... [--all] [--format text|json]\n\n"
+	  "Lists the stored runs: id, suite, status, start time, workload name and labels. --where selects as in\n"
+	  "'bench report' (a label or name, tool, rw, bs, read_pct, random_pct, iodepth, numjobs, engine, suite,\n"
+	  "status); without --all only done and partial runs are listed.\n" },
+	{ "show", db_show, O_DB | O_FORMAT | O_RAW | O_ARTIFACT | O_OUTPUT,
+	  "usage: bench db show RUN [--db PATH] [--format text|json]\n"
+	  "       bench db show RUN --raw [--artifact NAME] [-o FILE]\n\n"
+	  "Shows one run whole: suite, workload and spec, labels, job file, results per host and direction with\n"
+	  "percentiles, hosts, CPU, a summary of its samples and its artifacts. --raw writes the engine's stored\n"
+	  "output (artifact fio-output.json, or the one named by --artifact) byte for byte.\n" },
+	{ "rm", db_rm, O_DB | O_FORMAT | O_WHERE | O_ALL | O_DRY,
+	  "usage: bench db rm (RUN... | --where key=value...) [--all] [--dry-run] [--db PATH] [--format text|json]\n\n"
+	  "Deletes runs with their results, CPU figures, samples and artifacts, and the suites left without runs,\n"
+	  "in one transaction. --where selects done and partial runs (with --all: every status). --dry-run\n"
+	  "counts what would go and changes nothing.\n" },
+	{ "relabel", db_relabel, O_DB | O_FORMAT | O_WHERE | O_ALL | O_DRY | O_SET,
+	  "usage: bench db relabel (RUN... | --where key=value...) (--set key=value | --unset key)... [--dry-run]\n"
+	  "                        [--all] [--db PATH] [--format text|json]\n\n"
+	  "Sets or removes run labels, in one transaction. A run's own label overrides its suite's; --unset\n"
+	  "removes the run's own label (a suite label of that key then applies again).\n" },
+	{ "merge", db_merge, O_DB | O_FORMAT | O_DRY,
+	  "usage: bench db merge OTHER.db [--dry-run] [--db PATH] [--format text|json]\n\n"
+	  "Copies the suites and runs of another bench database (opened read-only) that this one lacks, with new\n"
+	  "ids, in one transaction. A suite is the same when name, source, args and created_at are equal; a run\n"
+	  "of it when seq, repetition, name and started_at are: merging the same file twice adds nothing.\n" },
+	{ "check", db_check, O_DB | O_FORMAT,
+	  "usage: bench db check [--db PATH] [--format text|json]\n\n"
+	  "Checks the file: PRAGMA integrity_check, foreign keys (rows whose run, suite or result is gone), and\n"
+	  "notes suites without runs and runs still marked running. Exit 5 when the file is damaged.\n" },
+	{ "vacuum", db_vacuum, O_DB,
+	  "usage: bench db vacuum [--db PATH]\n\n"
+	  "Rebuilds the file without its free pages (SQLite VACUUM) and prints the size before and after.\n" },
+	{ NULL, NULL, 0, NULL },
+};
+
+static const char exit_text[] =
+	"\nexit codes: 0 ok, 2 usage error, 3 bad input (no such run, not a bench database), 5 storage error\n"
+	"(cannot open or write the database, check found damage), 70 internal error.\n";
+
+static int db_usage(void)
+{
+	printf("usage: bench db <command> [options]\n\n"
+	       "Looks after the database: list, show, relabel, delete and merge runs, check and vacuum the file.\n\n"
+	       "commands:\n"
+	       "  list      list runs (--where, --all, --format json)\n"
+	       "  show      show one run whole; --raw writes fio's stored output\n"
+	       "  rm        delete runs (and suites left empty); --dry-run\n"
+	       "  relabel   set or remove run labels; --dry-run\n"
+	       "  merge     bring in the suites of another bench database, without duplicates\n"
+	       "  check     integrity and foreign-key check, orphans\n"
+	       "  vacuum    compact the file\n\n"
+	       "'bench db <command> --help' describes a command. Common options: --db PATH (default bench.db),\n"
+	       "--format text|json.\n%s", exit_text);
+	return EXIT_OK;
+}
+
+/* ---- arguments -------------------------------------------------------------------------------- */
+
+static int parse_args(const struct db_sub *sub, int argc, char **argv, struct db_args *a)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },	       { "format", required_argument, NULL, 'f' },
+		{ "where", required_argument, NULL, 'w' },     { "all", no_argument, NULL, 'a' },
+		{ "dry-run", no_argument, NULL, 'n' },	       { "set", required_argument, NULL, 's' },
+		{ "unset", required_argument, NULL, 'u' },     { "raw", no_argument, NULL, 'r' },
+		{ "artifact", required_argument, NULL, 'A' },  { "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },	       { NULL, 0, NULL, 0 },
+	};
+	static const struct { int c; unsigned opt; } needs[] = {
+		{ 'd', O_DB }, { 'f', O_FORMAT }, { 'w', O_WHERE }, { 'a', O_ALL }, { 'n', O_DRY }, { 's', O_SET },
+		{ 'u', O_SET }, { 'r', O_RAW }, { 'A', O_ARTIFACT }, { 'o', O_OUTPUT },
+	};
+	char cmd[32];
+	struct errbuf err;
+	int c;
+
+	snprintf(cmd, sizeof(cmd), "db %s", sub->name);
+	errbuf_init(&err);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+		for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
+			if (needs[i].c == c && !(sub->opts & needs[i].opt)) {
+				const char *name = "?";
+				for (const struct option *o = opts; o->name; o++)
+					if (o->val == c)
+						name = o->name;
+				return cli_usage(cmd, "'bench %s' has no option '--%s'", cmd, name);
+			}
+		switch (c) {
+		case 'h':
+			printf("%s%s", sub->usage, exit_text);
+			return -1;
+		case 'd':
+			a->db = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return cli_usage(cmd, "--format wants text or json, got '%s'", optarg);
+			a->json = !strcmp(optarg, "json");
+			break;
+		case 'w':
+			if (rep_where_add(&a->where, optarg, &err) < 0)
+				return cli_usage(cmd, "%s", err.msg);
+			break;
+		case 'a':
+			a->all = 1;
+			break;
+		case 'n':
+			a->dry_run = 1;
+			break;
+		case 's': {
+			char *k, *v;
+			if (kv_parse_label(optarg, &k, &v) < 0)
+				return cli_usage(cmd, "--set wants key=value, got '%s'", optarg);
+			kvlist_add(&a->changes, k, v);
+			free(k);
+			free(v);
+			break;
+		}
+		case 'u': {
+			char *k, *v;
+			char *arg = xasprintf("%s=x", optarg);
+			int bad = kv_parse_label(arg, &k, &v) < 0 || strchr(optarg, '=');
+
+			free(arg);
+			if (bad)
+				return cli_usage(cmd, "--unset wants a label key, got '%s'", optarg);
+			kvlist_add(&a->changes, k, NULL);
+			free(k);
+			free(v);
+			break;
+		}
+		case 'r':
+			a->raw = 1;
+			break;
+		case 'A':
+			a->artifact = optarg;
+			a->raw = 1;
+			break;
+		case 'o':
+			if (!(sub->opts & O_OUTPUT))
+				return cli_usage(cmd, "'bench %s' has no option '-o'", cmd);
+			a->output = optarg;
+			break;
+		case ':':
+			return cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	a->pos = argv + optind;
+	a->npos = argc - optind;
+	return 0;
+}
+
+static int parse_run_id(const char *cmd, const char *s, int64_t *id)
+{
+	long v;
+
+	if (parse_long(s, 1, LONG_MAX, &v) < 0)
+		return cli_usage(cmd, "a run is given by its id (a positive number, see 'bench db list'), got '%s'", s);
+	*id = v;
+	return 0;
+}
+
+/* Run ids from the positional arguments and the --where selection; none at all is a usage error. */
+static int select_runs(const char *cmd, struct db_args *a, sqlite3 *db, int64_t **ids, size_t *n)
+{
+	size_t cap = 0;
+	struct errbuf err;
+
+	errbuf_init(&err);
+	*n = 0;
+	for (int i = 0; i < a->npos; i++) {
+		ARRAY_GROW(*ids, cap, *n + 1);
+		if (parse_run_id(cmd, a->pos[i], &(*ids)[*n]) != 0)
+			return EXIT_USAGE;
+		(*n)++;
+	}
+	if (a->where.n) {
+		struct rep_set set;
+		int rc;
+
+		rep_set_init(&set);
+		rc = report_load(db, &a->where, a->all ? REP_ALL_STATUS : 0, &set, &err);
+		for (size_t i = 0; rc == 0 && i < set.n; i++) {
+			ARRAY_GROW(*ids, cap, *n + 1);
+			(*ids)[(*n)++] = set.v[i].id;
+		}
+		rep_set_release(&set);
+		if (rc < 0)
+			return cli_fail(&err);
+	}
+	return EXIT_OK;
+}
+
+/* ---- output helpers ------------------------------------------------------------------------------ */
+
+static int print_json(cJSON *root)
+{
+	char *s = cJSON_Print(root);
+
+	cJSON_Delete(root);
+	if (!s)
+		return cli_error(EXIT_INTERNAL, "cannot format JSON");
+	printf("%s\n", s);
+	free(s);
+	return EXIT_OK;
+}
+
+static void json_num(cJSON *o, const char *key, double v)
+{
+	if (isnan(v) || isinf(v))
+		cJSON_AddNullToObject(o, key);
+	else
+		cJSON_AddNumberToObject(o, key, v);
+}
+
+static void json_str(cJSON *o, const char *key, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+/* Text of user-given strings for the terminal: control characters shown as '?'. */
+static const char *txt(struct strbuf *sb, const char *s)
+{
+	strbuf_reset(sb);
+	esc_text(sb, s ? s : "");
+	return sb->buf;
+}
+
+static cJSON *run_json(const struct rep_run *r)
+{
+	cJSON *o = cJSON_CreateObject(), *l;
+
+	cJSON_AddNumberToObject(o, "id", (double)r->id);
+	cJSON_AddNumberToObject(o, "suite_id", (double)r->suite_id);
+	json_str(o, "suite", r->suite);
+	json_str(o, "name", r->name);
+	json_str(o, "status", r->status);
+	json_str(o, "error", r->error);
+	json_str(o, "engine", r->engine);
+	json_str(o, "started_at", r->started_at);
+	json_str(o, "finished_at", r->finished_at);
+	cJSON_AddNumberToObject(o, "repetition", r->repetition);
+	json_str(o, "identity", r->identity);
+	l = cJSON_AddObjectToObject(o, "labels");
+	for (size_t i = 0; i < r->labels.n; i++)
+		cJSON_AddStringToObject(l, r->labels.v[i].key, r->labels.v[i].value ? r->labels.v[i].value : "");
+	for (int m = 0; m < RM_NR; m++)
+		json_num(o, rep_metrics[m].key, r->m[m]);
+	return o;
+}
+
+static void print_labels(const struct kvlist *labels, struct strbuf *sb)
+{
+	for (size_t k = 0; k < labels->n; k++) {
+		printf("%s%s=", k ? " " : "", txt(sb, labels->v[k].key));
+		printf("%s", txt(sb, labels->v[k].value));
+	}
+}
+
+/* ---- list --------------------------------------------------------------------------------------- */
+
+static int db_list(struct db_args *a)
+{
+	struct store *st = NULL;
+	struct rep_set set;
+	struct errbuf err;
+	struct strbuf sb;
+	int code = EXIT_OK;
+
+	rep_set_init(&set);
+	errbuf_init(&err);
+	strbuf_init(&sb);
+	if (a->npos)
+		return cli_usage("db list", "unexpected argument '%s'", a->pos[0]);
+	if (cli_open_store(a->db, STORE_READONLY | STORE_MUST_EXIST, &st) < 0)
+		return EXIT_STORE;
+	if (report_load(store_db(st), &a->where, a->all ? REP_ALL_STATUS : 0, &set, &err) < 0) {
+		code = cli_fail(&err);
+		goto out;
+	}
+	if (a->json) {
+		cJSON *arr = cJSON_CreateArray();
+		for (size_t i = 0; i < set.n; i++)
+			cJSON_AddItemToArray(arr, run_json(&set.v[i]));
+		code = print_json(arr);
+		goto out;
+	}
+	printf("%6s %6s  %-8s %-24s %s\n", "run", "suite", "status", "started", "workload  labels");
+	for (size_t i = 0; i < set.n; i++) {
+		const struct rep_run *r = &set.v[i];
+
+		printf("%6" PRId64 " %6" PRId64 "  %-8s %-24s ", r->id, r->suite_id, r->status,
+		       txt(&sb, r->started_at));
+		printf("%s  ", txt(&sb, r->name));
+		print_labels(&r->labels, &sb);
+		printf("\n");
+	}
+	printf("%zu run%s\n", set.n, set.n == 1 ? "" : "s");
+out:
+	rep_set_release(&set);
+	strbuf_release(&sb);
+	store_close(st);
+	return code;
+}
+
+/* ---- show --------------------------------------------------------------------------------------- */
+
+struct show_data {
+	const struct rep_run *run;
+	struct admin_run_detail detail;
+	struct admin_result_list results;
+	struct admin_sample_summary_list samples;
+	struct kvlist artifacts;
+	struct strbuf jobfile;
+	const char *jobfile_name;
+};
+
+static int show_load(sqlite3 *db, int64_t id, struct rep_set *set, struct show_data *d, struct errbuf *err)
+{
+	struct kvlist where; /* report_load has no id selection: its suite and name narrow the read */
+	int rc;
+
+	if (store_admin_run_detail(db, id, &d->detail, err) < 0)
+		return -1;
+	kvlist_init(&where);
+	kvlist_add(&where, "suite", d->detail.suite_name ? d->detail.suite_name : "");
+	kvlist_add(&where, "name", d->detail.name ? d->detail.name : "");
+	rc = report_load(db, &where, REP_ALL_STATUS | REP_CPU_DETAIL, set, err);
+	kvlist_release(&where);
+	if (rc < 0 ||
+	    store_admin_results(db, id, &d->results, err) < 0 ||
+	    store_admin_sample_summary(db, id, &d->samples, err) < 0 ||
+	    store_admin_artifacts(db, id, &d->artifacts, err) < 0)
+		return -1;
+	for (int pass = 0; pass < 2 && !d->run; pass++) {
+		if (pass) { /* a label named suite or name overrides the column in a selection: read all runs */
+			rep_set_release(set);
+			if (report_load(db, NULL, REP_ALL_STATUS | REP_CPU_DETAIL, set, err) < 0)
+				return -1;
+		}
+		for (size_t i = 0; i < set->n; i++)
+			if (set->v[i].id == id)
+				d->run = &set->v[i];
+	}
+	if (!d->run)
+		return err_set(err, ERR_INTERNAL, "run %" PRId64 " not found by report_load", id);
+	for (size_t i = 0; i < d->artifacts.n && !d->jobfile_name; i++)
+		if (!strncmp(d->artifacts.v[i].key, "jobfile", 7)) {
+			d->jobfile_name = d->artifacts.v[i].key;
+			if (store_admin_artifact(db, id, d->jobfile_name, &d->jobfile, err) < 0)
+				return -1;
+		}
+	return 0;
+}
+
+static cJSON *show_json(const struct show_data *d)
+{
+	const struct rep_run *r = d->run;
+	cJSON *o = run_json(r), *arr, *spec;
+
+	cJSON_AddNumberToObject(o, "seq", d->detail.seq);
+	json_str(o, "suite_source", d->detail.suite_source);
+	json_str(o, "suite_args", d->detail.suite_args);
+	spec = d->detail.spec ? cJSON_Parse(d->detail.spec) : NULL;
+	if (spec)
+		cJSON_AddItemToObject(o, "spec", spec);
+	else
+		json_str(o, "spec", d->detail.spec);
+	json_str(o, "jobfile", d->jobfile_name ? d->jobfile.buf : NULL);
+	arr = cJSON_AddArrayToObject(o, "results");
+	for (size_t i = 0; i < d->results.n; i++) {
+		const struct admin_result *x = &d->results.v[i];
+		cJSON *e = cJSON_CreateObject(), *p;
+
+		json_str(e, "host", x->host);
+		json_str(e, "ddir", x->ddir);
+		cJSON_AddNumberToObject(e, "ios", (double)x->ios);
+		cJSON_AddNumberToObject(e, "bytes", (double)x->bytes);
+		cJSON_AddNumberToObject(e, "runtime_ms", (double)x->runtime_ms);
+		json_num(e, "iops", x->iops);
+		json_num(e, "bw_bytes", x->bw_bytes);
+		json_num(e, "lat_mean_ns", x->lat_mean_ns);
+		json_num(e, "lat_min_ns", x->lat_min_ns);
+		json_num(e, "lat_max_ns", x->lat_max_ns);
+		json_num(e, "lat_stddev_ns", x->lat_stddev_ns);
+		json_num(e, "clat_mean_ns", x->clat_mean_ns);
+		json_str(e, "pct_kind", x->pct_kind);
+		cJSON_AddNumberToObject(e, "bins", (double)x->nbins);
+		p = cJSON_AddObjectToObject(e, "percentiles_ns");
+		for (size_t k = 0; k < x->npcts; k++) {
+			char key[32];
+			snprintf(key, sizeof(key), "%g", x->pcts[k].pct);
+			cJSON_AddNumberToObject(p, key, (double)x->pcts[k].value_ns);
+		}
+		cJSON_AddItemToArray(arr, e);
+	}
+	arr = cJSON_AddArrayToObject(o, "hosts");
+	for (size_t i = 0; i < r->nhosts; i++) {
+		cJSON *e = cJSON_CreateObject();
+		json_str(e, "host", r->hosts[i].host);
+		json_str(e, "fio_version", r->hosts[i].fio_version);
+		cJSON_AddNumberToObject(e, "error_code", r->hosts[i].error_code);
+		json_str(e, "error", r->hosts[i].error);
+		json_num(e, "usr_cpu_pct", r->hosts[i].usr_cpu_pct);
+		json_num(e, "sys_cpu_pct", r->hosts[i].sys_cpu_pct);
+		cJSON_AddItemToArray(arr, e);
+	}
+	arr = cJSON_AddArrayToObject(o, "cpu");
+	for (size_t i = 0; r->cpuview && i < r->cpuview->ncpu; i++) {
+		const struct cpuview_cpu *c = &r->cpuview->cpu[i];
+		cJSON *e = cJSON_CreateObject();
+		json_str(e, "host", c->host);
+		json_str(e, "role", c->role);
+		json_str(e, "source", c->source);
+		json_num(e, "util_pct", c->util_pct);
+		json_num(e, "cpu_us_per_io", c->cpu_us_per_io);
+		cJSON_AddItemToArray(arr, e);
+	}
+	arr = cJSON_AddArrayToObject(o, "samples");
+	for (size_t i = 0; i < d->samples.n; i++) {
+		const struct admin_sample_summary *s = &d->samples.v[i];
+		cJSON *e = cJSON_CreateObject();
+		json_str(e, "host", s->host);
+		json_str(e, "metric", s->metric);
+		cJSON_AddNumberToObject(e, "n", (double)s->n);
+		cJSON_AddNumberToObject(e, "t_first_ms", (double)s->t_first_ms);
+		cJSON_AddNumberToObject(e, "t_last_ms", (double)s->t_last_ms);
+		json_num(e, "min", s->min);
+		json_num(e, "max", s->max);
+		json_num(e, "mean", s->mean);
+		cJSON_AddItemToArray(arr, e);
+	}
+	arr = cJSON_AddArrayToObject(o, "artifacts");
+	for (size_t i = 0; i < d->artifacts.n; i++) {
+		cJSON *e = cJSON_CreateObject();
+		json_str(e, "name", d->artifacts.v[i].key);
+		cJSON_AddNumberToObject(e, "bytes", strtod(d->artifacts.v[i].value, NULL));
+		cJSON_AddItemToArray(arr, e);
+	}
+	return o;
+}
+
+static void show_results_text(const struct show_data *d, struct strbuf *sb)
+{
+	printf("\nresults:\n  %-12s %-5s %12s %14s %10s %12s %10s %12s  percentiles (us)\n", "host", "ddir", "ios",
+	       "bytes", "runtime_ms", "iops", "MiB/s", "lat mean us");
+	for (size_t i = 0; i < d->results.n; i++) {
+		const struct admin_result *x = &d->results.v[i];
+		double lat = isnan(x->lat_mean_ns) ? x->clat_mean_ns : x->lat_mean_ns;
+
+		printf("  %-12s %-5s %12" PRId64 " %14" PRId64 " %10" PRId64 " %12.1f %10.2f %12.2f ",
+		       txt(sb, x->host), x->ddir, x->ios, x->bytes, x->runtime_ms, x->iops, x->bw_bytes / 1048576.0,
+		       lat / 1000.0);
+		for (size_t k = 0; k < x->npcts; k++)
+			printf(" p%g=%.2f", x->pcts[k].pct, (double)x->pcts[k].value_ns / 1000.0);
+		if (!x->npcts && x->nbins)
+			printf(" (%zu histogram bins)", x->nbins);
+		printf("\n");
+	}
+}
+
+static void show_text(const struct show_data *d)
+{
+	const struct rep_run *r = d->run;
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	printf("run %" PRId64 " '%s'\n", r->id, txt(&sb, r->name));
+	printf("  status    %s%s%s\n", r->status, r->error ? ": " : "", r->error ? txt(&sb, r->error) : "");
+	printf("  suite     %" PRId64 " '%s' (%s, created %s", r->suite_id, txt(&sb, r->suite),
+	       d->detail.suite_source, r->suite_created);
+	printf("%s%s)\n", d->detail.suite_args ? ", args " : "", txt(&sb, d->detail.suite_args));
+	printf("  seq       %u, repetition %d, engine %s\n", d->detail.seq, r->repetition, txt(&sb, r->engine));
+	printf("  started   %s, finished %s\n", txt(&sb, r->started_at), r->finished_at ? r->finished_at : "-");
+	printf("  identity  %s\n  labels    ", txt(&sb, r->identity));
+	print_labels(&r->labels, &sb);
+	printf("\n\nspec:\n%s\n", d->detail.spec ? txt(&sb, d->detail.spec) : "(none)");
+	if (d->jobfile_name) {
+		printf("\njob file (%s):\n", d->jobfile_name);
+		fwrite(d->jobfile.buf, 1, d->jobfile.len, stdout);
+		if (d->jobfile.len && d->jobfile.buf[d->jobfile.len - 1] != '\n')
+			printf("\n");
+	}
+	show_results_text(d, &sb);
+	printf("\nhosts:\n");
+	for (size_t i = 0; i < r->nhosts; i++)
+		printf("  %-12s fio %s, usr %.2f%% sys %.2f%%%s%s\n", txt(&sb, r->hosts[i].host),
+		       r->hosts[i].fio_version ? r->hosts[i].fio_version : "-", r->hosts[i].usr_cpu_pct,
+		       r->hosts[i].sys_cpu_pct, r->hosts[i].error ? ", error: " : "",
+		       r->hosts[i].error ? txt(&sb, r->hosts[i].error) : "");
+	printf("\ncpu:\n");
+	for (size_t i = 0; r->cpuview && i < r->cpuview->ncpu; i++) {
+		const struct cpuview_cpu *c = &r->cpuview->cpu[i];
+		printf("  %-12s %-9s %-13s util %.2f%%\n", txt(&sb, c->host), c->role, c->source, c->util_pct);
+	}
+	printf("\nsamples:\n");
+	for (size_t i = 0; i < d->samples.n; i++) {
+		const struct admin_sample_summary *s = &d->samples.v[i];
+		printf("  %-12s %-20s %6zu samples, t %" PRId64 "..%" PRId64 " ms, min %g max %g mean %g\n",
+		       txt(&sb, s->host), txt(&sb, s->metric), s->n, s->t_first_ms, s->t_last_ms, s->min, s->max,
+		       s->mean);
+	}
+	printf("\nartifacts:\n");
+	for (size_t i = 0; i < d->artifacts.n; i++)
+		printf("  %-28s %s bytes\n", txt(&sb, d->artifacts.v[i].key), d->artifacts.v[i].value);
+	strbuf_release(&sb);
+}
+
+/* The stored engine output: fio-output.json, else a vdbench or CSV artifact, else the only one. */
+static const char *raw_name(const struct kvlist *arts)
+{
+	static const char *const prefer[] = { "fio-output.json", "vdbench", "csv-row", NULL };
+
+	for (int p = 0; prefer[p]; p++)
+		for (size_t i = 0; i < arts->n; i++)
+			if (!strncmp(arts->v[i].key, prefer[p], strlen(prefer[p])))
+				return arts->v[i].key;
+	return arts->n == 1 ? arts->v[0].key : NULL;
+}
+
+static int write_raw(const char *path, const struct strbuf *data)
+{
+	FILE *f = path ? fopen(path, "wb") : stdout;
+
+	if (!f)
+		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path, strerror(errno));
+	if (fwrite(data->buf, 1, data->len, f) != data->len || fflush(f) != 0) {
+		int e = errno;
+		if (path)
+			fclose(f);
+		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path ? path : "standard output", strerror(e));
+	}
+	if (path && fclose(f) != 0)
+		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path, strerror(errno));
+	return EXIT_OK;
+}
+
+static int show_raw(sqlite3 *db, int64_t id, struct db_args *a)
+{
+	struct admin_run_detail detail;
+	struct kvlist arts;
+	struct strbuf data;
+	struct errbuf err;
+	const char *name = a->artifact;
+	int code;
+
+	memset(&detail, 0, sizeof(detail));
+	kvlist_init(&arts);
+	strbuf_init(&data);
+	errbuf_init(&err);
+	if (store_admin_run_detail(db, id, &detail, &err) < 0 ||
+	    store_admin_artifacts(db, id, &arts, &err) < 0) {
+		code = cli_fail(&err);
+		goto out;
+	}
+	if (!name)
+		name = raw_name(&arts);
+	if (!name) {
+		code = cli_error(EXIT_INPUT, "run %" PRId64 " has no stored engine output (%zu artifacts; name one "
+				 "with --artifact, see 'bench db show %" PRId64 "')", id, arts.n, id);
+		goto out;
+	}
+	if (store_admin_artifact(db, id, name, &data, &err) < 0) {
+		code = cli_fail(&err);
+		goto out;
+	}
+	code = write_raw(a->output, &data);
+out:
+	admin_run_detail_release(&detail);
+	kvlist_release(&arts);
+	strbuf_release(&data);
+	return code;
+}
+
+static int db_show(struct db_args *a)
+{
+	struct store *st = NULL;
+	struct show_data d;
+	struct rep_set set;
+	struct errbuf err;
+	int64_t id = 0;
+	int code = EXIT_OK;
+
+	if (a->npos != 1)
+		return cli_usage("db show", a->npos ? "show one run at a time" : "say which run: bench db show RUN");
+	if (parse_run_id("db show", a->pos[0], &id) != 0)
+		return EXIT_USAGE;
+	if (a->output && !a->raw)
+		return cli_usage("db show", "-o FILE is for --raw");
+	if (cli_open_store(a->db, STORE_READONLY | STORE_MUST_EXIST, &st) < 0)
+		return EXIT_STORE;
+	if (a->raw) {
+		code = show_raw(store_db(st), id, a);
+		store_close(st);
+		return code;
+	}
+	memset(&d, 0, sizeof(d));
+	kvlist_init(&d.artifacts);
+	strbuf_init(&d.jobfile);
+	rep_set_init(&set);
+	errbuf_init(&err);
+	if (show_load(store_db(st), id, &set, &d, &err) < 0)
+		code = cli_fail(&err);
+	else if (a->json)
+		code = print_json(show_json(&d));
+	else
+		show_text(&d);
+	admin_run_detail_release(&d.detail);
+	admin_result_list_release(&d.results);
+	admin_sample_summary_list_release(&d.samples);
+	kvlist_release(&d.artifacts);
+	strbuf_release(&d.jobfile);
+	rep_set_release(&set);
+	store_close(st);
+	return code;
+}
+
+/* ---- rm and relabel ---------------------------------------------------------------------------- */
+
+static int db_rm(struct db_args *a)
+{
+	struct store *st = NULL;
+	struct admin_counts c;
+	struct errbuf err;
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int code;
+
+	errbuf_init(&err);
+	if (!a->npos && !a->where.n)
+		return cli_usage("db rm", "say which runs: run ids or --where key=value (nothing is removed by default)");
+	if (cli_open_store(a->db, STORE_MUST_EXIST, &st) < 0)
+		return EXIT_STORE;
+	code = select_runs("db rm", a, store_db(st), &ids, &n);
+	if (code != EXIT_OK)
+		goto out;
+	if (!n) {
+		code = cli_error(EXIT_INPUT, "no run matches the selection; nothing removed");
+		goto out;
+	}
+	if (store_admin_rm(st, ids, n, a->dry_run, &c, &err) < 0) {
+		code = cli_fail(&err);
+		goto out;
+	}
+	if (a->json) {
+		cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "runs");
+		cJSON_AddBoolToObject(o, "dry_run", a->dry_run);
+		for (size_t i = 0; i < n; i++)
+			cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)ids[i]));
+		cJSON_AddNumberToObject(o, "suites", (double)c.suites);
+		cJSON_AddNumberToObject(o, "results", (double)c.results);
+		cJSON_AddNumberToObject(o, "samples", (double)c.samples);
+		cJSON_AddNumberToObject(o, "artifacts", (double)c.artifacts);
+		code = print_json(o);
+		goto out;
+	}
+	printf("%s %zu run%s (%zu results, %zu samples, %zu artifacts) and %zu empty suite%s\n",
+	       a->dry_run ? "would remove" : "removed", c.runs, c.runs == 1 ? "" : "s", c.results, c.samples,
+	       c.artifacts, c.suites, c.suites == 1 ? "" : "s");
+out:
+	free(ids);
+	store_close(st);
+	return code;
+}
+
+static int db_relabel(struct db_args *a)
+{
+	struct store *st = NULL;
+	struct errbuf err;
+	int64_t *ids = NULL;
+	size_t n = 0, changed = 0;
+	int code;
+
+	errbuf_init(&err);
+	if (!a->changes.n)
+		return cli_usage("db relabel", "say what to change: --set key=value or --unset key");
+	if (!a->npos && !a->where.n)
+		return cli_usage("db relabel", "say which runs: run ids or --where key=value");
+	if (cli_open_store(a->db, STORE_MUST_EXIST, &st) < 0)
+		return EXIT_STORE;
+	code = select_runs("db relabel", a, store_db(st), &ids, &n);
+	if (code != EXIT_OK)
+		goto out;
+	if (!n) {
+		code = cli_error(EXIT_INPUT, "no run matches the selection; nothing changed");
+		goto out;
+	}
+	if (store_admin_relabel(st, ids, n, &a->changes, a->dry_run, &changed, &err) < 0) {
+		code = cli_fail(&err);
+		goto out;
+	}
+	if (a->json) {
+		cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "runs");
+		cJSON_AddBoolToObject(o, "dry_run", a->dry_run);
+		for (size_t i = 0; i < n; i++)
+			cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)ids[i]));
+		cJSON_AddNumberToObject(o, "labels_changed", (double)changed);
+		code = print_json(o);
+		goto out;
+	}
+	printf("%s %zu label%s on %zu run%s\n", a->dry_run ? "would change" : "changed", changed,
+	       changed == 1 ? "" : "s", n, n == 1 ? "" : "s");
+out:
+	free(ids);
+	store_close(st);
+	return code;
+}
+
+/* ---- merge, check, vacuum ---------------------------------------------------------------------- */
+
+static int db_merge(struct db_args *a)
+{
+	struct store *st = NULL;
+	struct admin_merge m;
+	struct errbuf err;
+	int code = EXIT_OK;
+
+	errbuf_init(&err);
+	if (a->npos != 1)
+		return cli_usage("db merge", a->npos ? "merge one file at a time" : "say which file: bench db merge OTHER.db");
+	if (cli_open_store(a->db, STORE_MUST_EXIST, &st) < 0)
+		return EXIT_STORE;
+	if (store_admin_merge(st, a->pos[0], a->dry_run, &m, &err) < 0) {
+		code = cli_fail(&err);
+		goto out;
+	}
+	if (a->json) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddBoolToObject(o, "dry_run", a->dry_run);
+		cJSON_AddNumberToObject(o, "suites_new", (double)m.suites_new);
+		cJSON_AddNumberToObject(o, "suites_same", (double)m.suites_same);
+		cJSON_AddNumberToObject(o, "runs_new", (double)m.runs_new);
+		cJSON_AddNumberToObject(o, "runs_same", (double)m.runs_same);
+		code = print_json(o);
+		goto out;
+	}
+	printf("%s %zu new suite%s and %zu new run%s; %zu suite%s and %zu run%s already present\n",
+	       a->dry_run ? "would merge" : "merged", m.suites_new, m.suites_new == 1 ? "" : "s", m.runs_new,
+	       m.runs_new == 1 ? "" : "s", m.suites_same, m.suites_same == 1 ? "" : "s", m.runs_same,
+	       m.runs_same == 1 ? "" : "s");
+out:
+	store_close(st);
+	return code;
+}
+
+static int db_check(struct db_args *a)
+{
+	struct store *st = NULL;
+	struct kvlist problems;
+	struct errbuf err;
+	size_t damage = 0;
+	int code;
+
+	kvlist_init(&problems);
+	errbuf_init(&err);
+	if (a->npos)
+		return cli_usage("db check", "unexpected argument '%s'", a->pos[0]);
+	if (cli_open_store(a->db, STORE_READONLY | STORE_MUST_EXIST, &st) < 0)
+		return EXIT_STORE;
+	if (store_admin_check(st, &problems, &err) < 0) {
+		code = cli_fail(&err);
+		goto out;
+	}
+	for (size_t i = 0; i < problems.n; i++)
+		damage += !strcmp(problems.v[i].key, "integrity") || !strcmp(problems.v[i].key, "foreign_key");
+	if (a->json) {
+		cJSON *o = cJSON_CreateObject(), *arr;
+		cJSON_AddBoolToObject(o, "ok", damage == 0);
+		arr = cJSON_AddArrayToObject(o, "problems");
+		for (size_t i = 0; i < problems.n; i++) {
+			cJSON *e = cJSON_CreateObject();
+			json_str(e, "kind", problems.v[i].key);
+			json_str(e, "message", problems.v[i].value);
+			cJSON_AddItemToArray(arr, e);
+		}
+		code = print_json(o);
+	} else {
+		struct strbuf sb;
+
+		strbuf_init(&sb);
+		for (size_t i = 0; i < problems.n; i++)
+			printf("%s: %s\n", problems.v[i].key, txt(&sb, problems.v[i].value));
+		strbuf_release(&sb);
+		printf("%s: %zu problem%s, %zu note%s\n", damage ? "damaged" : "ok", damage, damage == 1 ? "" : "s",
+		       problems.n - damage, problems.n - damage == 1 ? "" : "s");
+		code = EXIT_OK;
+	}
+	if (code == EXIT_OK && damage)
+		code = EXIT_STORE;
+out:
+	kvlist_release(&problems);
+	store_close(st);
+	return code;
+}
+
+static int db_vacuum(struct db_args *a)
+{
+	struct store *st = NULL;
+	struct errbuf err;
+	int64_t before = 0, after = 0;
+	int code = EXIT_OK;
+
+	errbuf_init(&err);
+	if (a->npos)
+		return cli_usage("db vacuum", "unexpected argument '%s'", a->pos[0]);
+	if (cli_open_store(a->db, STORE_MUST_EXIST, &st) < 0)
+		return EXIT_STORE;
+	if (store_admin_vacuum(st, &before, &after, &err) < 0)
+		code = cli_fail(&err);
+	else
+		printf("vacuumed '%s': %" PRId64 " -> %" PRId64 " bytes\n", store_path(st), before, after);
+	store_close(st);
+	return code;
+}
+
+int cmd_db(int argc, char **argv)
+{
+	const struct db_sub *sub = NULL;
+	struct db_args a;
+	int code;
+
+	if (argc < 2)
+		return cli_usage("db", "say what to do: list, show, rm, relabel, merge, check or vacuum");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
+		return db_usage();
+	for (const struct db_sub *s = subs; s->name; s++)
+		if (!strcmp(s->name, argv[1]))
+			sub = s;
+	if (!sub)
+		return cli_usage("db", "unknown subcommand '%s' (list, show, rm, relabel, merge, check, vacuum)",
+				 argv[1]);
+	memset(&a, 0, sizeof(a));
+	kvlist_init(&a.where);
+	kvlist_init(&a.changes);
+	code = parse_args(sub, argc - 1, argv + 1, &a);
+	if (code == 0)
+		code = sub->fn(&a);
+	else if (code < 0)
+		code = EXIT_OK; /* --help */
+	kvlist_release(&a.where);
+	kvlist_release(&a.changes);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		code = cli_error(EXIT_INTERNAL, "cannot write to standard output: %s", strerror(errno));
+	return code;
+}

@@ -1,0 +1,319 @@
+/*
+ * export_data: `bench export --format csv|json|influx|openmetrics [--where k=v]... [-o FILE | --push URL]`
+ * (docs/export.md). Loads the selected runs (report_load) and their samples (core/store_admin.h), renders
+ * them with report/export.h and writes a file, standard output, or pushes them: line protocol to an
+ * InfluxDB 1.x /write endpoint in batches, OpenMetrics text (without timestamps or samples, which a
+ * Pushgateway refuses) to a Pushgateway group /metrics/job/JOB. A push that fails is exit 4 and says how
+ * many points the server had accepted before.
+ *
+ * Reached from `bench export` (cmd_export.c) when the arguments are not --histogram ones.
+ */
+#include <curl/curl.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/cli.h"
+#include "bench/push.h"
+#include "core/store_admin.h"
+#include "core/strbuf.h"
+#include "core/units.h"
+#include "report/export.h"
+#include "report/report.h"
+
+static const char usage_text[] =
+	"usage: bench export --format csv|json|influx|openmetrics [--db PATH] [--where key=value]... [--all]\n"
+	"                    [--no-samples] [--samples] [-o FILE]\n"
+	"       bench export --format influx --push URL [--influx-db NAME] [--batch N] [push options]\n"
+	"       bench export --format openmetrics --push URL [--job NAME] [push options]\n"
+	"\n"
+	"Writes the selected runs and their samples as data for other tools: CSV (one row per run; --samples:\n"
+	"one row per sample), JSON, InfluxDB line protocol (measurements bench_run and bench_sample) or\n"
+	"OpenMetrics text (gauges bench_iops, bench_mbps, ..., bench_sample_<metric>). Runs are stamped with\n"
+	"their start time, samples with start time + t_ms. Labels become tags (InfluxDB) or labels\n"
+	"(OpenMetrics), escaped by each format's rules.\n"
+	"\n"
+	"options:\n"
+	"  --format FMT         csv, json, influx (line protocol) or openmetrics\n"
+	"  --db PATH            database file (default bench.db); opened read-only\n"
+	"  --where key=value    select runs as 'bench report' does; repeat to narrow\n"
+	"  --all                also runs that are not done or partial\n"
+	"  --no-samples         runs only\n"
+	"  --samples            csv: one row per sample instead of one per run\n"
+	"  -o, --output FILE    write to FILE instead of standard output\n"
+	"  --push URL           send to a server instead: with influx an InfluxDB 1.x base URL\n"
+	"                       (http://host:8086; POST /write?db=NAME&precision=ns is added unless the URL has\n"
+	"                       /write), with openmetrics a Pushgateway (http://host:9091; PUT /metrics/job/JOB is\n"
+	"                       added unless the URL has /metrics/); runs only, without timestamps, for a\n"
+	"                       Pushgateway refuses them (bench_run_started_seconds carries the start time)\n"
+	"  --influx-db NAME     InfluxDB database (default bench; it must exist)\n"
+	"  --job NAME           Pushgateway job of the group (default bench; [A-Za-z0-9_.-])\n"
+	"  --batch N            InfluxDB points per request (default 5000)\n"
+	"  --connect-timeout S  seconds to connect, per attempt (default 3)\n"
+	"  --timeout S          seconds for a whole request, per attempt (default 10)\n"
+	"  --retries N          attempts after a failed one (default 2), after 0.5 s, 1 s, 2 s ...; refused\n"
+	"                       connections, timeouts, HTTP 5xx and 429 are retried, other HTTP errors not\n"
+	"  -h, --help           show this help\n"
+	"\n"
+	"A push gives up after at most (retries + 1) x timeout + the backoffs (default 31.5 s) per request.\n"
+	"exit codes: 0 ok, 2 usage error, 3 bad input (a run without a start time), 4 the server refused or did\n"
+	"not answer (the message says how many points it had accepted), 5 database error, 70 internal error.\n";
+
+struct export_args {
+	const char *db, *output, *push, *influx_db, *job;
+	enum export_format format;
+	int have_format, all;
+	unsigned flags;
+	long batch;
+	struct push_opts push_opts;
+	struct kvlist where;
+};
+
+static int parse_seconds(const char *opt, const char *s, long *ms)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > 86400)
+		return cli_usage("export", "%s wants seconds (0 < S <= 86400), got '%s'", opt, s);
+	*ms = (long)(v * 1000.0 + 0.5);
+	if (*ms < 1)
+		*ms = 1;
+	return 0;
+}
+
+static int valid_job(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      strchr("_.-", *s)))
+			return 0;
+	return 1;
+}
+
+static int parse_args(int argc, char **argv, struct export_args *a)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },	 { "db", required_argument, NULL, 'd' },
+		{ "where", required_argument, NULL, 'w' },	 { "all", no_argument, NULL, 'a' },
+		{ "no-samples", no_argument, NULL, 'N' },	 { "samples", no_argument, NULL, 'S' },
+		{ "output", required_argument, NULL, 'o' },	 { "push", required_argument, NULL, 'p' },
+		{ "influx-db", required_argument, NULL, 'I' },	 { "job", required_argument, NULL, 'j' },
+		{ "batch", required_argument, NULL, 'b' },	 { "connect-timeout", required_argument, NULL, 'C' },
+		{ "timeout", required_argument, NULL, 'T' },	 { "retries", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },		 { NULL, 0, NULL, 0 },
+	};
+	struct errbuf err;
+	long v;
+	int c;
+
+	errbuf_init(&err);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			printf("%s", usage_text);
+			return -1;
+		case 'f':
+			if (export_format_parse(optarg, &a->format) < 0)
+				return cli_usage("export", "--format wants csv, json, influx or openmetrics, got '%s'",
+						 optarg);
+			a->have_format = 1;
+			break;
+		case 'd':
+			a->db = optarg;
+			break;
+		case 'w':
+			if (rep_where_add(&a->where, optarg, &err) < 0)
+				return cli_usage("export", "%s", err.msg);
+			break;
+		case 'a':
+			a->all = 1;
+			break;
+		case 'N':
+			a->flags |= EXPORT_NO_SAMPLES;
+			break;
+		case 'S':
+			a->flags |= EXPORT_SAMPLES_ONLY;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'p':
+			a->push = optarg;
+			break;
+		case 'I':
+			a->influx_db = optarg;
+			break;
+		case 'j':
+			if (!valid_job(optarg))
+				return cli_usage("export", "--job wants a name of [A-Za-z0-9_.-], got '%s'", optarg);
+			a->job = optarg;
+			break;
+		case 'b':
+			if (parse_long(optarg, 1, 1000000, &a->batch) < 0)
+				return cli_usage("export", "--batch wants 1..1000000 points, got '%s'", optarg);
+			break;
+		case 'C':
+			if (parse_seconds("--connect-timeout", optarg, &a->push_opts.connect_timeout_ms) != 0)
+				return EXIT_USAGE;
+			break;
+		case 'T':
+			if (parse_seconds("--timeout", optarg, &a->push_opts.timeout_ms) != 0)
+				return EXIT_USAGE;
+			break;
+		case 'r':
+			if (parse_long(optarg, 0, 10, &v) < 0)
+				return cli_usage("export", "--retries wants 0..10, got '%s'", optarg);
+			a->push_opts.retries = (int)v;
+			break;
+		case ':':
+			return cli_usage("export", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage("export", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage("export", "unexpected argument '%s'", argv[optind]);
+	if (!a->have_format)
+		return cli_usage("export", "say which format: --format csv|json|influx|openmetrics");
+	if (a->push && a->output)
+		return cli_usage("export", "--push and -o exclude each other");
+	if (a->push && a->format != EXPORT_INFLUX && a->format != EXPORT_OPENMETRICS)
+		return cli_usage("export", "--push sends influx (to InfluxDB) or openmetrics (to a Pushgateway)");
+	if (a->push && a->format == EXPORT_INFLUX && strstr(a->push, "precision=") && !strstr(a->push, "precision=ns"))
+		return cli_usage("export", "bench writes nanosecond timestamps: drop precision= from the URL or use "
+					   "precision=ns");
+	if (a->push && strncmp(a->push, "http://", 7) && strncmp(a->push, "https://", 8))
+		return cli_usage("export", "--push wants an http:// or https:// URL, got '%s'", a->push);
+	return 0;
+}
+
+/* The URL to send to: the base URL with the endpoint of the format added when it has none. */
+static char *push_url(const struct export_args *a)
+{
+	struct strbuf sb;
+	size_t n = strlen(a->push);
+
+	while (n > 0 && a->push[n - 1] == '/')
+		n--;
+	strbuf_init(&sb);
+	strbuf_add(&sb, a->push, n);
+	if (a->format == EXPORT_INFLUX && !strstr(a->push, "/write")) {
+		char *db = curl_easy_escape(NULL, a->influx_db ? a->influx_db : "bench", 0);
+		strbuf_addf(&sb, "/write?db=%s&precision=ns", db ? db : "bench");
+		curl_free(db);
+	} else if (a->format == EXPORT_INFLUX && !strstr(a->push, "precision=")) {
+		strbuf_addf(&sb, "%cprecision=ns", strchr(a->push, '?') ? '&' : '?');
+	} else if (a->format == EXPORT_OPENMETRICS && !strstr(a->push, "/metrics/")) {
+		strbuf_addf(&sb, "/metrics/job/%s", a->job ? a->job : "bench");
+	} else {
+		strbuf_reset(&sb);
+		strbuf_adds(&sb, a->push);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static int write_text(const char *path, const struct strbuf *text)
+{
+	FILE *f = path ? fopen(path, "w") : stdout;
+
+	if (!f)
+		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path, strerror(errno));
+	if (fwrite(text->buf, 1, text->len, f) != text->len || fflush(f) != 0) {
+		int e = errno;
+		if (path)
+			fclose(f);
+		return cli_error(path ? EXIT_INPUT : EXIT_INTERNAL, "cannot write '%s': %s",
+				 path ? path : "standard output", strerror(e));
+	}
+	if (path && fclose(f) != 0)
+		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path, strerror(errno));
+	return EXIT_OK;
+}
+
+static int do_push(const struct export_args *a, const struct strbuf *text, size_t points)
+{
+	struct errbuf err;
+	char *url = push_url(a);
+	size_t written = 0;
+	int rc;
+
+	errbuf_init(&err);
+	if (a->format == EXPORT_INFLUX) {
+		rc = push_influx(url, text->buf, text->len, (size_t)a->batch, &a->push_opts, &written, &err);
+	} else {
+		rc = push_request("PUT", url, "text/plain; version=0.0.4; charset=utf-8", text->buf, text->len,
+				  &a->push_opts, &err);
+		written = rc == 0 ? points : 0;
+	}
+	if (rc < 0) {
+		err_prefix(&err, "push failed after %zu of %zu points were written", written, points);
+		rc = cli_fail(&err);
+	} else {
+		printf("pushed %zu point%s to %s\n", points, points == 1 ? "" : "s", url);
+		rc = EXIT_OK;
+	}
+	free(url);
+	return rc;
+}
+
+int export_data_main(int argc, char **argv)
+{
+	struct export_args a = { .batch = 5000, .push_opts = PUSH_OPTS_DEFAULT };
+	struct admin_sample_list *samples = NULL;
+	struct store *st = NULL;
+	struct rep_set set;
+	struct strbuf text;
+	struct errbuf err;
+	size_t points = 0;
+	int code;
+
+	kvlist_init(&a.where);
+	rep_set_init(&set);
+	strbuf_init(&text);
+	errbuf_init(&err);
+	code = parse_args(argc, argv, &a);
+	if (code) {
+		code = code < 0 ? EXIT_OK : code;
+		goto out;
+	}
+	if (a.push && a.format == EXPORT_OPENMETRICS)
+		a.flags |= EXPORT_NO_TIMESTAMPS | EXPORT_NO_SAMPLES;
+	if (cli_open_store(a.db, STORE_READONLY | STORE_MUST_EXIST, &st) < 0) {
+		code = EXIT_STORE;
+		goto out;
+	}
+	if (report_load(store_db(st), &a.where, a.all ? REP_ALL_STATUS : 0, &set, &err) < 0) {
+		code = cli_fail(&err);
+		goto out;
+	}
+	samples = xcalloc(set.n ? set.n : 1, sizeof(*samples));
+	for (size_t i = 0; i < set.n && !(a.flags & EXPORT_NO_SAMPLES); i++)
+		if (store_admin_samples(store_db(st), set.v[i].id, &samples[i], &err) < 0) {
+			code = cli_fail(&err);
+			goto out;
+		}
+	if (export_render(a.format, &set, samples, a.flags, &text, &points, &err) < 0) {
+		code = cli_fail(&err);
+		goto out;
+	}
+	code = a.push ? do_push(&a, &text, points) : write_text(a.output, &text);
+out:
+	for (size_t i = 0; samples && i < set.n; i++)
+		admin_sample_list_release(&samples[i]);
+	free(samples);
+	rep_set_release(&set);
+	strbuf_release(&text);
+	kvlist_release(&a.where);
+	store_close(st);
+	return code;
+}
