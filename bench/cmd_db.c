@@ -223,7 +223,7 @@ static int parse_run_id(const char *cmd, const char *s, int64_t *id)
 }
 
 /* Run ids from the positional arguments and the --where selection; none at all is a usage error. */
-static int select_runs(const char *cmd, struct db_args *a, sqlite3 *db, int64_t **ids, size_t *n)
+static int select_runs(const char *cmd, struct db_args *a, struct store *st, int64_t **ids, size_t *n)
 {
 	size_t cap = 0;
 	struct errbuf err;
@@ -241,7 +241,7 @@ static int select_runs(const char *cmd, struct db_args *a, sqlite3 *db, int64_t 
 		int rc;
 
 		rep_set_init(&set);
-		rc = report_load(db, &a->where, a->all ? REP_ALL_STATUS : 0, &set, &err);
+		rc = report_load(st, &a->where, a->all ? REP_ALL_STATUS : 0, &set, &err);
 		for (size_t i = 0; rc == 0 && i < set.n; i++) {
 			ARRAY_GROW(*ids, cap, *n + 1);
 			(*ids)[(*n)++] = set.v[i].id;
@@ -339,7 +339,7 @@ static int db_list(struct db_args *a)
 		return cli_usage("db list", "unexpected argument '%s'", a->pos[0]);
 	if (cli_open_store(a->db, STORE_READONLY | STORE_MUST_EXIST, &st) < 0)
 		return EXIT_STORE;
-	if (report_load(store_db(st), &a->where, a->all ? REP_ALL_STATUS : 0, &set, &err) < 0) {
+	if (report_load(st, &a->where, a->all ? REP_ALL_STATUS : 0, &set, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
 	}
@@ -380,27 +380,27 @@ struct show_data {
 	const char *jobfile_name;
 };
 
-static int show_load(sqlite3 *db, int64_t id, struct rep_set *set, struct show_data *d, struct errbuf *err)
+static int show_load(struct store *st, int64_t id, struct rep_set *set, struct show_data *d, struct errbuf *err)
 {
 	struct kvlist where; /* report_load has no id selection: its suite and name narrow the read */
 	int rc;
 
-	if (store_admin_run_detail(db, id, &d->detail, err) < 0)
+	if (store_admin_run_detail(st, id, &d->detail, err) < 0)
 		return -1;
 	kvlist_init(&where);
 	kvlist_add(&where, "suite", d->detail.suite_name ? d->detail.suite_name : "");
 	kvlist_add(&where, "name", d->detail.name ? d->detail.name : "");
-	rc = report_load(db, &where, REP_ALL_STATUS | REP_CPU_DETAIL, set, err);
+	rc = report_load(st, &where, REP_ALL_STATUS | REP_CPU_DETAIL, set, err);
 	kvlist_release(&where);
 	if (rc < 0 ||
-	    store_admin_results(db, id, &d->results, err) < 0 ||
-	    store_admin_sample_summary(db, id, &d->samples, err) < 0 ||
-	    store_admin_artifacts(db, id, &d->artifacts, err) < 0)
+	    store_admin_results(st, id, &d->results, err) < 0 ||
+	    store_admin_sample_summary(st, id, &d->samples, err) < 0 ||
+	    store_admin_artifacts(st, id, &d->artifacts, err) < 0)
 		return -1;
 	for (int pass = 0; pass < 2 && !d->run; pass++) {
 		if (pass) { /* a label named suite or name overrides the column in a selection: read all runs */
 			rep_set_release(set);
-			if (report_load(db, NULL, REP_ALL_STATUS | REP_CPU_DETAIL, set, err) < 0)
+			if (report_load(st, NULL, REP_ALL_STATUS | REP_CPU_DETAIL, set, err) < 0)
 				return -1;
 		}
 		for (size_t i = 0; i < set->n; i++)
@@ -412,7 +412,7 @@ static int show_load(sqlite3 *db, int64_t id, struct rep_set *set, struct show_d
 	for (size_t i = 0; i < d->artifacts.n && !d->jobfile_name; i++)
 		if (!strncmp(d->artifacts.v[i].key, "jobfile", 7)) {
 			d->jobfile_name = d->artifacts.v[i].key;
-			if (store_admin_artifact(db, id, d->jobfile_name, &d->jobfile, err) < 0)
+			if (store_admin_artifact(st, id, d->jobfile_name, &d->jobfile, err) < 0)
 				return -1;
 		}
 	return 0;
@@ -472,7 +472,7 @@ static cJSON *show_json(const struct show_data *d)
 	}
 	arr = cJSON_AddArrayToObject(o, "cpu");
 	for (size_t i = 0; r->cpuview && i < r->cpuview->ncpu; i++) {
-		const struct cpuview_cpu *c = &r->cpuview->cpu[i];
+		const struct store_cpu *c = &r->cpuview->cpu[i];
 		cJSON *e = cJSON_CreateObject();
 		json_str(e, "host", c->host);
 		json_str(e, "role", c->role);
@@ -555,7 +555,7 @@ static void show_text(const struct show_data *d)
 		       r->hosts[i].error ? txt(&sb, r->hosts[i].error) : "");
 	printf("\ncpu:\n");
 	for (size_t i = 0; r->cpuview && i < r->cpuview->ncpu; i++) {
-		const struct cpuview_cpu *c = &r->cpuview->cpu[i];
+		const struct store_cpu *c = &r->cpuview->cpu[i];
 		printf("  %-12s %-9s %-13s util %.2f%%\n", txt(&sb, c->host), c->role, c->source, c->util_pct);
 	}
 	printf("\nsamples:\n");
@@ -600,7 +600,7 @@ static int write_raw(const char *path, const struct strbuf *data)
 	return EXIT_OK;
 }
 
-static int show_raw(sqlite3 *db, int64_t id, struct db_args *a)
+static int show_raw(struct store *st, int64_t id, struct db_args *a)
 {
 	struct admin_run_detail detail;
 	struct kvlist arts;
@@ -613,8 +613,8 @@ static int show_raw(sqlite3 *db, int64_t id, struct db_args *a)
 	kvlist_init(&arts);
 	strbuf_init(&data);
 	errbuf_init(&err);
-	if (store_admin_run_detail(db, id, &detail, &err) < 0 ||
-	    store_admin_artifacts(db, id, &arts, &err) < 0) {
+	if (store_admin_run_detail(st, id, &detail, &err) < 0 ||
+	    store_admin_artifacts(st, id, &arts, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
 	}
@@ -625,7 +625,7 @@ static int show_raw(sqlite3 *db, int64_t id, struct db_args *a)
 				 "with --artifact, see 'bench db show %" PRId64 "')", id, arts.n, id);
 		goto out;
 	}
-	if (store_admin_artifact(db, id, name, &data, &err) < 0) {
+	if (store_admin_artifact(st, id, name, &data, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
 	}
@@ -655,7 +655,7 @@ static int db_show(struct db_args *a)
 	if (cli_open_store(a->db, STORE_READONLY | STORE_MUST_EXIST, &st) < 0)
 		return EXIT_STORE;
 	if (a->raw) {
-		code = show_raw(store_db(st), id, a);
+		code = show_raw(st, id, a);
 		store_close(st);
 		return code;
 	}
@@ -664,7 +664,7 @@ static int db_show(struct db_args *a)
 	strbuf_init(&d.jobfile);
 	rep_set_init(&set);
 	errbuf_init(&err);
-	if (show_load(store_db(st), id, &set, &d, &err) < 0)
+	if (show_load(st, id, &set, &d, &err) < 0)
 		code = cli_fail(&err);
 	else if (a->json)
 		code = print_json(show_json(&d));
@@ -696,7 +696,7 @@ static int db_rm(struct db_args *a)
 		return cli_usage("db rm", "say which runs: run ids or --where key=value (nothing is removed by default)");
 	if (cli_open_store(a->db, STORE_MUST_EXIST, &st) < 0)
 		return EXIT_STORE;
-	code = select_runs("db rm", a, store_db(st), &ids, &n);
+	code = select_runs("db rm", a, st, &ids, &n);
 	if (code != EXIT_OK)
 		goto out;
 	if (!n) {
@@ -743,7 +743,7 @@ static int db_relabel(struct db_args *a)
 		return cli_usage("db relabel", "say which runs: run ids or --where key=value");
 	if (cli_open_store(a->db, STORE_MUST_EXIST, &st) < 0)
 		return EXIT_STORE;
-	code = select_runs("db relabel", a, store_db(st), &ids, &n);
+	code = select_runs("db relabel", a, st, &ids, &n);
 	if (code != EXIT_OK)
 		goto out;
 	if (!n) {

@@ -126,7 +126,7 @@ out:
 	return ret;
 }
 
-int cmd_export(int argc, char **argv)
+static int export_histogram(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "histogram", required_argument, NULL, 'H' }, { "ddir", required_argument, NULL, 'D' },
@@ -139,6 +139,7 @@ int cmd_export(int argc, char **argv)
 	struct store *st = NULL;
 	struct hist_bin *bins = NULL;
 	size_t nbins = 0;
+
 	struct store_run run;
 	struct strbuf text;
 	struct errbuf err;
@@ -234,4 +235,14 @@ out:
 	store_run_release(&run);
 	strbuf_release(&text);
 	return code;
+}
+
+/* `bench export --histogram RUN ...` writes a histogram for sim; everything else is the export of runs
+ * (bench/export_data.c). */
+int cmd_export(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strncmp(argv[i], "--histogram", 11))
+			return export_histogram(argc, argv);
+	return export_data_main(argc, argv);
 }

@@ -29,6 +29,7 @@ static const char usage_text[] =
 	"                    [--no-samples] [--samples] [-o FILE]\n"
 	"       bench export --format influx --push URL [--influx-db NAME] [--batch N] [push options]\n"
 	"       bench export --format openmetrics --push URL [--job NAME] [push options]\n"
+	"       bench export --histogram RUN [--ddir DIR] [-o FILE]   (a latency histogram for the sim engine: --histogram 1 --help)\n"
 	"\n"
 	"Writes the selected runs and their samples as data for other tools: CSV (one row per run; --samples:\n"
 	"one row per sample), JSON, InfluxDB line protocol (measurements bench_run and bench_sample) or\n"
@@ -288,17 +289,17 @@ int export_data_main(int argc, char **argv)
 	}
 	if (a.push && a.format == EXPORT_OPENMETRICS)
 		a.flags |= EXPORT_NO_TIMESTAMPS | EXPORT_NO_SAMPLES;
-	if (cli_open_store(a.db, STORE_READONLY | STORE_MUST_EXIST, &st) < 0) {
+	if (!(st = cli_store())) {
 		code = EXIT_STORE;
 		goto out;
 	}
-	if (report_load(store_db(st), &a.where, a.all ? REP_ALL_STATUS : 0, &set, &err) < 0) {
+	if (report_load(st, &a.where, a.all ? REP_ALL_STATUS : 0, &set, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
 	}
 	samples = xcalloc(set.n ? set.n : 1, sizeof(*samples));
 	for (size_t i = 0; i < set.n && !(a.flags & EXPORT_NO_SAMPLES); i++)
-		if (store_admin_samples(store_db(st), set.v[i].id, &samples[i], &err) < 0) {
+		if (store_admin_samples(st, set.v[i].id, &samples[i], &err) < 0) {
 			code = cli_fail(&err);
 			goto out;
 		}
@@ -314,6 +315,5 @@ out:
 	rep_set_release(&set);
 	strbuf_release(&text);
 	kvlist_release(&a.where);
-	store_close(st);
 	return code;
 }

@@ -9,6 +9,7 @@
  * copied one by one to learn their new ids; the others in one INSERT ... SELECT per parent.
  */
 #include "core/store_admin.h"
+#include "core/store_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -23,7 +24,7 @@ static int sql_fail(struct errbuf *err, sqlite3 *db, const char *what)
 	return err_set(err, ERR_STORE, "%s: %s", what, sqlite3_errmsg(db));
 }
 
-static int prep(sqlite3 *db, sqlite3_stmt **s, const char *sql, struct errbuf *err)
+static int admin_prep(sqlite3 *db, sqlite3_stmt **s, const char *sql, struct errbuf *err)
 {
 	if (sqlite3_prepare_v2(db, sql, -1, s, NULL) != SQLITE_OK)
 		return sql_fail(err, db, "cannot prepare a statement");
@@ -55,7 +56,7 @@ static int query_int(sqlite3 *db, const char *sql, const char *arg, int64_t *out
 	sqlite3_stmt *s = NULL;
 	int ret = -1;
 
-	if (prep(db, &s, sql, err) < 0)
+	if (admin_prep(db, &s, sql, err) < 0)
 		return -1;
 	if (arg)
 		sqlite3_bind_text(s, 1, arg, -1, SQLITE_TRANSIENT);
@@ -88,7 +89,7 @@ static int check_ids(sqlite3 *db, const char *json, struct errbuf *err)
 	sqlite3_stmt *s = NULL;
 	int rc, ret = -1;
 
-	if (prep(db, &s, "SELECT j.value FROM json_each(?1) j WHERE j.value NOT IN (SELECT id FROM run) LIMIT 1",
+	if (admin_prep(db, &s, "SELECT j.value FROM json_each(?1) j WHERE j.value NOT IN (SELECT id FROM run) LIMIT 1",
 		 err) < 0)
 		return -1;
 	sqlite3_bind_text(s, 1, json, -1, SQLITE_TRANSIENT);
@@ -142,7 +143,7 @@ int store_admin_rm(struct store *st, const int64_t *run_ids, size_t n, int dry_r
 		ret = 0;
 		goto out;
 	}
-	if (prep(db, &s, "DELETE FROM suite WHERE id IN (" EMPTIED_SUITES ")", err) < 0)
+	if (admin_prep(db, &s, "DELETE FROM suite WHERE id IN (" EMPTIED_SUITES ")", err) < 0)
 		goto out;
 	sqlite3_bind_text(s, 1, json, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(s) != SQLITE_DONE) {
@@ -150,7 +151,7 @@ int store_admin_rm(struct store *st, const int64_t *run_ids, size_t n, int dry_r
 		goto out;
 	}
 	sqlite3_finalize(s);
-	if (prep(db, &s, "DELETE FROM run WHERE id " IN_SET, err) < 0)
+	if (admin_prep(db, &s, "DELETE FROM run WHERE id " IN_SET, err) < 0)
 		goto out;
 	sqlite3_bind_text(s, 1, json, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(s) != SQLITE_DONE) {
@@ -184,8 +185,8 @@ int store_admin_relabel(struct store *st, const int64_t *run_ids, size_t n, cons
 		goto out;
 	began = 1;
 	if (check_ids(db, json, err) < 0 ||
-	    prep(db, &del, "DELETE FROM run_label WHERE key = ?2 AND run_id " IN_SET, err) < 0 ||
-	    prep(db, &set, "INSERT OR REPLACE INTO run_label(run_id, key, value) SELECT j.value, ?2, ?3 "
+	    admin_prep(db, &del, "DELETE FROM run_label WHERE key = ?2 AND run_id " IN_SET, err) < 0 ||
+	    admin_prep(db, &set, "INSERT OR REPLACE INTO run_label(run_id, key, value) SELECT j.value, ?2, ?3 "
 		 "FROM json_each(?1) j WHERE NOT EXISTS (SELECT 1 FROM run_label l WHERE l.run_id = j.value AND "
 		 "l.key = ?2 AND l.value = ?3)", err) < 0)
 		goto out;
@@ -246,7 +247,7 @@ static int column_list(sqlite3 *db, const char *table, const char *fk, struct st
 	sqlite3_stmt *s = NULL;
 	int rc;
 
-	if (prep(db, &s, "SELECT name FROM pragma_table_info(?1) WHERE name <> 'id' AND name <> ?2 ORDER BY cid",
+	if (admin_prep(db, &s, "SELECT name FROM pragma_table_info(?1) WHERE name <> 'id' AND name <> ?2 ORDER BY cid",
 		 err) < 0)
 		return -1;
 	sqlite3_bind_text(s, 1, table, -1, SQLITE_TRANSIENT);
@@ -276,7 +277,7 @@ static int table_copy_sql(struct merger *M, const char *table, const char *fk, i
 		else
 			strbuf_addf(&sql, "INSERT INTO main.\"%s\"(%s) SELECT %s FROM merge_src.\"%s\" WHERE id = ?1",
 				    table, cols.buf, cols.buf, table);
-		ret = prep(M->db, out, sql.buf, err);
+		ret = admin_prep(M->db, out, sql.buf, err);
 	}
 	strbuf_release(&cols);
 	strbuf_release(&sql);
@@ -288,7 +289,7 @@ static int merger_tables(struct merger *M, struct errbuf *err)
 	sqlite3_stmt *s = NULL;
 	int rc;
 
-	if (prep(M->db, &s, "SELECT m.name, f.\"from\", f.\"table\", EXISTS (SELECT 1 FROM pragma_table_info(m.name) "
+	if (admin_prep(M->db, &s, "SELECT m.name, f.\"from\", f.\"table\", EXISTS (SELECT 1 FROM pragma_table_info(m.name) "
 		 "WHERE name = 'id' AND pk = 1) FROM main.sqlite_schema m, pragma_foreign_key_list(m.name) f "
 		 "WHERE m.type = 'table' AND f.\"table\" IN ('suite', 'run', 'result') ORDER BY m.name", err) < 0)
 		return -1;
@@ -309,7 +310,7 @@ static int merger_tables(struct merger *M, struct errbuf *err)
 			goto fail;
 		strbuf_init(&sql);
 		strbuf_addf(&sql, "SELECT id FROM merge_src.\"%s\" WHERE \"%s\" = ?1 ORDER BY id", t->name, t->fkcol);
-		rc = prep(M->db, &t->list, sql.buf, err);
+		rc = admin_prep(M->db, &t->list, sql.buf, err);
 		strbuf_release(&sql);
 		if (rc < 0)
 			goto fail;
@@ -473,13 +474,13 @@ static int merge_all(struct merger *M, struct errbuf *err)
 
 	if (merger_tables(M, err) < 0 ||
 	    table_copy_sql(M, "suite", NULL, 1, &M->suite_copy, err) < 0 ||
-	    prep(M->db, &M->suites, "SELECT id, name, source, coalesce(args, ''), created_at FROM merge_src.suite "
+	    admin_prep(M->db, &M->suites, "SELECT id, name, source, coalesce(args, ''), created_at FROM merge_src.suite "
 		 "ORDER BY id", err) < 0 ||
-	    prep(M->db, &M->suite_same, "SELECT id FROM main.suite WHERE name = ?1 AND source = ?2 AND "
+	    admin_prep(M->db, &M->suite_same, "SELECT id FROM main.suite WHERE name = ?1 AND source = ?2 AND "
 		 "coalesce(args, '') = ?3 AND created_at = ?4 ORDER BY id LIMIT 1", err) < 0 ||
-	    prep(M->db, &M->runs, "SELECT id, seq, repetition, name, started_at FROM merge_src.run "
+	    admin_prep(M->db, &M->runs, "SELECT id, seq, repetition, name, started_at FROM merge_src.run "
 		 "WHERE suite_id = ?1 ORDER BY id", err) < 0 ||
-	    prep(M->db, &M->run_same, "SELECT id FROM main.run WHERE suite_id = ?1 AND seq = ?2 AND repetition = ?3 "
+	    admin_prep(M->db, &M->run_same, "SELECT id FROM main.run WHERE suite_id = ?1 AND seq = ?2 AND repetition = ?3 "
 		 "AND name = ?4 AND started_at = ?5 LIMIT 1", err) < 0)
 		return -1;
 	while ((rc = sqlite3_step(M->suites)) == SQLITE_ROW) {
@@ -533,7 +534,7 @@ static int attach_other(sqlite3 *db, const char *path, struct errbuf *err)
 	if (access(path, R_OK) != 0)
 		return err_set(err, ERR_INPUT, "cannot read '%s': %s", path, strerror(errno));
 	uri = ro_uri(path);
-	rc = prep(db, &s, "ATTACH DATABASE ?1 AS merge_src", err);
+	rc = admin_prep(db, &s, "ATTACH DATABASE ?1 AS merge_src", err);
 	if (!rc) {
 		sqlite3_bind_text(s, 1, uri, -1, SQLITE_TRANSIENT);
 		if (sqlite3_step(s) != SQLITE_DONE)
@@ -602,7 +603,7 @@ static int check_rows(sqlite3 *db, const char *sql, const char *kind, struct kvl
 	sqlite3_stmt *s = NULL;
 	int rc;
 
-	if (prep(db, &s, sql, err) < 0)
+	if (admin_prep(db, &s, sql, err) < 0)
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *msg = (const char *)sqlite3_column_text(s, 0);
@@ -670,13 +671,14 @@ void admin_run_detail_release(struct admin_run_detail *d)
 	memset(d, 0, sizeof(*d));
 }
 
-int store_admin_run_detail(sqlite3 *db, int64_t run_id, struct admin_run_detail *out, struct errbuf *err)
+int store_admin_run_detail(struct store *st, int64_t run_id, struct admin_run_detail *out, struct errbuf *err)
 {
+	sqlite3 *db = store_db(st);
 	sqlite3_stmt *s = NULL;
 	int rc, ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (prep(db, &s, "SELECT r.id, r.suite_id, r.seq, s.source, s.args, s.bench_version, r.spec, r.name, s.name "
+	if (admin_prep(db, &s, "SELECT r.id, r.suite_id, r.seq, s.source, s.args, s.bench_version, r.spec, r.name, s.name "
 		 "FROM run r "
 		 "JOIN suite s ON s.id = r.suite_id WHERE r.id = ?1", err) < 0)
 		return -1;
@@ -734,17 +736,18 @@ static int result_pcts(sqlite3_stmt *q, int64_t result_id, struct admin_result *
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int store_admin_results(sqlite3 *db, int64_t run_id, struct admin_result_list *out, struct errbuf *err)
+int store_admin_results(struct store *st, int64_t run_id, struct admin_result_list *out, struct errbuf *err)
 {
+	sqlite3 *db = store_db(st);
 	sqlite3_stmt *s = NULL, *q = NULL;
 	int rc, ret = -1;
 
-	if (prep(db, &s, "SELECT id, host, ddir, pct_kind, ios, bytes, runtime_ms, iops, bw_bytes, lat_mean_ns, "
+	if (admin_prep(db, &s, "SELECT id, host, ddir, pct_kind, ios, bytes, runtime_ms, iops, bw_bytes, lat_mean_ns, "
 		 "lat_min_ns, lat_max_ns, lat_stddev_ns, clat_mean_ns, clat_min_ns, clat_max_ns, "
 		 "(SELECT count(*) FROM result_bin b WHERE b.result_id = result.id) FROM result WHERE run_id = ?1 "
 		 "ORDER BY host = '*', host, CASE ddir WHEN 'read' THEN 0 WHEN 'write' THEN 1 WHEN 'trim' THEN 2 "
 		 "ELSE 3 END", err) < 0 ||
-	    prep(db, &q, "SELECT pct, value_ns FROM result_pct WHERE result_id = ?1 ORDER BY pct", err) < 0)
+	    admin_prep(db, &q, "SELECT pct, value_ns FROM result_pct WHERE result_id = ?1 ORDER BY pct", err) < 0)
 		goto out;
 	sqlite3_bind_int64(s, 1, run_id);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -802,12 +805,13 @@ void admin_sample_list_release(struct admin_sample_list *l)
 	admin_sample_list_init(l);
 }
 
-int store_admin_samples(sqlite3 *db, int64_t run_id, struct admin_sample_list *out, struct errbuf *err)
+int store_admin_samples(struct store *st, int64_t run_id, struct admin_sample_list *out, struct errbuf *err)
 {
+	sqlite3 *db = store_db(st);
 	sqlite3_stmt *s = NULL;
 	int rc;
 
-	if (prep(db, &s, "SELECT host, metric, t_ms, value FROM sample WHERE run_id = ?1 "
+	if (admin_prep(db, &s, "SELECT host, metric, t_ms, value FROM sample WHERE run_id = ?1 "
 		 "ORDER BY host, metric, t_ms", err) < 0)
 		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
@@ -839,13 +843,14 @@ void admin_sample_summary_list_release(struct admin_sample_summary_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-int store_admin_sample_summary(sqlite3 *db, int64_t run_id, struct admin_sample_summary_list *out,
+int store_admin_sample_summary(struct store *st, int64_t run_id, struct admin_sample_summary_list *out,
 			       struct errbuf *err)
 {
+	sqlite3 *db = store_db(st);
 	sqlite3_stmt *s = NULL;
 	int rc;
 
-	if (prep(db, &s, "SELECT host, metric, count(*), min(t_ms), max(t_ms), min(value), max(value), avg(value) "
+	if (admin_prep(db, &s, "SELECT host, metric, count(*), min(t_ms), max(t_ms), min(value), max(value), avg(value) "
 		 "FROM sample WHERE run_id = ?1 GROUP BY host, metric ORDER BY host, metric", err) < 0)
 		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
@@ -869,12 +874,13 @@ int store_admin_sample_summary(sqlite3 *db, int64_t run_id, struct admin_sample_
 	return 0;
 }
 
-int store_admin_artifacts(sqlite3 *db, int64_t run_id, struct kvlist *out, struct errbuf *err)
+int store_admin_artifacts(struct store *st, int64_t run_id, struct kvlist *out, struct errbuf *err)
 {
+	sqlite3 *db = store_db(st);
 	sqlite3_stmt *s = NULL;
 	int rc;
 
-	if (prep(db, &s, "SELECT name, length(CAST(content AS BLOB)) FROM artifact WHERE run_id = ?1 ORDER BY name",
+	if (admin_prep(db, &s, "SELECT name, length(CAST(content AS BLOB)) FROM artifact WHERE run_id = ?1 ORDER BY name",
 		 err) < 0)
 		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
@@ -890,12 +896,13 @@ int store_admin_artifacts(sqlite3 *db, int64_t run_id, struct kvlist *out, struc
 	return 0;
 }
 
-int store_admin_artifact(sqlite3 *db, int64_t run_id, const char *name, struct strbuf *out, struct errbuf *err)
+int store_admin_artifact(struct store *st, int64_t run_id, const char *name, struct strbuf *out, struct errbuf *err)
 {
+	sqlite3 *db = store_db(st);
 	sqlite3_stmt *s = NULL;
 	int rc, ret = -1;
 
-	if (prep(db, &s, "SELECT content FROM artifact WHERE run_id = ?1 AND name = ?2", err) < 0)
+	if (admin_prep(db, &s, "SELECT content FROM artifact WHERE run_id = ?1 AND name = ?2", err) < 0)
 		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
 	sqlite3_bind_text(s, 2, name, -1, SQLITE_TRANSIENT);

@@ -13,7 +13,6 @@
 #ifndef BENCH_CORE_STORE_ADMIN_H
 #define BENCH_CORE_STORE_ADMIN_H
 
-#include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -82,7 +81,7 @@ struct admin_run_detail {
 };
 void admin_run_detail_release(struct admin_run_detail *d);
 /* ERR_INPUT when there is no such run. */
-int store_admin_run_detail(sqlite3 *db, int64_t run_id, struct admin_run_detail *out, struct errbuf *err);
+int store_admin_run_detail(struct store *st, int64_t run_id, struct admin_run_detail *out, struct errbuf *err);
 
 struct admin_pct {
 	double pct;
@@ -106,7 +105,7 @@ struct admin_result_list {
 };
 void admin_result_list_release(struct admin_result_list *l);
 /* Results ordered host '*' last, then host, ddir read write trim total. */
-int store_admin_results(sqlite3 *db, int64_t run_id, struct admin_result_list *out, struct errbuf *err);
+int store_admin_results(struct store *st, int64_t run_id, struct admin_result_list *out, struct errbuf *err);
 
 /* One row of table sample. */
 struct admin_sample {
@@ -121,7 +120,7 @@ struct admin_sample_list {
 void admin_sample_list_init(struct admin_sample_list *l);
 void admin_sample_list_release(struct admin_sample_list *l);
 /* All samples of a run, by host, metric and time. */
-int store_admin_samples(sqlite3 *db, int64_t run_id, struct admin_sample_list *out, struct errbuf *err);
+int store_admin_samples(struct store *st, int64_t run_id, struct admin_sample_list *out, struct errbuf *err);
 
 /* Per host and metric: how many samples, their time span and value range. */
 struct admin_sample_summary {
@@ -135,12 +134,12 @@ struct admin_sample_summary_list {
 	size_t n, cap;
 };
 void admin_sample_summary_list_release(struct admin_sample_summary_list *l);
-int store_admin_sample_summary(sqlite3 *db, int64_t run_id, struct admin_sample_summary_list *out,
+int store_admin_sample_summary(struct store *st, int64_t run_id, struct admin_sample_summary_list *out,
 			       struct errbuf *err);
 
 /* Artifact names and sizes of a run: kv list of name=size-in-bytes (decimal text), by name. */
-int store_admin_artifacts(sqlite3 *db, int64_t run_id, struct kvlist *out, struct errbuf *err);
+int store_admin_artifacts(struct store *st, int64_t run_id, struct kvlist *out, struct errbuf *err);
 /* The content of one artifact, byte for byte. ERR_INPUT when the run has no artifact of that name. */
-int store_admin_artifact(sqlite3 *db, int64_t run_id, const char *name, struct strbuf *out, struct errbuf *err);
+int store_admin_artifact(struct store *st, int64_t run_id, const char *name, struct strbuf *out, struct errbuf *err);
 
 #endif

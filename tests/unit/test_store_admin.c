@@ -20,6 +20,7 @@
 #include "core/aggregate.h"
 #include "core/store.h"
 #include "core/store_admin.h"
+#include "core/store_internal.h"
 #include "core/strbuf.h"
 
 static char *tmp_db(void)
@@ -346,26 +347,26 @@ static void test_reads(void **state)
 	memset(&rl, 0, sizeof(rl));
 	assert_int_equal(store_open(p, 0, &st, &err), 0);
 	add_suite(st, "s1", 1, &run);
-	assert_int_equal(store_admin_artifacts(store_db(st), run, &arts, &err), 0);
+	assert_int_equal(store_admin_artifacts(st, run, &arts, &err), 0);
 	assert_int_equal(arts.n, 1);
 	assert_string_equal(arts.v[0].key, "fio-output.json");
 	assert_int_equal(strtol(arts.v[0].value, NULL, 10), (long)sizeof(art_bytes) - 1);
-	assert_int_equal(store_admin_artifact(store_db(st), run, "fio-output.json", &data, &err), 0);
+	assert_int_equal(store_admin_artifact(st, run, "fio-output.json", &data, &err), 0);
 	assert_int_equal(data.len, sizeof(art_bytes) - 1);
 	assert_memory_equal(data.buf, art_bytes, data.len);
-	assert_int_equal(store_admin_artifact(store_db(st), run, "nope", &data, &err), -1);
+	assert_int_equal(store_admin_artifact(st, run, "nope", &data, &err), -1);
 	assert_int_equal(err.kind, ERR_INPUT);
 
-	assert_int_equal(store_admin_samples(store_db(st), run, &sl, &err), 0);
+	assert_int_equal(store_admin_samples(st, run, &sl, &err), 0);
 	assert_int_equal(sl.n, 3);
 	assert_int_equal(sl.v[2].t_ms, 2000);
 	assert_true(sl.v[2].value == 300.0);
-	assert_int_equal(store_admin_sample_summary(store_db(st), run, &ss, &err), 0);
+	assert_int_equal(store_admin_sample_summary(st, run, &ss, &err), 0);
 	assert_int_equal(ss.n, 1);
 	assert_int_equal(ss.v[0].n, 3);
 	assert_true(ss.v[0].min == 100.0 && ss.v[0].max == 300.0 && ss.v[0].mean == 200.0);
 
-	assert_int_equal(store_admin_results(store_db(st), run, &rl, &err), 0);
+	assert_int_equal(store_admin_results(st, run, &rl, &err), 0);
 	assert_int_equal(rl.n, 4);
 	assert_string_equal(rl.v[3].host, "*"); /* aggregate last, total last */
 	assert_string_equal(rl.v[3].ddir, "total");
@@ -373,11 +374,11 @@ static void test_reads(void **state)
 	assert_string_equal(rl.v[2].ddir, "read");
 	assert_true(rl.v[2].npcts > 0); /* percentiles of the aggregate, from the bins */
 
-	assert_int_equal(store_admin_run_detail(store_db(st), run, &d, &err), 0);
+	assert_int_equal(store_admin_run_detail(st, run, &d, &err), 0);
 	assert_string_equal(d.suite_source, "import");
 	assert_non_null(d.spec);
 	admin_run_detail_release(&d);
-	assert_int_equal(store_admin_run_detail(store_db(st), 4242, &d, &err), -1);
+	assert_int_equal(store_admin_run_detail(st, 4242, &d, &err), -1);
 	assert_int_equal(err.kind, ERR_INPUT);
 
 	admin_result_list_release(&rl);
