@@ -16,6 +16,7 @@
 #include "core/aggregate.h"
 #include "core/fio_options.h"
 #include "core/strbuf.h"
+#include "core/units.h"
 
 /*
  * fio's own rules (core/fio_options.c), read without FIO_OPT_STRICT: the options are what fio ran, so a value
@@ -112,6 +113,32 @@ static void set_status(struct imported_run *ir)
 	ir->error = xasprintf("fio reported error %d (%s)", code, strerror(code));
 }
 
+/*
+ * The run's times from fio's own clock. fio stamps a local run's document ("timestamp_ms") when it prints the
+ * results, at the end of the jobs; a client's document (client/server output) carries only "timestamp"
+ * (seconds), stamped when the client starts (fio_json puts it into timestamp_ms when it reads "timestamp"). The measured time is the longest direction runtime of any host, so
+ * started_at = end - runtime (local) or the stamp itself (client), finished_at = started_at + runtime. A
+ * document without a timestamp (fio before 2.x's "timestamp") leaves both NULL: the store stamps the import.
+ */
+static void set_times(struct imported_run *ir, const struct fio_output *fo)
+{
+	uint64_t run_ms = 0;
+	int64_t start_ms;
+	char buf[40];
+
+	if (fo->timestamp_ms <= 0)
+		return;
+	for (size_t i = 0; i < ir->res.nhosts; i++)
+		for (int d = 0; d < DDIR_TOTAL; d++)
+			if (ir->res.hosts[i].dir[d].runtime_ms > run_ms)
+				run_ms = ir->res.hosts[i].dir[d].runtime_ms;
+	start_ms = fo->client_server ? fo->timestamp_ms : fo->timestamp_ms - (int64_t)run_ms;
+	if (start_ms < 0)
+		start_ms = fo->timestamp_ms;
+	ir->spec.started_at = xstrdup(format_utc_ms(start_ms, buf, sizeof(buf)));
+	ir->spec.finished_at = xstrdup(format_utc_ms(start_ms + (int64_t)run_ms, buf, sizeof(buf)));
+}
+
 static struct imported_run *new_run(struct import_batch *out, const struct fio_job *job, const char *path,
 				    const struct strbuf *text)
 {
@@ -134,6 +161,7 @@ static void import_jobs(struct fio_output *fo, const char *path, const struct st
 		take_result(&ir->res, &fo->jobs[i], "localhost");
 		run_result_aggregate(&ir->res);
 		set_status(ir);
+		set_times(ir, fo);
 	}
 }
 
@@ -191,6 +219,7 @@ static void import_clients(struct fio_output *fo, const char *path, const struct
 		}
 		run_result_aggregate(&ir->res);
 		set_status(ir);
+		set_times(ir, fo);
 	}
 	free(done);
 	free(same);
