@@ -154,6 +154,11 @@ static void identity_items(const char *id, struct kvlist *out)
 	}
 }
 
+static int kv_key_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kv *)a)->key, ((const struct kv *)b)->key);
+}
+
 /* Names rows that share a workload name but not the identity: "NAME (rate_iops=15000 iodepth=8)" with the
  * items that differ between them ("key=-" when a row lacks one). */
 static void label_group(struct rep_group *g)
@@ -185,6 +190,7 @@ static void label_group(struct rep_group *g)
 			kvlist_release(&other);
 		}
 		if (shared) {
+			qsort(diff.v, diff.n, sizeof(*diff.v), kv_key_cmp);
 			strbuf_init(&sb);
 			strbuf_addf(&sb, "%s (", row->runs[0]->name);
 			for (size_t k = 0; k < diff.n; k++)
