@@ -202,13 +202,24 @@ static void test_fields_and_store(void **state)
 	b = workload_identity(&spec.wl);
 	assert_string_equal(a, b);
 	free(b);
+	spec.started_at = xstrdup("2026-12-01T20:34:51.950Z");
 	json = run_spec_to_json(&spec);
 	errbuf_init(&e);
 	assert_int_equal(run_spec_from_json(json, &back, &e), 0);
 	b = workload_identity(&back.wl);
 	assert_string_equal(a, b);
+	assert_string_equal(back.started_at, "2026-12-01T20:34:51.950Z");
+	assert_null(back.finished_at);
 	free(b);
 	free(json);
+	run_spec_release(&back);
+	/* a spec stored before the times existed still reads */
+	assert_int_equal(run_spec_from_json("{\"name\":\"old\",\"workload\":{\"tool\":\"fio\",\"rw\":\"read\","
+					    "\"bs_bytes\":4096,\"read_pct\":100,\"random_pct\":0}}", &back, &e), 0);
+	assert_null(back.started_at);
+	b = workload_identity(&back.wl);
+	assert_string_equal(b, "bs=4096|iodepth=1|numjobs=1|random_pct=0|read_pct=100|rw=read|tool=fio");
+	free(b);
 	free(a);
 	run_spec_release(&back);
 	run_spec_release(&spec);
