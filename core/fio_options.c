@@ -509,8 +509,8 @@ static int norm_bs(struct norm *n, struct workload *w)
 	if ((split = take(n, "bssplit")) && split->value) {
 		char *c = bssplit_canonical(split->value, n->kb_base, n->flags);
 		if (!c)
-			return err_set(n->err, ERR_INPUT, "%s:%d: 'bssplit' is not a split fio reads (e.g. "
-				       "4k/30:64k/70), got '%s'", n->file, n->line, split->value);
+			return err_set(n->err, ERR_INPUT, "%s:%d: 'bssplit' is not a split fio reads, or its "
+				       "percentages do not add up to 100 (e.g. 4k/30:64k/70), got '%s'", n->file, n->line, split->value);
 		free(c);
 		w->bssplit = xstrdup(split->value);
 		if (!kv)

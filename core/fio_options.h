@@ -19,8 +19,11 @@
  *    fio's default.
  *  - bssplit "size/pct:size/pct" per direction: entries without a percentage share what is left equally.
  *  - rw: read write trim randread randwrite randtrim rw (alias readwrite) randrw trimwrite randtrimwrite,
- *    with an optional ":N" (sequential stride or new random offset every N IOs). rwmixread wins over
- *    rwmixwrite (read % = 100 - rwmixwrite when only that is given); percentage_random is per direction.
+ *    with an optional ":N" (sequential stride or new random offset every N IOs). rwmixread and rwmixwrite
+ *    set one mix (read % = 100 - rwmixwrite), the later one in the list wins; percentage_random is per
+ *    direction, and random_pct is the share of all IOs (weighted by the mix for rw/randrw).
+ *  - bssplit percentages: fio's atoi, capped at 100; bench's plans (FIO_OPT_STRICT) also want them to add
+ *    up to 100 when all are given (fio would scale them silently).
  *  - Option name aliases (readwrite, blocksize, timeout ...) are folded to the names fio prints.
  */
 #ifndef BENCH_CORE_FIO_OPTIONS_H
