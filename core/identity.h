@@ -11,8 +11,25 @@
 #include "core/model.h"
 
 /*
- * The identity of w as key=value items (appended to out, sorted by key, values normalised: "bs" -> "4096",
- * "rate_iops" -> "15000"), so that callers can name what differs between two workloads.
+ * The identity of w as key=value items (appended to out, sorted by key, values normalised by
+ * core/fio_options.h with the workload's kb_base: sizes in bytes, times in microseconds, per-direction values
+ * "r,w,t" expanded and shown once when equal, bssplit sorted with its percentages filled in), so that callers
+ * can name what differs between two workloads ("rate_iops: baseline -, candidate 15360").
+ *
+ * Always present: tool, rw (with ":N" when given), bs (bytes; "r,w,t" when the directions differ) or bssplit,
+ * read_pct, random_pct (-1 unknown), iodepth, numjobs. When set: size (bytes or "N%"),
+ * buffer_compress_percentage, dedupe_percentage, percentage_random (only when it differs per direction).
+ * Then every other fio option in w->opts that changes the load, under fio's canonical name, its last
+ * occurrence winning, left out when its value is fio's default (direct=0, ioengine=psync, rate_iops=0,
+ * thinktime=0, verify=0 ...: an explicit default equals an absent option); buffered=0 counts as direct=1.
+ * Unknown options are part of the identity (never fold what might differ).
+ * Left out, because they do not change the load (fio_opt_role() == FIO_OPT_NO_LOAD): name, description,
+ * filename, directory, filename_format, unique_filename, opendir, output, output-format, runtime,
+ * ramp_time, time_based, startdelay (how long, not what), group_reporting, new_group, stonewall, thread,
+ * unified_rw_reporting, percentile options, significant_figures, disable_*lat/bw, stats, gtod_reduce,
+ * clocksource, unit_base, bwavgtime, iopsavgtime, exitall*, exec_prerun/postrun, write_iolog, per_job_logs,
+ * steadystate*, write_{bw,lat,iops,hist}_log*, log_* and bench's own bench.* keys; kb_base is applied to
+ * the values instead of being an item.
  */
 void workload_identity_kv(const struct workload *w, struct kvlist *out);
 

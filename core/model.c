@@ -102,6 +102,8 @@ void run_spec_release(struct run_spec *s)
 	for (size_t i = 0; i < s->ntargets; i++)
 		free(s->targets[i]);
 	free(s->targets);
+	free(s->started_at);
+	free(s->finished_at);
 	run_spec_init(s);
 }
 
@@ -118,6 +120,8 @@ void run_spec_copy(struct run_spec *dst, const struct run_spec *src)
 	workload_copy(&dst->wl, &src->wl);
 	for (size_t i = 0; i < src->ntargets; i++)
 		run_spec_add_target(dst, src->targets[i]);
+	dst->started_at = xstrdup(src->started_at);
+	dst->finished_at = xstrdup(src->finished_at);
 }
 
 void run_spec_add_target(struct run_spec *s, const char *target)

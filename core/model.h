@@ -14,8 +14,8 @@
 /* ---- workloads and run specs ---------------------------------------------------------------- */
 
 /*
- * One IO pattern. The normalised fields describe it for reports and matching (identity = tool, bs, read %,
- * random %); `opts` is what the engine actually gets: the complete fio options of the job, globals first, in
+ * One IO pattern. The normalised fields describe it for reports and matching (the identity, core/identity.h,
+ * is these fields plus every option in `opts` that changes the load); `opts` is what the engine actually gets: the complete fio options of the job, globals first, in
  * order, values verbatim. Fields not known are 0/NULL (read_pct/random_pct: -1 when unknown).
  */
 struct workload {
@@ -48,6 +48,9 @@ struct run_spec {
 	struct workload wl;
 	char **targets;        /* files or devices for a local run; hosts carry their own */
 	size_t ntargets;
+	char *started_at;      /* when the load started, UTC "2026-12-01T20:34:51.950Z" (store_now's form), for
+	                          imports from the source's own clock; NULL: the store stamps the time it writes */
+	char *finished_at;     /* when it ended, same form; NULL: the store's time */
 };
 
 /* ---- hosts ---------------------------------------------------------------------------------- */

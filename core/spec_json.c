@@ -42,6 +42,8 @@ char *run_spec_to_json(const struct run_spec *spec)
 	for (size_t i = 0; i < spec->ntargets; i++)
 		cJSON_AddItemToArray(t, cJSON_CreateString(spec->targets[i]));
 	cJSON_AddItemToObject(o, "targets", t);
+	add_str(o, "started_at", spec->started_at);
+	add_str(o, "finished_at", spec->finished_at);
 	add_str(wl, "tool", w->tool);
 	add_str(wl, "rw", w->rw);
 	cJSON_AddNumberToObject(wl, "bs_bytes", (double)w->bs_bytes);
@@ -118,6 +120,8 @@ int run_spec_from_json(const char *text, struct run_spec *out, struct errbuf *er
 		if (cJSON_IsString(x))
 			run_spec_add_target(out, x->valuestring);
 	}
+	out->started_at = get_str(o, "started_at"); /* absent in specs stored before: NULL */
+	out->finished_at = get_str(o, "finished_at");
 	wl = cJSON_GetObjectItemCaseSensitive(o, "workload");
 	if (!cJSON_IsObject(wl))
 		goto bad;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 int parse_double(const char *s, double *out)
 {
@@ -104,6 +105,18 @@ int parse_duration_s(const char *s, double *out)
 		return -1;
 	*out = v * mult;
 	return 0;
+}
+
+const char *format_utc_ms(int64_t epoch_ms, char *buf, unsigned long len)
+{
+	time_t sec = (time_t)(epoch_ms / 1000);
+	struct tm tm;
+	size_t n;
+
+	gmtime_r(&sec, &tm);
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%03uZ", (unsigned)(epoch_ms % 1000));
+	return buf;
 }
 
 const char *format_size_short(uint64_t bytes, char *buf, unsigned long len)

@@ -1,7 +1,9 @@
 /*
  * units: parsing of numbers with units as users write them: sizes ("4k", "1GiB", "256KB"), durations
  * ("90", "2m", "1h", "500ms"), percentages and plain integers, with full error checks.
- * Sizes use powers of 1024 for k/m/g/t/p, with or without a trailing "b"/"ib" (fio's default kb_base=1024).
+ * These read what users type on bench's command line (--where bs=4k, --size 1.5g, CSV cells): powers of 1024
+ * for k/m/g/t/p with or without "b"/"ib", decimals allowed. They are not fio's rules: fio options (job
+ * files, fio JSON, stored workloads) are read by core/fio_options.h only, which knows kb_base and KiB.
  */
 #ifndef BENCH_CORE_UNITS_H
 #define BENCH_CORE_UNITS_H
@@ -16,6 +18,9 @@ int parse_duration_s(const char *s, double *out);
 int parse_long(const char *s, long min, long max, long *out);
 /* Decimal number (strtod, whole string); -1 on error. */
 int parse_double(const char *s, double *out);
+
+/* Milliseconds since the epoch as UTC text "2026-12-01T20:34:51.950Z" (the store's form of times). buf >= 32. */
+const char *format_utc_ms(int64_t epoch_ms, char *buf, unsigned long len);
 
 /* "4k", "256k", "1m", "512" (bytes): the short form HCIbench names use. buf >= 32 bytes. */
 const char *format_size_short(uint64_t bytes, char *buf, unsigned long len);

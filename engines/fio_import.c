@@ -14,108 +14,26 @@
 #include <sys/stat.h>
 
 #include "core/aggregate.h"
+#include "core/fio_options.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 
-static const char *opt(const struct kvlist *o, const char *a, const char *b)
-{
-	const char *v = kvlist_get(o, a, NULL);
-	return v ? v : (b ? kvlist_get(o, b, NULL) : NULL);
-}
-
-/* The first number of a value like "70" or "70,30"; -1 when there is none. */
-static long first_long(const char *v, long min, long max)
-{
-	char buf[32];
-	size_t n = 0;
-	long out;
-
-	if (!v)
-		return -1;
-	while (v[n] && v[n] != ',' && v[n] != ':' && n < sizeof(buf) - 1) {
-		buf[n] = v[n];
-		n++;
-	}
-	buf[n] = '\0';
-	return parse_long(buf, min, max, &out) < 0 ? -1 : out;
-}
-
-static unsigned duration_s(const char *v)
-{
-	double s;
-	return v && parse_duration_s(v, &s) == 0 && s < 4e9 ? (unsigned)llround(s) : 0;
-}
-
+/*
+ * fio's own rules (core/fio_options.c), read without FIO_OPT_STRICT: the options are what fio ran, so a value
+ * fio misreads ("1.5k") is taken as fio took it. A value fio itself refused cannot be in its output; if one
+ * is, the fields read before it are kept and the rest stay fio's defaults.
+ */
 void fio_options_to_workload(const struct kvlist *opts, struct workload *wl)
 {
-	const char *rw = opt(opts, "rw", "readwrite"), *v;
-	long n;
-	int is_rand = 0, mixed = 0;
+	struct errbuf e;
 
 	free(wl->tool);
 	wl->tool = xstrdup("fio");
 	kvlist_copy(&wl->opts, opts);
 	if (!opts->n)
 		return; /* fio 2.1 printed no options: nothing is known */
-	if (!rw)
-		rw = "read"; /* fio's default */
-	free(wl->rw);
-	wl->rw = xstrdup(rw);
-	is_rand = !strncmp(rw, "rand", 4);
-	mixed = !strcmp(rw, "rw") || !strcmp(rw, "readwrite") || !strcmp(rw, "randrw");
-
-	v = opt(opts, "bs", "blocksize");
-	if (v && !strchr(v, ',') && !strchr(v, ':')) {
-		uint64_t b;
-		if (parse_size(v, &b) == 0)
-			wl->bs_bytes = b;
-	} else if (v) {
-		uint64_t b; /* "4k,8k": read,write sizes; keep the read size */
-		char buf[32];
-		size_t k = 0;
-		while (v[k] && v[k] != ',' && k < sizeof(buf) - 1) {
-			buf[k] = v[k];
-			k++;
-		}
-		buf[k] = '\0';
-		if (parse_size(buf, &b) == 0)
-			wl->bs_bytes = b;
-	} else if (!opt(opts, "bssplit", NULL)) {
-		wl->bs_bytes = 4096; /* fio's default */
-	}
-	free(wl->bssplit);
-	wl->bssplit = xstrdup(opt(opts, "bssplit", NULL));
-
-	if (mixed) {
-		if ((n = first_long(opt(opts, "rwmixread", NULL), 0, 100)) >= 0)
-			wl->read_pct = (int)n;
-		else if ((n = first_long(opt(opts, "rwmixwrite", NULL), 0, 100)) >= 0)
-			wl->read_pct = (int)(100 - n);
-		else
-			wl->read_pct = 50;
-	} else if (!strcmp(rw, "read") || !strcmp(rw, "randread")) {
-		wl->read_pct = 100;
-	} else {
-		wl->read_pct = 0;
-	}
-	if (is_rand) {
-		n = first_long(opt(opts, "percentage_random", NULL), 0, 100);
-		wl->random_pct = n >= 0 ? (int)n : 100;
-	} else {
-		wl->random_pct = 0;
-	}
-	n = first_long(opt(opts, "iodepth", NULL), 1, 1 << 20);
-	wl->iodepth = n > 0 ? (unsigned)n : 1;
-	n = first_long(opt(opts, "numjobs", NULL), 1, 1 << 20);
-	wl->numjobs = n > 0 ? (unsigned)n : 1;
-	wl->runtime_s = duration_s(opt(opts, "runtime", "timeout"));
-	wl->ramp_s = duration_s(opt(opts, "ramp_time", NULL));
-	free(wl->size);
-	wl->size = xstrdup(opt(opts, "size", NULL));
-	n = first_long(opt(opts, "buffer_compress_percentage", NULL), 0, 100);
-	wl->compress_pct = n > 0 ? (int)n : 0;
-	n = first_long(opt(opts, "dedupe_percentage", NULL), 0, 100);
-	wl->dedupe_pct = n > 0 ? (int)n : 0;
+	errbuf_init(&e);
+	(void)fio_options_normalise(opts, NULL, "fio output", 0, 0, wl, &e);
 }
 
 /* Moves a job's host result into the run (the job keeps an empty, releasable one). */
@@ -195,6 +113,32 @@ static void set_status(struct imported_run *ir)
 	ir->error = xasprintf("fio reported error %d (%s)", code, strerror(code));
 }
 
+/*
+ * The run's times from fio's own clock. fio stamps a local run's document ("timestamp_ms") when it prints the
+ * results, at the end of the jobs; a client's document (client/server output) carries only "timestamp"
+ * (seconds), stamped when the client starts (fio_json puts it into timestamp_ms when it reads "timestamp"). The measured time is the longest direction runtime of any host, so
+ * started_at = end - runtime (local) or the stamp itself (client), finished_at = started_at + runtime. A
+ * document without a timestamp (fio before 2.x's "timestamp") leaves both NULL: the store stamps the import.
+ */
+static void set_times(struct imported_run *ir, const struct fio_output *fo)
+{
+	uint64_t run_ms = 0;
+	int64_t start_ms;
+	char buf[40];
+
+	if (fo->timestamp_ms <= 0)
+		return;
+	for (size_t i = 0; i < ir->res.nhosts; i++)
+		for (int d = 0; d < DDIR_TOTAL; d++)
+			if (ir->res.hosts[i].dir[d].runtime_ms > run_ms)
+				run_ms = ir->res.hosts[i].dir[d].runtime_ms;
+	start_ms = fo->client_server ? fo->timestamp_ms : fo->timestamp_ms - (int64_t)run_ms;
+	if (start_ms < 0)
+		start_ms = fo->timestamp_ms;
+	ir->spec.started_at = xstrdup(format_utc_ms(start_ms, buf, sizeof(buf)));
+	ir->spec.finished_at = xstrdup(format_utc_ms(start_ms + (int64_t)run_ms, buf, sizeof(buf)));
+}
+
 static struct imported_run *new_run(struct import_batch *out, const struct fio_job *job, const char *path,
 				    const struct strbuf *text)
 {
@@ -217,6 +161,7 @@ static void import_jobs(struct fio_output *fo, const char *path, const struct st
 		take_result(&ir->res, &fo->jobs[i], "localhost");
 		run_result_aggregate(&ir->res);
 		set_status(ir);
+		set_times(ir, fo);
 	}
 }
 
@@ -274,6 +219,7 @@ static void import_clients(struct fio_output *fo, const char *path, const struct
 		}
 		run_result_aggregate(&ir->res);
 		set_status(ir);
+		set_times(ir, fo);
 	}
 	free(done);
 	free(same);

@@ -1,9 +1,10 @@
 /*
  * table: the raw-data table and the ratio table (report.h). Runs are grouped by their label set (or the --by
- * keys), rows are workloads; several runs of one workload in a group (repetitions) become one cell per
- * figure holding the median and the min-max spread. The ratio table pairs the rows of the two sides of a
- * --compare label by workload identity (tool, block size, read %, random %) or by name, and lists what has
- * no counterpart instead of dropping it.
+ * keys), rows are workloads: one row per name and workload identity (core/identity.h), so runs of one name
+ * but different configurations (a vdbench for-loop, a changed rate_iops) are separate rows, named by what
+ * differs. Several runs of one row (repetitions) become one cell per figure holding the median and the
+ * min-max spread. The ratio table pairs the rows of the two sides of a --compare label by workload identity
+ * or by name, and lists what has no counterpart instead of dropping it.
  */
 #include "report/report.h"
 
@@ -15,10 +16,23 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 
+/* Whether the identity text holds an item `key` (items are "key=value" joined by '|'). */
+static int identity_has(const char *id, const char *key)
+{
+	size_t l = strlen(key);
+
+	for (const char *p = id; p && *p; p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL)
+		if (!strncmp(p, key, l) && p[l] == '=')
+			return 1;
+	return 0;
+}
+
 char *rep_match_key(const struct rep_run *r, enum rep_match how)
 {
-	/* A run whose identity is not fully known is matched by its name rather than merged with others. */
-	if (how == REP_MATCH_NAME || !r->bs_bytes || r->read_pct < 0 || r->random_pct < 0)
+	/* A run whose identity is not fully known (no block size or split, read % or random % unknown) is
+	 * matched by its name rather than merged with others. */
+	if (how == REP_MATCH_NAME || (!r->bs_bytes && !identity_has(r->identity, "bssplit")) || r->read_pct < 0 ||
+	    r->random_pct < 0)
 		return how == REP_MATCH_NAME ? xstrdup(r->name) : xasprintf("name:%s", r->name);
 	return xstrdup(r->identity);
 }
@@ -104,19 +118,98 @@ static struct rep_group *find_group(struct rep_table *t, const struct kvlist *ke
 	return g;
 }
 
-static struct rep_row *find_row(struct rep_group *g, const char *match, const struct rep_run *r)
+/* The row of a run in its group: one per name and identity, so that runs of one name but different
+ * workloads are never folded into one median (label_rows tells them apart). */
+static struct rep_row *find_row(struct rep_group *g, const struct rep_run *r)
 {
 	struct rep_row *row;
 
 	for (size_t i = 0; i < g->n; i++)
-		if (!strcmp(g->rows[i].match, match))
+		if (!strcmp(g->rows[i].name, r->name) && !strcmp(g->rows[i].runs[0]->identity, r->identity))
 			return &g->rows[i];
 	ARRAY_GROW(g->rows, g->cap, g->n + 1);
 	row = &g->rows[g->n++];
 	memset(row, 0, sizeof(*row));
 	row->name = xstrdup(r->name);
-	row->match = xstrdup(match);
+	row->match = xstrdup(r->name);
 	return row;
+}
+
+/* The items of an identity text ("k=v|k=v") as a list. */
+static void identity_items(const char *id, struct kvlist *out)
+{
+	const char *p = id;
+
+	while (p && *p) {
+		size_t l = strcspn(p, "|");
+		char *item = xstrndup(p, l), *eq = strchr(item, '=');
+		if (eq) {
+			*eq = '\0';
+			kvlist_add(out, item, eq + 1);
+		}
+		free(item);
+		p += l;
+		if (*p == '|')
+			p++;
+	}
+}
+
+static int kv_key_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kv *)a)->key, ((const struct kv *)b)->key);
+}
+
+/* Names rows that share a workload name but not the identity: "NAME (rate_iops=15000 iodepth=8)" with the
+ * items that differ between them ("key=-" when a row lacks one). */
+static void label_group(struct rep_group *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		struct rep_row *row = &g->rows[i];
+		struct kvlist mine, diff;
+		struct strbuf sb;
+		int shared = 0;
+
+		kvlist_init(&mine);
+		kvlist_init(&diff);
+		identity_items(row->runs[0]->identity, &mine);
+		for (size_t j = 0; j < g->n; j++) {
+			struct kvlist other;
+			if (j == i || strcmp(g->rows[j].runs[0]->name, row->runs[0]->name))
+				continue;
+			shared = 1;
+			kvlist_init(&other);
+			identity_items(g->rows[j].runs[0]->identity, &other);
+			for (size_t k = 0; k < mine.n; k++) {
+				const char *v = kvlist_get(&other, mine.v[k].key, NULL);
+				if ((!v || strcmp(v, mine.v[k].value)) && !kvlist_find(&diff, mine.v[k].key))
+					kvlist_add(&diff, mine.v[k].key, mine.v[k].value);
+			}
+			for (size_t k = 0; k < other.n; k++)
+				if (!kvlist_find(&mine, other.v[k].key) && !kvlist_find(&diff, other.v[k].key))
+					kvlist_add(&diff, other.v[k].key, "-");
+			kvlist_release(&other);
+		}
+		if (shared) {
+			qsort(diff.v, diff.n, sizeof(*diff.v), kv_key_cmp);
+			strbuf_init(&sb);
+			strbuf_addf(&sb, "%s (", row->runs[0]->name);
+			for (size_t k = 0; k < diff.n; k++)
+				strbuf_addf(&sb, "%s%s=%s", k ? " " : "", diff.v[k].key, diff.v[k].value);
+			strbuf_adds(&sb, ")");
+			free(row->name);
+			row->name = strbuf_detach(&sb, NULL);
+			free(row->match);
+			row->match = xstrdup(row->name);
+		}
+		kvlist_release(&mine);
+		kvlist_release(&diff);
+	}
+}
+
+static void label_rows(struct rep_table *t)
+{
+	for (size_t gi = 0; gi < t->n; gi++)
+		label_group(&t->v[gi]);
 }
 
 static void finish_rows(struct rep_table *t)
@@ -159,7 +252,7 @@ static void table_add(struct rep_table *t, const struct rep_set *set, const stru
 		group_keys(&keys, r, by, skip);
 		g = find_group(t, &keys);
 		kvlist_release(&keys);
-		row = find_row(g, r->name, r);
+		row = find_row(g, r);
 		cap = row->nruns;
 		ARRAY_GROW(row->runs, cap, row->nruns + 1);
 		row->runs[row->nruns++] = r;
@@ -175,6 +268,7 @@ void rep_table_build(struct rep_table *t, const struct rep_set *set, const struc
 	if (by)
 		kvlist_copy(&t->by, by);
 	table_add(t, set, by, NULL, NULL, NULL);
+	label_rows(t);
 	finish_rows(t);
 }
 
@@ -226,7 +320,8 @@ static void rekey(struct rep_table *t, enum rep_match how)
 		size_t out = 0;
 
 		for (size_t ri = 0; ri < g->n; ri++) {
-			char *m = rep_match_key(g->rows[ri].runs[0], how);
+			/* by name: the row's label, which tells apart the workloads of one name */
+			char *m = how == REP_MATCH_NAME ? xstrdup(g->rows[ri].name) : rep_match_key(g->rows[ri].runs[0], how);
 			size_t j;
 
 			for (j = 0; j < out; j++)
@@ -316,6 +411,7 @@ int cmp_build(struct cmp_table *t, const struct rep_set *set, const char *key, c
 		kvlist_init(&t->side[s].by);
 		kvlist_copy(&t->side[s].by, &by_eff);
 		table_add(&t->side[s], set, &by_eff, key, key, s ? b : a);
+		label_rows(&t->side[s]);
 		rekey(&t->side[s], match);
 		finish_rows(&t->side[s]);
 	}

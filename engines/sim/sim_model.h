@@ -59,9 +59,17 @@ int sim_config_set(struct sim_config *c, const char *name, const char *value, ch
 /* Checks the combination (members per layout, units, cv ...). Returns 0 or -1 with a message. */
 int sim_config_check(const struct sim_config *c, char *err, size_t errlen);
 
-/* Parsers shared with the engine glue. Durations: bare number = microseconds; ns, us, ms, s suffixes. */
+/*
+ * Parsers shared with the engine glue, for the sim_* options only. These are not fio option values and
+ * deliberately not core/fio_options.h's rules: sim_* are the model's own parameters (rates with "/s",
+ * fractions like sim_bw=1.5g/s or sim_lat=0.5ms, nanoseconds), fio hands them to the engine as plain text,
+ * and the engine is a .so built on its own against fio's headers with nothing of bench linked in. No fio
+ * workload option (bs, size, rate_iops ...) is read here. Durations: bare number = microseconds; ns, us,
+ * ms, s suffixes.
+ */
 int sim_parse_duration_ns(const char *s, double *out);
-/* Rates/sizes: a number with optional k, m, g, t (powers of 1024, as fio), optional "b"/"ib" and "/s". */
+/* Rates/sizes: a number (fractions allowed) with optional k, m, g, t (powers of 1024), optional "b"/"ib" and
+ * "/s". Unlike fio's kb_base=1024 rule, "KiB" is 1024 here too: the model's parameters are read as written. */
 int sim_parse_bytes(const char *s, double *out);
 
 struct sim_model;
