@@ -7,6 +7,7 @@
 #include "engines/engine.h"
 #include "engines/fio_client.h"
 #include "engines/fio_json.h"
+#include "core/fio_options.h"
 #include "engines/fio_jobfile.h"
 #include "engines/fio_log.h"
 #include "engines/target.h"
@@ -61,8 +62,13 @@ static int fio_prepare(struct engine_run *run, struct errbuf *err)
 		return err_set(err, ERR_HOST, "the sim engine was not built (see scripts/setup and docs/sim.md)");
 	if (multihost(run))
 		return fio_client_prepare(run, err);
-	if (s->wl.size && !strchr(s->wl.size, '%') && parse_size(s->wl.size, &size) < 0)
-		return err_set(err, ERR_INPUT, "run '%s': size '%s' is not a size", s->name, s->wl.size);
+	if (s->wl.size) { /* the working set is a fio option: fio's rules (kb_base) */
+		int rc = fio_opt_size(s->wl.size, fio_opt_kb_base(&s->wl.opts), 0, &size);
+		if (rc < 0)
+			return err_set(err, ERR_INPUT, "run '%s': size '%s' is not a size", s->name, s->wl.size);
+		if (rc == 1)
+			size = 0; /* "N%": a share of the target */
+	}
 	if (!(s->engine && !strcmp(s->engine, "sim"))) {
 		for (size_t i = 0; i < s->ntargets; i++)
 			if (target_prepare(s->targets[i], size, run->destructive, err) < 0)

@@ -5,6 +5,8 @@
  */
 #include "profiles/fio_job.h"
 
+#include "core/fio_options.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -20,37 +22,10 @@
 #define FIO_INCLUDE_MAX_DEPTH 16
 
 /* fio 3.33's option aliases (fio --cmdhelp), folded to the name fio prints with --showcmd and in JSON. */
-static const struct {
-	const char *alias, *name;
-} fio_aliases[] = {
-	{ "readwrite", "rw" },
-	{ "blocksize", "bs" },
-	{ "blockalign", "ba" },
-	{ "blocksize_range", "bsrange" },
-	{ "blocksize_unaligned", "bs_unaligned" },
-	{ "iodepth_batch_submit", "iodepth_batch" },
-	{ "iodepth_batch_complete", "iodepth_batch_complete_min" },
-	{ "io_limit", "io_size" },
-	{ "fill_fs", "fill_device" },
-	{ "fileoffset", "offset" },
-	{ "nr_files", "nrfiles" },
-	{ "timeout", "runtime" },
-	{ "iomem", "mem" },
-	{ "ratemin", "rate_min" },
-	{ "ratecycle", "rate_cycle" },
-	{ "wait_for_previous", "stonewall" },
-	{ "disable_bw", "disable_bw_measurement" },
-	{ "ss", "steadystate" },
-	{ "ss_dur", "steadystate_duration" },
-	{ "ss_ramp", "steadystate_ramp_time" },
-};
 
 const char *fio_option_canonical(const char *name)
 {
-	for (size_t i = 0; i < sizeof(fio_aliases) / sizeof(fio_aliases[0]); i++)
-		if (!strcmp(fio_aliases[i].alias, name))
-			return fio_aliases[i].name;
-	return name;
+	return fio_opt_canonical_name(name);
 }
 
 void fio_jobfile_init(struct fio_jobfile *f)
@@ -92,75 +67,12 @@ void fio_jobfile_resolve(const struct fio_jobfile *f, size_t idx, struct kvlist 
 
 int fio_parse_size(const char *s, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
-	uint64_t mult = 1;
-	const char *p;
-	int pow10;
-
-	if (!s || !isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		v = strtoull(s, &end, 16);
-	else
-		v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	p = end;
-	if (*p) {
-		/* kb_base=1024 (fio's default): "k", "kb" = 1024; "KiB"-style = 1000 (fio's compatibility mode). */
-		pow10 = strlen(p) == 3 && tolower((unsigned char)p[1]) == 'i' && tolower((unsigned char)p[2]) == 'b';
-		if (!(strlen(p) == 1 || (strlen(p) == 2 && tolower((unsigned char)p[1]) == 'b') || pow10))
-			return -1;
-		switch (tolower((unsigned char)*p)) {
-		case 'b': if (strlen(p) != 1) return -1; mult = 1; break;
-		case 'k': mult = pow10 ? 1000ULL : 1024ULL; break;
-		case 'm': mult = pow10 ? 1000000ULL : 1ULL << 20; break;
-		case 'g': mult = pow10 ? 1000000000ULL : 1ULL << 30; break;
-		case 't': mult = pow10 ? 1000000000000ULL : 1ULL << 40; break;
-		case 'p': mult = pow10 ? 1000000000000000ULL : 1ULL << 50; break;
-		default: return -1;
-		}
-	}
-	if (mult && v > UINT64_MAX / mult)
-		return -1;
-	*out = v * mult;
-	return 0;
+	return fio_opt_size(s, 1024, FIO_OPT_STRICT, out) == 0 ? 0 : -1;
 }
 
 int fio_parse_time_us(const char *s, uint64_t unit_us, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
-	uint64_t mult = unit_us;
-
-	if (!s || !isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	if (*end) {
-		if (!strcasecmp(end, "us") || !strcasecmp(end, "usec"))
-			mult = 1;
-		else if (!strcasecmp(end, "ms") || !strcasecmp(end, "msec"))
-			mult = 1000;
-		else if (!strcasecmp(end, "s") || !strcasecmp(end, "sec"))
-			mult = 1000000;
-		else if (!strcasecmp(end, "m") || !strcasecmp(end, "min"))
-			mult = 60000000ULL;
-		else if (!strcasecmp(end, "h") || !strcasecmp(end, "hour"))
-			mult = 3600000000ULL;
-		else if (!strcasecmp(end, "d") || !strcasecmp(end, "day"))
-			mult = 86400000000ULL;
-		else
-			return -1;
-	}
-	if (mult && v > UINT64_MAX / mult)
-		return -1;
-	*out = v * mult;
-	return 0;
+	return fio_opt_time_us(s, unit_us, FIO_OPT_STRICT, out);
 }
 
 /* Recursive-descent evaluation of + - * / ( ) over long long; bc with scale=0 truncates division. */

@@ -215,7 +215,7 @@ static void ratio_section(struct strbuf *out, const struct cmp_table *t)
 	strbuf_adds(out, " divided by the median of ");
 	h(out, t->b);
 	strbuf_addf(out, " (the baseline) for the same workload, matched by %s. %zu matched rows; %zu only ",
-		    t->match == REP_MATCH_NAME ? "name" : "identity (tool, block size, read %, random %)", t->matched,
+		    t->match == REP_MATCH_NAME ? "name" : "identity (every option that changes the load)", t->matched,
 		    t->unmatched_a);
 	h(out, t->a);
 	strbuf_addf(out, ", %zu only ", t->unmatched_b);

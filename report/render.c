@@ -631,7 +631,7 @@ static void compare_text(struct strbuf *out, const struct cmp_table *t, enum rep
 
 	strbuf_init(&sb);
 	strbuf_addf(&sb, "Ratio %s=%s / %s=%s (baseline %s), matched by %s", t->key, t->a, t->key, t->b, t->b,
-		    t->match == REP_MATCH_NAME ? "workload name" : "identity (tool, bs, read %, random %)");
+		    t->match == REP_MATCH_NAME ? "workload name" : "identity (every option that changes the load)");
 	if (f == FMT_MARKDOWN)
 		strbuf_adds(out, "## ");
 	if (f == FMT_MARKDOWN)

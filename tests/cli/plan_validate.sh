@@ -42,7 +42,7 @@ same() { # same CODE PATTERN ARGS...: plan and run refuse alike, run creates no 
 same 3 "warp.suite:3: unknown engine 'warp'" warp.suite
 same 3 "unknown engine 'warp'" base.fio --engine warp
 same 3 "size.fio:3: 'size'" size.fio
-same 3 "bssplit.fio:3: 'bssplit' percentage 'abc'" bssplit.fio
+same 3 "bssplit.fio:3: 'bssplit' .*'4k/abc:8k/50'" bssplit.fio
 same 3 "xfer.vdb:2: xfersize=(min,max,align)" xfer.vdb
 same 3 "'bssplit' percentages add up to 120" base.fio --matrix bssplit=4k/60:8k/60
 # --matrix bs with a value fio does not read is refused by plan too
