@@ -69,7 +69,7 @@ static void series_script(const struct trend *t, const struct trend_series *s, c
 			strbuf_addf(g, "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 2 lc rgb '#bf812d'\n",
 				    s->chg[k].at + 0.5, s->chg[k].at + 0.5);
 		strbuf_addf(g, "plot '%s.dat' using 1:3 with points pt 7 ps 0.6 lc rgb '#3566b5' title 'runs', \\\n"
-			       "     '' using 1:4 with steps lw 2 lc rgb '#d08a2c' title 'segment mean'\n"
+			       "     '' using 1:4 with histeps lw 2 lc rgb '#d08a2c' title 'segment mean'\n"
 			       "unset output\nunset arrow\n", stem);
 	}
 	strbuf_release(&title);
