@@ -164,6 +164,55 @@ static int write_output(const char *path, const struct strbuf *sb)
 	return 0;
 }
 
+/* --match, --on-inconclusive, --method: 0, or the usage error's exit code. */
+static int parse_choice(int opt, const char *arg, struct gate_opts *go, struct gate_select_opts *so)
+{
+	static const struct { int opt; const char *name; int value; } choices[] = {
+		{ OPT_MATCH, "identity", GATE_MATCH_IDENTITY }, { OPT_MATCH, "name", GATE_MATCH_NAME },
+		{ OPT_ON_INCONCLUSIVE, "pass", GATE_INC_PASS }, { OPT_ON_INCONCLUSIVE, "fail", GATE_INC_FAIL },
+		{ OPT_METHOD, "auto", GATE_METHOD_AUTO }, { OPT_METHOD, "t", GATE_METHOD_T },
+		{ OPT_METHOD, "rank", GATE_METHOD_RANK },
+	};
+
+	for (size_t i = 0; i < sizeof(choices) / sizeof(choices[0]); i++) {
+		if (choices[i].opt != opt || strcmp(choices[i].name, arg))
+			continue;
+		if (opt == OPT_MATCH)
+			so->match = (enum gate_match)choices[i].value;
+		else if (opt == OPT_ON_INCONCLUSIVE)
+			go->on_inconclusive = (enum gate_on_inconclusive)choices[i].value;
+		else
+			go->method = (enum gate_method)choices[i].value;
+		return 0;
+	}
+	if (opt == OPT_MATCH)
+		return cli_usage("gate", "--match wants 'identity' or 'name', got '%s'", arg);
+	if (opt == OPT_ON_INCONCLUSIVE)
+		return cli_usage("gate", "--on-inconclusive wants 'pass' or 'fail', got '%s'", arg);
+	return cli_usage("gate", "--method wants 'auto', 't' or 'rank', got '%s'", arg);
+}
+
+/* The exit code of a judged gate (INVALID prints its one-line error). */
+static int outcome_exit(const struct gate *g)
+{
+	switch (gate_outcome(g)) {
+	case GATE_PASS:
+		return EXIT_OK;
+	case GATE_FAIL_REGRESSION:
+		return EXIT_REGRESSION;
+	case GATE_UNDECIDED:
+		return g->opts.on_inconclusive == GATE_INC_PASS ? EXIT_OK
+		       : g->opts.on_inconclusive == GATE_INC_FAIL ? EXIT_REGRESSION : GATE_EXIT_INCONCLUSIVE;
+	case GATE_FAIL_INVALID:
+		break;
+	}
+	return cli_error(EXIT_INPUT,
+			 "gate: %zu cell(s) are INVALID (too few valid runs per side, at least %u, or the sides are "
+			 "not like for like; see the notes above), a gate without comparable data is not a pass "
+			 "(--allow-diff OPTION, --allow-invalid to accept)",
+			 g->count[GATE_INVALID], gate_min_runs(&g->opts));
+}
+
 int cmd_gate(int argc, char **argv)
 {
 	const char *db = NULL, *base_sel = NULL, *cand_sel = NULL;
@@ -209,43 +258,23 @@ int cmd_gate(int argc, char **argv)
 			go.min_runs = (unsigned)n;
 			break;
 		case OPT_PAIRED: go.paired = 1; break;
-		case OPT_MATCH:
-			if (!strcmp(optarg, "identity"))
-				so.match = GATE_MATCH_IDENTITY;
-			else if (!strcmp(optarg, "name"))
-				so.match = GATE_MATCH_NAME;
-			else
-				return cli_usage("gate", "--match wants 'identity' or 'name', got '%s'", optarg);
-			break;
 		case OPT_MIN_RUNTIME:
 			if (parse_duration_s(optarg, &so.min_runtime_s) < 0 || so.min_runtime_s < 0)
 				return cli_usage("gate", "--min-runtime wants a duration (e.g. 10, 500ms, 1m), got '%s'",
 						 optarg);
 			break;
 		case OPT_STRICT: go.on_inconclusive = GATE_INC_FAIL; break;
-		case OPT_ON_INCONCLUSIVE:
-			if (!strcmp(optarg, "pass"))
-				go.on_inconclusive = GATE_INC_PASS;
-			else if (!strcmp(optarg, "fail"))
-				go.on_inconclusive = GATE_INC_FAIL;
-			else
-				return cli_usage("gate", "--on-inconclusive wants 'pass' or 'fail', got '%s'", optarg);
-			break;
 		case OPT_ALLOW_DIFF:
 			if (nallow >= MAX_ALLOW_DIFF || !*optarg)
 				return cli_usage("gate", "--allow-diff wants an option name (at most %d), got '%s'",
 						 MAX_ALLOW_DIFF, optarg);
 			allow[nallow++] = optarg;
 			break;
+		case OPT_MATCH:
+		case OPT_ON_INCONCLUSIVE:
 		case OPT_METHOD:
-			if (!strcmp(optarg, "auto"))
-				go.method = GATE_METHOD_AUTO;
-			else if (!strcmp(optarg, "t"))
-				go.method = GATE_METHOD_T;
-			else if (!strcmp(optarg, "rank"))
-				go.method = GATE_METHOD_RANK;
-			else
-				return cli_usage("gate", "--method wants 'auto', 't' or 'rank', got '%s'", optarg);
+			if ((n = parse_choice(c, optarg, &go, &so)) != 0)
+				return (int)n;
 			break;
 		case OPT_PLAN: plan = 1; break;
 		case OPT_ALLOW_INVALID: go.allow_invalid = 1; break;
@@ -324,25 +353,7 @@ int cmd_gate(int argc, char **argv)
 	}
 	if (rc != EXIT_OK)
 		goto out;
-	switch (gate_outcome(&g)) {
-	case GATE_PASS:
-		rc = EXIT_OK;
-		break;
-	case GATE_FAIL_REGRESSION:
-		rc = EXIT_REGRESSION;
-		break;
-	case GATE_UNDECIDED:
-		rc = go.on_inconclusive == GATE_INC_PASS ? EXIT_OK
-		     : go.on_inconclusive == GATE_INC_FAIL ? EXIT_REGRESSION : GATE_EXIT_INCONCLUSIVE;
-		break;
-	case GATE_FAIL_INVALID:
-		rc = cli_error(EXIT_INPUT,
-			       "gate: %zu cell(s) are INVALID (too few valid runs per side, at least %u, or the sides are "
-			       "not like for like; see the notes above), a gate without comparable data is not a pass "
-			       "(--allow-diff OPTION, --allow-invalid to accept)",
-			       g.count[GATE_INVALID], gate_min_runs(&go));
-		break;
-	}
+	rc = outcome_exit(&g);
 out:
 	strbuf_release(&out);
 	gate_release(&g);

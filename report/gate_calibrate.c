@@ -66,12 +66,18 @@ void gate_render_calibration(const struct gate *g, struct strbuf *out)
 	for (size_t i = 0; i < g->ncells; i++)
 		order[i] = &g->cells[i];
 	qsort(order, g->ncells, sizeof(*order), cmp_noise);
-	strbuf_addf(out, "calibration (A/A): baseline '");
-	esc_text(out, g->base ? g->base->selection : "");
-	strbuf_addf(out, "' against candidate '");
-	esc_text(out, g->cand ? g->cand->selection : "");
-	strbuf_addf(out, "', same configuration on both sides\n"
-			 "CV = run-to-run noise (standard deviation of log values); RUNS NEEDED = runs per side for "
+	if (g->base && g->cand && !strcmp(g->base->selection, g->cand->selection)) {
+		strbuf_addf(out, "plan: the run-to-run noise of '");
+		esc_text(out, g->base->selection);
+		strbuf_addf(out, "' alone (%s intervals)\n", g->opts.paired ? "paired" : "unpaired");
+	} else {
+		strbuf_addf(out, "calibration (A/A): baseline '");
+		esc_text(out, g->base ? g->base->selection : "");
+		strbuf_addf(out, "' against candidate '");
+		esc_text(out, g->cand ? g->cand->selection : "");
+		strbuf_addf(out, "', same configuration on both sides\n");
+	}
+	strbuf_addf(out, "CV = run-to-run noise (standard deviation of log values); RUNS NEEDED = runs per side for "
 			 "an unchanged build to come out\nEQUIVALENT within +-%g%% with ~90%% probability at %g%% "
 			 "intervals (and a change of twice the threshold to come out REGRESSION\nwith about the same "
 			 "probability); THRESHOLD NOW = the smallest threshold the current runs resolve.\n\n",
