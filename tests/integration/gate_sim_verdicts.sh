@@ -2,9 +2,10 @@
 # gate_sim_verdicts: the gate's verdicts as a CI user meets them, on real fio with the sim ioengine (acceptance
 # 1 and 3 of the "a gate you can trust" issue).
 #
-# A: a modelled device with 100 us lognormal service time (CV 0.2), 4k random reads at iodepth 4 on one unit.
-# B: the same at 133 us (33% slower). A2: A again. C: A with rate_iops=15000 (a capped candidate).
-# Four interleaved blocks A B A2 C (rotating), one-second runs:
+# A: a modelled device with 1 ms lognormal service time (CV 0.2), 4k random reads at iodepth 4 on one unit
+# (about 1000 IOPS; at 1 ms the late wake-ups of a shared machine weigh less than at 100 us).
+# B: the same at 1.33 ms (33% slower). A2: A again. C: A with rate_iops=500 (a candidate capped at half).
+# Four interleaved blocks A B A2 C (rotating), two-second runs:
 #   A -> B --allow-diff sim_lat (the sides differ in the model on purpose), 4 pairs, --paired and unpaired:
 #          REGRESSION, exit 1 (4 pairs used to be "PASS": the exact
 #          signed-rank interval cannot reach 95% with 4 pairs; the t interval can);
@@ -12,7 +13,7 @@
 #   A -> C: INVALID naming rate_iops (exit 3); with --allow-diff rate_iops it is judged (IOPS REGRESSION).
 #          This part needs gate_select_load to fill the fingerprints (gate_run_set_like): until that call is
 #          merged it is reported as skipped.
-# About 20 seconds.
+# About 40 seconds.
 set -u
 : "${BENCH:?}" "${BENCH_BUILD:?BENCH_BUILD is not set (run under ctest)}" "${BENCH_SRC:?}"
 fail() {
@@ -41,7 +42,7 @@ size=64g
 bs=4k
 iodepth=4
 time_based
-runtime=1
+runtime=2
 sim_dist=lognormal
 sim_cv=0.2
 sim_lat=$2
@@ -51,9 +52,9 @@ ${3:-}
 rw=randread
 EOF
 }
-job a.fio 100us
-job b.fio 133us
-job c.fio 100us rate_iops=15000
+job a.fio 1000us
+job b.fio 1330us
+job c.fio 1000us rate_iops=500
 for block in 1 2 3 4; do
 	order="A:a.fio B:b.fio A2:a.fio C:c.fio"
 	[ $((block % 2)) -eq 0 ] && order="C:c.fio A2:a.fio B:b.fio A:a.fio"
@@ -62,6 +63,10 @@ for block in 1 2 3 4; do
 			fail "bench run ${side#*:} failed: $(cat run.out)"
 	done
 done
+
+sqlite3 "$db" "SELECT l.value, group_concat(CAST(x.iops AS INTEGER), ' ') FROM result x
+	JOIN run_label l ON l.run_id = x.run_id AND l.key = 'cfg'
+	WHERE x.host = '*' AND x.ddir = 'read' GROUP BY l.value ORDER BY l.value" 2>/dev/null
 
 # --- acceptance 1: 33% slower, 4 pairs: REGRESSION paired and unpaired --------------------------------------
 for mode in --paired ""; do
@@ -96,7 +101,7 @@ else
 	rc=$?
 	cat c.out c.err
 	[ $rc -eq 3 ] || fail "A -> C (rate_iops on one side): expected exit 3, got $rc"
-	grep -q '^INVALID  *rr  *read IOPS .*rate_iops: baseline -, candidate 15000' c.out ||
+	grep -q '^INVALID  *rr  *read IOPS .*rate_iops: baseline -, candidate 500' c.out ||
 		fail "A -> C: the cell is not INVALID naming rate_iops"
 	"$BENCH" gate --db "$db" --paired --baseline cfg=A --candidate cfg=C --allow-diff rate_iops >c.out 2>&1
 	rc=$?
