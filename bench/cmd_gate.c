@@ -2,7 +2,8 @@
  * cmd_gate: `bench gate`, the CI performance regression gate. Selects baseline and candidate runs from the
  * store, judges every workload x metric cell (report/gate.h), prints the table sorted by effect, writes the
  * Markdown, JUnit XML and JSON files asked for, and turns the outcome into the exit code:
- * 0 pass, 1 regression (or inconclusive with --strict), 3 bad selection or too few valid runs.
+ * 0 pass, 1 regression, 3 bad selection, too few valid runs or sides not like for like, 6 inconclusive
+ * (--on-inconclusive pass gives 0, fail gives 1).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,20 +19,30 @@
 #include "report/gate.h"
 #include "report/gate_select.h"
 
+/* Exit code of an INCONCLUSIVE gate (no regression, not enough evidence for a pass); README and `bench help`
+ * list it. TODO(lead): move into enum of bench/cli.h as EXIT_INCONCLUSIVE when merging. */
+#define GATE_EXIT_INCONCLUSIVE 6
+#define MAX_ALLOW_DIFF 64
+
 static const char gate_help[] =
 	"usage: bench gate --baseline SELECTION --candidate SELECTION [options]\n"
 	"       bench gate --calibrate --baseline SELECTION --candidate SELECTION [--threshold PCT]\n"
+	"       bench gate --plan --baseline SELECTION [--candidate SELECTION] [--threshold PCT]\n"
 	"\n"
 	"CI performance regression gate: compares the candidate's runs with the baseline's, workload by workload,\n"
 	"for IOPS, MiB/s, mean and p99 latency per direction (read, write, trim) and CPU per IO (aggregate of all\n"
-	"hosts). Each cell gets the candidate/baseline ratio with a confidence interval from repeated runs\n"
-	"(Hodges-Lehmann on log values with the exact Mann-Whitney interval; signed-rank with --paired),\n"
-	"p-values adjusted over all cells (Benjamini-Hochberg false discovery rate) and a verdict:\n"
+	"hosts). Each cell gets the candidate/baseline ratio with a confidence interval on log values (a Welch t\n"
+	"interval, paired t with --paired, below 10 runs per side; from 10 runs Hodges-Lehmann with the exact\n"
+	"Mann-Whitney or signed-rank interval), p-values adjusted over all cells (Benjamini-Hochberg false\n"
+	"discovery rate) and a verdict:\n"
 	"  REGRESSION    worse than the threshold and the interval excludes no change (fails the gate)\n"
 	"  IMPROVEMENT   better than the threshold and the interval excludes no change\n"
 	"  EQUIVALENT    the whole interval is within +-threshold\n"
 	"  INCONCLUSIVE  anything else; says how many more runs per side would likely settle it\n"
-	"  INVALID       fewer valid runs than --min-runs on a side (fails the gate unless --allow-invalid)\n"
+	"  INVALID       fewer valid runs than --min-runs on a side, or the sides are not like for like (a fio\n"
+	"                option, the engine or its options, the targets or the host count differ; named)\n"
+	"The gate PASSes only when every cell is EQUIVALENT or IMPROVEMENT; a REGRESSION fails it; else it is\n"
+	"INCONCLUSIVE (exit 6) or, with INVALID cells, exit 3.\n"
 	"Runs that failed, are partial, aborted or still running, had a fio error on a host or ran short are\n"
 	"excluded and listed with the reason. Higher is better for IOPS and MiB/s, lower for latency and CPU.\n"
 	"Store repetitions with 'bench run --repeat N --label k=v'.\n"
@@ -47,7 +58,9 @@ static const char gate_help[] =
 	"  --candidate SEL       the runs under test (required)\n"
 	"  --threshold PCT       smallest change that matters, in percent (default 5)\n"
 	"  --confidence PCT      confidence level of the intervals and 100 - the false discovery rate (default 95)\n"
-	"  --min-runs N          valid runs per side a cell needs, else INVALID (default 3)\n"
+	"  --min-runs N          valid runs per side a cell needs, else INVALID (default: what the method needs,\n"
+	"                        3 for the t interval; with --method rank 4, paired 6, at 95%)\n"
+	"  --method auto|t|rank  the interval: auto (default) t below 10 runs per side, rank from 10\n"
 	"  --paired              pair runs by repetition number (in the order stored when a number repeats,\n"
 	"                        e.g. single runs interleaved A B B A) and use the signed-rank interval of\n"
 	"                        the paired differences, so drift of the machine cancels\n"
@@ -55,7 +68,12 @@ static const char gate_help[] =
 	"                        random %, iodepth, numjobs; default) or by run name\n"
 	"  --min-runtime SEC     exclude runs measured for less than SEC seconds (time_based runs measured for\n"
 	"                        less than 90% of their runtime are always excluded)\n"
-	"  --strict              INCONCLUSIVE cells fail the gate too (exit 1)\n"
+	"  --on-inconclusive pass|fail\n"
+	"                        an INCONCLUSIVE gate exits 0 (pass) or 1 (fail) instead of 6; the headline\n"
+	"                        still says INCONCLUSIVE\n"
+	"  --strict              the same as --on-inconclusive fail\n"
+	"  --allow-diff OPTION   the sides may differ in this fio option or item (rate_iops, engine,\n"
+	"                        engine_opt.sim_lat, targets, hosts); repeat for several\n"
 	"  --allow-invalid       INVALID cells do not fail the gate\n"
 	"  --markdown FILE       write a Markdown summary (CI job summary, pull-request comment); - = stdout\n"
 	"  --junit FILE          write JUnit XML: one testcase per cell, <failure> for a regression, <skipped>\n"
@@ -63,16 +81,19 @@ static const char gate_help[] =
 	"  --json FILE           write every verdict with the raw samples as JSON\n"
 	"  --calibrate           A/A mode: baseline and candidate are the same configuration; prints the noise\n"
 	"                        (CV) per cell and how many runs per side --threshold needs\n"
+	"  --plan                the same from the noise measured so far; without --candidate, from the\n"
+	"                        baseline's runs alone\n"
 	"  --quiet               no table on stdout (files and exit code only)\n"
 	"  -h, --help            this help\n"
 	"\n"
-	"exit codes: 0 pass (no regression), 1 regression (or inconclusive with --strict), 2 usage error,\n"
-	"3 bad selection (no runs match, no workload in common) or cells with too few valid runs, 5 storage error.\n";
+	"exit codes: 0 pass, 1 regression (or inconclusive with --on-inconclusive fail), 2 usage error,\n"
+	"3 bad selection (no runs match, no workload in common), cells with too few valid runs or sides not like\n"
+	"for like, 5 storage error, 6 inconclusive (no regression, but not enough evidence for a pass).\n";
 
 enum {
 	OPT_DB = 256, OPT_BASELINE, OPT_CANDIDATE, OPT_THRESHOLD, OPT_CONFIDENCE, OPT_MIN_RUNS, OPT_PAIRED,
 	OPT_MATCH, OPT_MIN_RUNTIME, OPT_STRICT, OPT_ALLOW_INVALID, OPT_MARKDOWN, OPT_JUNIT, OPT_JSON,
-	OPT_CALIBRATE, OPT_QUIET,
+	OPT_CALIBRATE, OPT_QUIET, OPT_ON_INCONCLUSIVE, OPT_ALLOW_DIFF, OPT_METHOD, OPT_PLAN,
 };
 
 static const struct option gate_options[] = {
@@ -92,6 +113,10 @@ static const struct option gate_options[] = {
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "calibrate", no_argument, NULL, OPT_CALIBRATE },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "on-inconclusive", required_argument, NULL, OPT_ON_INCONCLUSIVE },
+	{ "allow-diff", required_argument, NULL, OPT_ALLOW_DIFF },
+	{ "method", required_argument, NULL, OPT_METHOD },
+	{ "plan", no_argument, NULL, OPT_PLAN },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -139,11 +164,62 @@ static int write_output(const char *path, const struct strbuf *sb)
 	return 0;
 }
 
+/* --match, --on-inconclusive, --method: 0, or the usage error's exit code. */
+static int parse_choice(int opt, const char *arg, struct gate_opts *go, struct gate_select_opts *so)
+{
+	static const struct { int opt; const char *name; int value; } choices[] = {
+		{ OPT_MATCH, "identity", GATE_MATCH_IDENTITY }, { OPT_MATCH, "name", GATE_MATCH_NAME },
+		{ OPT_ON_INCONCLUSIVE, "pass", GATE_INC_PASS }, { OPT_ON_INCONCLUSIVE, "fail", GATE_INC_FAIL },
+		{ OPT_METHOD, "auto", GATE_METHOD_AUTO }, { OPT_METHOD, "t", GATE_METHOD_T },
+		{ OPT_METHOD, "rank", GATE_METHOD_RANK },
+	};
+
+	for (size_t i = 0; i < sizeof(choices) / sizeof(choices[0]); i++) {
+		if (choices[i].opt != opt || strcmp(choices[i].name, arg))
+			continue;
+		if (opt == OPT_MATCH)
+			so->match = (enum gate_match)choices[i].value;
+		else if (opt == OPT_ON_INCONCLUSIVE)
+			go->on_inconclusive = (enum gate_on_inconclusive)choices[i].value;
+		else
+			go->method = (enum gate_method)choices[i].value;
+		return 0;
+	}
+	if (opt == OPT_MATCH)
+		return cli_usage("gate", "--match wants 'identity' or 'name', got '%s'", arg);
+	if (opt == OPT_ON_INCONCLUSIVE)
+		return cli_usage("gate", "--on-inconclusive wants 'pass' or 'fail', got '%s'", arg);
+	return cli_usage("gate", "--method wants 'auto', 't' or 'rank', got '%s'", arg);
+}
+
+/* The exit code of a judged gate (INVALID prints its one-line error). */
+static int outcome_exit(const struct gate *g)
+{
+	switch (gate_outcome(g)) {
+	case GATE_PASS:
+		return EXIT_OK;
+	case GATE_FAIL_REGRESSION:
+		return EXIT_REGRESSION;
+	case GATE_UNDECIDED:
+		return g->opts.on_inconclusive == GATE_INC_PASS ? EXIT_OK
+		       : g->opts.on_inconclusive == GATE_INC_FAIL ? EXIT_REGRESSION : GATE_EXIT_INCONCLUSIVE;
+	case GATE_FAIL_INVALID:
+		break;
+	}
+	return cli_error(EXIT_INPUT,
+			 "gate: %zu cell(s) are INVALID (too few valid runs per side, at least %u, or the sides are "
+			 "not like for like; see the notes above), a gate without comparable data is not a pass "
+			 "(--allow-diff OPTION, --allow-invalid to accept)",
+			 g->count[GATE_INVALID], gate_min_runs(&g->opts));
+}
+
 int cmd_gate(int argc, char **argv)
 {
 	const char *db = NULL, *base_sel = NULL, *cand_sel = NULL;
 	const char *md_path = NULL, *junit_path = NULL, *json_path = NULL;
-	int calibrate = 0, quiet = 0, c, rc = EXIT_INTERNAL;
+	int calibrate = 0, plan = 0, quiet = 0, c, rc = EXIT_INTERNAL;
+	const char *allow[MAX_ALLOW_DIFF];
+	size_t nallow = 0;
 	struct gate_opts go;
 	struct gate_select_opts so;
 	struct gate_side base, cand;
@@ -182,20 +258,25 @@ int cmd_gate(int argc, char **argv)
 			go.min_runs = (unsigned)n;
 			break;
 		case OPT_PAIRED: go.paired = 1; break;
-		case OPT_MATCH:
-			if (!strcmp(optarg, "identity"))
-				so.match = GATE_MATCH_IDENTITY;
-			else if (!strcmp(optarg, "name"))
-				so.match = GATE_MATCH_NAME;
-			else
-				return cli_usage("gate", "--match wants 'identity' or 'name', got '%s'", optarg);
-			break;
 		case OPT_MIN_RUNTIME:
 			if (parse_duration_s(optarg, &so.min_runtime_s) < 0 || so.min_runtime_s < 0)
 				return cli_usage("gate", "--min-runtime wants a duration (e.g. 10, 500ms, 1m), got '%s'",
 						 optarg);
 			break;
-		case OPT_STRICT: go.strict = 1; break;
+		case OPT_STRICT: go.on_inconclusive = GATE_INC_FAIL; break;
+		case OPT_ALLOW_DIFF:
+			if (nallow >= MAX_ALLOW_DIFF || !*optarg)
+				return cli_usage("gate", "--allow-diff wants an option name (at most %d), got '%s'",
+						 MAX_ALLOW_DIFF, optarg);
+			allow[nallow++] = optarg;
+			break;
+		case OPT_MATCH:
+		case OPT_ON_INCONCLUSIVE:
+		case OPT_METHOD:
+			if ((n = parse_choice(c, optarg, &go, &so)) != 0)
+				return (int)n;
+			break;
+		case OPT_PLAN: plan = 1; break;
 		case OPT_ALLOW_INVALID: go.allow_invalid = 1; break;
 		case OPT_MARKDOWN: md_path = optarg; break;
 		case OPT_JUNIT: junit_path = optarg; break;
@@ -208,8 +289,13 @@ int cmd_gate(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage("gate", "unexpected argument '%s'", argv[optind]);
+	if (plan && !cand_sel)
+		cand_sel = base_sel; /* the noise of the baseline's runs alone */
 	if (!base_sel || !cand_sel)
 		return cli_usage("gate", "both --baseline and --candidate are required");
+	go.allow_diff = allow;
+	go.nallow_diff = nallow;
+	go.db_path = db;
 	if (gate_selection_check(base_sel, &err) < 0 || gate_selection_check(cand_sel, &err) < 0)
 		return cli_usage("gate", "%s", err.msg);
 
@@ -236,7 +322,7 @@ int cmd_gate(int argc, char **argv)
 		goto out;
 	}
 
-	if (calibrate) {
+	if (calibrate || plan) {
 		gate_render_calibration(&g, &out);
 		fwrite(out.buf, 1, out.len, stdout);
 		rc = EXIT_OK;
@@ -267,21 +353,7 @@ int cmd_gate(int argc, char **argv)
 	}
 	if (rc != EXIT_OK)
 		goto out;
-	switch (gate_outcome(&g)) {
-	case GATE_PASS:
-		rc = EXIT_OK;
-		break;
-	case GATE_FAIL_REGRESSION:
-	case GATE_FAIL_INCONCLUSIVE:
-		rc = EXIT_REGRESSION;
-		break;
-	case GATE_FAIL_INVALID:
-		rc = cli_error(EXIT_INPUT,
-			       "gate: %zu cell(s) have fewer than %u valid runs per side, a gate without data is not a "
-			       "pass (see the excluded runs above; --allow-invalid to accept)",
-			       g.count[GATE_INVALID], go.min_runs);
-		break;
-	}
+	rc = outcome_exit(&g);
 out:
 	strbuf_release(&out);
 	gate_release(&g);

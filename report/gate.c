@@ -1,6 +1,7 @@
 /*
- * gate: cells, statistics, verdicts and the renderers of the CI regression gate (see gate.h).
- * Everything here works on the plain structs of gate.h; reading the store is gate_select.c's job.
+ * gate: cells, like-for-like checks, statistics and verdicts of the CI regression gate (see gate.h).
+ * Everything here works on the plain structs of gate.h; reading the store is gate_select.c's job, the
+ * outputs are gate_render.c's and the calibration table gate_calibrate.c's.
  */
 #include "report/gate.h"
 
@@ -9,9 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
-#include "report/escape.h"
+#include "core/identity.h"
 
 /* ---- metrics and verdict names ----------------------------------------------------------------- */
 
@@ -62,6 +61,7 @@ void gate_side_release(struct gate_side *s)
 		free(s->runs[i].name);
 		free(s->runs[i].key);
 		free(s->runs[i].invalid);
+		kvlist_release(&s->runs[i].like);
 	}
 	free(s->runs);
 	free(s->selection);
@@ -80,6 +80,7 @@ struct gate_run *gate_side_add(struct gate_side *s, int64_t id, const char *name
 	r->name = xstrdup(name ? name : "");
 	r->key = xstrdup(key ? key : r->name);
 	r->repetition = repetition;
+	kvlist_init(&r->like);
 	for (int m = 0; m < GM_NR; m++)
 		r->value[m] = NAN;
 	return r;
@@ -91,6 +92,72 @@ void gate_run_set_invalid(struct gate_run *r, const char *reason)
 		r->invalid = xstrdup(reason);
 }
 
+/* fio options that change what fio logs or reports, not the load */
+static int reporting_option(const char *key)
+{
+	static const char *const names[] = {
+		"description", "group_reporting", "per_job_logs", "log_avg_msec", "log_hist_msec", "log_hist_coarseness",
+		"log_max_value", "log_offset", "log_compression", "log_unix_epoch", "write_bw_log", "write_lat_log",
+		"write_iops_log", "write_hist_log", "percentile_list", "clat_percentiles", "lat_percentiles",
+		"slat_percentiles", "significant_figures", "unified_rw_reporting", "stats", "disable_lat",
+		"disable_clat", "disable_slat", "disable_bw_measurement", "output-format", "status-interval",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(key, names[i]))
+			return 1;
+	return 0;
+}
+
+/* Whether opts[i]'s key appeared earlier in opts (a repeated option: fio keeps the last). */
+static int seen_verbatim(const struct kvlist *opts, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(opts->v[j].key, opts->v[i].key))
+			return 1;
+	return 0;
+}
+
+static int cmp_kv(const void *a, const void *b)
+{
+	return strcmp(((const struct kv *)a)->key, ((const struct kv *)b)->key);
+}
+
+void gate_run_set_like(struct gate_run *r, const struct run_spec *spec, unsigned nhosts)
+{
+	struct strbuf sb;
+	char n[32];
+
+	kvlist_release(&r->like);
+	kvlist_init(&r->like);
+	workload_identity_kv(&spec->wl, &r->like);
+	/* until the identity names every load-changing option: the verbatim options it does not name */
+	for (size_t i = 0; i < spec->wl.opts.n; i++) {
+		const struct kv *o = &spec->wl.opts.v[i];
+		if (reporting_option(o->key) || (kvlist_find(&r->like, o->key) && !seen_verbatim(&spec->wl.opts, i)))
+			continue; /* the identity's normalised value stays */
+		kvlist_set(&r->like, o->key, o->value ? o->value : "");
+	}
+	kvlist_set(&r->like, "engine", spec->engine ? spec->engine : "");
+	for (size_t i = 0; i < spec->engine_opts.n; i++) {
+		char *k = xasprintf("engine_opt.%s", spec->engine_opts.v[i].key);
+		kvlist_set(&r->like, k, spec->engine_opts.v[i].value ? spec->engine_opts.v[i].value : "");
+		free(k);
+	}
+	strbuf_init(&sb);
+	for (size_t i = 0; i < spec->ntargets; i++) {
+		if (i)
+			strbuf_addc(&sb, ',');
+		strbuf_adds(&sb, spec->targets[i]);
+	}
+	kvlist_set(&r->like, "targets", sb.buf);
+	strbuf_release(&sb);
+	snprintf(n, sizeof(n), "%u", nhosts);
+	kvlist_set(&r->like, "hosts", n);
+	qsort(r->like.v, r->like.n, sizeof(*r->like.v), cmp_kv);
+	r->has_like = 1;
+}
+
 /* ---- gate lifetime ---------------------------------------------------------------------------------- */
 
 void gate_opts_default(struct gate_opts *o)
@@ -98,7 +165,22 @@ void gate_opts_default(struct gate_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->threshold = 0.05;
 	o->conf = 0.95;
-	o->min_runs = 3;
+}
+
+unsigned gate_min_runs(const struct gate_opts *o)
+{
+	if (o->min_runs)
+		return o->min_runs;
+	if (o->method == GATE_METHOD_RANK)
+		return stats_min_runs_for_conf(o->conf, o->paired);
+	return GATE_T_MIN_RUNS;
+}
+
+const char *gate_method_name(int rank, int paired)
+{
+	if (rank)
+		return paired ? "signed-rank" : "mann-whitney";
+	return paired ? "paired-t" : "welch-t";
 }
 
 void gate_init(struct gate *g, const struct gate_opts *opts)
@@ -292,6 +374,106 @@ static void note_shared_identity(struct gate *g, const struct gate_side *s, cons
 	}
 }
 
+/* ---- like for like ---------------------------------------------------------------------------------- */
+
+static int allowed_diff(const struct gate_opts *o, const char *key)
+{
+	for (size_t i = 0; i < o->nallow_diff; i++)
+		if (!strcmp(o->allow_diff[i], key))
+			return 1;
+	return 0;
+}
+
+/* The value of fingerprint item key in r as shown: "-" when absent, "(set)" for a flag without value. */
+static const char *like_value(const struct gate_run *r, const char *key)
+{
+	const struct kv *kv = kvlist_find(&r->like, key);
+
+	if (!kv)
+		return "-";
+	return kv->value && *kv->value ? kv->value : "(set)";
+}
+
+/* Appends to vals (a '|'-separated list) the distinct values of key among side s's fingerprinted runs of wkey. */
+static void side_values(const struct gate_side *s, const char *wkey, const char *key, struct strbuf *vals)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct gate_run *r = &s->runs[i];
+		const char *v;
+		int dup = 0;
+
+		if (!r->has_like || strcmp(r->key, wkey))
+			continue;
+		v = like_value(r, key);
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = s->runs[j].has_like && !strcmp(s->runs[j].key, wkey) && !strcmp(like_value(&s->runs[j], key), v);
+		if (dup)
+			continue;
+		if (vals->len)
+			strbuf_addc(vals, '|');
+		strbuf_adds(vals, v);
+	}
+}
+
+/* Whether item key already came up in an earlier fingerprinted run of wkey (sides base then cand). */
+static int item_seen(const struct gate_side *const sides[2], int side, size_t upto, const char *wkey, const char *key)
+{
+	for (int k = 0; k <= side; k++)
+		for (size_t i = 0; i < (k == side ? upto : sides[k]->n); i++) {
+			const struct gate_run *r = &sides[k]->runs[i];
+			if (r->has_like && !strcmp(r->key, wkey) && kvlist_find(&r->like, key))
+				return 1;
+		}
+	return 0;
+}
+
+/*
+ * The fingerprint items that differ between the runs of workload wkey (across and within the sides), not
+ * allowed by --allow-diff: "rate_iops: baseline -, candidate 15000; ..." (malloc'd), or NULL when like
+ * for like. Runs without a fingerprint are not compared.
+ */
+static char *like_difference(const struct gate *g, const struct gate_side *base, const struct gate_side *cand,
+			     const char *wkey)
+{
+	const struct gate_side *const sides[2] = { base, cand };
+	struct strbuf out, bv, cv;
+	int have[2] = { 0, 0 };
+
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < sides[k]->n; i++)
+			have[k] |= sides[k]->runs[i].has_like && !strcmp(sides[k]->runs[i].key, wkey);
+	if (!have[0] || !have[1])
+		return NULL;
+	strbuf_init(&out);
+	strbuf_init(&bv);
+	strbuf_init(&cv);
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < sides[k]->n; i++) {
+			const struct gate_run *r = &sides[k]->runs[i];
+			if (!r->has_like || strcmp(r->key, wkey))
+				continue;
+			for (size_t j = 0; j < r->like.n; j++) {
+				const char *key = r->like.v[j].key;
+				if (item_seen(sides, k, i, wkey, key) || allowed_diff(&g->opts, key))
+					continue;
+				strbuf_reset(&bv);
+				strbuf_reset(&cv);
+				side_values(base, wkey, key, &bv);
+				side_values(cand, wkey, key, &cv);
+				if (!strcmp(bv.buf, cv.buf) && !strchr(bv.buf, '|'))
+					continue;
+				strbuf_addf(&out, "%s%s: baseline %s, candidate %s", out.len ? "; " : "", key, bv.buf, cv.buf);
+			}
+		}
+	strbuf_release(&bv);
+	strbuf_release(&cv);
+	if (!out.len) {
+		strbuf_release(&out);
+		return NULL;
+	}
+	return strbuf_detach(&out, NULL);
+}
+
 int gate_build(struct gate *g, const struct gate_side *base, const struct gate_side *cand, struct errbuf *err)
 {
 	size_t common = 0;
@@ -306,6 +488,7 @@ int gate_build(struct gate *g, const struct gate_side *base, const struct gate_s
 	for (size_t i = 0; i < base->n; i++) {
 		const struct gate_run *r = &base->runs[i];
 		size_t before = g->ncells;
+		char *diff;
 
 		if (key_seen_before(base, i, r->key))
 			continue;
@@ -316,6 +499,7 @@ int gate_build(struct gate *g, const struct gate_side *base, const struct gate_s
 		common++;
 		note_shared_identity(g, base, "baseline", r);
 		note_shared_identity(g, cand, "candidate", r);
+		diff = like_difference(g, base, cand, r->key);
 		for (int m = 0; m < GM_NR; m++) {
 			size_t bn, bv, bm, ba, cn, cv, cm, ca;
 			struct gate_cell *c;
@@ -346,6 +530,15 @@ int gate_build(struct gate *g, const struct gate_side *base, const struct gate_s
 			/* a workload with no figure at all (every run failed before measuring): never a silent pass */
 			struct gate_cell *c = new_cell(g, r->key, r->name, GM_WORKLOAD);
 			set_cell_note(c, xstrdup("no valid measurement on either side"));
+		}
+		if (diff) {
+			/* not like for like: every cell of the workload is INVALID, naming what differs */
+			for (size_t k = before; k < g->ncells; k++) {
+				g->cells[k].force_invalid = 1;
+				set_cell_note(&g->cells[k], xasprintf("not like for like: %s (--allow-diff OPTION to compare "
+								      "anyway)", diff));
+			}
+			free(diff);
 		}
 	}
 	for (size_t i = 0; i < cand->n; i++)
@@ -400,10 +593,68 @@ static double *logs_of(const double *v, size_t n)
 	return l;
 }
 
+/* The run id of sample i of a cell when it is an outlier of its log values (t interval assumptions). */
+static const char *outlier_note(const struct gate_cell *c, const double *lb, const double *lc, const double *d,
+				char *buf, size_t len)
+{
+	long i;
+
+	if (d && (i = stats_outlier_index(d, c->nbase, GATE_OUTLIER_MADS)) >= 0)
+		snprintf(buf, len, "the pair of runs %lld/%lld is an outlier", (long long)c->base_run[i],
+			 (long long)c->cand_run[i]);
+	else if (!d && (i = stats_outlier_index(lb, c->nbase, GATE_OUTLIER_MADS)) >= 0)
+		snprintf(buf, len, "baseline run %lld is an outlier", (long long)c->base_run[i]);
+	else if (!d && (i = stats_outlier_index(lc, c->ncand, GATE_OUTLIER_MADS)) >= 0)
+		snprintf(buf, len, "candidate run %lld is an outlier", (long long)c->cand_run[i]);
+	else
+		return NULL;
+	return buf;
+}
+
+/*
+ * The shift of log values with the method in force: the t interval below GATE_RANK_FROM runs per side
+ * unless an outlier breaks its assumption, the rank interval otherwise.
+ */
+static int shift_of_cell(struct gate *g, struct gate_cell *c, const double *lb, const double *lc, struct errbuf *err)
+{
+	const struct gate_opts *o = &g->opts;
+	size_t n = c->nbase < c->ncand ? c->nbase : c->ncand;
+	int rank = o->method == GATE_METHOD_RANK || (o->method == GATE_METHOD_AUTO && n >= GATE_RANK_FROM);
+	double *d = NULL;
+	char why[128];
+	int rc;
+
+	if (o->paired) {
+		d = xmalloc(c->nbase * sizeof(*d));
+		for (size_t i = 0; i < c->nbase; i++)
+			d[i] = lc[i] - lb[i];
+		c->sd_log = stats_sd(d, c->nbase);
+	} else {
+		double vb = c->sd_log_base * c->sd_log_base * (double)(c->nbase - 1);
+		double vc = c->sd_log_cand * c->sd_log_cand * (double)(c->ncand - 1);
+		size_t df = c->nbase + c->ncand - 2;
+		c->sd_log = df > 0 ? sqrt((vb + vc) / (double)df) : 0;
+	}
+	if (!rank && o->method == GATE_METHOD_AUTO && outlier_note(c, lb, lc, d, why, sizeof(why))) {
+		rank = 1;
+		set_cell_note(c, xasprintf("%s: rank interval instead of the t interval", why));
+	}
+	if (o->paired)
+		rc = rank ? stats_wsr_shift(d, c->nbase, o->conf, &c->s, err)
+			  : stats_paired_t_shift(d, c->nbase, o->conf, &c->s, err);
+	else
+		rc = rank ? stats_mw_shift(lb, c->nbase, lc, c->ncand, o->conf, &c->s, err)
+			  : stats_welch_shift(lb, c->nbase, lc, c->ncand, o->conf, &c->s, err);
+	c->method = gate_method_name(rank, o->paired);
+	free(d);
+	return rc;
+}
+
 /* Statistics of one cell (not the verdict). Returns 0, or marks the cell INVALID. */
 static int analyse_cell(struct gate *g, struct gate_cell *c, struct errbuf *err)
 {
 	const struct gate_opts *o = &g->opts;
+	unsigned min_runs = gate_min_runs(o);
 	double *lb, *lc;
 	int rc;
 
@@ -414,9 +665,9 @@ static int analyse_cell(struct gate *g, struct gate_cell *c, struct errbuf *err)
 			c->cand_median = stats_median(c->cand, c->ncand);
 		return 0;
 	}
-	if (c->nbase < o->min_runs || c->ncand < o->min_runs || c->nbase == 0 || c->ncand == 0) {
+	if (c->nbase < min_runs || c->ncand < min_runs || c->nbase < 2 || c->ncand < 2) {
 		set_cell_note(c, xasprintf("%zu valid baseline and %zu valid candidate %s, need %u per side (--min-runs)",
-					   c->nbase, c->ncand, o->paired ? "runs paired" : "runs", o->min_runs));
+					   c->nbase, c->ncand, o->paired ? "runs paired" : "runs", min_runs));
 		if (c->nbase)
 			c->base_median = stats_median(c->base, c->nbase);
 		if (c->ncand)
@@ -429,20 +680,7 @@ static int analyse_cell(struct gate *g, struct gate_cell *c, struct errbuf *err)
 	c->cand_median = stats_median(c->cand, c->ncand);
 	c->sd_log_base = stats_sd(lb, c->nbase);
 	c->sd_log_cand = stats_sd(lc, c->ncand);
-	if (o->paired) {
-		double *d = xmalloc(c->nbase * sizeof(*d));
-		for (size_t i = 0; i < c->nbase; i++)
-			d[i] = lc[i] - lb[i];
-		c->sd_log = stats_sd(d, c->nbase);
-		rc = stats_wsr_shift(d, c->nbase, o->conf, &c->s, err);
-		free(d);
-	} else {
-		double vb = c->sd_log_base * c->sd_log_base * (double)(c->nbase - 1);
-		double vc = c->sd_log_cand * c->sd_log_cand * (double)(c->ncand - 1);
-		size_t df = c->nbase + c->ncand - 2;
-		c->sd_log = df > 0 ? sqrt((vb + vc) / (double)df) : 0;
-		rc = stats_mw_shift(lb, c->nbase, lc, c->ncand, o->conf, &c->s, err);
-	}
+	rc = shift_of_cell(g, c, lb, lc, err);
 	free(lb);
 	free(lc);
 	if (rc < 0)
@@ -473,11 +711,56 @@ static int cmp_cells(const void *a, const void *b)
 
 #define RUNS_CAP 200u /* "how many more runs" stops counting here */
 
+/* Runs per side that would likely give an interval of half-width margin with the method in force. */
+static unsigned runs_for_margin(const struct gate_opts *o, double sigma, double margin)
+{
+	if (o->method == GATE_METHOD_RANK)
+		return stats_runs_needed(sigma, margin, o->conf, 0.8, o->paired, RUNS_CAP);
+	return stats_runs_needed_t(sigma, margin, o->conf, 0.8, o->paired, RUNS_CAP);
+}
+
+/* The note of an INCONCLUSIVE cell: why, and how many more runs per side would likely settle it. */
+static void explain_inconclusive(struct gate *g, struct gate_cell *c, size_t judged)
+{
+	const struct gate_opts *o = &g->opts;
+	double alpha = 1 - o->conf, tl = log1p(o->threshold), e = fabs(c->s.est);
+	size_t have = c->nbase < c->ncand ? c->nbase : c->ncand;
+	char runs[64];
+
+	/* if the estimate and the spread stay as observed */
+	c->runs_needed = runs_for_margin(o, c->sd_log, e >= tl ? e : tl - e);
+	if (!isfinite(c->s.lo) || !isfinite(c->s.hi)) {
+		unsigned nmin = stats_min_runs_for_conf(o->conf, o->paired);
+		if (c->runs_needed < nmin)
+			c->runs_needed = nmin;
+		fmt_runs(runs, sizeof(runs), c->runs_needed, RUNS_CAP);
+		set_cell_note(c, xasprintf("%zu/%zu runs cannot give a %g%% %s interval; %s would likely settle it",
+					   c->nbase, c->ncand, o->conf * 100, c->method, runs));
+	} else if ((c->ratio > 1 + o->threshold || c->ratio < 1 - o->threshold) &&
+		   (c->ratio_lo > 1 || c->ratio_hi < 1) && !(c->q <= alpha)) {
+		/* it would have been flagged on its own: the other cells' p-values hold it back */
+		if (c->runs_needed <= have)
+			c->runs_needed = (unsigned)have + 1;
+		fmt_runs(runs, sizeof(runs), c->runs_needed, RUNS_CAP);
+		set_cell_note(c, xasprintf("not significant after adjusting for %zu cells (q = %.3g); %s would "
+					   "likely settle it", judged, c->q, runs));
+	} else if (c->runs_needed >= RUNS_CAP) {
+		set_cell_note(c, xasprintf("more than %u runs per side would be needed (noise %.1f%% per run, "
+					   "estimate %+.1f%% against a threshold of %g%%)",
+					   RUNS_CAP, expm1(c->sd_log) * 100, (c->ratio - 1) * 100, o->threshold * 100));
+	} else {
+		if (c->runs_needed <= have)
+			c->runs_needed = (unsigned)have + 1;
+		set_cell_note(c, xasprintf("~%u more runs per side would likely settle it (%u in all)",
+					   c->runs_needed - (unsigned)have, c->runs_needed));
+	}
+}
+
 int gate_evaluate(struct gate *g, struct errbuf *err)
 {
 	const struct gate_opts *o = &g->opts;
 	double *p = xmalloc((g->ncells ? g->ncells : 1) * sizeof(*p));
-	double alpha = 1 - o->conf, tl = log1p(o->threshold);
+	double alpha = 1 - o->conf;
 	size_t judged = 0;
 	int ret = -1;
 
@@ -500,10 +783,6 @@ int gate_evaluate(struct gate *g, struct errbuf *err)
 	memset(g->count, 0, sizeof(g->count));
 	for (size_t i = 0; i < g->ncells; i++) {
 		struct gate_cell *c = &g->cells[i];
-		int lower = metric_info[c->metric].lower_is_better;
-		char runs[64];
-		size_t have;
-		double e;
 
 		if (isnan(p[i])) {
 			c->verdict = GATE_INVALID;
@@ -514,36 +793,10 @@ int gate_evaluate(struct gate *g, struct errbuf *err)
 		if (isfinite(c->s.lo) && isfinite(c->s.hi) &&
 		    (isnan(g->conf_achieved_min) || c->s.conf < g->conf_achieved_min))
 			g->conf_achieved_min = c->s.conf;
-		c->verdict = gate_judge(&c->s, c->q, alpha, o->threshold, lower);
+		c->verdict = gate_judge(&c->s, c->q, alpha, o->threshold, metric_info[c->metric].lower_is_better);
 		g->count[c->verdict]++;
-		if (c->verdict != GATE_INCONCLUSIVE)
-			continue;
-		/* what would settle it, if the estimate and the spread stay as observed */
-		e = fabs(c->s.est);
-		c->runs_needed = stats_runs_needed(c->sd_log, e >= tl ? e : tl - e, o->conf, 0.8, o->paired, RUNS_CAP);
-		have = c->nbase < c->ncand ? c->nbase : c->ncand;
-		if (!isfinite(c->s.lo) || !isfinite(c->s.hi)) {
-			unsigned nmin = stats_min_runs_for_conf(o->conf, o->paired);
-			if (c->runs_needed < nmin)
-				c->runs_needed = nmin;
-			fmt_runs(runs, sizeof(runs), c->runs_needed, RUNS_CAP);
-			set_cell_note(c, xasprintf("%zu/%zu runs cannot give a %g%% interval; %s would likely settle it",
-						   c->nbase, c->ncand, o->conf * 100, runs));
-		} else if ((c->ratio > 1 + o->threshold || c->ratio < 1 - o->threshold) &&
-			   (c->ratio_lo > 1 || c->ratio_hi < 1) && !(c->q <= alpha)) {
-			/* it would have been flagged on its own: the other cells' p-values hold it back */
-			fmt_runs(runs, sizeof(runs), c->runs_needed > have ? c->runs_needed : (unsigned)have + 1, RUNS_CAP);
-			set_cell_note(c, xasprintf("not significant after adjusting for %zu cells (q = %.3g); %s would "
-						   "likely settle it", judged, c->q, runs));
-		} else if (c->runs_needed >= RUNS_CAP) {
-			set_cell_note(c, xasprintf("more than %u runs per side would be needed (noise %.1f%% per run, "
-						   "estimate %+.1f%% against a threshold of %g%%)",
-						   RUNS_CAP, expm1(c->sd_log) * 100, (c->ratio - 1) * 100, o->threshold * 100));
-		} else {
-			set_cell_note(c, xasprintf("~%u more runs per side would likely settle it (%u in all)",
-						   c->runs_needed > have ? c->runs_needed - (unsigned)have : 1u,
-						   c->runs_needed > have ? c->runs_needed : (unsigned)have + 1));
-		}
+		if (c->verdict == GATE_INCONCLUSIVE)
+			explain_inconclusive(g, c, judged);
 	}
 	qsort(g->cells, g->ncells, sizeof(*g->cells), cmp_cells);
 	ret = 0;
@@ -558,615 +811,35 @@ enum gate_outcome gate_outcome(const struct gate *g)
 		return GATE_FAIL_REGRESSION;
 	if (g->count[GATE_INVALID] && !g->opts.allow_invalid)
 		return GATE_FAIL_INVALID;
-	if (g->count[GATE_INCONCLUSIVE] && g->opts.strict)
-		return GATE_FAIL_INCONCLUSIVE;
+	if (g->count[GATE_INCONCLUSIVE])
+		return GATE_UNDECIDED;
+	if (g->count[GATE_EQUIVALENT] + g->count[GATE_IMPROVEMENT] == 0)
+		return g->count[GATE_INVALID] ? GATE_UNDECIDED : GATE_PASS; /* only allowed INVALID cells */
 	return GATE_PASS;
 }
 
-const char *gate_outcome_text(enum gate_outcome o)
+const char *gate_headline(const struct gate *g)
 {
-	switch (o) {
+	switch (gate_outcome(g)) {
 	case GATE_PASS: return "PASS";
-	case GATE_FAIL_REGRESSION: return "FAIL (regression)";
-	case GATE_FAIL_INCONCLUSIVE: return "FAIL (inconclusive, --strict)";
-	case GATE_FAIL_INVALID: return "FAIL (not enough valid runs)";
+	case GATE_FAIL_REGRESSION: return "REGRESSION";
+	case GATE_FAIL_INVALID: return "INVALID";
+	case GATE_UNDECIDED:
+		if (g->opts.on_inconclusive == GATE_INC_PASS)
+			return "INCONCLUSIVE (accepted: --on-inconclusive pass)";
+		if (g->opts.on_inconclusive == GATE_INC_FAIL)
+			return "INCONCLUSIVE (fails: --on-inconclusive fail)";
+		return "INCONCLUSIVE";
 	}
 	return "?";
 }
 
-/* ---- formatting helpers ------------------------------------------------------------------------------ */
-
-static void fmt_value(char *buf, size_t len, double v)
+int gate_cell_fails(const struct gate *g, const struct gate_cell *c)
 {
-	double a = fabs(v);
-
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else if (a >= 1000)
-		snprintf(buf, len, "%.0f", v);
-	else if (a >= 10)
-		snprintf(buf, len, "%.1f", v);
-	else
-		snprintf(buf, len, "%.3g", v);
-}
-
-static void fmt_pct(char *buf, size_t len, double ratio)
-{
-	if (isnan(ratio))
-		snprintf(buf, len, "-");
-	else if (isinf(ratio) || ratio <= 0)
-		snprintf(buf, len, "%s", ratio <= 0 ? "-100%" : "+inf");
-	else
-		snprintf(buf, len, "%+.1f%%", (ratio - 1) * 100);
-}
-
-static void fmt_interval(char *buf, size_t len, const struct gate_cell *c)
-{
-	char lo[32], hi[32];
-
-	if (isnan(c->ratio_lo)) {
-		snprintf(buf, len, "-");
-		return;
+	switch (c->verdict) {
+	case GATE_REGRESSION: return 1;
+	case GATE_INVALID: return !g->opts.allow_invalid;
+	case GATE_INCONCLUSIVE: return g->opts.on_inconclusive == GATE_INC_FAIL;
+	default: return 0;
 	}
-	if (c->ratio_lo <= 0 && isinf(c->ratio_hi)) {
-		snprintf(buf, len, "unbounded");
-		return;
-	}
-	fmt_pct(lo, sizeof(lo), c->ratio_lo);
-	fmt_pct(hi, sizeof(hi), c->ratio_hi);
-	snprintf(buf, len, "[%s, %s]", lo, hi);
-}
-
-static void fmt_q(char *buf, size_t len, double q)
-{
-	if (isnan(q))
-		snprintf(buf, len, "-");
-	else if (q < 0.001)
-		snprintf(buf, len, "<0.001");
-	else
-		snprintf(buf, len, "%.3f", q);
-}
-
-static size_t count_valid(const struct gate_side *s)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < s->n; i++)
-		n += !s->runs[i].invalid;
-	return n;
-}
-
-static void summary_line(const struct gate *g, struct strbuf *out)
-{
-	strbuf_addf(out, "%zu regression%s, %zu improvement%s, %zu equivalent, %zu inconclusive, %zu invalid",
-		    g->count[GATE_REGRESSION], g->count[GATE_REGRESSION] == 1 ? "" : "s",
-		    g->count[GATE_IMPROVEMENT], g->count[GATE_IMPROVEMENT] == 1 ? "" : "s",
-		    g->count[GATE_EQUIVALENT], g->count[GATE_INCONCLUSIVE], g->count[GATE_INVALID]);
-}
-
-static void settings_line(const struct gate *g, struct strbuf *out)
-{
-	strbuf_addf(out, "threshold +-%g%%, %g%% intervals", g->opts.threshold * 100, g->opts.conf * 100);
-	if (!isnan(g->conf_achieved_min) && g->conf_achieved_min > g->opts.conf + 1e-9)
-		strbuf_addf(out, " (achieved >= %.1f%%)", g->conf_achieved_min * 100);
-	strbuf_addf(out, ", %s, Benjamini-Hochberg over %zu cells, at least %u valid runs per side",
-		    g->opts.paired ? "paired by repetition (signed-rank)" : "independent runs (Mann-Whitney)",
-		    g->ncells - g->count[GATE_INVALID], g->opts.min_runs);
-}
-
-/* ---- text ------------------------------------------------------------------------------------------------ */
-
-#define TCOLS 10
-
-struct trow {
-	char *col[TCOLS];
-};
-
-static void text_cell(struct strbuf *sb, const char *s)
-{
-	strbuf_reset(sb);
-	esc_text(sb, s);
-}
-
-/*
- * Prints rows (the first is the header) as aligned columns; bit k of right_mask right-aligns column k.
- * The last column is not padded. Frees the strings.
- */
-static void emit_table(struct strbuf *out, struct trow *rows, size_t nrows, int ncols, unsigned right_mask)
-{
-	size_t width[TCOLS] = { 0 };
-
-	for (size_t i = 0; i < nrows; i++)
-		for (int k = 0; k < ncols; k++)
-			if (strlen(rows[i].col[k]) > width[k])
-				width[k] = strlen(rows[i].col[k]);
-	for (size_t i = 0; i < nrows; i++) {
-		for (int k = 0; k < ncols; k++) {
-			int right = (right_mask >> k) & 1;
-			size_t l = strlen(rows[i].col[k]);
-			if (right)
-				for (size_t s = l; s < width[k]; s++)
-					strbuf_addc(out, ' ');
-			strbuf_adds(out, rows[i].col[k]);
-			if (k == ncols - 1)
-				break;
-			if (!right)
-				for (size_t s = l; s < width[k]; s++)
-					strbuf_addc(out, ' ');
-			strbuf_adds(out, "  ");
-		}
-		while (out->len && out->buf[out->len - 1] == ' ')
-			out->buf[--out->len] = '\0';
-		strbuf_addc(out, '\n');
-		for (int k = 0; k < ncols; k++)
-			free(rows[i].col[k]);
-	}
-}
-
-static char *metric_label(const struct gate_metric_info *mi)
-{
-	return mi->unit[0] ? xasprintf("%s (%s)", mi->title, mi->unit) : xstrdup(mi->title);
-}
-
-void gate_render_text(const struct gate *g, struct strbuf *out)
-{
-	static const char *const head[TCOLS] = { "VERDICT", "WORKLOAD", "METRIC", "BASELINE", "CANDIDATE", "CHANGE",
-						 "INTERVAL", "q", "RUNS", "NOTE" };
-	struct trow *rows = xcalloc(g->ncells + 1, sizeof(*rows));
-	struct strbuf sb;
-
-	strbuf_init(&sb);
-	for (int k = 0; k < TCOLS; k++)
-		rows[0].col[k] = xstrdup(head[k]);
-	for (size_t i = 0; i < g->ncells; i++) {
-		const struct gate_cell *c = &g->cells[i];
-		const struct gate_metric_info *mi = gate_metric_info(c->metric);
-		char b[64], k[64], ch[64], iv[96], q[32], n[32];
-
-		fmt_value(b, sizeof(b), c->base_median * mi->scale);
-		fmt_value(k, sizeof(k), c->cand_median * mi->scale);
-		fmt_pct(ch, sizeof(ch), c->ratio);
-		fmt_interval(iv, sizeof(iv), c);
-		fmt_q(q, sizeof(q), c->q);
-		snprintf(n, sizeof(n), "%zu/%zu", c->nbase, c->ncand);
-		rows[i + 1].col[0] = xstrdup(gate_verdict_name(c->verdict));
-		text_cell(&sb, c->workload);
-		rows[i + 1].col[1] = xstrdup(sb.buf);
-		rows[i + 1].col[2] = metric_label(mi);
-		rows[i + 1].col[3] = xstrdup(b);
-		rows[i + 1].col[4] = xstrdup(k);
-		rows[i + 1].col[5] = xstrdup(ch);
-		rows[i + 1].col[6] = xstrdup(iv);
-		rows[i + 1].col[7] = xstrdup(q);
-		rows[i + 1].col[8] = xstrdup(n);
-		text_cell(&sb, c->note ? c->note : "");
-		rows[i + 1].col[9] = xstrdup(sb.buf);
-	}
-
-	strbuf_adds(out, "baseline ");
-	text_cell(&sb, g->base ? g->base->selection : "");
-	strbuf_addf(out, "'%s' (%zu runs, %zu valid), candidate ", sb.buf, g->base ? g->base->n : 0,
-		    g->base ? count_valid(g->base) : 0);
-	text_cell(&sb, g->cand ? g->cand->selection : "");
-	strbuf_addf(out, "'%s' (%zu runs, %zu valid)\n", sb.buf, g->cand ? g->cand->n : 0,
-		    g->cand ? count_valid(g->cand) : 0);
-	settings_line(g, out);
-	strbuf_adds(out, "\n\n");
-	emit_table(out, rows, g->ncells + 1, TCOLS, (1u << 3) | (1u << 4) | (1u << 5) | (1u << 7) | (1u << 8));
-	free(rows);
-
-	for (int side = 0; side < 2; side++) {
-		const struct gate_side *s = side ? g->cand : g->base;
-		for (size_t i = 0; s && i < s->n; i++) {
-			if (!s->runs[i].invalid)
-				continue;
-			text_cell(&sb, s->runs[i].name);
-			strbuf_addf(out, "excluded: %s run %lld (%s", side ? "candidate" : "baseline",
-				    (long long)s->runs[i].id, sb.buf);
-			text_cell(&sb, s->runs[i].invalid);
-			strbuf_addf(out, ", repetition %u): %s\n", s->runs[i].repetition, sb.buf);
-		}
-	}
-	for (size_t i = 0; i < g->nnotes; i++) {
-		text_cell(&sb, g->notes[i]);
-		strbuf_addf(out, "note: %s\n", sb.buf);
-	}
-	strbuf_addf(out, "gate: %s: ", gate_outcome_text(gate_outcome(g)));
-	summary_line(g, out);
-	strbuf_addc(out, '\n');
-	strbuf_release(&sb);
-}
-
-/* ---- markdown ---------------------------------------------------------------------------------------------- */
-
-void gate_render_markdown(const struct gate *g, struct strbuf *out)
-{
-	enum gate_outcome o = gate_outcome(g);
-
-	strbuf_addf(out, "### bench gate: %s\n\n", gate_outcome_text(o));
-	summary_line(g, out);
-	strbuf_adds(out, ". Baseline ");
-	esc_markdown(out, g->base ? g->base->selection : "");
-	strbuf_addf(out, " (%zu runs, %zu valid), candidate ", g->base ? g->base->n : 0,
-		    g->base ? count_valid(g->base) : 0);
-	esc_markdown(out, g->cand ? g->cand->selection : "");
-	strbuf_addf(out, " (%zu runs, %zu valid); ", g->cand ? g->cand->n : 0, g->cand ? count_valid(g->cand) : 0);
-	settings_line(g, out);
-	strbuf_adds(out, ".\n\n");
-	strbuf_addf(out, "| Verdict | Workload | Metric | Baseline | Candidate | Change | %g%% interval | q | Runs | Note |\n",
-		    g->opts.conf * 100);
-	strbuf_adds(out, "|---|---|---|---:|---:|---:|---|---:|---:|---|\n");
-	for (size_t i = 0; i < g->ncells; i++) {
-		const struct gate_cell *c = &g->cells[i];
-		const struct gate_metric_info *mi = gate_metric_info(c->metric);
-		char b[64], k[64], ch[64], iv[96], q[32];
-
-		fmt_value(b, sizeof(b), c->base_median * mi->scale);
-		fmt_value(k, sizeof(k), c->cand_median * mi->scale);
-		fmt_pct(ch, sizeof(ch), c->ratio);
-		fmt_interval(iv, sizeof(iv), c);
-		fmt_q(q, sizeof(q), c->q);
-		strbuf_adds(out, "| ");
-		if (c->verdict == GATE_REGRESSION || c->verdict == GATE_INVALID ||
-		    (c->verdict == GATE_INCONCLUSIVE && g->opts.strict))
-			strbuf_addf(out, "**%s**", gate_verdict_name(c->verdict));
-		else
-			strbuf_adds(out, gate_verdict_name(c->verdict));
-		strbuf_adds(out, " | ");
-		esc_markdown(out, c->workload);
-		strbuf_adds(out, " | ");
-		esc_markdown(out, mi->title);
-		if (mi->unit[0]) {
-			strbuf_adds(out, " (");
-			esc_markdown(out, mi->unit);
-			strbuf_adds(out, ")");
-		}
-		strbuf_addf(out, " | %s | %s | %s | ", b, k, ch);
-		esc_markdown(out, iv);
-		strbuf_addf(out, " | ");
-		esc_markdown(out, q);
-		strbuf_addf(out, " | %zu/%zu | ", c->nbase, c->ncand);
-		esc_markdown(out, c->note ? c->note : "");
-		strbuf_adds(out, " |\n");
-	}
-	if (g->ncells == 0)
-		strbuf_adds(out, "| - | - | - | - | - | - | - | - | - | no cells |\n");
-	{
-		int any = 0;
-		for (int side = 0; side < 2; side++) {
-			const struct gate_side *s = side ? g->cand : g->base;
-			for (size_t i = 0; s && i < s->n; i++) {
-				if (!s->runs[i].invalid)
-					continue;
-				if (!any++)
-					strbuf_adds(out, "\n");
-				strbuf_addf(out, "- excluded %s run %lld (", side ? "candidate" : "baseline",
-					    (long long)s->runs[i].id);
-				esc_markdown(out, s->runs[i].name);
-				strbuf_addf(out, ", repetition %u): ", s->runs[i].repetition);
-				esc_markdown(out, s->runs[i].invalid);
-				strbuf_adds(out, "\n");
-			}
-		}
-		for (size_t i = 0; i < g->nnotes; i++) {
-			if (!any++)
-				strbuf_adds(out, "\n");
-			strbuf_adds(out, "- ");
-			esc_markdown(out, g->notes[i]);
-			strbuf_adds(out, "\n");
-		}
-	}
-}
-
-/* ---- JUnit XML -------------------------------------------------------------------------------------------- */
-
-/* XML 1.0 text or attribute: the five entities; control characters (not allowed in XML 1.0) become '?'. */
-static void esc_xml(struct strbuf *out, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
-		case '&': strbuf_adds(out, "&amp;"); break;
-		case '<': strbuf_adds(out, "&lt;"); break;
-		case '>': strbuf_adds(out, "&gt;"); break;
-		case '"': strbuf_adds(out, "&quot;"); break;
-		case '\'': strbuf_adds(out, "&apos;"); break;
-		case '\t': strbuf_adds(out, "&#9;"); break;
-		case '\n': strbuf_adds(out, "&#10;"); break;
-		default: strbuf_addc(out, (c < 0x20 || c == 0x7f) ? '?' : (char)c);
-		}
-	}
-}
-
-static void xml_prop_num(struct strbuf *out, const char *name, double v)
-{
-	strbuf_addf(out, "        <property name=\"%s\" value=\"", name);
-	if (isnan(v))
-		strbuf_adds(out, "nan");
-	else if (isinf(v))
-		strbuf_adds(out, v > 0 ? "inf" : "-inf");
-	else
-		strbuf_addf(out, "%.6g", v);
-	strbuf_adds(out, "\"/>\n");
-}
-
-static void cell_message(const struct gate_cell *c, struct strbuf *sb)
-{
-	const struct gate_metric_info *mi = gate_metric_info(c->metric);
-	char ch[64], iv[96];
-
-	fmt_pct(ch, sizeof(ch), c->ratio);
-	fmt_interval(iv, sizeof(iv), c);
-	strbuf_addf(sb, "%s: %s of %s", gate_verdict_name(c->verdict), mi->title, c->workload);
-	if (!isnan(c->ratio))
-		strbuf_addf(sb, " changed %s, interval %s, q %.3g, runs %zu/%zu", ch, iv, c->q, c->nbase, c->ncand);
-	if (c->note)
-		strbuf_addf(sb, "; %s", c->note);
-}
-
-void gate_render_junit(const struct gate *g, struct strbuf *out)
-{
-	size_t failures = 0, skipped = 0;
-	struct strbuf sb;
-
-	strbuf_init(&sb);
-	for (size_t i = 0; i < g->ncells; i++) {
-		enum gate_verdict v = g->cells[i].verdict;
-		if (v == GATE_REGRESSION || (v == GATE_INCONCLUSIVE && g->opts.strict))
-			failures++;
-		else if (v == GATE_INCONCLUSIVE || v == GATE_INVALID)
-			skipped++;
-	}
-	strbuf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	strbuf_addf(out, "<testsuites name=\"bench gate\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\" errors=\"0\">\n",
-		    g->ncells, failures, skipped);
-	strbuf_addf(out, "  <testsuite name=\"bench gate\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\" errors=\"0\" "
-			 "time=\"0\">\n", g->ncells, failures, skipped);
-	strbuf_adds(out, "    <properties>\n      <property name=\"baseline\" value=\"");
-	esc_xml(out, g->base ? g->base->selection : "");
-	strbuf_adds(out, "\"/>\n      <property name=\"candidate\" value=\"");
-	esc_xml(out, g->cand ? g->cand->selection : "");
-	strbuf_addf(out, "\"/>\n      <property name=\"threshold\" value=\"%g\"/>\n", g->opts.threshold);
-	strbuf_addf(out, "      <property name=\"confidence\" value=\"%g\"/>\n", g->opts.conf);
-	strbuf_addf(out, "      <property name=\"outcome\" value=\"%s\"/>\n    </properties>\n",
-		    gate_outcome_text(gate_outcome(g)));
-	for (size_t i = 0; i < g->ncells; i++) {
-		const struct gate_cell *c = &g->cells[i];
-		const struct gate_metric_info *mi = gate_metric_info(c->metric);
-
-		strbuf_adds(out, "    <testcase classname=\"");
-		esc_xml(out, c->workload);
-		strbuf_adds(out, "\" name=\"");
-		esc_xml(out, mi->title);
-		strbuf_adds(out, "\" time=\"0\">\n      <properties>\n");
-		strbuf_addf(out, "        <property name=\"metric\" value=\"%s\"/>\n", mi->key);
-		strbuf_addf(out, "        <property name=\"verdict\" value=\"%s\"/>\n", gate_verdict_name(c->verdict));
-		xml_prop_num(out, "ratio", c->ratio);
-		xml_prop_num(out, "ci_low", c->ratio_lo);
-		xml_prop_num(out, "ci_high", c->ratio_hi);
-		xml_prop_num(out, "confidence", c->s.conf);
-		xml_prop_num(out, "p", c->s.p);
-		xml_prop_num(out, "q", c->q);
-		strbuf_addf(out, "        <property name=\"n\" value=\"%zu/%zu\"/>\n", c->nbase, c->ncand);
-		strbuf_addf(out, "        <property name=\"n_baseline\" value=\"%zu\"/>\n", c->nbase);
-		strbuf_addf(out, "        <property name=\"n_candidate\" value=\"%zu\"/>\n", c->ncand);
-		strbuf_adds(out, "      </properties>\n");
-		strbuf_reset(&sb);
-		cell_message(c, &sb);
-		if (c->verdict == GATE_REGRESSION || (c->verdict == GATE_INCONCLUSIVE && g->opts.strict)) {
-			strbuf_addf(out, "      <failure type=\"%s\" message=\"", gate_verdict_name(c->verdict));
-			esc_xml(out, sb.buf);
-			strbuf_adds(out, "\">");
-			esc_xml(out, sb.buf);
-			strbuf_adds(out, "</failure>\n");
-		} else if (c->verdict == GATE_INCONCLUSIVE || c->verdict == GATE_INVALID) {
-			strbuf_adds(out, "      <skipped message=\"");
-			esc_xml(out, sb.buf);
-			strbuf_adds(out, "\"/>\n");
-		}
-		strbuf_adds(out, "    </testcase>\n");
-	}
-	strbuf_adds(out, "  </testsuite>\n</testsuites>\n");
-	strbuf_release(&sb);
-}
-
-/* ---- JSON -------------------------------------------------------------------------------------------------- */
-
-static cJSON *num_or_null(double v)
-{
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
-}
-
-static cJSON *side_json(const struct gate_side *s)
-{
-	cJSON *o = cJSON_CreateObject(), *ex = cJSON_CreateArray();
-
-	cJSON_AddStringToObject(o, "selection", s ? s->selection : "");
-	cJSON_AddNumberToObject(o, "runs", s ? (double)s->n : 0);
-	cJSON_AddNumberToObject(o, "valid_runs", s ? (double)count_valid(s) : 0);
-	for (size_t i = 0; s && i < s->n; i++) {
-		cJSON *r;
-		if (!s->runs[i].invalid)
-			continue;
-		r = cJSON_CreateObject();
-		cJSON_AddNumberToObject(r, "run_id", (double)s->runs[i].id);
-		cJSON_AddStringToObject(r, "name", s->runs[i].name);
-		cJSON_AddNumberToObject(r, "repetition", s->runs[i].repetition);
-		cJSON_AddStringToObject(r, "reason", s->runs[i].invalid);
-		cJSON_AddItemToArray(ex, r);
-	}
-	cJSON_AddItemToObject(o, "excluded", ex);
-	return o;
-}
-
-static cJSON *samples_json(const double *v, const int64_t *id, size_t n)
-{
-	cJSON *a = cJSON_CreateArray();
-
-	for (size_t i = 0; i < n; i++) {
-		cJSON *s = cJSON_CreateObject();
-		cJSON_AddNumberToObject(s, "run_id", (double)id[i]);
-		cJSON_AddItemToObject(s, "value", num_or_null(v[i]));
-		cJSON_AddItemToArray(a, s);
-	}
-	return a;
-}
-
-void gate_render_json(const struct gate *g, struct strbuf *out)
-{
-	cJSON *root = cJSON_CreateObject(), *opts = cJSON_CreateObject(), *counts = cJSON_CreateObject();
-	cJSON *cells = cJSON_CreateArray(), *notes = cJSON_CreateArray();
-	char *text;
-
-	cJSON_AddStringToObject(root, "outcome", gate_outcome_text(gate_outcome(g)));
-	cJSON_AddNumberToObject(opts, "threshold", g->opts.threshold);
-	cJSON_AddNumberToObject(opts, "confidence", g->opts.conf);
-	cJSON_AddNumberToObject(opts, "min_runs", g->opts.min_runs);
-	cJSON_AddBoolToObject(opts, "paired", g->opts.paired);
-	cJSON_AddBoolToObject(opts, "strict", g->opts.strict);
-	cJSON_AddBoolToObject(opts, "allow_invalid", g->opts.allow_invalid);
-	cJSON_AddItemToObject(root, "options", opts);
-	for (int v = 0; v < GATE_VERDICT_NR; v++)
-		cJSON_AddNumberToObject(counts, gate_verdict_name((enum gate_verdict)v), (double)g->count[v]);
-	cJSON_AddItemToObject(root, "counts", counts);
-	cJSON_AddItemToObject(root, "baseline", side_json(g->base));
-	cJSON_AddItemToObject(root, "candidate", side_json(g->cand));
-	for (size_t i = 0; i < g->ncells; i++) {
-		const struct gate_cell *c = &g->cells[i];
-		const struct gate_metric_info *mi = gate_metric_info(c->metric);
-		cJSON *o = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(o, "workload", c->workload);
-		cJSON_AddStringToObject(o, "key", c->key);
-		cJSON_AddStringToObject(o, "metric", mi->key);
-		cJSON_AddStringToObject(o, "title", mi->title);
-		cJSON_AddBoolToObject(o, "lower_is_better", mi->lower_is_better);
-		cJSON_AddStringToObject(o, "verdict", gate_verdict_name(c->verdict));
-		cJSON_AddItemToObject(o, "ratio", num_or_null(c->ratio));
-		cJSON_AddItemToObject(o, "ci_low", num_or_null(c->ratio_lo));
-		cJSON_AddItemToObject(o, "ci_high", num_or_null(c->ratio_hi));
-		cJSON_AddItemToObject(o, "confidence", num_or_null(c->s.conf));
-		cJSON_AddItemToObject(o, "p", num_or_null(c->s.p));
-		cJSON_AddItemToObject(o, "q", num_or_null(c->q));
-		cJSON_AddBoolToObject(o, "exact", c->s.exact);
-		cJSON_AddItemToObject(o, "baseline_median", num_or_null(c->base_median));
-		cJSON_AddItemToObject(o, "candidate_median", num_or_null(c->cand_median));
-		cJSON_AddItemToObject(o, "sd_log", num_or_null(c->sd_log));
-		if (c->runs_needed)
-			cJSON_AddNumberToObject(o, "runs_needed_per_side", c->runs_needed);
-		if (c->note)
-			cJSON_AddStringToObject(o, "note", c->note);
-		cJSON_AddItemToObject(o, "baseline_samples", samples_json(c->base, c->base_run, c->nbase));
-		cJSON_AddItemToObject(o, "candidate_samples", samples_json(c->cand, c->cand_run, c->ncand));
-		cJSON_AddItemToArray(cells, o);
-	}
-	cJSON_AddItemToObject(root, "cells", cells);
-	for (size_t i = 0; i < g->nnotes; i++)
-		cJSON_AddItemToArray(notes, cJSON_CreateString(g->notes[i]));
-	cJSON_AddItemToObject(root, "notes", notes);
-	text = cJSON_Print(root);
-	if (text) {
-		strbuf_adds(out, text);
-		strbuf_addc(out, '\n');
-		free(text);
-	}
-	cJSON_Delete(root);
-}
-
-/* ---- calibration -------------------------------------------------------------------------------------------- */
-
-static int cmp_noise(const void *a, const void *b)
-{
-	const struct gate_cell *x = *(const struct gate_cell *const *)a, *y = *(const struct gate_cell *const *)b;
-	double sx = isnan(x->sd_log) ? -1 : x->sd_log, sy = isnan(y->sd_log) ? -1 : y->sd_log;
-
-	if (sx != sy)
-		return sx < sy ? 1 : -1;
-	return strcmp(x->workload, y->workload) ? strcmp(x->workload, y->workload)
-						: (x->metric > y->metric) - (x->metric < y->metric);
-}
-
-void gate_render_calibration(const struct gate *g, struct strbuf *out)
-{
-	static const char *const head[9] = { "WORKLOAD", "METRIC", "CV BASE", "CV CAND", "CV", "A/A DIFF", "RUNS NOW",
-					     "RUNS NEEDED", "THRESHOLD NOW" };
-	const struct gate_opts *o = &g->opts;
-	double tl = log1p(o->threshold);
-	/* the interval's quantile plus a two-sided 80% allowance for the estimate itself */
-	double z = stats_norm_quantile(1 - (1 - o->conf) / 2) + stats_norm_quantile(0.9);
-	const struct gate_cell **order = xcalloc(g->ncells + 1, sizeof(*order));
-	struct trow *rows = xcalloc(g->ncells + 1, sizeof(*rows));
-	unsigned worst = 0;
-	double worst_sd = 0;
-	struct strbuf sb;
-
-	strbuf_init(&sb);
-	for (size_t i = 0; i < g->ncells; i++)
-		order[i] = &g->cells[i];
-	qsort(order, g->ncells, sizeof(*order), cmp_noise);
-	strbuf_addf(out, "calibration (A/A): baseline '");
-	esc_text(out, g->base ? g->base->selection : "");
-	strbuf_addf(out, "' against candidate '");
-	esc_text(out, g->cand ? g->cand->selection : "");
-	strbuf_addf(out, "', same configuration on both sides\n"
-			 "CV = run-to-run noise (standard deviation of log values); RUNS NEEDED = runs per side for "
-			 "an unchanged build to come out\nEQUIVALENT within +-%g%% with ~80%% probability at %g%% "
-			 "intervals; THRESHOLD NOW = the smallest threshold the current runs resolve.\n\n",
-		    o->threshold * 100, o->conf * 100);
-	for (int k = 0; k < 9; k++)
-		rows[0].col[k] = xstrdup(head[k]);
-	for (size_t i = 0; i < g->ncells; i++) {
-		const struct gate_cell *c = order[i];
-		const struct gate_metric_info *mi = gate_metric_info(c->metric);
-		size_t have = c->nbase < c->ncand ? c->nbase : c->ncand;
-		struct trow *r = &rows[i + 1];
-		char diff[32];
-
-		text_cell(&sb, c->workload);
-		r->col[0] = xstrdup(sb.buf);
-		r->col[1] = metric_label(mi);
-		r->col[6] = xasprintf("%zu/%zu", c->nbase, c->ncand);
-		if (c->verdict == GATE_INVALID || isnan(c->sd_log)) {
-			r->col[2] = xstrdup("-");
-			r->col[3] = xstrdup("-");
-			r->col[4] = xstrdup("-");
-			r->col[5] = xstrdup("-");
-			r->col[7] = xstrdup("-");
-			text_cell(&sb, c->note ? c->note : "INVALID");
-			r->col[8] = xstrdup(sb.buf);
-			continue;
-		}
-		{
-			unsigned need = stats_runs_needed(c->sd_log, tl, o->conf, 0.9, o->paired, 1000);
-			double tmin = expm1(z * c->sd_log * sqrt(M_PI / 3) * sqrt((o->paired ? 1.0 : 2.0) / (double)have));
-			if (need > worst || (need == worst && c->sd_log > worst_sd)) {
-				worst = need;
-				worst_sd = c->sd_log;
-			}
-			fmt_pct(diff, sizeof(diff), c->ratio);
-			r->col[2] = xasprintf("%.2f%%", expm1(c->sd_log_base) * 100);
-			r->col[3] = xasprintf("%.2f%%", expm1(c->sd_log_cand) * 100);
-			r->col[4] = xasprintf("%.2f%%", expm1(c->sd_log) * 100);
-			r->col[5] = xstrdup(diff);
-			r->col[7] = need >= 1000 ? xstrdup(">1000") : xasprintf("%u", need);
-			r->col[8] = xasprintf("+-%.1f%%", tmin * 100);
-		}
-	}
-	emit_table(out, rows, g->ncells + 1, 9, 0x1fcu);
-	free(rows);
-	free(order);
-	if (worst >= 1000)
-		strbuf_addf(out, "\nthe noisiest cell (noise %.2f%%) would need more than 1000 runs per side for +-%g%%: "
-				 "reduce the noise (longer runs, a quieter machine, --paired blocks) or choose a threshold "
-				 "from the THRESHOLD NOW column\n",
-			    expm1(worst_sd) * 100, o->threshold * 100);
-	else if (worst)
-		strbuf_addf(out, "\nthe noisiest cell needs %u runs per side for +-%g%% (noise %.2f%%): "
-				 "store them with 'bench run --repeat %u'\n",
-			    worst, o->threshold * 100, expm1(worst_sd) * 100, worst);
-	for (size_t i = 0; i < g->nnotes; i++) {
-		text_cell(&sb, g->notes[i]);
-		strbuf_addf(out, "note: %s\n", sb.buf);
-	}
-	strbuf_release(&sb);
 }

@@ -1,8 +1,10 @@
 /*
  * gate: the CI performance regression gate. Two sets of runs (baseline, candidate) are matched by workload;
  * every workload x metric pair is a cell. Each cell gets the candidate/baseline ratio with a confidence
- * interval computed on log values (Hodges-Lehmann with the exact Mann-Whitney interval, or the signed-rank
- * interval for paired runs), a p-value adjusted across all cells (Benjamini-Hochberg), and a verdict:
+ * interval computed on log values - a t interval (Welch, or one-sample on the paired differences) below
+ * GATE_RANK_FROM runs per side, where no exact rank interval has the resolution, and from there on
+ * Hodges-Lehmann with the exact Mann-Whitney interval (signed-rank for paired runs) - a p-value adjusted
+ * across all cells (Benjamini-Hochberg), and a verdict:
  *
  *   REGRESSION    the interval excludes no-change on the bad side, the estimate is worse than the threshold and
  *                 the adjusted p-value is below 1 - conf;
@@ -10,7 +12,12 @@
  *   EQUIVALENT    the whole interval lies inside 1 +- threshold;
  *   INCONCLUSIVE  anything else (with an estimate of how many more runs per side would likely settle it);
  *   INVALID       too few valid runs (runs that failed, are partial, aborted, had fio errors or ran short are
- *                 excluded with a reason).
+ *                 excluded with a reason), or the two sides are not like for like: their fingerprints
+ *                 (gate_run.like: load-changing fio options, engine and its options, targets, host count)
+ *                 differ in an item not named by --allow-diff.
+ *
+ * The outcome: PASS only when every cell has enough evidence (EQUIVALENT or IMPROVEMENT); REGRESSION;
+ * INVALID; else INCONCLUSIVE (bench/ gives it an exit code of its own unless --on-inconclusive says pass/fail).
  *
  * Direction matters: IOPS and MiB/s are better higher; latency and CPU per IO are better lower. Pure code:
  * gate_select.h fills the sides from the store, bench/cmd_gate.c prints and picks the exit code.
@@ -22,6 +29,8 @@
 #include <stdint.h>
 
 #include "core/errbuf.h"
+#include "core/kv.h"
+#include "core/model.h"
 #include "core/strbuf.h"
 #include "report/stats.h"
 
@@ -58,6 +67,8 @@ struct gate_run {
 	unsigned repetition;  /* 1-based; pairs runs with --paired */
 	char *invalid;        /* why the run is excluded, or NULL when valid */
 	double value[GM_NR];  /* stored units (see gate_metric_info.scale); NAN when not measured */
+	struct kvlist like;   /* fingerprint: what must be equal on both sides (gate_run_set_like), sorted by key */
+	int has_like;         /* like was filled; runs without a fingerprint are not compared */
 };
 
 struct gate_side {
@@ -73,16 +84,51 @@ struct gate_run *gate_side_add(struct gate_side *s, int64_t id, const char *name
 			       unsigned repetition);
 /* Marks a run invalid (keeps the first reason). */
 void gate_run_set_invalid(struct gate_run *r, const char *reason);
+/*
+ * Fills r->like from the run's spec: the workload identity items (core/identity.h workload_identity_kv),
+ * the fio options kept verbatim that the identity does not name (minus logging/reporting options, which do
+ * not change the load), "engine", "engine_opt.KEY" per engine option, "targets" (joined with ',') and
+ * "hosts" (nhosts, 0 = a local run). Replaces an earlier fingerprint.
+ */
+void gate_run_set_like(struct gate_run *r, const struct run_spec *spec, unsigned nhosts);
+
+/* Runs per side (the smaller side) from which GATE_METHOD_AUTO uses the rank interval instead of the t one. */
+#define GATE_RANK_FROM 10
+/* Fewest runs per side the t interval is used with: 2 degrees of freedom, and a spread that is not one number. */
+#define GATE_T_MIN_RUNS 3
+/* A t interval is not trusted when a log value (or paired difference) lies more than this many scaled MADs
+ * from the median (stats_outlier_index); the cell then uses the rank interval. */
+#define GATE_OUTLIER_MADS 5.0
+
+enum gate_method {
+	GATE_METHOD_AUTO = 0, /* t below GATE_RANK_FROM runs per side, rank from there on */
+	GATE_METHOD_T,        /* Welch t / paired t on log values */
+	GATE_METHOD_RANK,     /* Hodges-Lehmann with the exact Mann-Whitney / signed-rank interval */
+};
+
+enum gate_on_inconclusive {
+	GATE_INC_OWN = 0,     /* an outcome (and exit code) of its own */
+	GATE_INC_PASS,        /* accepted: the gate passes */
+	GATE_INC_FAIL,        /* fails like a regression */
+};
 
 struct gate_opts {
 	double threshold;     /* fraction, e.g. 0.05 for +-5% */
 	double conf;          /* confidence level of the intervals, e.g. 0.95; also 1 - the FDR level */
-	unsigned min_runs;    /* fewer valid runs per side make a cell INVALID */
+	unsigned min_runs;    /* fewer valid runs per side make a cell INVALID; 0 = what the method needs */
 	int paired;           /* pair runs by repetition number (interleaved A B B A blocks) */
-	int strict;           /* INCONCLUSIVE fails the gate too */
+	enum gate_method method;
+	enum gate_on_inconclusive on_inconclusive;
 	int allow_invalid;    /* INVALID cells do not fail the gate */
+	const char *const *allow_diff; /* fingerprint items that may differ (--allow-diff), borrowed */
+	size_t nallow_diff;
+	const char *db_path;  /* shown in the commands of the next steps; NULL = the default database */
 };
-void gate_opts_default(struct gate_opts *o); /* 5%, 95%, 3 runs, unpaired, not strict */
+void gate_opts_default(struct gate_opts *o); /* 5%, 95%, min runs from the method, unpaired, auto */
+/* The --min-runs in force: o->min_runs, or the method's own minimum at o->conf. */
+unsigned gate_min_runs(const struct gate_opts *o);
+/* "welch-t", "paired-t", "mann-whitney", "signed-rank" */
+const char *gate_method_name(int rank, int paired);
 
 struct gate_cell {
 	char *key;            /* workload key */
@@ -93,6 +139,7 @@ struct gate_cell {
 	int64_t *base_run, *cand_run;
 	size_t nbase, ncand;
 	enum gate_verdict verdict;
+	const char *method;   /* gate_method_name() of the interval used, or NULL when not judged */
 	char *note;           /* why INVALID, what would settle INCONCLUSIVE, ... or NULL */
 	struct stats_shift s; /* of log(candidate) - log(baseline); valid unless INVALID */
 	double ratio, ratio_lo, ratio_hi; /* exp of s.est, s.lo, s.hi */
@@ -106,10 +153,11 @@ struct gate_cell {
 };
 
 enum gate_outcome {
-	GATE_PASS = 0,          /* no regression (and, with strict, nothing inconclusive) */
+	GATE_PASS = 0,          /* every judged cell EQUIVALENT or IMPROVEMENT: exit 0 */
 	GATE_FAIL_REGRESSION,   /* exit 1 */
-	GATE_FAIL_INCONCLUSIVE, /* --strict and an INCONCLUSIVE cell: exit 1 */
 	GATE_FAIL_INVALID,      /* an INVALID cell without allow_invalid: exit 3, never a pass */
+	GATE_UNDECIDED,         /* INCONCLUSIVE: no regression, but a cell without the evidence to say so: exit 6, or what
+				 * opts.on_inconclusive says */
 };
 
 struct gate {
@@ -142,14 +190,22 @@ enum gate_verdict gate_judge(const struct stats_shift *s, double q, double alpha
 			     int lower_is_better);
 
 enum gate_outcome gate_outcome(const struct gate *g);
-const char *gate_outcome_text(enum gate_outcome o); /* "PASS", "FAIL (regression)", ... */
+/* The headline: "PASS", "REGRESSION", "INVALID", "INCONCLUSIVE", "INCONCLUSIVE (accepted: --on-inconclusive
+ * pass)", "INCONCLUSIVE (fails: --on-inconclusive fail)". Never "PASS" unless the outcome is GATE_PASS. */
+const char *gate_headline(const struct gate *g);
+/* Whether the cell fails the gate as configured (REGRESSION, INVALID unless allowed, INCONCLUSIVE with
+ * --on-inconclusive fail). */
+int gate_cell_fails(const struct gate *g, const struct gate_cell *c);
 
 /* Renderers. Everything user-given is escaped for the format. */
 void gate_render_text(const struct gate *g, struct strbuf *out);     /* terminal table, sorted by effect */
 void gate_render_markdown(const struct gate *g, struct strbuf *out); /* CI job summary / PR comment */
 void gate_render_junit(const struct gate *g, struct strbuf *out);    /* one testcase per cell */
 void gate_render_json(const struct gate *g, struct strbuf *out);     /* verdicts with the raw samples */
-/* Calibration (A/A): noise per cell and runs per side the threshold needs. */
+/* Next steps: per workload with a failing or undecided cell, the run ids of both sides and the commands
+ * that show them (part of the text and Markdown output). */
+void gate_render_next_steps(const struct gate *g, struct strbuf *out, int markdown);
+/* Calibration (A/A) and planning: noise per cell and runs per side the threshold needs (gate_calibrate.c). */
 void gate_render_calibration(const struct gate *g, struct strbuf *out);
 
 #endif

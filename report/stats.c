@@ -536,6 +536,172 @@ unsigned stats_runs_needed(double sigma, double margin, double conf, double powe
 	return n < cap ? (unsigned)n : cap;
 }
 
+/* ---- Student t ---------------------------------------------------------------------------------- */
+
+/* Continued fraction of the incomplete beta function (modified Lentz), for x < (a + 1) / (a + b + 2). */
+static double beta_cf(double x, double a, double b)
+{
+	const double tiny = 1e-300, eps = 1e-15;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 500; m++) {
+		double m2 = 2.0 * m, num, del;
+
+		num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + num * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + num / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		h *= d * c;
+		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + num * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + num / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < eps)
+			break;
+	}
+	return h;
+}
+
+double stats_inc_beta(double x, double a, double b)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(x, a, b) / a;
+	return 1 - front * beta_cf(1 - x, b, a) / b;
+}
+
+double stats_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	tail = 0.5 * stats_inc_beta(df / (df + t * t), df / 2, 0.5); /* P(T > |t|) */
+	return t > 0 ? 1 - tail : tail;
+}
+
+double stats_t_quantile(double prob, double df)
+{
+	double lo = 0, hi = 1, p = prob > 0.5 ? prob : 1 - prob;
+
+	if (!(prob > 0 && prob < 1) || !(df > 0))
+		return NAN;
+	if (prob == 0.5)
+		return 0;
+	while (stats_t_cdf(hi, df) < p && hi < 1e12)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+		if (stats_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return prob > 0.5 ? (lo + hi) / 2 : -(lo + hi) / 2;
+}
+
+/* Fills out from a mean shift, its standard error and degrees of freedom. */
+static void t_interval(double est, double se, double df, double conf, struct stats_shift *out)
+{
+	out->est = est;
+	out->conf = conf;
+	out->exact = 0;
+	if (se > 0) {
+		double h = stats_t_quantile(1 - (1 - conf) / 2, df) * se;
+		out->lo = est - h;
+		out->hi = est + h;
+		out->p = 2 * stats_t_cdf(-fabs(est) / se, df);
+	} else {
+		out->lo = out->hi = est;
+		out->p = est != 0 ? 0 : 1;
+	}
+}
+
+int stats_welch_shift(const double *x, size_t nx, const double *y, size_t ny, double conf,
+		      struct stats_shift *out, struct errbuf *err)
+{
+	double vx, vy, se2, df;
+
+	if (nx < 2 || ny < 2)
+		return err_set(err, ERR_INPUT, "a t interval needs at least 2 values per side, got %zu and %zu", nx, ny);
+	if (check_finite(x, nx, "baseline", err) < 0 || check_finite(y, ny, "candidate", err) < 0)
+		return -1;
+	vx = stats_sd(x, nx);
+	vy = stats_sd(y, ny);
+	vx = vx * vx / (double)nx;
+	vy = vy * vy / (double)ny;
+	se2 = vx + vy;
+	/* Welch-Satterthwaite; with one side without spread it is the other side's n - 1 */
+	df = se2 > 0 ? se2 * se2 / (vx * vx / (double)(nx - 1) + vy * vy / (double)(ny - 1)) : (double)(nx + ny - 2);
+	out->nx = nx;
+	out->ny = ny;
+	t_interval(stats_mean(y, ny) - stats_mean(x, nx), sqrt(se2), df, conf, out);
+	return 0;
+}
+
+int stats_paired_t_shift(const double *d, size_t n, double conf, struct stats_shift *out, struct errbuf *err)
+{
+	if (n < 2)
+		return err_set(err, ERR_INPUT, "a paired t interval needs at least 2 pairs, got %zu", n);
+	if (check_finite(d, n, "paired differences", err) < 0)
+		return -1;
+	out->nx = out->ny = n;
+	t_interval(stats_mean(d, n), stats_sd(d, n) / sqrt((double)n), (double)(n - 1), conf, out);
+	return 0;
+}
+
+long stats_outlier_index(const double *x, size_t n, double k)
+{
+	double med, mad, *dev, worst = -1;
+	long at = -1;
+
+	if (n < 4)
+		return -1;
+	med = stats_median(x, n);
+	dev = xmalloc(n * sizeof(*dev));
+	for (size_t i = 0; i < n; i++)
+		dev[i] = fabs(x[i] - med);
+	mad = stats_median(dev, n) * 1.4826;
+	for (size_t i = 0; i < n && mad > 0; i++)
+		if (dev[i] > k * mad && dev[i] > worst) {
+			worst = dev[i];
+			at = (long)i;
+		}
+	free(dev);
+	return at;
+}
+
+unsigned stats_runs_needed_t(double sigma, double margin, double conf, double power, int paired, unsigned cap)
+{
+	if (!(margin > 0) || !isfinite(sigma))
+		return cap;
+	for (unsigned n = 3; n < cap; n++) {
+		double df = paired ? n - 1.0 : 2.0 * n - 2, q;
+		q = stats_t_quantile(1 - (1 - conf) / 2, df) + (power > 0.5 ? stats_t_quantile(power, df) : 0);
+		if (q * sigma * sqrt((paired ? 1.0 : 2.0) / n) <= margin)
+			return n;
+	}
+	return cap;
+}
+
 /* ---- PRNG -------------------------------------------------------------------------------------- */
 
 static uint64_t splitmix64(uint64_t *x)

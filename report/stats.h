@@ -7,6 +7,11 @@
  * - Exact two-sided p-values of "no shift" for both tests (exact permutation distribution of the rank sums,
  *   midranks for ties; normal approximation with tie and continuity corrections for large samples).
  * - Benjamini-Hochberg adjustment of a family of p-values.
+ * - Student t intervals on the mean shift (Welch for two independent samples, one-sample t for paired
+ *   differences) with the t distribution computed from the regularised incomplete beta function: with 3-9
+ *   runs per side an exact rank interval is either unreachable at 95% or as wide as the whole sample, a t
+ *   interval on log values is not (normality of log values assumed; stats_outlier_index checks the worst
+ *   violation, a run far from the others).
  * - How many runs per side an interval of a given half-width needs (for INCONCLUSIVE cells and calibration).
  * - A small seeded PRNG (splitmix64 seeding xoshiro256**) and normal deviates for simulations.
  *
@@ -55,6 +60,37 @@ int stats_wsr_shift(const double *d, size_t n, double conf, struct stats_shift *
 void stats_mw_null_cdf(size_t m, size_t n, double *cdf);
 /* Null distribution of the signed-rank statistic T+ for n pairs without ties: cdf[t], t = 0..n(n+1)/2. */
 void stats_wsr_null_cdf(size_t n, double *cdf);
+
+/*
+ * Welch's t interval for the shift mean(y) - mean(x) of two independent samples (nx, ny >= 2) at level conf,
+ * with the Welch-Satterthwaite degrees of freedom; p is the two-sided p-value of "no shift". When both
+ * samples have zero spread the interval is the point estimate and p is 0 (a shift) or 1 (none).
+ */
+int stats_welch_shift(const double *x, size_t nx, const double *y, size_t ny, double conf,
+		      struct stats_shift *out, struct errbuf *err);
+/* One-sample t interval for the mean of paired differences d (n >= 2), same conventions. */
+int stats_paired_t_shift(const double *d, size_t n, double conf, struct stats_shift *out, struct errbuf *err);
+
+/* Student t distribution with df > 0 degrees of freedom: P(T <= t), and its inverse (0 < prob < 1). */
+double stats_t_cdf(double t, double df);
+double stats_t_quantile(double prob, double df);
+/* Regularised incomplete beta function I_x(a, b), 0 <= x <= 1, a, b > 0. */
+double stats_inc_beta(double x, double a, double b);
+
+/*
+ * The index of the value farthest from the median when it lies more than k scaled median absolute
+ * deviations (1.4826 * MAD, the standard deviation for normal data) from it; -1 when none does, when n < 4
+ * or when the MAD is 0 (more than half the values equal).
+ */
+long stats_outlier_index(const double *x, size_t n, double k);
+
+/*
+ * Runs per side after which a t interval (Welch; paired: of the differences) at level conf is likely (with
+ * probability `power`) to be narrower than `margin`, for a per-run standard deviation sigma of the log
+ * values (paired: of the differences): the smallest n with (t_{1-a/2,df} + t_{power,df}) * sigma * sqrt(k/n)
+ * <= margin, k = 2 independent, 1 paired, df = 2n - 2 or n - 1. At least 3; `cap` when more are needed.
+ */
+unsigned stats_runs_needed_t(double sigma, double margin, double conf, double power, int paired, unsigned cap);
 
 /* Benjamini-Hochberg adjusted p-values (q-values) of p[0..n-1] into q (may alias p). NaN p stay NaN. */
 void stats_bh_adjust(const double *p, size_t n, double *q);

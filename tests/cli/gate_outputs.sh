@@ -45,7 +45,9 @@ rc=$?
 cat "$work/out"
 [ $rc -eq 1 ] || fail "expected exit 1 (regression), got $rc: $(cat "$work/err")"
 grep -q '^REGRESSION  *rr|4k <b>x</b>  *read IOPS' "$work/out" || fail "no read IOPS regression on the terminal"
-grep -q 'gate: FAIL (regression)' "$work/out" || fail "no FAIL summary"
+grep -q 'gate: REGRESSION' "$work/out" || fail "no REGRESSION summary"
+grep -q 'baseline runs .*show them: bench report -v --db .* --where name=' "$work/out" ||
+	fail "the next steps do not name the runs and the command that shows them"
 grep -q 'excluded: candidate run 2401 .*status failed' "$work/out" || fail "the failed run is not listed as excluded"
 grep -q 'excluded: candidate run 2203 .*fio error 5' "$work/out" || fail "the run with a fio error is not excluded"
 # sorted by effect: the first table row is the worst cell
@@ -99,10 +101,18 @@ assert "<b>" not in html, "unescaped HTML from a run name"
 print("markdown: a table of %d rows" % (len(rows) - 1))
 EOF
 
-# --- the baseline against its A/A copy: pass, unless --strict meets an inconclusive cell ----------------
-"$BENCH" gate --db "$db" --baseline suite:1 --candidate git=abc2 >"$work/out" 2>&1
+# --- the baseline against its A/A copy: INCONCLUSIVE (exit 6) because of the noisy workload -------------
+"$BENCH" gate --db "$db" --baseline suite:1 --candidate git=abc2 --markdown "$work/aa.md" >"$work/out" 2>&1
 rc=$?
-[ $rc -eq 0 ] || fail "A/A: expected exit 0, got $rc: $(cat "$work/out")"
+[ $rc -eq 6 ] || fail "A/A with an inconclusive cell: expected exit 6, got $rc: $(cat "$work/out")"
+grep -q '^gate: INCONCLUSIVE:' "$work/out" || fail "A/A: the headline is not INCONCLUSIVE"
+grep -q '^### bench gate: INCONCLUSIVE' "$work/aa.md" || fail "A/A: the Markdown headline is not INCONCLUSIVE"
+grep -q 'PASS' "$work/aa.md" && fail "A/A: the Markdown says PASS"
+grep -q 'noisy: .*INCONCLUSIVE (~[0-9]* runs per side)' "$work/aa.md" || fail "A/A: Markdown does not say the runs needed"
+"$BENCH" gate --db "$db" --baseline suite:1 --candidate git=abc2 --on-inconclusive pass >"$work/out2" 2>&1
+rc=$?
+[ $rc -eq 0 ] || fail "--on-inconclusive pass: expected exit 0, got $rc"
+grep -q '^gate: INCONCLUSIVE (accepted: --on-inconclusive pass)' "$work/out2" || fail "--on-inconclusive pass: headline"
 grep -q '^REGRESSION' "$work/out" && fail "A/A shows a regression"
 grep -q '^INCONCLUSIVE  *noisy' "$work/out" || fail "A/A: the noisy workload should be inconclusive"
 grep -q '^EQUIVALENT  *seq-write' "$work/out" || fail "A/A: the unchanged workload should be equivalent"

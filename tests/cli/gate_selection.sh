@@ -44,7 +44,7 @@ expect 3 "baseline 'git=nope' matches no runs" --baseline git=nope --candidate g
 expect 3 "candidate 'suite:99' matches no runs" --baseline git=abc --candidate suite:99
 expect 3 "no suite has runs with this label" --baseline latest:git=nope --candidate git=def
 expect 3 "have no workload in common" --baseline git=abc --candidate git=xyz
-expect 3 "fewer than 3 valid runs" --baseline git=abc --candidate git=few
+expect 3 "at least 3" --baseline git=abc --candidate git=few
 grep -q '^INVALID' "$work/out" || fail "the cell with too few runs is not shown as INVALID"
 grep -q 'excluded: candidate run 4201 .*status failed' "$work/out" || fail "the failed run is not listed"
 grep -q 'excluded: candidate run 4301 .*status partial' "$work/out" || fail "the partial run is not listed"
@@ -55,10 +55,15 @@ expect 2 "both --baseline and --candidate are required" --baseline git=abc
 expect 2 "threshold wants a percentage" --baseline git=abc --candidate git=def --threshold 0
 expect 2 "unknown option '--frobnicate'" --baseline git=abc --candidate git=def --frobnicate
 
-# accepting invalid cells on purpose passes; the data itself still is INVALID
-"$BENCH" gate --db "$db" --baseline git=abc --candidate git=few --allow-invalid >"$work/out" 2>&1 ||
-	fail "--allow-invalid: expected exit 0, got $?"
+# accepting invalid cells on purpose: with no other cell nothing is judged, which is no pass either
+# (INCONCLUSIVE, exit 6); the data itself still is INVALID
+"$BENCH" gate --db "$db" --baseline git=abc --candidate git=few --allow-invalid >"$work/out" 2>&1
+rc=$?
+[ $rc -eq 6 ] || fail "--allow-invalid with only INVALID cells: expected exit 6, got $rc"
 grep -q '^INVALID' "$work/out" || fail "--allow-invalid hides the INVALID cell"
+grep -q 'gate: PASS' "$work/out" && fail "--allow-invalid with nothing judged claims a pass"
+"$BENCH" gate --db "$db" --baseline git=abc --candidate git=few --allow-invalid --on-inconclusive pass \
+	>"$work/out" 2>&1 || fail "--allow-invalid --on-inconclusive pass: expected exit 0, got $?"
 
 # a good pair passes (the gate itself works on this database)
 "$BENCH" gate --db "$db" --baseline git=abc --candidate latest:git=def >"$work/out" 2>&1 ||

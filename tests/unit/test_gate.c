@@ -267,7 +267,7 @@ static void test_verdicts_from_store(void **state)
 	gate_render_text(&g, &out);
 	assert_non_null(strstr(out.buf, "VERDICT"));
 	assert_non_null(strstr(out.buf, "excluded: candidate run"));
-	assert_non_null(strstr(out.buf, "gate: FAIL (regression)"));
+	assert_non_null(strstr(out.buf, "gate: REGRESSION"));
 	strbuf_release(&out);
 
 	gate_release(&g);
@@ -367,7 +367,9 @@ static void test_too_few_runs_is_not_a_pass(void **state)
 	assert_non_null(strstr(g.cells[0].note, "need 3"));
 	assert_int_equal(gate_outcome(&g), GATE_FAIL_INVALID);
 	g.opts.allow_invalid = 1;
-	assert_int_equal(gate_outcome(&g), GATE_PASS);
+	/* nothing judged is no evidence for a pass either */
+	assert_int_equal(gate_outcome(&g), GATE_UNDECIDED);
+	assert_string_equal(gate_headline(&g), "INCONCLUSIVE");
 	gate_release(&g);
 	gate_side_release(&b);
 	gate_side_release(&c);
@@ -477,6 +479,7 @@ static void test_bh_across_cells(void **state)
 	}
 	gate_init(&g, NULL);
 	g.opts.min_runs = 3;
+	g.opts.method = GATE_METHOD_RANK; /* the exact rank p-values */
 	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
 	assert_int_equal(gate_evaluate(&g, &err), 0);
 	assert_int_equal(g.ncells, GM_NR);
@@ -491,6 +494,7 @@ static void test_bh_across_cells(void **state)
 			if (m != GM_IOPS_READ)
 				c.runs[r - 1].value[m] = b.runs[r - 1].value[m] * (r % 2 ? 1.001 : 0.999);
 	gate_init(&g, NULL);
+	g.opts.method = GATE_METHOD_RANK;
 	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
 	assert_int_equal(gate_evaluate(&g, &err), 0);
 	{
@@ -533,6 +537,255 @@ static void test_judge_directions(void **state)
 	assert_int_equal(gate_judge(&s, 0.1, 0.05, 0.05, 0), GATE_INCONCLUSIVE);
 }
 
+/* ---- like for like ------------------------------------------------------------------------------- */
+
+/* A run spec of the random-read workload with optional extra fio option and engine. */
+static void like_spec(struct run_spec *spec, const char *opt, const char *val, const char *engine)
+{
+	run_spec_init(spec);
+	spec->name = strdup("rr");
+	spec->engine = strdup(engine);
+	spec->wl.tool = strdup("fio");
+	spec->wl.rw = strdup("randread");
+	spec->wl.bs_bytes = 4096;
+	spec->wl.read_pct = 100;
+	spec->wl.random_pct = 100;
+	spec->wl.iodepth = 4;
+	spec->wl.numjobs = 1;
+	kvlist_add(&spec->wl.opts, "time_based", NULL);
+	kvlist_add(&spec->wl.opts, "write_lat_log", "x"); /* logging: never part of the fingerprint */
+	if (opt)
+		kvlist_add(&spec->wl.opts, opt, val);
+	run_spec_add_target(spec, "/tmp/bench-gate-like");
+}
+
+/* Four runs per side; the candidate's runs get `opt`=`val` and `engine`. */
+static void like_sides(struct gate_side *b, struct gate_side *c, const char *opt, const char *val, const char *engine)
+{
+	struct run_spec sb, sc;
+
+	like_spec(&sb, NULL, NULL, "sim");
+	like_spec(&sc, opt, val, engine);
+	gate_side_init(b, "cfg=A");
+	gate_side_init(c, "cfg=B");
+	for (unsigned r = 1; r <= 4; r++) {
+		struct gate_run *x = gate_side_add(b, r, "rr", "rr", r), *y = gate_side_add(c, 10 + r, "rr", "rr", r);
+		x->value[GM_IOPS_READ] = 10000 * noise(r, 0);
+		y->value[GM_IOPS_READ] = 7000 * noise(r, 1); /* a capped candidate: fewer IOPS ... */
+		x->value[GM_LAT_MEAN_READ] = 400e3 * noise(r, 2);
+		y->value[GM_LAT_MEAN_READ] = 300e3 * noise(r, 3); /* ... and a lower mean latency */
+		gate_run_set_like(x, &sb, 0);
+		gate_run_set_like(y, &sc, 0);
+	}
+	run_spec_release(&sb);
+	run_spec_release(&sc);
+}
+
+static void test_like_for_like(void **state)
+{
+	static const char *const allow[] = { "rate_iops" };
+	struct gate_side b, c;
+	struct gate g;
+	struct errbuf err;
+	(void)state;
+
+	errbuf_init(&err);
+	/* rate_iops added on the candidate: every cell INVALID, naming the option and both values */
+	like_sides(&b, &c, "rate_iops", "15000", "sim");
+	assert_null(kvlist_find(&b.runs[0].like, "write_lat_log"));
+	assert_string_equal(kvlist_get(&c.runs[0].like, "rate_iops", ""), "15000");
+	assert_string_equal(kvlist_get(&c.runs[0].like, "engine", ""), "sim");
+	assert_string_equal(kvlist_get(&c.runs[0].like, "targets", ""), "/tmp/bench-gate-like");
+	assert_string_equal(kvlist_get(&c.runs[0].like, "hosts", ""), "0");
+	gate_init(&g, NULL);
+	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
+	assert_int_equal(gate_evaluate(&g, &err), 0);
+	assert_int_equal(g.ncells, 2);
+	for (size_t i = 0; i < g.ncells; i++) {
+		assert_int_equal(g.cells[i].verdict, GATE_INVALID);
+		assert_non_null(strstr(g.cells[i].note, "rate_iops: baseline -, candidate 15000"));
+	}
+	assert_int_equal(gate_outcome(&g), GATE_FAIL_INVALID);
+	gate_release(&g);
+
+	/* --allow-diff rate_iops: judged (IOPS down: REGRESSION, latency down: IMPROVEMENT) */
+	{
+		struct gate_opts o;
+		gate_opts_default(&o);
+		o.allow_diff = allow;
+		o.nallow_diff = 1;
+		gate_init(&g, &o);
+	}
+	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
+	assert_int_equal(gate_evaluate(&g, &err), 0);
+	assert_int_equal(find_cell(&g, "rr", GM_IOPS_READ)->verdict, GATE_REGRESSION);
+	assert_int_equal(find_cell(&g, "rr", GM_LAT_MEAN_READ)->verdict, GATE_IMPROVEMENT);
+	assert_int_equal(gate_outcome(&g), GATE_FAIL_REGRESSION);
+	gate_release(&g);
+	gate_side_release(&b);
+	gate_side_release(&c);
+
+	/* another engine is not like for like either; the same spec on both sides is */
+	like_sides(&b, &c, NULL, NULL, "fio");
+	gate_init(&g, NULL);
+	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
+	assert_int_equal(gate_evaluate(&g, &err), 0);
+	assert_non_null(strstr(g.cells[0].note, "engine: baseline sim, candidate fio"));
+	gate_release(&g);
+	gate_side_release(&b);
+	gate_side_release(&c);
+	like_sides(&b, &c, NULL, NULL, "sim");
+	gate_init(&g, NULL);
+	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
+	assert_int_equal(gate_evaluate(&g, &err), 0);
+	assert_int_equal(find_cell(&g, "rr", GM_IOPS_READ)->verdict, GATE_REGRESSION);
+	gate_release(&g);
+	gate_side_release(&b);
+	gate_side_release(&c);
+}
+
+/* ---- outcomes -------------------------------------------------------------------------------------- */
+
+/* Four pairs, all -32% within 1%: REGRESSION paired and unpaired (the case that used to PASS). */
+static void test_four_pairs_decide(void **state)
+{
+	static const double base[4] = { 10000, 10400, 9700, 10150 };
+	static const double off[4] = { 0.678, 0.683, 0.676, 0.681 };
+	(void)state;
+
+	for (int paired = 0; paired <= 1; paired++) {
+		struct gate_side b, c;
+		struct gate g;
+		struct errbuf err;
+
+		errbuf_init(&err);
+		gate_side_init(&b, "A");
+		gate_side_init(&c, "B");
+		for (unsigned r = 1; r <= 4; r++) {
+			gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = base[r - 1];
+			gate_side_add(&c, 10 + r, "w", "w", r)->value[GM_IOPS_READ] = base[r - 1] * off[r - 1];
+		}
+		gate_init(&g, NULL);
+		g.opts.paired = paired;
+		assert_int_equal(gate_build(&g, &b, &c, &err), 0);
+		assert_int_equal(gate_evaluate(&g, &err), 0);
+		assert_int_equal(g.cells[0].verdict, GATE_REGRESSION);
+		assert_string_equal(g.cells[0].method, paired ? "paired-t" : "welch-t");
+		assert_string_equal(gate_headline(&g), "REGRESSION");
+		gate_release(&g);
+		gate_side_release(&b);
+		gate_side_release(&c);
+	}
+}
+
+/* All cells INCONCLUSIVE: the headline says so in every format, never PASS. */
+static void test_inconclusive_headline(void **state)
+{
+	struct gate_side b, c;
+	struct gate g;
+	struct errbuf err;
+	struct strbuf out;
+	(void)state;
+
+	errbuf_init(&err);
+	strbuf_init(&out);
+	gate_side_init(&b, "A");
+	gate_side_init(&c, "B");
+	for (unsigned r = 1; r <= 3; r++) {
+		gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = 1000 * (1 + 0.2 * (r % 3));
+		gate_side_add(&c, 10 + r, "w", "w", r)->value[GM_IOPS_READ] = 1000 * (1 + 0.2 * ((r + 1) % 3));
+	}
+	gate_init(&g, NULL);
+	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
+	assert_int_equal(gate_evaluate(&g, &err), 0);
+	assert_int_equal(g.cells[0].verdict, GATE_INCONCLUSIVE);
+	assert_int_equal(gate_outcome(&g), GATE_UNDECIDED);
+	gate_render_markdown(&g, &out);
+	assert_non_null(strstr(out.buf, "### bench gate: INCONCLUSIVE\n"));
+	assert_null(strstr(out.buf, "PASS"));
+	assert_non_null(strstr(out.buf, "read IOPS INCONCLUSIVE (~"));
+	strbuf_reset(&out);
+	gate_render_junit(&g, &out);
+	assert_non_null(strstr(out.buf, "name=\"outcome\" value=\"INCONCLUSIVE\""));
+	strbuf_reset(&out);
+	gate_render_text(&g, &out);
+	assert_non_null(strstr(out.buf, "gate: INCONCLUSIVE: "));
+	assert_non_null(strstr(out.buf, "baseline runs 1 2 3"));
+	g.opts.on_inconclusive = GATE_INC_PASS;
+	assert_string_equal(gate_headline(&g), "INCONCLUSIVE (accepted: --on-inconclusive pass)");
+	strbuf_release(&out);
+	gate_release(&g);
+	gate_side_release(&b);
+	gate_side_release(&c);
+}
+
+/* ---- acceptance: error rates of the whole gate, seeded simulation ---------------------------------- */
+
+#define TRIALS 1000
+
+/* Share of TRIALS gates (one cell: read IOPS, lognormal noise cv) that end in each verdict. */
+static void gate_rates(uint64_t seed, unsigned n, int paired, double cv, double ratio, double rate[GATE_VERDICT_NR])
+{
+	double sigma = sqrt(log(1 + cv * cv));
+	size_t count[GATE_VERDICT_NR] = { 0 };
+	struct stats_rng rng;
+
+	stats_rng_seed(&rng, seed);
+	for (int t = 0; t < TRIALS; t++) {
+		struct gate_side b, c;
+		struct gate g;
+		struct errbuf err;
+
+		errbuf_init(&err);
+		gate_side_init(&b, "A");
+		gate_side_init(&c, "B");
+		for (unsigned r = 1; r <= n; r++) {
+			gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = 1e4 * exp(sigma * stats_rng_normal(&rng));
+			gate_side_add(&c, 100 + r, "w", "w", r)->value[GM_IOPS_READ] =
+				1e4 * ratio * exp(sigma * stats_rng_normal(&rng));
+		}
+		gate_init(&g, NULL);
+		g.opts.paired = paired;
+		assert_int_equal(gate_build(&g, &b, &c, &err), 0);
+		assert_int_equal(gate_evaluate(&g, &err), 0);
+		count[g.cells[0].verdict]++;
+		gate_release(&g);
+		gate_side_release(&b);
+		gate_side_release(&c);
+	}
+	for (int v = 0; v < GATE_VERDICT_NR; v++)
+		rate[v] = (double)count[v] / TRIALS;
+}
+
+static void test_error_rates(void **state)
+{
+	static const unsigned sizes[] = { 3, 4, 5, 7, 10 };
+	(void)state;
+
+	printf("whole gate, %d seeded trials per row, one cell (read IOPS), lognormal noise cv 3%%, threshold 5%%, "
+	       "95%%:\n", TRIALS);
+	printf("%-9s %3s %-10s %12s %12s %12s %12s\n", "pairing", "n", "truth", "REGRESSION", "EQUIVALENT",
+	       "INCONCLUSIVE", "IMPROVEMENT");
+	for (int paired = 0; paired <= 1; paired++) {
+		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+			double r[GATE_VERDICT_NR];
+			gate_rates(1000 + 17 * k + paired, sizes[k], paired, 0.03, 1.0, r);
+			printf("%-9s %3u %-10s %11.1f%% %11.1f%% %11.1f%% %11.1f%%\n", paired ? "paired" : "unpaired",
+			       sizes[k], "A/A", r[GATE_REGRESSION] * 100, r[GATE_EQUIVALENT] * 100,
+			       r[GATE_INCONCLUSIVE] * 100, r[GATE_IMPROVEMENT] * 100);
+			assert_true(r[GATE_REGRESSION] <= 0.01);
+		}
+		{
+			double r[GATE_VERDICT_NR];
+			gate_rates(5000 + paired, 7, paired, 0.03, 0.9, r);
+			printf("%-9s %3u %-10s %11.1f%% %11.1f%% %11.1f%% %11.1f%%\n", paired ? "paired" : "unpaired", 7,
+			       "-10% IOPS", r[GATE_REGRESSION] * 100, r[GATE_EQUIVALENT] * 100,
+			       r[GATE_INCONCLUSIVE] * 100, r[GATE_IMPROVEMENT] * 100);
+			assert_true(r[GATE_REGRESSION] >= 0.90);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -543,6 +796,10 @@ int main(void)
 		cmocka_unit_test(test_missing_figures),
 		cmocka_unit_test(test_paired_cancels_drift),
 		cmocka_unit_test(test_bh_across_cells),
+		cmocka_unit_test(test_like_for_like),
+		cmocka_unit_test(test_four_pairs_decide),
+		cmocka_unit_test(test_inconclusive_headline),
+		cmocka_unit_test(test_error_rates),
 	};
 	return cmocka_run_group_tests(tests, setup_db, teardown_db);
 }

@@ -319,6 +319,69 @@ static void test_runs_needed_predicts_simulation(void **state)
 	assert_true((double)equivalent / 400 >= 0.70);
 }
 
+/* ---- Student t: known quantiles (tables), Welch df, paired t, outliers, runs needed ------------------- */
+
+static void test_t_distribution(void **state)
+{
+	/* two-sided 95% critical values t_{0.975, df} from the standard tables */
+	static const struct { double df, q; } tab[] = {
+		{ 1, 12.7062 }, { 2, 4.3027 }, { 3, 3.1824 }, { 4, 2.7764 }, { 6, 2.4469 }, { 9, 2.2622 },
+		{ 12, 2.1788 }, { 30, 2.0423 }, { 120, 1.9799 },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		assert_true(fabs(stats_t_quantile(0.975, tab[i].df) - tab[i].q) < 1e-3);
+		assert_true(fabs(stats_t_cdf(tab[i].q, tab[i].df) - 0.975) < 1e-5);
+		assert_true(fabs(stats_t_cdf(-tab[i].q, tab[i].df) - 0.025) < 1e-5);
+	}
+	assert_true(fabs(stats_t_quantile(0.995, 3) - 5.8409) < 1e-3);
+	assert_true(fabs(stats_t_cdf(0, 5) - 0.5) < 1e-12);
+	/* df = 1 is Cauchy: P(T <= 1) = 3/4 */
+	assert_true(fabs(stats_t_cdf(1, 1) - 0.75) < 1e-9);
+	assert_true(fabs(stats_inc_beta(0.3, 1, 1) - 0.3) < 1e-12);
+	assert_true(fabs(stats_inc_beta(0.5, 2, 2) - 0.5) < 1e-12);
+}
+
+static void test_t_shifts(void **state)
+{
+	static const double x[] = { 10, 12, 11, 13 }, y[] = { 14, 15, 16, 15, 15 };
+	static const double d[] = { 1.0, 1.2, 0.8, 1.1, 0.9 };
+	static const double spread[] = { 1, 1.1, 0.9, 1.05, 0.95, 1.02, 3.0 };
+	struct stats_shift s;
+	struct errbuf err;
+	(void)state;
+
+	errbuf_init(&err);
+	assert_int_equal(stats_welch_shift(x, 4, y, 5, 0.95, &s, &err), 0);
+	/* mean 11.5 and 15, variances 5/3 and 0.5: se^2 = 0.41667 + 0.1, Welch df = 4.4218 (by hand) */
+	assert_true(fabs(s.est - 3.5) < 1e-12);
+	{
+		double se = sqrt(5.0 / 12 + 0.1), h = 3.5 - s.lo;
+		double df = (se * se) * (se * se) / ((5.0 / 12) * (5.0 / 12) / 3 + 0.01 / 4);
+		assert_true(fabs(df - 4.4218) < 1e-3);
+		assert_true(fabs(h - stats_t_quantile(0.975, df) * se) < 1e-9);
+		assert_true(fabs(s.p - 2 * stats_t_cdf(-3.5 / se, df)) < 1e-12);
+	}
+	assert_true(s.p < 0.01);
+	assert_int_equal(stats_paired_t_shift(d, 5, 0.95, &s, &err), 0);
+	assert_true(fabs(s.est - 1.0) < 1e-12);
+	assert_true(fabs(s.hi - s.lo - 2 * 2.7764 * stats_sd(d, 5) / sqrt(5)) < 1e-3);
+	assert_int_equal(stats_paired_t_shift(d, 1, 0.95, &s, &err), -1);
+	assert_int_equal(stats_outlier_index(spread, 7, 5), 6);
+	assert_int_equal(stats_outlier_index(spread, 6, 5), -1);
+	assert_int_equal(stats_outlier_index(spread, 3, 5), -1);
+	/* 3% noise, +-5%: a handful of runs, not hundreds; paired needs fewer; more noise needs more */
+	{
+		unsigned u = stats_runs_needed_t(0.03, log(1.05), 0.95, 0.9, 0, 1000);
+		unsigned p = stats_runs_needed_t(0.03, log(1.05), 0.95, 0.9, 1, 1000);
+		printf("t interval, 3%% noise, +-5%%, 90%%: %u runs per side unpaired, %u pairs paired\n", u, p);
+		assert_true(u >= 3 && u <= 12);
+		assert_true(p <= u);
+		assert_true(stats_runs_needed_t(0.06, log(1.05), 0.95, 0.9, 0, 1000) > u);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +393,8 @@ int main(void)
 		cmocka_unit_test(test_rng_deterministic),
 		cmocka_unit_test(test_acceptance_simulated),
 		cmocka_unit_test(test_runs_needed_predicts_simulation),
+		cmocka_unit_test(test_t_distribution),
+		cmocka_unit_test(test_t_shifts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

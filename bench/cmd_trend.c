@@ -1,0 +1,260 @@
+/*
+ * cmd_trend: `bench trend`, the history of a metric. Reads the selected runs (report_load), groups them by
+ * workload identity, orders them by start time or a label, finds the change points (report/trend.h), prints
+ * them as text, Markdown or JSON, optionally writes and draws a gnuplot chart per series, and exits 1 when
+ * the newest segment of a series is a regression beyond the threshold.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/cli.h"
+#include "bench/commands.h"
+#include "core/proc.h"
+#include "core/strbuf.h"
+#include "core/units.h"
+#include "report/report.h"
+#include "report/trend.h"
+
+int cmd_trend(int argc, char **argv); /* TODO(lead): in bench/commands.h with the table entry */
+
+static const char trend_help[] =
+	"usage: bench trend [--db PATH] [--metric KEY] [--order started_at|LABEL] [--where key=value]...\n"
+	"                   [--pvalue P] [--threshold PCT] [--min-segment N] [--format text|markdown|json]\n"
+	"                   [--chart DIR]\n"
+	"\n"
+	"The history of a metric: the selected runs, grouped by workload identity into series and ordered by\n"
+	"start time or by a label (a build number: --order git-seq), are split into segments where the metric\n"
+	"changed: E-divisive means (Matteson & James) with a Welch t-test on the log values of the two segments of\n"
+	"every split (kept when p < --pvalue, as Otava does), each change point re-tested against its\n"
+	"neighbouring segments. Every change point is printed with the runs before and after it, the size of\n"
+	"the step (ratio of the segments' geometric means) and its interval.\n"
+	"\n"
+	"options:\n"
+	"  --db PATH          database (default bench.db); opened read-only\n"
+	"  --metric KEY       iops (default), mbps, cpu_pct, read_lat_ms, write_lat_ms, read_p99_ms, write_p99_ms\n"
+	"  --order KEY        started_at (default) or a label; label values that are all numbers sort as numbers\n"
+	"  --where key=value  select runs as in 'bench report' (a label or a workload parameter); repeatable\n"
+	"  --pvalue P         significance of a split (default 0.001)\n"
+	"  --threshold PCT    a newest step worse than this is a regression (default 5)\n"
+	"  --confidence PCT   level of the step intervals (default 95)\n"
+	"  --min-segment N    fewest runs of a segment (default 5)\n"
+	"  --format FMT       text (default), markdown (md) or json\n"
+	"  --chart DIR        also write a gnuplot chart per series into DIR (the runs and each segment's\n"
+	"                     mean; PNG and SVG; needs gnuplot)\n"
+	"  -h, --help         this help\n"
+	"\n"
+	"exit codes: 0 no regression in the newest segment, 1 the newest segment of a series is a regression,\n"
+	"2 usage error, 3 no run with the metric, 4 gnuplot failed or missing, 5 storage error.\n";
+
+enum {
+	OPT_DB = 256, OPT_METRIC, OPT_ORDER, OPT_WHERE, OPT_PVALUE, OPT_THRESHOLD, OPT_CONFIDENCE, OPT_MIN_SEGMENT,
+	OPT_FORMAT, OPT_CHART,
+};
+
+static const struct option trend_options[] = {
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "where", required_argument, NULL, OPT_WHERE },
+	{ "pvalue", required_argument, NULL, OPT_PVALUE },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
+	{ "min-segment", required_argument, NULL, OPT_MIN_SEGMENT },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "chart", required_argument, NULL, OPT_CHART },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct trend_args {
+	const char *db, *order, *chart_dir;
+	int metric;
+	char format; /* 't', 'm', 'j' */
+	struct kvlist where;
+	struct trend_opts o;
+};
+
+/* "5" or "5%" within (lo, hi) -> fraction; -1 on error. */
+static int percent_arg(const char *s, double lo, double hi, double *out)
+{
+	char buf[64];
+	size_t n = strlen(s);
+	double v;
+
+	if (n == 0 || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n + 1);
+	if (buf[n - 1] == '%')
+		buf[n - 1] = '\0';
+	if (parse_double(buf, &v) < 0 || !(v > lo && v < hi))
+		return -1;
+	*out = v / 100;
+	return 0;
+}
+
+/* Parses the options; returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, struct trend_args *a)
+{
+	struct errbuf err;
+	int c;
+
+	errbuf_init(&err);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", trend_options, NULL)) != -1) {
+		long n;
+		switch (c) {
+		case 'h': fputs(trend_help, stdout); return EXIT_OK;
+		case OPT_DB: a->db = optarg; break;
+		case OPT_ORDER: a->order = optarg; break;
+		case OPT_CHART: a->chart_dir = optarg; break;
+		case OPT_METRIC:
+			if ((a->metric = trend_metric_parse(optarg)) < 0)
+				return cli_usage("trend", "--metric wants iops, mbps, cpu_pct, read_lat_ms, write_lat_ms, "
+						 "read_p99_ms or write_p99_ms, got '%s'", optarg);
+			break;
+		case OPT_WHERE:
+			if (rep_where_add(&a->where, optarg, &err) < 0)
+				return cli_usage("trend", "%s", err.msg);
+			break;
+		case OPT_PVALUE:
+			if (parse_double(optarg, &a->o.pvalue) < 0 || !(a->o.pvalue > 0 && a->o.pvalue < 1))
+				return cli_usage("trend", "--pvalue wants a probability between 0 and 1, got '%s'", optarg);
+			break;
+		case OPT_THRESHOLD:
+			if (percent_arg(optarg, 0, 100, &a->o.threshold) < 0)
+				return cli_usage("trend", "--threshold wants a percentage between 0 and 100, got '%s'", optarg);
+			break;
+		case OPT_CONFIDENCE:
+			if (percent_arg(optarg, 50, 100, &a->o.conf) < 0)
+				return cli_usage("trend", "--confidence wants a percentage between 50 and 100, got '%s'",
+						 optarg);
+			break;
+		case OPT_MIN_SEGMENT:
+			if (parse_long(optarg, 2, 100000, &n) < 0)
+				return cli_usage("trend", "--min-segment wants a whole number >= 2, got '%s'", optarg);
+			a->o.min_size = (unsigned)n;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text") || !strcmp(optarg, "markdown") || !strcmp(optarg, "md") ||
+			    !strcmp(optarg, "json"))
+				a->format = optarg[0];
+			else
+				return cli_usage("trend", "--format wants text, markdown or json, got '%s'", optarg);
+			break;
+		case ':': return cli_usage("trend", "option '%s' needs a value", argv[optind - 1]);
+		default: return cli_usage("trend", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage("trend", "unexpected argument '%s'", argv[optind]);
+	return -1;
+}
+
+/* Runs gnuplot (argv, in dir) on the scripts. 0, or an exit code after printing the error. */
+static int draw(const char *dir, char **scripts, size_t n)
+{
+	char **argv = xcalloc(n + 2, sizeof(*argv));
+	char *errpath = xasprintf("%s/gnuplot.err", dir);
+	struct errbuf err;
+	struct proc p;
+	int code, rc = EXIT_OK;
+
+	errbuf_init(&err);
+	argv[0] = "gnuplot";
+	for (size_t i = 0; i < n; i++)
+		argv[i + 1] = scripts[i];
+	memset(&p, 0, sizeof(p));
+	if (proc_start(&p, argv, dir, NULL, errpath, &err) < 0) {
+		rc = strstr(err.msg, strerror(ENOENT)) ? cli_error(EXIT_HOST, "gnuplot is not installed or not in PATH "
+									      "(apt-get install gnuplot-nox)")
+						       : cli_fail(&err);
+	} else if (!proc_wait(&p, 120000)) {
+		proc_stop(&p, 1000);
+		rc = cli_error(EXIT_HOST, "gnuplot did not finish within 120 s (charts in %s)", dir);
+	} else if ((code = proc_exit_code(&p)) != 0) {
+		struct strbuf msg;
+		strbuf_init(&msg);
+		strbuf_read_file(&msg, errpath);
+		rc = cli_error(EXIT_HOST, "gnuplot failed (exit %d) in %s: %.400s", code, dir, msg.buf);
+		strbuf_release(&msg);
+	}
+	unlink(errpath);
+	free(errpath);
+	free(argv);
+	return rc;
+}
+
+int cmd_trend(int argc, char **argv)
+{
+	struct trend_args a;
+	struct store *st = NULL;
+	struct rep_set set;
+	struct trend t;
+	struct errbuf err;
+	struct strbuf out;
+	char **scripts = NULL;
+	size_t nscripts = 0;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.metric = RM_IOPS;
+	a.order = "started_at";
+	a.format = 't';
+	kvlist_init(&a.where);
+	trend_opts_default(&a.o);
+	errbuf_init(&err);
+	rep_set_init(&set);
+	strbuf_init(&out);
+	trend_init(&t, NULL, RM_IOPS, NULL);
+	rc = parse_args(argc, argv, &a);
+	if (rc >= 0)
+		goto out;
+	trend_release(&t);
+	trend_init(&t, &a.o, (enum rep_metric)a.metric, a.order);
+
+	if (cli_open_store(a.db, STORE_READONLY, &st) < 0) {
+		rc = EXIT_STORE;
+		goto out;
+	}
+	if (report_load(store_db(st), &a.where, 0, &set, &err) < 0) {
+		rc = cli_fail(&err);
+		goto out;
+	}
+	if (trend_build(&t, &set, &err) < 0 || trend_analyse(&t, &err) < 0) {
+		err_prefix(&err, "trend");
+		rc = cli_fail(&err);
+		goto out;
+	}
+	if (a.format == 'j')
+		trend_render_json(&t, &out);
+	else if (a.format == 'm')
+		trend_render_markdown(&t, &out);
+	else
+		trend_render_text(&t, &out);
+	fwrite(out.buf, 1, out.len, stdout);
+	rc = trend_regressed(&t) ? EXIT_REGRESSION : EXIT_OK;
+	if (a.chart_dir) {
+		int crc;
+		if (trend_write_charts(&t, a.chart_dir, &scripts, &nscripts, &err) < 0)
+			crc = cli_fail(&err);
+		else
+			crc = nscripts ? draw(a.chart_dir, scripts, nscripts) : EXIT_OK;
+		if (crc != EXIT_OK)
+			rc = crc;
+	}
+out:
+	for (size_t i = 0; i < nscripts; i++)
+		free(scripts[i]);
+	free(scripts);
+	strbuf_release(&out);
+	trend_release(&t);
+	rep_set_release(&set);
+	kvlist_release(&a.where);
+	store_close(st);
+	return rc;
+}
