@@ -19,6 +19,7 @@ enum exit_code {
 	EXIT_INPUT = 3,
 	EXIT_HOST = 4,
 	EXIT_STORE = 5,
+	EXIT_INCONCLUSIVE = 6, /* gate: no regression, but not enough evidence for a pass */
 	EXIT_INTERNAL = 70,
 };
 

@@ -21,7 +21,6 @@
 
 /* Exit code of an INCONCLUSIVE gate (no regression, not enough evidence for a pass); README and `bench help`
  * list it. TODO(lead): move into enum of bench/cli.h as EXIT_INCONCLUSIVE when merging. */
-#define GATE_EXIT_INCONCLUSIVE 6
 #define MAX_ALLOW_DIFF 64
 
 static const char gate_help[] =
@@ -49,7 +48,7 @@ static const char gate_help[] =
 	"\n"
 	"selections (--baseline, --candidate):\n"
 	"  suite:ID              the runs of one suite (ids: 'bench report')\n"
-	"  key=value[,k=v...]    the runs with all these labels (the run's or its suite's), e.g. git=abc123\n"
+	"  key=value[,k=v...]    the runs matching all these labels (a run's label overrides its suite's), e.g. git=abc123\n"
 	"  latest:key=value      the runs of the newest suite with that label, e.g. latest:branch=main\n"
 	"\n"
 	"options:\n"
@@ -202,7 +201,7 @@ static int outcome_exit(const struct gate *g)
 		return EXIT_REGRESSION;
 	case GATE_UNDECIDED:
 		return g->opts.on_inconclusive == GATE_INC_PASS ? EXIT_OK
-		       : g->opts.on_inconclusive == GATE_INC_FAIL ? EXIT_REGRESSION : GATE_EXIT_INCONCLUSIVE;
+		       : g->opts.on_inconclusive == GATE_INC_FAIL ? EXIT_REGRESSION : EXIT_INCONCLUSIVE;
 	case GATE_FAIL_INVALID:
 		break;
 	}
@@ -299,7 +298,7 @@ int cmd_gate(int argc, char **argv)
 	if (gate_selection_check(base_sel, &err) < 0 || gate_selection_check(cand_sel, &err) < 0)
 		return cli_usage("gate", "%s", err.msg);
 
-	if (cli_open_store(db, STORE_READONLY, &st) < 0)
+	if (!(st = cli_store()))
 		return EXIT_STORE;
 	gate_side_init(&base, base_sel);
 	gate_side_init(&cand, cand_sel);
@@ -359,6 +358,5 @@ out:
 	gate_release(&g);
 	gate_side_release(&base);
 	gate_side_release(&cand);
-	store_close(st);
 	return rc;
 }

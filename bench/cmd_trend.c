@@ -19,7 +19,6 @@
 #include "report/report.h"
 #include "report/trend.h"
 
-int cmd_trend(int argc, char **argv); /* TODO(lead): in bench/commands.h with the table entry */
 
 static const char trend_help[] =
 	"usage: bench trend [--db PATH] [--metric KEY] [--order started_at|LABEL] [--where key=value]...\n"
@@ -217,11 +216,11 @@ int cmd_trend(int argc, char **argv)
 	trend_release(&t);
 	trend_init(&t, &a.o, (enum rep_metric)a.metric, a.order);
 
-	if (cli_open_store(a.db, STORE_READONLY, &st) < 0) {
+	if (!(st = cli_store())) {
 		rc = EXIT_STORE;
 		goto out;
 	}
-	if (report_load(store_db(st), &a.where, 0, &set, &err) < 0) {
+	if (report_load(st, &a.where, 0, &set, &err) < 0) {
 		rc = cli_fail(&err);
 		goto out;
 	}
@@ -255,6 +254,5 @@ out:
 	trend_release(&t);
 	rep_set_release(&set);
 	kvlist_release(&a.where);
-	store_close(st);
 	return rc;
 }

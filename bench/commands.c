@@ -17,7 +17,10 @@ const struct cmd bench_commands[] = {
 	{ "profiles", cmd_profiles, "list the built-in suites, or show one", 0 },
 	{ "import", cmd_import, "store results from fio JSON output, fio log files and published CSV", CMD_STORE_RW | CMD_STORE_LATE },
 	{ "report", cmd_report, "print stored results: tables, ratio tables, charts, HTML", CMD_STORE_RO | CMD_STORE_LATE },
-	{ "gate", cmd_gate, "CI regression gate: compare candidate runs with a baseline, with confidence intervals", 0 },
+	{ "gate", cmd_gate, "CI regression gate: compare candidate runs with a baseline, with confidence intervals",
+	  CMD_STORE_RO | CMD_STORE_LATE },
+	{ "trend", cmd_trend, "history of a metric: change points (E-divisive means) and whether the newest is a regression",
+	  CMD_STORE_RO | CMD_STORE_LATE },
 	{ "hosts", cmd_hosts, "check the fio servers of a hosts file; start/stop them over ssh", 0 },
 	{ "lab", cmd_lab, "start or stop N fio servers on loopback addresses of this machine", 0 },
 	{ "export", cmd_export, "export runs as CSV, JSON, InfluxDB line protocol or OpenMetrics (--push), or a histogram for sim",
@@ -53,7 +56,7 @@ int cmd_help(int argc, char **argv)
 			printf("  %-9s %s\n", c->name, c->summary);
 	printf("\n'bench <command> --help' describes a command.\n\n"
 	       "exit codes: 0 success, 1 gate regression, 2 usage error, 3 bad input, 4 host/engine/collector\n"
-	       "failure, 5 storage error, 70 internal error, 130 interrupted (Ctrl-C, SIGTERM).\n");
+	       "failure, 5 storage error, 6 gate inconclusive, 70 internal error, 130 interrupted (Ctrl-C, SIGTERM).\n");
 	return EXIT_OK;
 }
 

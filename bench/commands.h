@@ -13,6 +13,7 @@ int cmd_profiles(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
+int cmd_trend(int argc, char **argv);
 int cmd_hosts(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
 int cmd_export(int argc, char **argv);

@@ -271,7 +271,7 @@ static int add_run(struct store *st, const struct rep_run *rr, const struct gate
 	r = gate_side_add(side, rr->id, rr->name, key, rr->repetition > 0 ? (unsigned)rr->repetition : 1);
 	free(key);
 	r->suite_id = rr->suite_id;
-	(void)nhosts; /* the like-for-like fingerprint goes here: gate_run_set_like(r, &spec, nhosts); */
+	gate_run_set_like(r, &spec, nhosts); /* like for like: what must be equal on both sides */
 	if (strcmp(rr->status, "done")) {
 		char *why = xasprintf("status %s%s%s", rr->status, rr->error ? ": " : "", rr->error ? rr->error : "");
 		gate_run_set_invalid(r, why);

@@ -240,7 +240,7 @@ static void analyse_stored(const char *path, struct trend *t, enum rep_metric m)
 	kvlist_init(&where);
 	assert_int_equal(rep_where_add(&where, "branch=main", &err), 0);
 	assert_int_equal(store_open(path, STORE_READONLY, &st, &err), 0);
-	assert_int_equal(report_load(store_db(st), &where, 0, &set, &err), 0);
+	assert_int_equal(report_load(st, &where, 0, &set, &err), 0);
 	assert_int_equal(set.n, NRUNS);
 	trend_init(t, NULL, m, "git-seq");
 	assert_int_equal(trend_build(t, &set, &err), 0);
