@@ -301,6 +301,23 @@ static int set_wal(sqlite3 *db)
 	}
 }
 
+/* A writing command needs the file (if it exists) and its directory (journal, WAL and -shm files) writable:
+ * say so with the cause (EROFS, EACCES) instead of SQLite's "unable to open database file". */
+static int check_writable(const char *path, struct errbuf *err)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? (slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path))) : xstrdup(".");
+	int ret = 0;
+
+	if (access(path, F_OK) == 0 && access(path, W_OK) < 0)
+		ret = err_set(err, ERR_STORE, "cannot write database '%s': %s (reading commands still work)", path,
+			      strerror(errno));
+	else if (access(dir, W_OK) < 0)
+		ret = err_set(err, ERR_STORE, "cannot write in the directory of database '%s': %s", path, strerror(errno));
+	free(dir);
+	return ret;
+}
+
 int store_open(const char *path, unsigned flags, struct store **out, struct errbuf *err)
 {
 	struct store *st;
@@ -317,6 +334,8 @@ int store_open(const char *path, unsigned flags, struct store **out, struct errb
 	} else if (flags & (STORE_MUST_EXIST | STORE_READONLY)) {
 		return err_set(err, ERR_STORE, "'%s': no such database", path);
 	}
+	if (!(flags & STORE_READONLY) && check_writable(path, err) < 0)
+		return -1;
 	st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
 	if (open_db(st, flags, err) < 0)

@@ -7,6 +7,7 @@
 #  - 8 `bench import` processes creating one new database at once, 30 times: all 240 succeed;
 #  - a second `bench run --resume` while the suite runs: exit 5 naming the PID and host of the first, and the
 #    running run's row is untouched; the first finishes with its run done, one run row;
+#  - a read-only directory (a read-only bind mount): report reads (exit 0), import says "Read-only" (exit 5);
 #  - a full disk at the results commit (a 1 MiB tmpfs, when this host lets root mount one): exit 5 with the
 #    cause, no "done" line for that run, the run left 'running'.
 set -u
@@ -121,5 +122,20 @@ if mount -t tmpfs -o size=1m tmpfs full 2>/dev/null; then
 	fi
 else
 	echo "NOTE: cannot mount a tmpfs here: full-disk check skipped"
+fi
+# a read-only directory
+mkdir rosrc rodir
+"$BENCH" import --db rosrc/b.db "$good" >/dev/null || fail "import into rosrc"
+if mount --bind rosrc rodir 2>/dev/null && mount -o remount,ro,bind rodir 2>/dev/null; then
+	cleanup_hooks+=("umount '$T/rodir'")
+	"$BENCH" report --db rodir/b.db >/dev/null 2>err.txt
+	rc=$?
+	expect_eq "report in a read-only directory (err: $(cat err.txt))" "$rc" 0
+	"$BENCH" import --db rodir/b.db "$good" >/dev/null 2>err.txt
+	rc=$?
+	expect_eq "import in a read-only directory: exit" "$rc" 5
+	grep -q "Read-only file system" err.txt && ok "the cause is named" || fail "message: $(cat err.txt)"
+else
+	echo "NOTE: cannot bind-mount read-only here: read-only check skipped"
 fi
 finish
