@@ -17,7 +17,7 @@
 
 extern const char bench_schema_sql[];
 
-#define STORE_STMT_CACHE 32
+#define STORE_STMT_CACHE 64
 
 struct store {
 	sqlite3 *db;
@@ -659,8 +659,8 @@ static int clear_attempt(struct store *st, int64_t run_id, struct errbuf *err)
 		"DELETE FROM run_host WHERE run_id = ?", "DELETE FROM result WHERE run_id = ?",
 		"DELETE FROM cpu WHERE run_id = ?",      "DELETE FROM disk WHERE run_id = ?",
 		"DELETE FROM sample WHERE run_id = ?",   "DELETE FROM artifact WHERE run_id = ?",
-		"UPDATE run SET status = 'running', error = NULL, finished_at = NULL, started_at = ?2, "
-		"attempt = attempt + 1 WHERE id = ?1",
+		("UPDATE run SET status = 'running', error = NULL, finished_at = NULL, started_at = ?2, "
+		 "attempt = attempt + 1 WHERE id = ?1"),
 	};
 	char now[40];
 
