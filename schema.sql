@@ -148,3 +148,16 @@ CREATE TABLE artifact (
 	content BLOB NOT NULL,
 	PRIMARY KEY (run_id, name)
 ) WITHOUT ROWID;
+
+-- migration 2
+-- Concurrency (docs/safety.md): a suite being run is locked by one process; a run started again is a new
+-- attempt of the same row (its id stays, attempt counts up). bench's application_id is set by the code with
+-- every migration (core/store.h STORE_APPLICATION_ID).
+CREATE TABLE suite_lock (
+	suite_id   INTEGER PRIMARY KEY REFERENCES suite(id) ON DELETE CASCADE,
+	pid        INTEGER NOT NULL,            -- the process running the suite
+	host       TEXT NOT NULL,               -- its host name (gethostname)
+	pid_start  INTEGER,                     -- its start time, clock ticks since boot (/proc/PID/stat field 22)
+	started_at TEXT NOT NULL
+);
+ALTER TABLE run ADD COLUMN attempt INTEGER NOT NULL DEFAULT 1; -- 1 + how often the run was started again

@@ -576,6 +576,8 @@ int csv_import_file(const char *path, const struct kvlist *map, struct import_ba
 	struct strbuf sb;
 	int ret;
 
+	if (import_check_path(path, 0, err) < 0)
+		return -1;
 	strbuf_init(&sb);
 	if (strbuf_read_file(&sb, path) < 0) {
 		int e = errno;

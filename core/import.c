@@ -4,8 +4,10 @@
 #include "core/import.h"
 #include "core/strbuf.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void import_batch_init(struct import_batch *b)
 {
@@ -39,4 +41,22 @@ struct imported_run *import_batch_add(struct import_batch *b)
 	run_result_init(&r->res);
 	r->status = RUN_DONE;
 	return r;
+}
+
+int import_check_path(const char *path, int allow_dir, struct errbuf *err)
+{
+	struct stat sb;
+	const char *what;
+
+	if (stat(path, &sb) < 0)
+		return err_set(err, ERR_INPUT, "%s: %s", path, strerror(errno));
+	if (S_ISREG(sb.st_mode) || (allow_dir && S_ISDIR(sb.st_mode)))
+		return 0;
+	what = S_ISDIR(sb.st_mode)    ? "a directory"
+	       : S_ISFIFO(sb.st_mode) ? "a FIFO"
+	       : S_ISCHR(sb.st_mode)  ? "a character device"
+	       : S_ISBLK(sb.st_mode)  ? "a block device"
+	       : S_ISSOCK(sb.st_mode) ? "a socket"
+				      : "not a regular file";
+	return err_set(err, ERR_INPUT, "%s: is %s, not a file to import", path, what);
 }

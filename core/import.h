@@ -30,4 +30,11 @@ void import_batch_release(struct import_batch *b);
 /* Appends an initialised run (status RUN_DONE) and returns it; valid until the next add. */
 struct imported_run *import_batch_add(struct import_batch *b);
 
+/*
+ * Whether `path` may be read as an import source without blocking: 0 for a regular file (and, with
+ * `allow_dir`, a directory); -1 with ERR_INPUT naming what it is otherwise (a FIFO, a device, a socket: opening
+ * or reading those can block or never end). Only stat()s the path, never opens it.
+ */
+int import_check_path(const char *path, int allow_dir, struct errbuf *err);
+
 #endif

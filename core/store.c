@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 
 extern const char bench_schema_sql[];
 
-#define STORE_STMT_CACHE 32
+#define STORE_STMT_CACHE 64
 
 struct store {
 	sqlite3 *db;
@@ -28,9 +29,21 @@ struct store {
 	size_t ncache;
 };
 
+/*
+ * A storage error with its cause: SQLite's message, and for I/O, open and full-disk errors also the system
+ * error (errno) behind it, so that a full disk or a read-only directory says so.
+ */
 static int sql_err(struct errbuf *err, sqlite3 *db, const char *what)
 {
-	return err_set(err, ERR_STORE, "%s: %s", what, db ? sqlite3_errmsg(db) : "no database");
+	int code, sys;
+
+	if (!db)
+		return err_set(err, ERR_STORE, "%s: no database", what);
+	code = sqlite3_errcode(db) & 0xff;
+	sys = sqlite3_system_errno(db);
+	if (sys && (code == SQLITE_IOERR || code == SQLITE_CANTOPEN || code == SQLITE_FULL || code == SQLITE_READONLY))
+		return err_set(err, ERR_STORE, "%s: %s (%s)", what, sqlite3_errmsg(db), strerror(sys));
+	return err_set(err, ERR_STORE, "%s: %s", what, sqlite3_errmsg(db));
 }
 
 /* ---- migrations ---------------------------------------------------------------------------- */
@@ -76,6 +89,49 @@ static int user_version(sqlite3 *db, int *v)
 	return rc == SQLITE_OK ? 0 : -1;
 }
 
+/* One migration in its own BEGIN IMMEDIATE transaction, applied only if user_version (re-read under the write
+ * lock) is still below n: of several processes creating one database at once, one applies it, the others see
+ * it done. Returns 1 when it was applied or already there, 0 when the database is already past `version`. */
+static int migrate_one(sqlite3 *db, int n, struct errbuf *err)
+{
+	size_t len;
+	const char *text = migration_text(n, &len);
+	char *sql, pragma[96];
+	int cur;
+
+	if (!text)
+		return err_set(err, ERR_INTERNAL, "schema migration %d is missing", n);
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return sql_err(err, db, "cannot start a schema migration");
+	if (user_version(db, &cur) < 0) {
+		sql_err(err, db, "cannot read the schema version");
+		goto fail;
+	}
+	if (cur >= n) {
+		sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+		return 0;
+	}
+	sql = xstrndup(text, len);
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d; PRAGMA application_id = %d", n,
+		 STORE_APPLICATION_ID);
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, pragma, NULL, NULL, NULL) != SQLITE_OK) {
+		err_set(err, ERR_STORE, "schema migration %d failed: %s", n, sqlite3_errmsg(db));
+		free(sql);
+		goto fail;
+	}
+	free(sql);
+	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		sql_err(err, db, "cannot commit a schema migration");
+		goto fail;
+	}
+	return 0;
+fail:
+	if (!sqlite3_get_autocommit(db))
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
 int store_migrate(sqlite3 *db, int version, struct errbuf *err)
 {
 	int cur;
@@ -86,64 +142,216 @@ int store_migrate(sqlite3 *db, int version, struct errbuf *err)
 		return err_set(err, ERR_STORE,
 			       "database schema version %d is newer than this bench (%d): upgrade bench", cur,
 			       store_schema_version());
-	for (int n = cur + 1; n <= version; n++) {
-		size_t len;
-		const char *text = migration_text(n, &len);
-		char *sql, pragma[64];
-
-		if (!text)
-			return err_set(err, ERR_INTERNAL, "schema migration %d is missing", n);
-		if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-			return sql_err(err, db, "cannot start a schema migration");
-		sql = xstrndup(text, len);
-		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", n);
-		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK ||
-		    sqlite3_exec(db, pragma, NULL, NULL, NULL) != SQLITE_OK) {
-			err_set(err, ERR_STORE, "schema migration %d failed: %s", n, sqlite3_errmsg(db));
-			free(sql);
-			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	for (int n = cur + 1; n <= version; n++)
+		if (migrate_one(db, n, err) < 0)
 			return -1;
-		}
-		free(sql);
-		if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-			return sql_err(err, db, "cannot commit a schema migration");
-	}
 	return 0;
 }
 
 /* ---- open/close ---------------------------------------------------------------------------- */
 
+/* One integer from a pragma or query; -1 with SQLite's error when it cannot be read. */
+static int query_int(sqlite3 *db, const char *sql, int *v)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		*v = sqlite3_column_int(st, 0);
+	else if (rc == SQLITE_DONE)
+		*v = 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+/*
+ * Whether the file is bench's to use, read before anything is written (a refused file stays byte-unchanged):
+ * bench's application_id; or no schema objects at all (a new or empty file); or, from before application_id
+ * was set, user_version >= 1 with bench's suite, run and result tables. Anything else is another
+ * application's database.
+ */
+static int check_owner(sqlite3 *db, const char *path, struct errbuf *err)
+{
+	int app, objects, uv, ours;
+
+	if (query_int(db, "PRAGMA application_id", &app) < 0) {
+		if ((sqlite3_errcode(db) & 0xff) == SQLITE_NOTADB)
+			return err_set(err, ERR_STORE, "'%s' is not a bench database (not an SQLite file)", path);
+		sql_err(err, db, "cannot read the database");
+		return err_prefix(err, "'%s'", path);
+	}
+	if (app == STORE_APPLICATION_ID)
+		return 0;
+	if (app != 0)
+		return err_set(err, ERR_STORE,
+			       "'%s' belongs to another application (application_id 0x%08x): not a bench database", path,
+			       (unsigned)app);
+	if (query_int(db, "SELECT count(*) FROM sqlite_schema", &objects) < 0 || query_int(db, "PRAGMA user_version", &uv) < 0) {
+		sql_err(err, db, "cannot read the database");
+		return err_prefix(err, "'%s'", path);
+	}
+	if (!objects)
+		return 0;
+	if (query_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('suite','run','result')",
+		      &ours) < 0)
+		return sql_err(err, db, path);
+	if (uv >= 1 && ours == 3)
+		return 0;
+	return err_set(err, ERR_STORE, "'%s' holds tables of another application: not a bench database (left unchanged)",
+		       path);
+}
+
+/* PRAGMA quick_check: every page and record is read and checked, indexes are not compared with their tables
+ * (integrity_check's costly part). The first problem is the message. */
+static int check_intact(sqlite3 *db, const char *path, struct errbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL), ret = 0;
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const char *r = (const char *)sqlite3_column_text(st, 0);
+		if (!r || strcmp(r, "ok"))
+			ret = err_set(err, ERR_STORE, "'%s' is damaged: %s (PRAGMA quick_check)", path, r ? r : "?");
+	} else {
+		int code = sqlite3_errcode(db) & 0xff;
+		if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB) {
+			ret = err_set(err, ERR_STORE, "'%s' is damaged: %s", path, sqlite3_errmsg(db));
+		} else {
+			sql_err(err, db, "cannot check the database");
+			ret = err_prefix(err, "'%s'", path);
+		}
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* A file: URI for a path ("%", "?" and "#" encoded), read-only and immutable. */
+static char *immutable_uri(const char *path)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_adds(&sb, "file:");
+	for (const char *p = path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			strbuf_addf(&sb, "%%%02X", (unsigned char)*p);
+		else
+			strbuf_addc(&sb, *p);
+	}
+	strbuf_adds(&sb, "?immutable=1");
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * Opens the connection. A read-only open of a WAL database whose directory we cannot write (SQLite cannot
+ * create the -shm file there) and that has no -wal file (nothing uncommitted to miss) is retried as immutable.
+ */
+static int open_db(struct store *st, unsigned flags, struct errbuf *err)
+{
+	int ro = flags & STORE_READONLY, v;
+	char *wal;
+	struct stat sb;
+
+	if (sqlite3_open_v2(st->path, &st->db, ro ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE),
+			    NULL) != SQLITE_OK) {
+		if (!st->db)
+			return err_set(err, ERR_STORE, "cannot open database '%s': out of memory", st->path);
+		sql_err(err, st->db, "cannot open database");
+		return err_prefix(err, "'%s'", st->path);
+	}
+	if (!ro || query_int(st->db, "PRAGMA application_id", &v) == 0 ||
+	    (sqlite3_errcode(st->db) & 0xff) != SQLITE_CANTOPEN)
+		return 0;
+	wal = xasprintf("%s-wal", st->path);
+	if (stat(wal, &sb) == 0) {
+		free(wal);
+		return 0;
+	}
+	free(wal);
+	sqlite3_close_v2(st->db);
+	st->db = NULL;
+	{
+		char *uri = immutable_uri(st->path);
+		int rc = sqlite3_open_v2(uri, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+		free(uri);
+		if (rc != SQLITE_OK) {
+			sql_err(err, st->db, "cannot open database");
+			return err_prefix(err, "'%s'", st->path);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Switches to WAL. Changing the journal mode needs an exclusive lock and does not wait in the busy handler:
+ * while another process creates the same new database it fails with SQLITE_BUSY, so it is retried for up to
+ * the busy timeout (10 s).
+ */
+static int set_wal(sqlite3 *db)
+{
+	for (int waited_ms = 0;; waited_ms += 10) {
+		int rc = sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			return 0;
+		if (((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) || waited_ms >= 10000)
+			return -1;
+		usleep(10000);
+	}
+}
+
+/* A writing command needs the file (if it exists) and its directory (journal, WAL and -shm files) writable:
+ * say so with the cause (EROFS, EACCES) instead of SQLite's "unable to open database file". */
+static int check_writable(const char *path, struct errbuf *err)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? (slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path))) : xstrdup(".");
+	int ret = 0;
+
+	if (access(path, F_OK) == 0 && access(path, W_OK) < 0)
+		ret = err_set(err, ERR_STORE, "cannot write database '%s': %s (reading commands still work)", path,
+			      strerror(errno));
+	else if (access(dir, W_OK) < 0)
+		ret = err_set(err, ERR_STORE, "cannot write in the directory of database '%s': %s", path, strerror(errno));
+	free(dir);
+	return ret;
+}
+
 int store_open(const char *path, unsigned flags, struct store **out, struct errbuf *err)
 {
 	struct store *st;
 	struct stat sb;
-	int oflags;
 
 	*out = NULL;
+	if (!path || !*path)
+		return err_set(err, ERR_USAGE, "--db needs a file name, got an empty string");
 	if (stat(path, &sb) == 0) {
 		if (S_ISDIR(sb.st_mode))
-			return err_set(err, ERR_STORE, "'%s': is a directory, not a database", path);
+			return err_set(err, ERR_USAGE, "--db '%s' is a directory: give a database file", path);
+		if (!S_ISREG(sb.st_mode))
+			return err_set(err, ERR_USAGE, "--db '%s' is not a regular file", path);
 	} else if (flags & (STORE_MUST_EXIST | STORE_READONLY)) {
 		return err_set(err, ERR_STORE, "'%s': no such database", path);
 	}
+	if (!(flags & STORE_READONLY) && check_writable(path, err) < 0)
+		return -1;
 	st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
-	oflags = (flags & STORE_READONLY) ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-	if (sqlite3_open_v2(path, &st->db, oflags, NULL) != SQLITE_OK) {
-		err_set(err, ERR_STORE, "cannot open database '%s': %s", path,
-			st->db ? sqlite3_errmsg(st->db) : "out of memory");
+	if (open_db(st, flags, err) < 0)
 		goto fail;
-	}
 	sqlite3_busy_timeout(st->db, 10000);
 	sqlite3_extended_result_codes(st->db, 1);
+	if (check_owner(st->db, path, err) < 0 || check_intact(st->db, path, err) < 0)
+		goto fail;
 	if (sqlite3_exec(st->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
 		sql_err(err, st->db, path);
 		goto fail;
 	}
 	if (!(flags & STORE_READONLY)) {
-		if (sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK ||
-		    sqlite3_exec(st->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK) {
-			err_set(err, ERR_STORE, "'%s': not a bench database (%s)", path, sqlite3_errmsg(st->db));
+		if (set_wal(st->db) < 0 || sqlite3_exec(st->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK) {
+			sql_err(err, st->db, "cannot set up the database");
+			err_prefix(err, "'%s'", path);
 			goto fail;
 		}
 		if (store_migrate(st->db, store_schema_version(), err) < 0) {
@@ -153,7 +361,8 @@ int store_open(const char *path, unsigned flags, struct store **out, struct errb
 	} else {
 		int v;
 		if (user_version(st->db, &v) < 0) {
-			err_set(err, ERR_STORE, "'%s': not a bench database (%s)", path, sqlite3_errmsg(st->db));
+			sql_err(err, st->db, "cannot read the schema version");
+			err_prefix(err, "'%s'", path);
 			goto fail;
 		}
 		if (v != store_schema_version()) {
@@ -443,6 +652,36 @@ out:
 	return ret;
 }
 
+/* Removes what an earlier attempt of a run stored under it (results cascade to percentiles and bins). */
+static int clear_attempt(struct store *st, int64_t run_id, struct errbuf *err)
+{
+	static const char *const sql[] = {
+		"DELETE FROM run_host WHERE run_id = ?", "DELETE FROM result WHERE run_id = ?",
+		"DELETE FROM cpu WHERE run_id = ?",      "DELETE FROM disk WHERE run_id = ?",
+		"DELETE FROM sample WHERE run_id = ?",   "DELETE FROM artifact WHERE run_id = ?",
+		("UPDATE run SET status = 'running', error = NULL, finished_at = NULL, started_at = ?2, "
+		 "attempt = attempt + 1 WHERE id = ?1"),
+	};
+	char now[40];
+
+	store_now(now, sizeof(now));
+	for (size_t i = 0; i < sizeof(sql) / sizeof(sql[0]); i++) {
+		sqlite3_stmt *s = NULL;
+		int ret;
+
+		if (prep(st, &s, sql[i], err) < 0)
+			return -1;
+		sqlite3_bind_int64(s, 1, run_id);
+		if (i == sizeof(sql) / sizeof(sql[0]) - 1)
+			bind_text(s, 2, now);
+		ret = step_done(st, s, "cannot start a new attempt of a run", err);
+		unprep(s);
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int store_run_begin(struct store *st, int64_t suite_id, const struct run_spec *spec, int64_t *run_id,
 		    struct errbuf *err)
 {
@@ -454,23 +693,131 @@ int store_run_begin(struct store *st, int64_t suite_id, const struct run_spec *s
 	if (store_run_lookup(st, suite_id, spec->seq, spec->repetition, &old_id, &old, err) < 0)
 		goto fail;
 	if (old_id) {
-		/* A run cut short earlier: drop the old row with everything under it, then start afresh. */
-		sqlite3_stmt *s = NULL;
-		if (prep(st, &s, "DELETE FROM run WHERE id = ?", err) < 0)
+		if (clear_attempt(st, old_id, err) < 0)
 			goto fail;
-		sqlite3_bind_int64(s, 1, old_id);
-		if (step_done(st, s, "cannot reset a run", err) < 0) {
+		*run_id = old_id;
+	} else if (store_run_add(st, suite_id, spec, RUN_RUNNING, run_id, err) < 0) {
+		goto fail;
+	}
+	return store_commit(st, err);
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+/* ---- suite lock ---------------------------------------------------------------------------- */
+
+/* Start time of a process in clock ticks since boot (/proc/PID/stat field 22), 0 when unknown. */
+static long long proc_start_ticks(long pid)
+{
+	char path[64], buf[1024], *p;
+	long long start = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')'))) {
+		/* after "pid (comm)": field 3 is the state; the start time is field 22 */
+		int field = 2;
+		char *save = NULL;
+		for (char *t = strtok_r(p + 1, " ", &save); t; t = strtok_r(NULL, " ", &save))
+			if (++field == 22) {
+				start = strtoll(t, NULL, 10);
+				break;
+			}
+	}
+	fclose(f);
+	return start;
+}
+
+static void this_host(char *buf, size_t len)
+{
+	if (gethostname(buf, len) < 0 || !*buf)
+		snprintf(buf, len, "localhost");
+	buf[len - 1] = '\0';
+}
+
+/* Whether a lock row still belongs to a live process. */
+static int lock_alive(const char *host, long pid, long long start)
+{
+	char me[256];
+
+	this_host(me, sizeof(me));
+	if (strcmp(host, me))
+		return 1; /* another host's process cannot be checked from here */
+	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		return 0;
+	return !start || proc_start_ticks(pid) == start;
+}
+
+int store_suite_lock(struct store *st, int64_t suite_id, struct errbuf *err)
+{
+	sqlite3_stmt *s = NULL;
+	char me[256], now[40];
+	int rc;
+
+	if (store_begin(st, err) < 0)
+		return -1;
+	if (prep(st, &s, "SELECT pid, host, pid_start, started_at FROM suite_lock WHERE suite_id = ?", err) < 0)
+		goto fail;
+	sqlite3_bind_int64(s, 1, suite_id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		long pid = (long)sqlite3_column_int64(s, 0);
+		const char *host = (const char *)sqlite3_column_text(s, 1);
+		long long start = sqlite3_column_int64(s, 2);
+		if (lock_alive(host ? host : "", pid, start)) {
+			err_set(err, ERR_STORE, "suite %lld in '%s' is being run by PID %ld on host '%s' (since %s)",
+				(long long)suite_id, st->path, pid, host ? host : "?",
+				(const char *)sqlite3_column_text(s, 3));
 			unprep(s);
 			goto fail;
 		}
+	} else if (rc != SQLITE_DONE) {
+		sql_err(err, st->db, "cannot read the suite lock");
 		unprep(s);
+		goto fail;
 	}
-	if (store_run_add(st, suite_id, spec, RUN_RUNNING, run_id, err) < 0)
+	unprep(s);
+	if (prep(st, &s, "INSERT OR REPLACE INTO suite_lock(suite_id, pid, host, pid_start, started_at) "
+			 "VALUES (?,?,?,?,?)", err) < 0)
+		goto fail;
+	this_host(me, sizeof(me));
+	store_now(now, sizeof(now));
+	sqlite3_bind_int64(s, 1, suite_id);
+	sqlite3_bind_int64(s, 2, (sqlite3_int64)getpid());
+	bind_text(s, 3, me);
+	sqlite3_bind_int64(s, 4, proc_start_ticks((long)getpid()));
+	bind_text(s, 5, now);
+	rc = step_done(st, s, "cannot lock the suite", err);
+	unprep(s);
+	if (rc < 0)
 		goto fail;
 	return store_commit(st, err);
 fail:
 	store_rollback(st);
 	return -1;
+}
+
+void store_suite_unlock(struct store *st, int64_t suite_id)
+{
+	sqlite3_stmt *s = NULL;
+	struct errbuf err;
+	char me[256];
+
+	if (!st || !suite_id)
+		return;
+	errbuf_init(&err);
+	this_host(me, sizeof(me));
+	if (prep(st, &s, "DELETE FROM suite_lock WHERE suite_id = ? AND pid = ? AND host = ?", &err) < 0)
+		return;
+	sqlite3_bind_int64(s, 1, suite_id);
+	sqlite3_bind_int64(s, 2, (sqlite3_int64)getpid());
+	bind_text(s, 3, me);
+	step_done(st, s, "cannot unlock the suite", &err);
+	unprep(s);
 }
 
 static void bind_lat(sqlite3_stmt *s, int i, const struct lat_summary *l)

@@ -16,11 +16,24 @@
 
 struct store;
 
+/*
+ * PRAGMA application_id of bench's databases: 0x42454E43, "BENC" in ASCII (docs/safety.md). Set by every
+ * migration; a file with another application_id, or with tables but neither this id nor bench's tables, is
+ * refused and left unchanged.
+ */
+#define STORE_APPLICATION_ID 0x42454E43
+
 enum store_flags {
 	STORE_READONLY = 1 << 0, /* open an existing file read-only (report, gate) */
 	STORE_MUST_EXIST = 1 << 1, /* fail if the file does not exist instead of creating it */
 };
 
+/*
+ * Opens (creating when allowed) a bench database. ERR_USAGE for an empty path, a directory or a special file;
+ * ERR_STORE, with the cause, for another application's file, a damaged file (PRAGMA quick_check), a full
+ * disk or a read-only location. Schema creation and migrations run in BEGIN IMMEDIATE transactions that
+ * re-read user_version first, so that processes creating one database at once all succeed.
+ */
 int store_open(const char *path, unsigned flags, struct store **out, struct errbuf *err);
 void store_close(struct store *st); /* NULL ok */
 const char *store_path(const struct store *st);
@@ -45,6 +58,15 @@ int store_suite_add(struct store *st, const char *name, const char *source, cons
 /* The newest suite with this name and args, or 0 in *suite_id when none. */
 int store_suite_find(struct store *st, const char *name, const char *args, int64_t *suite_id, struct errbuf *err);
 
+/*
+ * The lock of a suite being run: a suite_lock row with this process's PID, host name, process start time and
+ * the time it was taken. A lock held by a live process (same PID and start time on this host, or any lock of
+ * another host) refuses with ERR_STORE naming PID, host and start; a lock of a process of this host that is
+ * gone is stale and taken over. Unlock removes only this process's lock; a lock dies with its process.
+ */
+int store_suite_lock(struct store *st, int64_t suite_id, struct errbuf *err);
+void store_suite_unlock(struct store *st, int64_t suite_id);
+
 /* Status of run (seq, repetition) of a suite: *run_id 0 when there is no row. */
 int store_run_lookup(struct store *st, int64_t suite_id, unsigned seq, unsigned repetition, int64_t *run_id,
 		     enum run_status *status, struct errbuf *err);
@@ -57,8 +79,9 @@ int store_run_add(struct store *st, int64_t suite_id, const struct run_spec *spe
 		  int64_t *run_id, struct errbuf *err);
 
 /*
- * Starts a run: inserts (or, for a run that exists but is not done, resets) its row as 'running' and commits
- * before any load starts.
+ * Starts a run: inserts its row as 'running' and commits before any load starts. A (seq, repetition) that
+ * already has a row is a new attempt: the row is updated in place (same id, attempt + 1, status 'running',
+ * new started_at, no error) and what the earlier attempt stored under it is removed; it is never deleted.
  */
 int store_run_begin(struct store *st, int64_t suite_id, const struct run_spec *spec, int64_t *run_id,
 		    struct errbuf *err);

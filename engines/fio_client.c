@@ -1,6 +1,6 @@
 /*
  * fio_client: one run on many hosts through fio's client/server mode (reference/fio.md "Client/server
- * mode"; docs/multihost.md). prepare probes every initiator's fio server (engines/fio_hosts.h) and writes one
+ * mode"; docs/multihost.md). prepare checks every initiator's fio server (engines/fio_hosts.h) and writes one
  * job file per host with that host's targets; start runs ONE fio client process for all hosts:
  *
  *     fio --client=A,8765 A.fio --client=B,8765 B.fio ... --output-format=json+ --output=fio-output.json
@@ -54,7 +54,7 @@
 #define FIO_CLIENT_SAMPLE_MS 1000
 #define FIO_CLIENT_SAMPLE_MS_TEXT "1000"
 #define FIO_CLIENT_SAMPLE_NAME "bench"
-#define PROBE_TIMEOUT_MS 3000
+#define PROBE_TIMEOUT_MS FIO_PROBE_TIMEOUT_MS
 
 struct client_host {
 	const struct host *h;
@@ -102,9 +102,8 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 	struct kvlist extra;
 	char local[64];
 	size_t usable = 0;
-	int *probe_ok = NULL, ret = -1;
-	struct fio_server_info *probe_info = NULL;
-	char **probe_msg = NULL;
+	struct fio_host_status *st = NULL;
+	int ret = -1;
 
 	if (!hl || !hl->n)
 		return err_set(err, ERR_INTERNAL, "fio_client_prepare called without hosts");
@@ -133,14 +132,22 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 		kvlist_add(&extra, "log_avg_msec", FIO_CLIENT_LOG_MS_TEXT);
 	}
 	kvlist_add(&extra, "log_unix_epoch", "1");
-	probe_ok = xcalloc(hl->n, sizeof(*probe_ok));
-	probe_info = xcalloc(hl->n, sizeof(*probe_info));
-	probe_msg = xcalloc(hl->n, sizeof(*probe_msg));
-	fio_servers_probe_all(hl, PROBE_TIMEOUT_MS, probe_ok, probe_info, probe_msg);
+	/*
+	 * The preflight again, per run and bounded per host (fio_hosts.h): probe, version, and the 4 KiB target
+	 * read, which a server that answers probes but no jobs fails. A host that fails is left out and the run
+	 * is partial, instead of one silent server holding the whole fio client until the run's deadline.
+	 */
+	{
+		struct fio_hosts_check_opts o = { 1, run->destructive, 1, PROBE_TIMEOUT_MS, p->dir };
+		struct errbuf e;
+		errbuf_init(&e);
+		st = xcalloc(hl->n, sizeof(*st));
+		(void)fio_hosts_check_ex(hl, &o, st, NULL, &e);
+	}
 	for (size_t i = 0; i < hl->n; i++) {
 		const struct host *h = &hl->v[i];
 		struct client_host *ch;
-		const struct fio_server_info *info = &probe_info[i];
+		const struct fio_server_info *info = &st[i].info;
 		struct strbuf jf;
 		char *const *targets = h->targets;
 		size_t ntargets = h->ntargets;
@@ -163,13 +170,8 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 		 * a host that fails the probe here was lost after the suite started: it is left out and the run is
 		 * partial (collect names it), so that the suite can go on with the others.
 		 */
-		if (!probe_ok[i]) {
-			ch->skipped = xasprintf("host '%s' left out: %s", h->name, probe_msg[i] ? probe_msg[i] : "no reply");
-			continue;
-		}
-		if (strcmp(info->fio_version, local)) {
-			ch->skipped = xasprintf("host '%s' left out: it runs %s, this host runs %s", h->name,
-						info->fio_version, local);
+		if (st[i].state != FIO_HOST_OK) {
+			ch->skipped = xasprintf("host '%s' left out: %s", h->name, st[i].problem ? st[i].problem : "no reply");
 			continue;
 		}
 		ch->fio_version = xstrdup(info->fio_version);
@@ -192,11 +194,8 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 		ret = err_set(err, ERR_HOST, "no host can run the load: %s", p->hosts[0].skipped);
 fail:
 	kvlist_release(&extra);
-	for (size_t i = 0; probe_msg && i < hl->n; i++)
-		free(probe_msg[i]);
-	free(probe_msg);
-	free(probe_info);
-	free(probe_ok);
+	fio_host_status_release(st, st ? hl->n : 0);
+	free(st);
 	return ret;
 }
 

@@ -1,7 +1,7 @@
 /*
  * fio_hosts: the preflight of multi-host runs (see fio_hosts.h): a PROBE over fio's client/server protocol
  * to every fio server, the local fio's version for comparison, and a read-only target check run through one
- * fio client process.
+ * fio client process per host, each bounded by FIO_TARGET_CHECK_TIMEOUT_MS.
  *
  * Wire format of a fio command (fio 3.33 server.h, little endian): u16 version, u16 opcode, u32 flags,
  * u64 tag, u32 pdu_len, u16 cmd_crc16 (CRC-16/ARC of the 20 bytes before it), u16 pdu_crc16 (of the
@@ -161,7 +161,7 @@ int fio_server_probe(const char *addr, unsigned port, int timeout_ms, struct fio
 		     struct errbuf *err)
 {
 	unsigned char msg[CMD_HDR_LEN + PROBE_PDU_LEN], hdr[CMD_HDR_LEN], pdu[MAX_PDU];
-	long long t0 = mono_ms(), deadline = t0 + (timeout_ms > 0 ? timeout_ms : 3000);
+	long long t0 = mono_ms(), deadline = t0 + (timeout_ms > 0 ? timeout_ms : FIO_PROBE_TIMEOUT_MS);
 	char where[300];
 	int fd, ret = -1;
 
@@ -189,7 +189,7 @@ int fio_server_probe(const char *addr, unsigned port, int timeout_ms, struct fio
 		if (io_all(fd, hdr, sizeof(hdr), 0, deadline) < 0) {
 			if (errno == ETIMEDOUT)
 				err_set(err, ERR_HOST, "%s: no fio probe reply within %d ms (not a fio server?)", where,
-					timeout_ms > 0 ? timeout_ms : 3000);
+					timeout_ms > 0 ? timeout_ms : FIO_PROBE_TIMEOUT_MS);
 			else
 				err_set(err, ERR_HOST,
 					"%s: the server closed the connection without a fio probe reply (%s): not a fio "
@@ -356,123 +356,135 @@ static void add_escaped_filename(struct strbuf *sb, const char *path)
 	strbuf_addc(sb, '\n');
 }
 
-/* Reads 4 KiB of every target of every OK initiator through one fio client process. */
-static void check_targets(const struct host_list *hosts, struct fio_host_status *st, const char *workdir)
+/* One host's target check: its job file, its fio client process, its output. */
+struct target_check {
+	char *jobfile, *outpath, *errpath;
+	struct proc pr;
+	int started;
+};
+
+/* Writes the host's read-only check job and starts `fio --client=HOST job` for it alone. */
+static int start_target_check(const struct host *h, const char *workdir, size_t i, struct target_check *tc,
+			      struct errbuf *e)
 {
-	char **argv = NULL, **files = NULL, *outpath = NULL, *errpath = NULL;
-	size_t argc = 0, nfiles = 0, used = 0;
 	struct strbuf sb;
-	struct errbuf e;
+	char *ca, *out_arg;
+	FILE *f;
+	int ret;
+
+	strbuf_init(&sb);
+	strbuf_adds(&sb, "; bench hosts check: read 4 KiB of each target, create nothing\n[global]\n"
+			 "ioengine=psync\nrw=read\nbs=4k\nio_size=4k\nallow_file_create=0\n");
+	for (size_t t = 0; t < h->ntargets; t++) {
+		strbuf_addf(&sb, "[t%zu]\n", t);
+		add_escaped_filename(&sb, h->targets[t]);
+	}
+	tc->jobfile = xasprintf("%s/check-%zu.fio", workdir, i);
+	tc->outpath = xasprintf("%s/check-%zu.json", workdir, i);
+	tc->errpath = xasprintf("%s/check-%zu.err", workdir, i);
+	f = fopen(tc->jobfile, "w");
+	if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len || fclose(f) != 0) {
+		strbuf_release(&sb);
+		return err_set(e, ERR_HOST, "cannot write %s: %s", tc->jobfile, strerror(errno));
+	}
+	strbuf_release(&sb);
+	ca = host_fio_client_arg(h);
+	{
+		char *client = xasprintf("--client=%s", ca);
+		out_arg = xasprintf("--output=%s", tc->outpath);
+		char *argv[] = { "fio", client, tc->jobfile, "--output-format=json", out_arg, NULL };
+		ret = proc_start(&tc->pr, argv, workdir, tc->errpath, tc->errpath, e);
+		free(client);
+	}
+	free(ca);
+	free(out_arg);
+	tc->started = ret == 0;
+	return ret;
+}
+
+/* Reads the finished check of host i and records each target's outcome. */
+static void finish_target_check(const struct host *h, struct fio_host_status *st, struct target_check *tc)
+{
+	struct strbuf sb;
 	struct fio_output fo;
-	struct proc pr = { 0, 0, 0 };
-	int started = 0;
+	struct errbuf e;
 
 	strbuf_init(&sb);
 	fio_output_init(&fo);
 	errbuf_init(&e);
-	argv = xcalloc(2 * hosts->n + 4, sizeof(*argv));
-	files = xcalloc(hosts->n, sizeof(*files));
-	argv[argc++] = xstrdup("fio");
+	if (strbuf_read_file(&sb, tc->outpath) < 0 || fio_json_parse(sb.buf, sb.len, tc->outpath, &fo, &e) < 0) {
+		set_problem(st, FIO_HOST_TARGET, xstrdup("target check gave no output (fio client failed)"));
+		goto out;
+	}
+	for (size_t t = 0; t < h->ntargets; t++) {
+		const struct fio_job *found = NULL;
+		char jn[32];
+
+		snprintf(jn, sizeof(jn), "t%zu", t);
+		for (size_t k = 0; k < fo.njobs; k++)
+			if (!strcmp(fo.jobs[k].jobname, jn))
+				found = &fo.jobs[k];
+		if (!found)
+			set_problem(st, FIO_HOST_TARGET, xasprintf("target '%s': the check gave no result", h->targets[t]));
+		else if (found->res.error)
+			set_problem(st, FIO_HOST_TARGET,
+				    xasprintf("target '%s' missing or unreadable (fio error %d: %s)", h->targets[t],
+					      found->res.error, strerror(found->res.error)));
+	}
+out:
+	fio_output_release(&fo);
+	strbuf_release(&sb);
+}
+
+/*
+ * Reads 4 KiB of every target of every OK initiator: one fio client process per host, all at once, so that a
+ * server that answered the probe and then went silent (or was stopped) fails only its own host, after
+ * FIO_TARGET_CHECK_TIMEOUT_MS, while the others finish.
+ */
+static void check_targets(const struct host_list *hosts, struct fio_host_status *st, const char *workdir)
+{
+	struct target_check *tc = xcalloc(hosts->n ? hosts->n : 1, sizeof(*tc));
+	long long deadline = mono_ms() + FIO_TARGET_CHECK_TIMEOUT_MS;
+
 	for (size_t i = 0; i < hosts->n; i++) {
 		const struct host *h = &hosts->v[i];
-		FILE *f;
+		struct errbuf e;
 
 		if (st[i].state != FIO_HOST_OK || h->role != ROLE_INITIATOR || !h->ntargets)
 			continue;
-		strbuf_reset(&sb);
-		strbuf_adds(&sb, "; bench hosts check: read 4 KiB of each target, create nothing\n[global]\n"
-				 "ioengine=psync\nrw=read\nbs=4k\nio_size=4k\nallow_file_create=0\n");
-		for (size_t t = 0; t < h->ntargets; t++) {
-			strbuf_addf(&sb, "[t%zu]\n", t);
-			add_escaped_filename(&sb, h->targets[t]);
-		}
-		files[nfiles] = xasprintf("%s/check-%s.fio", workdir, h->name);
-		f = fopen(files[nfiles], "w");
-		if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len) {
-			if (f)
-				fclose(f);
-			set_problem(&st[i], FIO_HOST_TARGET, xasprintf("cannot write %s: %s", files[nfiles], strerror(errno)));
-			nfiles++;
-			continue;
-		}
-		fclose(f);
-		{
-			char *ca = host_fio_client_arg(h);
-			argv[argc++] = xasprintf("--client=%s", ca);
-			free(ca);
-		}
-		argv[argc++] = xstrdup(files[nfiles]);
-		nfiles++;
-		used++;
-	}
-	if (!used)
-		goto out;
-	outpath = xasprintf("%s/check-output.json", workdir);
-	errpath = xasprintf("%s/check-stderr.txt", workdir);
-	argv[argc++] = xstrdup("--output-format=json");
-	argv[argc++] = xasprintf("--output=%s", outpath);
-	if (proc_start(&pr, argv, workdir, errpath, errpath, &e) < 0) {
-		for (size_t i = 0; i < hosts->n; i++)
-			if (st[i].state == FIO_HOST_OK && hosts->v[i].ntargets)
-				set_problem(&st[i], FIO_HOST_TARGET, xasprintf("target check not run: %s", e.msg));
-		goto out;
-	}
-	started = 1;
-	if (!proc_wait(&pr, 60000))
-		proc_stop(&pr, 1000);
-	strbuf_reset(&sb);
-	if (strbuf_read_file(&sb, outpath) < 0 || fio_json_parse(sb.buf, sb.len, outpath, &fo, &e) < 0) {
-		for (size_t i = 0; i < hosts->n; i++)
-			if (st[i].state == FIO_HOST_OK && hosts->v[i].ntargets && hosts->v[i].role == ROLE_INITIATOR)
-				set_problem(&st[i], FIO_HOST_TARGET,
-					    xstrdup("target check gave no output (fio client failed)"));
-		goto out;
+		errbuf_init(&e);
+		if (start_target_check(h, workdir, i, &tc[i], &e) < 0)
+			set_problem(&st[i], FIO_HOST_TARGET, xasprintf("target check not run: %s", e.msg));
 	}
 	for (size_t i = 0; i < hosts->n; i++) {
-		const struct host *h = &hosts->v[i];
+		long long left;
 
-		if (st[i].state != FIO_HOST_OK || h->role != ROLE_INITIATOR)
+		if (!tc[i].started)
 			continue;
-		for (size_t t = 0; t < h->ntargets; t++) {
-			const struct fio_job *found = NULL;
-			char jn[32];
-
-			snprintf(jn, sizeof(jn), "t%zu", t);
-			for (size_t k = 0; k < fo.njobs; k++) {
-				const struct fio_job *j = &fo.jobs[k];
-				if (j->hostname && !strcmp(j->hostname, h->addr) && (!j->port || j->port == h->port) &&
-				    !strcmp(j->jobname, jn))
-					found = j;
-			}
-			if (!found)
-				set_problem(&st[i], FIO_HOST_TARGET,
-					    xasprintf("target '%s': the check gave no result", h->targets[t]));
-			else if (found->res.error)
-				set_problem(&st[i], FIO_HOST_TARGET,
-					    xasprintf("target '%s' missing or unreadable (fio error %d: %s)",
-						      h->targets[t], found->res.error, strerror(found->res.error)));
+		left = deadline - mono_ms();
+		if (!proc_wait(&tc[i].pr, left > 0 ? (int)left : 0)) {
+			proc_stop(&tc[i].pr, 500);
+			set_problem(&st[i], FIO_HOST_TARGET,
+				    xasprintf("the fio server answered the probe but not the target check within %d ms",
+					      FIO_TARGET_CHECK_TIMEOUT_MS));
+			continue;
 		}
+		finish_target_check(&hosts->v[i], &st[i], &tc[i]);
 	}
-out:
-	if (started)
-		proc_stop(&pr, 500);
-	for (size_t i = 0; i < argc; i++)
-		free(argv[i]);
-	free(argv);
-	for (size_t i = 0; i < nfiles; i++) {
-		if (files[i])
-			unlink(files[i]);
-		free(files[i]);
+	for (size_t i = 0; i < hosts->n; i++) {
+		if (tc[i].started)
+			proc_stop(&tc[i].pr, 500);
+		if (tc[i].jobfile)
+			unlink(tc[i].jobfile);
+		if (tc[i].outpath)
+			unlink(tc[i].outpath);
+		if (tc[i].errpath)
+			unlink(tc[i].errpath);
+		free(tc[i].jobfile);
+		free(tc[i].outpath);
+		free(tc[i].errpath);
 	}
-	free(files);
-	if (outpath)
-		unlink(outpath);
-	if (errpath)
-		unlink(errpath);
-	free(outpath);
-	free(errpath);
-	fio_output_release(&fo);
-	strbuf_release(&sb);
+	free(tc);
 }
 
 static const char *state_word(enum fio_host_state s)

@@ -23,6 +23,15 @@
 /* fio's client/server protocol version that this probe speaks (fio 3.33: 97). */
 #define FIO_PROTO_VERSION 97
 
+/*
+ * Time bounds of every network wait, per host (docs/safety.md): a probe (connect + PROBE reply) gets the
+ * caller's timeout, FIO_PROBE_TIMEOUT_MS by default; the target check (a fio client reading 4 KiB of each
+ * target) FIO_TARGET_CHECK_TIMEOUT_MS. Hosts are probed and checked at once, so a silent or stopped server
+ * costs one bound, not one per host, and fails only its own host.
+ */
+#define FIO_PROBE_TIMEOUT_MS 3000
+#define FIO_TARGET_CHECK_TIMEOUT_MS 10000
+
 /* What a fio server said about itself. */
 struct fio_server_info {
 	char hostname[65];       /* the server machine's host name */

@@ -374,6 +374,135 @@ static int read_job(const struct ctx *cx, const cJSON *j, const struct kvlist *g
 	return 0;
 }
 
+/* ---- validation: figures fio cannot have written ----------------------------------------------- */
+
+/*
+ * A stored figure must be one fio could print: a JSON number (not "lots"), finite and not negative. Each
+ * error names the file and the JSON path of the value (jobs[2].read.total_ios).
+ */
+static int check_number(const struct ctx *cx, const cJSON *o, const char *key, const char *where,
+			struct errbuf *err)
+{
+	const cJSON *v = get(o, key);
+
+	if (!v)
+		return 0;
+	if (!cJSON_IsNumber(v)) {
+		char *txt = cJSON_PrintUnformatted(v);
+		err_set(err, ERR_INPUT, "%s: %s.%s: not a number (%.40s)", cx->name, where, key, txt ? txt : "?");
+		free(txt);
+		return -1;
+	}
+	if (!isfinite(v->valuedouble) || v->valuedouble < 0)
+		return err_set(err, ERR_INPUT, "%s: %s.%s: %g is negative: fio never prints that", cx->name, where,
+			       key, v->valuedouble);
+	return 0;
+}
+
+static int check_bins(const struct ctx *cx, const cJSON *bins, const char *where, struct errbuf *err)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, bins) {
+		const char *k = c->string ? c->string : "";
+		size_t i = 0;
+
+		if (!strncmp(k, "FIO_IO_U_PLAT_", 14))
+			continue; /* fio 2.x layout constants */
+		while (isdigit((unsigned char)k[i]))
+			i++;
+		if (!i || k[i] || i > 19)
+			return err_set(err, ERR_INPUT, "%s: %s.bins: key \"%.40s\" is not a bucket value", cx->name, where,
+				       k);
+		if (!cJSON_IsNumber(c) || !isfinite(c->valuedouble) || c->valuedouble < 0 ||
+		    c->valuedouble != floor(c->valuedouble))
+			return err_set(err, ERR_INPUT, "%s: %s.bins.%s: the count is not a whole number >= 0", cx->name,
+				       where, k);
+	}
+	return 0;
+}
+
+static int check_lat(const struct ctx *cx, const cJSON *l, const char *where, struct errbuf *err)
+{
+	static const char *const keys[] = { "min", "max", "mean", "stddev", "N" };
+	const cJSON *pc = get(l, "percentile"), *c;
+	char *sub;
+	int ret = 0;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (check_number(cx, l, keys[i], where, err) < 0)
+			return -1;
+	if (cJSON_IsObject(pc))
+		cJSON_ArrayForEach(c, pc) {
+			if (!cJSON_IsNumber(c) || c->valuedouble < 0)
+				return err_set(err, ERR_INPUT, "%s: %s.percentile.%s: not a latency", cx->name, where,
+					       c->string ? c->string : "?");
+		}
+	sub = xasprintf("%s", where);
+	if (cJSON_IsObject(get(l, "bins")))
+		ret = check_bins(cx, get(l, "bins"), sub, err);
+	free(sub);
+	return ret;
+}
+
+/* IOs and IOPS x runtime agree as fio computes IOPS (1000 * total_ios / runtime_ms), up to its rounding. */
+static int check_dir(const struct ctx *cx, const cJSON *o, const char *where, struct errbuf *err)
+{
+	static const char *const keys[] = { "io_bytes", "io_kbytes", "bw_bytes", "bw", "iops", "runtime",
+					    "total_ios", "short_ios", "drop_ios" };
+	static const char *const lats[] = { "lat_ns", "clat_ns", "slat_ns", "lat", "clat", "slat" };
+	double ios, iops, rt;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (check_number(cx, o, keys[i], where, err) < 0)
+			return -1;
+	for (size_t i = 0; i < sizeof(lats) / sizeof(lats[0]); i++) {
+		const cJSON *l = get(o, lats[i]);
+		if (cJSON_IsObject(l)) {
+			char *w = xasprintf("%s.%s", where, lats[i]);
+			int ret = check_lat(cx, l, w, err);
+			free(w);
+			if (ret < 0)
+				return -1;
+		}
+	}
+	if (num(o, "total_ios", &ios) && num(o, "iops", &iops) && num(o, "runtime", &rt) && rt > 0) {
+		double want = iops * rt / 1000.0;
+		if (fabs(ios - want) > 1.0 + rt / 1000.0 + ios * 1e-3)
+			return err_set(err, ERR_INPUT,
+				       "%s: %s.total_ios: %.0f IOs, but iops %g x runtime %.0f ms is %.0f IOs", cx->name,
+				       where, ios, iops, rt, want);
+	}
+	return 0;
+}
+
+static int check_job(const struct ctx *cx, const cJSON *j, const char *where, struct errbuf *err)
+{
+	static const char *const dirs[] = { "read", "write", "trim", "mixed" };
+	int found = 0;
+
+	if (!cJSON_IsObject(j))
+		return 0; /* read_job says so */
+	for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+		const cJSON *o = get(j, dirs[d]);
+		char *w;
+		int ret;
+
+		if (!o)
+			continue;
+		w = xasprintf("%s.%s", where, dirs[d]);
+		ret = cJSON_IsObject(o) ? check_dir(cx, o, w, err)
+					: err_set(err, ERR_INPUT, "%s: %s: not an object", cx->name, w);
+		free(w);
+		if (ret < 0)
+			return -1;
+		found = 1;
+	}
+	if (!found)
+		return err_set(err, ERR_INPUT, "%s: %s: no read, write, trim or mixed results", cx->name, where);
+	return 0;
+}
+
 /* ---- documents ------------------------------------------------------------------------------------ */
 
 static int line_of(const char *text, size_t off)
@@ -417,6 +546,7 @@ static int read_document(const struct ctx *cx, const cJSON *doc, struct fio_outp
 	const cJSON *ver = get(doc, "fio version"), *arr, *j;
 	double x;
 	int cs = 0;
+	size_t idx = 0;
 
 	arr = get(doc, "jobs");
 	if (!cJSON_IsArray(arr)) {
@@ -434,14 +564,17 @@ static int read_document(const struct ctx *cx, const cJSON *doc, struct fio_outp
 	cJSON_ArrayForEach(j, arr) {
 		const cJSON *jn = get(j, "jobname");
 		struct fio_job *job;
+		char where[48];
 
+		snprintf(where, sizeof(where), "%s[%zu]", cs ? "client_stats" : "jobs", idx++);
 		if (cs && cJSON_IsString(jn) && !strcmp(jn->valuestring, "All clients"))
 			continue;
 		ARRAY_GROW(out->jobs, out->cap, out->njobs + 1);
 		job = &out->jobs[out->njobs++];
 		memset(job, 0, sizeof(*job));
 		kvlist_init(&job->options);
-		if (read_job(cx, j, &out->global_options, out->fio_version, job, err) < 0)
+		if (read_job(cx, j, &out->global_options, out->fio_version, job, err) < 0 ||
+		    check_job(cx, j, where, err) < 0)
 			return -1;
 	}
 	return 0;

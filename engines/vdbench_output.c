@@ -224,6 +224,8 @@ int vdbench_output_import(const char *dir, struct import_batch *out, struct errb
 			err_set(err, ERR_INPUT, "%s: not a vdbench output directory (no flatfile.html)", dir);
 		goto out;
 	}
+	if (import_check_path(flat, 0, err) < 0)
+		goto out;
 	if (strbuf_read_file(&sb, flat) < 0) {
 		err_set(err, ERR_INPUT, "%s: %s", flat, strerror(errno));
 		goto out;
@@ -232,7 +234,12 @@ int vdbench_output_import(const char *dir, struct import_batch *out, struct errb
 		err_set(err, ERR_INPUT, "%s:1: binary data (NUL bytes), not a vdbench flatfile", flat);
 		goto out;
 	}
-	strbuf_read_file(&parm, parm_path);
+	{
+		struct errbuf perr; /* parmfile.html is optional; a FIFO there must not block */
+		errbuf_init(&perr);
+		if (import_check_path(parm_path, 0, &perr) == 0)
+			strbuf_read_file(&parm, parm_path);
+	}
 	nstarts = read_totals(dir, &starts);
 	version = read_version(dir);
 	free(out->suite_name);
@@ -304,8 +311,8 @@ int vdbench_output_import(const char *dir, struct import_batch *out, struct errb
 				v[c] = NAN;
 				if (col[c] < 0 || c == C_RUN || c == C_INTERVAL || c == C_TOD)
 					continue;
-				if (num(fields[col[c]], &v[c]) < 0) {
-					err_set(err, ERR_INPUT, "%s:%d: '%s' is not a number in column '%s'", flat, line,
+				if (num(fields[col[c]], &v[c]) < 0 || v[c] < 0) {
+					err_set(err, ERR_INPUT, "%s:%d: '%s' is not a number >= 0 in column '%s'", flat, line,
 						fields[col[c]], col_name[c]);
 					free(raw);
 					goto out;

@@ -1,141 +1,289 @@
 /*
- * escape: per-format escaping of user text (see escape.h).
+ * escape: per-format escaping of user text (see escape.h). Every escaper walks the text one code point at a
+ * time through utf8_decode, so that invalid UTF-8 becomes U+FFFD in every format and no format sees a control
+ * character it cannot hold.
  */
 #include "report/escape.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#define REPLACEMENT 0xFFFD
+
+int32_t utf8_decode(const char *s, size_t len, size_t *used)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	static const int32_t min_of[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	int32_t cp;
+	size_t n;
+
+	*used = 1;
+	if (!len)
+		return -1;
+	if (p[0] < 0x80)
+		return p[0];
+	if (p[0] >= 0xC2 && p[0] <= 0xDF) {
+		n = 2;
+		cp = p[0] & 0x1F;
+	} else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
+		n = 3;
+		cp = p[0] & 0x0F;
+	} else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
+		n = 4;
+		cp = p[0] & 0x07;
+	} else {
+		return -1; /* continuation byte, C0/C1 (overlong 2-byte lead) or F5..FF */
+	}
+	if (n > len)
+		return -1;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return -1;
+		cp = (cp << 6) | (p[i] & 0x3F);
+	}
+	if (cp < min_of[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return -1; /* overlong form, beyond Unicode, or a surrogate */
+	*used = n;
+	return cp;
+}
+
+static void add_utf8(struct strbuf *out, int32_t cp)
+{
+	char b[4];
+
+	if (cp < 0x80) {
+		strbuf_addc(out, (char)cp);
+		return;
+	}
+	if (cp < 0x800) {
+		b[0] = (char)(0xC0 | (cp >> 6));
+		b[1] = (char)(0x80 | (cp & 0x3F));
+		strbuf_add(out, b, 2);
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xE0 | (cp >> 12));
+		b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		b[2] = (char)(0x80 | (cp & 0x3F));
+		strbuf_add(out, b, 3);
+	} else {
+		b[0] = (char)(0xF0 | (cp >> 18));
+		b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+		b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		b[3] = (char)(0x80 | (cp & 0x3F));
+		strbuf_add(out, b, 4);
+	}
+}
+
+/* The next code point of a NUL-terminated string (U+FFFD for invalid bytes); advances *s. 0 at the end. */
+static int32_t next_cp(const char **s)
+{
+	size_t used;
+	int32_t cp = utf8_decode(*s, strnlen(*s, 4), &used);
+
+	*s += used;
+	return cp < 0 ? REPLACEMENT : cp;
+}
+
+static int is_control(int32_t cp)
+{
+	return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F);
+}
+
+/* ---- CSV --------------------------------------------------------------------------------------- */
+
+static int plain_number(const char *s)
+{
+	char *end;
+
+	if (!*s || strchr(s, '\t') || strchr(s, '\r') || strchr(s, '\n'))
+		return 0;
+	(void)strtod(s, &end);
+	return end != s && !*end && !strpbrk(s, "xXnNiI"); /* not hex, nan or inf */
+}
 
 void esc_csv(struct strbuf *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && s[0] != '=' && s[0] != '+' && s[0] != '-' && s[0] != '@') {
-		strbuf_adds(out, s);
-		return;
+	const char *lead = s;
+	int formula, quote;
+
+	while (*lead == ' ')
+		lead++;
+	formula = *lead && strchr("=+-@\t\r", *lead) && !plain_number(lead);
+	quote = formula || strpbrk(s, ",\"\r\n\t") || s[0] == ' ' || s[0] == '-' || s[0] == '+';
+	if (quote)
+		strbuf_addc(out, '"');
+	if (formula)
+		strbuf_addc(out, '\''); /* a spreadsheet shows it as text, never runs it */
+	while (*s) {
+		int32_t cp = next_cp(&s);
+		if (cp == '"')
+			strbuf_adds(out, "\"\"");
+		else if (is_control(cp) && cp != '\t' && cp != '\n' && cp != '\r')
+			continue;
+		else
+			add_utf8(out, cp);
 	}
-	strbuf_addc(out, '"');
-	/* A leading formula character is neutralised for spreadsheets. */
-	if (s[0] == '=' || s[0] == '+' || s[0] == '@' || (s[0] == '-' && !(s[1] >= '0' && s[1] <= '9')))
-		strbuf_addc(out, '\'');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addc(out, '"');
-		strbuf_addc(out, *s);
-	}
-	strbuf_addc(out, '"');
+	if (quote)
+		strbuf_addc(out, '"');
 }
+
+/* ---- HTML, XML, Markdown ------------------------------------------------------------------------- */
 
 void esc_html(struct strbuf *out, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	while (*s) {
+		int32_t cp = next_cp(&s);
+		switch (cp) {
 		case '&': strbuf_adds(out, "&amp;"); break;
 		case '<': strbuf_adds(out, "&lt;"); break;
 		case '>': strbuf_adds(out, "&gt;"); break;
 		case '"': strbuf_adds(out, "&quot;"); break;
 		case '\'': strbuf_adds(out, "&#39;"); break;
-		default: strbuf_addc(out, *s);
+		default:
+			if (!is_control(cp) || cp == '\t' || cp == '\n')
+				add_utf8(out, cp);
 		}
 	}
+}
+
+static void esc_xml(struct strbuf *out, const char *s, int attr)
+{
+	while (*s) {
+		int32_t cp = next_cp(&s);
+		switch (cp) {
+		case '&': strbuf_adds(out, "&amp;"); break;
+		case '<': strbuf_adds(out, "&lt;"); break;
+		case '>': strbuf_adds(out, "&gt;"); break;
+		case '"': strbuf_adds(out, attr ? "&quot;" : "\""); break;
+		case '\'': strbuf_adds(out, attr ? "&apos;" : "'"); break;
+		case '\t': strbuf_adds(out, attr ? "&#9;" : "\t"); break;
+		case '\n': strbuf_adds(out, attr ? "&#10;" : "\n"); break;
+		case '\r': strbuf_adds(out, "&#13;"); break; /* a raw CR would be read as a line break */
+		default:
+			if (!is_control(cp) && cp != 0xFFFE && cp != 0xFFFF)
+				add_utf8(out, cp);
+		}
+	}
+}
+
+void esc_xml_text(struct strbuf *out, const char *s)
+{
+	esc_xml(out, s, 0);
+}
+
+void esc_xml_attr(struct strbuf *out, const char *s)
+{
+	esc_xml(out, s, 1);
 }
 
 void esc_markdown(struct strbuf *out, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\n' || *s == '\r') {
-			strbuf_adds(out, " ");
-			continue;
-		}
-		if (*s == '<') {
+	while (*s) {
+		int32_t cp = next_cp(&s);
+		if (cp == '\n' || cp == '\r' || cp == '\t')
+			strbuf_addc(out, ' ');
+		else if (cp == '<')
 			strbuf_adds(out, "&lt;");
-			continue;
-		}
-		if (*s == '>') {
+		else if (cp == '>')
 			strbuf_adds(out, "&gt;");
-			continue;
-		}
-		if (*s == '&') {
+		else if (cp == '&')
 			strbuf_adds(out, "&amp;");
+		else if (is_control(cp))
 			continue;
+		else {
+			if (cp < 0x80 && strchr("|\\`*_[]#", (int)cp))
+				strbuf_addc(out, '\\');
+			add_utf8(out, cp);
 		}
-		if (strchr("|\\`*_[]#", *s))
-			strbuf_addc(out, '\\');
-		strbuf_addc(out, *s);
 	}
 }
+
+/* ---- JSON ------------------------------------------------------------------------------------------ */
 
 void esc_json(struct strbuf *out, const char *s)
 {
 	strbuf_addc(out, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
+	while (*s) {
+		int32_t cp = next_cp(&s);
+		switch (cp) {
 		case '"': strbuf_adds(out, "\\\""); break;
 		case '\\': strbuf_adds(out, "\\\\"); break;
 		case '\n': strbuf_adds(out, "\\n"); break;
 		case '\r': strbuf_adds(out, "\\r"); break;
 		case '\t': strbuf_adds(out, "\\t"); break;
 		default:
-			if (c < 0x20 || c == '<' || c == '>')
-				strbuf_addf(out, "\\u%04x", c);
+			/* < > as \u so that JSON inside an HTML <script> cannot close it; U+2028/9 break JavaScript */
+			if (is_control(cp) || cp == '<' || cp == '>' || cp == 0x2028 || cp == 0x2029)
+				strbuf_addf(out, "\\u%04x", (unsigned)cp);
 			else
-				strbuf_addc(out, (char)c);
+				add_utf8(out, cp);
 		}
 	}
 	strbuf_addc(out, '"');
 }
 
-void esc_gnuplot(struct strbuf *out, const char *s)
+/* ---- gnuplot ------------------------------------------------------------------------------------- */
+
+/*
+ * Inside a single-quoted gnuplot string nothing is substituted (no backquote command substitution, no @macro,
+ * no backslash escapes); the only special character is the quote itself, written twice. Line breaks would end
+ * the command: control characters become spaces. Scripts use `noenhanced` terminals, so ^ _ @ { } are shown as
+ * they are. gnuplot's SVG terminal writes labels into CDATA sections: "]]>" would end one, so it is written
+ * "]] >". `pct_twice`: a tic label is also a format, '%' is written twice. `quote`: the character that ends
+ * the string and what stands for it.
+ */
+static void gnuplot_string(struct strbuf *out, const char *s, int pct_twice, char quote, const char *quote_as)
 {
-	/*
-	 * Inside a single-quoted gnuplot string nothing is substituted (no backquote command substitution, no
-	 * @macro, no backslash escapes); the only special character is the quote itself, written twice. Line
-	 * breaks would end the command: control characters become spaces. Scripts use `noenhanced` terminals,
-	 * so ^ _ @ { } are shown as they are.
-	 */
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '\'')
-			strbuf_adds(out, "''");
-		else if (c < 0x20 || c == 0x7f)
+	while (*s) {
+		int32_t cp;
+
+		if (!strncmp(s, "]]>", 3)) {
+			strbuf_adds(out, "]] >");
+			s += 3;
+			continue;
+		}
+		cp = next_cp(&s);
+		if (cp == quote)
+			strbuf_adds(out, quote_as);
+		else if (pct_twice && cp == '%')
+			strbuf_adds(out, "%%");
+		else if (is_control(cp))
 			strbuf_addc(out, ' ');
 		else
-			strbuf_addc(out, (char)c);
+			add_utf8(out, cp);
 	}
+}
+
+void esc_gnuplot(struct strbuf *out, const char *s)
+{
+	gnuplot_string(out, s, 0, '\'', "''");
 }
 
 void esc_gnuplot_tic(struct strbuf *out, const char *s)
 {
-	/* A tic label of `set xtics ('label' pos)` is also a format: '%' is written twice. */
-	for (; *s; s++) {
-		if (*s == '%')
-			strbuf_adds(out, "%%");
-		else {
-			char one[2] = { *s, 0 };
-			esc_gnuplot(out, one);
-		}
-	}
+	gnuplot_string(out, s, 1, '\'', "''");
 }
 
 void esc_gnuplot_data(struct strbuf *out, const char *s)
 {
 	/* A data-file string is read, never evaluated; gnuplot has no escape for '"' inside it. */
 	strbuf_addc(out, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"')
-			strbuf_addc(out, '\'');
-		else if (c < 0x20 || c == 0x7f)
-			strbuf_addc(out, ' ');
-		else
-			strbuf_addc(out, (char)c);
-	}
+	gnuplot_string(out, s, 0, '"', "'");
 	strbuf_addc(out, '"');
 }
 
+/* ---- terminal ------------------------------------------------------------------------------------ */
+
 void esc_text(struct strbuf *out, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		strbuf_addc(out, (c < 0x20 || c == 0x7f) ? '?' : (char)c);
+	/* ESC, CSI (U+009B, and a raw 0x9B byte, which is invalid UTF-8) and every other control: '?' */
+	while (*s) {
+		size_t used;
+		int32_t cp = utf8_decode(s, strnlen(s, 4), &used);
+		s += used;
+		if (cp < 0 || is_control(cp))
+			strbuf_addc(out, '?');
+		else
+			add_utf8(out, cp);
 	}
 }

@@ -218,7 +218,7 @@ static void test_open_errors(void **state)
 	struct errbuf err;
 	errbuf_init(&err);
 	assert_int_equal(store_open("/tmp", 0, &st, &err), -1);
-	assert_int_equal(err.kind, ERR_STORE);
+	assert_int_equal(err.kind, ERR_USAGE);
 	assert_non_null(strstr(err.msg, "directory"));
 	assert_int_equal(store_open("/nonexistent-dir/x.db", STORE_READONLY, &st, &err), -1);
 	/* A file that is not SQLite. */
