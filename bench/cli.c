@@ -97,10 +97,8 @@ int cli_open_store(const char *path, unsigned flags, struct store **out)
 	struct errbuf err;
 
 	errbuf_init(&err);
-	if (store_open(path ? path : CLI_DEFAULT_DB, flags, out, &err) < 0) {
-		cli_fail(&err);
-		return -1;
-	}
+	if (store_open(path ? path : CLI_DEFAULT_DB, flags, out, &err) < 0)
+		return -cli_fail(&err);
 	return 0;
 }
 
@@ -109,7 +107,7 @@ static struct {
 	unsigned flags;
 	const char *db;
 	struct store *st;
-	int failed;
+	int failed; /* the exit code of a failed open, 0 when none failed */
 } prepared;
 
 static unsigned store_flags_of(unsigned cmd_flags)
@@ -156,14 +154,21 @@ int cli_prepare(const struct cmd *c, int argc, char **argv)
 		return cli_usage(c->name, "--db needs a path");
 	if (c->flags & CMD_STORE_LATE)
 		return EXIT_OK;
-	return cli_store() ? EXIT_OK : EXIT_STORE;
+	return cli_store() ? EXIT_OK : cli_store_code();
+}
+
+int cli_store_code(void)
+{
+	return prepared.failed ? prepared.failed : EXIT_STORE;
 }
 
 struct store *cli_store(void)
 {
+	int rc;
+
 	if (!prepared.st && !prepared.failed && (prepared.flags & (CMD_STORE_RO | CMD_STORE_RW)) &&
-	    cli_open_store(prepared.db, store_flags_of(prepared.flags), &prepared.st) < 0)
-		prepared.failed = 1;
+	    (rc = cli_open_store(prepared.db, store_flags_of(prepared.flags), &prepared.st)) < 0)
+		prepared.failed = -rc;
 	return prepared.st;
 }
 

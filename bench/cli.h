@@ -60,8 +60,12 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 /* Adds a --label k=v argument to a list; prints the error and returns -1 on a bad form. */
 int cli_add_label(struct kvlist *labels, const char *cmd, const char *arg);
 
-/* Opens the database at path (default "bench.db"); prints the error and returns -1 on failure. */
+/* Opens the database at path (default "bench.db"); on failure prints the error and returns minus the exit
+ * code (-EXIT_USAGE for an empty path or a directory, -EXIT_STORE otherwise). */
 int cli_open_store(const char *path, unsigned flags, struct store **out);
+/* The exit code of the failed open behind a NULL cli_store() (EXIT_USAGE for an empty path or a
+ * directory, EXIT_STORE otherwise). */
+int cli_store_code(void);
 
 /*
  * Prepares what command `c`'s flags ask for, before main calls it with (argc, argv) (argv[0] the command):

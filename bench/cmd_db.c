@@ -223,6 +223,15 @@ static int parse_run_id(const char *cmd, const char *s, int64_t *id)
 }
 
 /* Run ids from the positional arguments and the --where selection; none at all is a usage error. */
+/* Opens --db with these store flags; on failure *code is the exit code (usage or storage) and 1 is returned. */
+static int db_open(const struct db_args *a, unsigned flags, struct store **st, int *code)
+{
+	int rc = cli_open_store(a->db, flags, st);
+
+	*code = rc < 0 ? -rc : 0;
+	return rc < 0;
+}
+
 static int select_runs(const char *cmd, struct db_args *a, struct store *st, int64_t **ids, size_t *n)
 {
 	size_t cap = 0;
@@ -337,8 +346,10 @@ static int db_list(struct db_args *a)
 	strbuf_init(&sb);
 	if (a->npos)
 		return cli_usage("db list", "unexpected argument '%s'", a->pos[0]);
-	if (cli_open_store(a->db, STORE_READONLY | STORE_MUST_EXIST, &st) < 0)
-		return EXIT_STORE;
+	int code_open;
+
+	if (db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st, &code_open))
+		return code_open;
 	if (report_load(st, &a->where, a->all ? REP_ALL_STATUS : 0, &set, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
@@ -652,8 +663,10 @@ static int db_show(struct db_args *a)
 		return EXIT_USAGE;
 	if (a->output && !a->raw)
 		return cli_usage("db show", "-o FILE is for --raw");
-	if (cli_open_store(a->db, STORE_READONLY | STORE_MUST_EXIST, &st) < 0)
-		return EXIT_STORE;
+	int code_open;
+
+	if (db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st, &code_open))
+		return code_open;
 	if (a->raw) {
 		code = show_raw(st, id, a);
 		store_close(st);
@@ -694,8 +707,10 @@ static int db_rm(struct db_args *a)
 	errbuf_init(&err);
 	if (!a->npos && !a->where.n)
 		return cli_usage("db rm", "say which runs: run ids or --where key=value (nothing is removed by default)");
-	if (cli_open_store(a->db, STORE_MUST_EXIST, &st) < 0)
-		return EXIT_STORE;
+	int code_open;
+
+	if (db_open(a, STORE_MUST_EXIST, &st, &code_open))
+		return code_open;
 	code = select_runs("db rm", a, st, &ids, &n);
 	if (code != EXIT_OK)
 		goto out;
@@ -741,8 +756,10 @@ static int db_relabel(struct db_args *a)
 		return cli_usage("db relabel", "say what to change: --set key=value or --unset key");
 	if (!a->npos && !a->where.n)
 		return cli_usage("db relabel", "say which runs: run ids or --where key=value");
-	if (cli_open_store(a->db, STORE_MUST_EXIST, &st) < 0)
-		return EXIT_STORE;
+	int code_open;
+
+	if (db_open(a, STORE_MUST_EXIST, &st, &code_open))
+		return code_open;
 	code = select_runs("db relabel", a, st, &ids, &n);
 	if (code != EXIT_OK)
 		goto out;
@@ -783,8 +800,10 @@ static int db_merge(struct db_args *a)
 	errbuf_init(&err);
 	if (a->npos != 1)
 		return cli_usage("db merge", a->npos ? "merge one file at a time" : "say which file: bench db merge OTHER.db");
-	if (cli_open_store(a->db, STORE_MUST_EXIST, &st) < 0)
-		return EXIT_STORE;
+	int code_open;
+
+	if (db_open(a, STORE_MUST_EXIST, &st, &code_open))
+		return code_open;
 	if (store_admin_merge(st, a->pos[0], a->dry_run, &m, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
@@ -820,8 +839,10 @@ static int db_check(struct db_args *a)
 	errbuf_init(&err);
 	if (a->npos)
 		return cli_usage("db check", "unexpected argument '%s'", a->pos[0]);
-	if (cli_open_store(a->db, STORE_READONLY | STORE_MUST_EXIST, &st) < 0)
-		return EXIT_STORE;
+	int code_open;
+
+	if (db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st, &code_open))
+		return code_open;
 	if (store_admin_check(st, &problems, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
@@ -868,8 +889,10 @@ static int db_vacuum(struct db_args *a)
 	errbuf_init(&err);
 	if (a->npos)
 		return cli_usage("db vacuum", "unexpected argument '%s'", a->pos[0]);
-	if (cli_open_store(a->db, STORE_MUST_EXIST, &st) < 0)
-		return EXIT_STORE;
+	int code_open;
+
+	if (db_open(a, STORE_MUST_EXIST, &st, &code_open))
+		return code_open;
 	if (store_admin_vacuum(st, &before, &after, &err) < 0)
 		code = cli_fail(&err);
 	else

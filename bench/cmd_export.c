@@ -197,7 +197,7 @@ static int export_histogram(int argc, char **argv)
 		goto out;
 	}
 	if (!(st = cli_store())) {
-		code = EXIT_STORE;
+		code = cli_store_code();
 		goto out;
 	}
 	found = store_read_run(st, run_id, &run, &err);

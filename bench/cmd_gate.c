@@ -299,7 +299,7 @@ int cmd_gate(int argc, char **argv)
 		return cli_usage("gate", "%s", err.msg);
 
 	if (!(st = cli_store()))
-		return EXIT_STORE;
+		return cli_store_code();
 	gate_side_init(&base, base_sel);
 	gate_side_init(&cand, cand_sel);
 	gate_init(&g, &go);

@@ -284,6 +284,10 @@ int cmd_import(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < nin; i++) {
+		if (import_check_path(in[i].path, 1, &err) < 0) { /* a FIFO or device: refused, never opened */
+			code = cli_fail(&err);
+			goto out;
+		}
 		if (!in[i].im)
 			in[i].im = importer_for(in[i].path);
 		if (!in[i].im || !in[i].im->import) {
@@ -303,7 +307,7 @@ int cmd_import(int argc, char **argv)
 	}
 
 	if (!(st = cli_store())) {
-		code = EXIT_STORE;
+		code = cli_store_code();
 		goto out;
 	}
 	if (store_begin(st, &err) < 0) {

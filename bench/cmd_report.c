@@ -328,7 +328,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (!(st = cli_store())) {
-		rc = EXIT_STORE;
+		rc = cli_store_code();
 		goto out;
 	}
 	if (report_load(st, &a.where, a.verbose ? REP_ALL_STATUS | REP_CPU_DETAIL : 0, &set, &err) < 0) {

@@ -75,7 +75,7 @@ int cmd_run(int argc, char **argv)
 	if (ro.hosts && (code = hosts_preflight(&ro)) != EXIT_OK)
 		goto out;
 	if (!(st = cli_store())) {
-		code = EXIT_STORE;
+		code = cli_store_code();
 		goto out;
 	}
 	args_text = run_args_suite_text(&a);

@@ -217,7 +217,7 @@ int cmd_trend(int argc, char **argv)
 	trend_init(&t, &a.o, (enum rep_metric)a.metric, a.order);
 
 	if (!(st = cli_store())) {
-		rc = EXIT_STORE;
+		rc = cli_store_code();
 		goto out;
 	}
 	if (report_load(st, &a.where, 0, &set, &err) < 0) {

@@ -290,7 +290,7 @@ int export_data_main(int argc, char **argv)
 	if (a.push && a.format == EXPORT_OPENMETRICS)
 		a.flags |= EXPORT_NO_TIMESTAMPS | EXPORT_NO_SAMPLES;
 	if (!(st = cli_store())) {
-		code = EXIT_STORE;
+		code = cli_store_code();
 		goto out;
 	}
 	if (report_load(st, &a.where, a.all ? REP_ALL_STATUS : 0, &set, &err) < 0) {

@@ -87,6 +87,8 @@ const struct bench_option bench_options[] = {
 	  "time allowed beyond ramp + runtime before a run is stopped (default 60)" },
 	{ "destructive", 0, OPT_RUN, S, OPT_FLAG(run.destructive), NULL,
 	  "allow writing block devices that hold a filesystem, partitions or data" },
+	{ "overwrite-files", 0, OPT_RUN, S, OPT_FLAG(run.overwrite_files), NULL,
+	  "allow writing existing files bench did not create (docs/safety.md)" },
 	{ "quiet", 'q', OPT_RUN, 0, OPT_FLAG(run.quiet), NULL, "no per-run progress lines" },
 	{ "help", 'h', OPT_BOTH, 0, OPT_CALL(opt_help), NULL, "show this help" },
 	{ NULL, 0, 0, 0, NULL, 0, NULL, NULL },

@@ -284,7 +284,8 @@ finish:
 	if (*status == RUN_RUNNING)
 		*status = RUN_FAILED;
 	rc = store_run_finish(st, run_id, *status, error, &res, err);
-	if (!o->quiet)
+	/* "done" only once it is stored: a failed commit leaves the run 'running' and ends the suite (exit 5) */
+	if (!o->quiet && rc == 0)
 		summary_line(s, idx, total, *status, &res, error);
 	if (workdir) {
 		rm_tree(workdir);
@@ -307,9 +308,9 @@ int runloop_preflight(const struct plan *plan, const struct runloop_opts *o)
 
 		if (!local || strcmp(engine, "fio"))
 			continue;
-		for (size_t t = 0; t < s->ntargets; t++)
-			if (target_check(s->targets[t], o->destructive, &err) < 0)
-				return cli_fail(&err);
+		if (target_check_spec(s, (o->destructive ? TARGET_DESTRUCTIVE : 0) |
+					 (o->overwrite_files ? TARGET_OVERWRITE_FILES : 0), &err) < 0)
+			return cli_fail(&err);
 	}
 	return EXIT_OK;
 }
@@ -332,6 +333,11 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 			 store_path(st));
 	if (!suite_id &&
 	    store_suite_add(st, plan->name, "run", o->args, (unsigned)plan->n, &plan->labels, &suite_id, &err) < 0) {
+		code = cli_fail(&err);
+		goto out;
+	}
+	if (store_suite_lock(st, suite_id, &err) < 0) { /* one bench run per suite at a time */
+		suite_id = 0;
 		code = cli_fail(&err);
 		goto out;
 	}
@@ -401,5 +407,7 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 	if (failed || partial)
 		code = EXIT_HOST;
 out:
+	if (suite_id)
+		store_suite_unlock(st, suite_id);
 	return code;
 }

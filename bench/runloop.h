@@ -17,6 +17,7 @@ struct runloop_opts {
 	const char *args;              /* canonical arguments (JSON) that define the suite, for --resume */
 	int resume;
 	int destructive;
+	int overwrite_files;     /* existing files bench did not create may be written (docs/safety.md) */
 	int allow_partial;
 	int stop_on_host_failure;      /* a partial run stops the suite with exit 4 */
 	int logs;

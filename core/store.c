@@ -624,7 +624,7 @@ int store_run_add(struct store *st, int64_t suite_id, const struct run_spec *spe
 	bind_text(s, 4, spec->name ? spec->name : "run");
 	bind_text(s, 5, spec->engine ? spec->engine : "fio");
 	bind_text(s, 6, run_status_name(status));
-	bind_text(s, 7, now);
+	bind_text(s, 7, spec->started_at ? spec->started_at : now); /* an import keeps fio's own time */
 	bind_text(s, 8, w->tool);
 	bind_text(s, 9, w->rw);
 	bind_int_or_null(s, 10, (long)w->bs_bytes, w->bs_bytes != 0);
@@ -641,7 +641,7 @@ int store_run_add(struct store *st, int64_t suite_id, const struct run_spec *spe
 	json = run_spec_to_json(spec);
 	bind_text(s, 21, json);
 	free(json);
-	bind_text(s, 22, status == RUN_RUNNING ? NULL : now);
+	bind_text(s, 22, status == RUN_RUNNING ? NULL : spec->finished_at ? spec->finished_at : now);
 	if (step_done(st, s, "cannot store a run", err) < 0)
 		goto out;
 	*run_id = sqlite3_last_insert_rowid(st->db);
@@ -1019,18 +1019,6 @@ int store_run_finish(struct store *st, int64_t run_id, enum run_status status, c
 	if (store_begin(st, err) < 0)
 		return -1;
 	if (store_run_write_result(st, run_id, res, err) < 0 || set_status(st, run_id, status, error, err) < 0) {
-		store_rollback(st);
-		return -1;
-	}
-	return store_commit(st, err);
-}
-
-int store_run_set_status(struct store *st, int64_t run_id, enum run_status status, const char *error,
-			 struct errbuf *err)
-{
-	if (store_begin(st, err) < 0)
-		return -1;
-	if (set_status(st, run_id, status, error, err) < 0) {
 		store_rollback(st);
 		return -1;
 	}

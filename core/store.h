@@ -93,8 +93,4 @@ int store_run_write_result(struct store *st, int64_t run_id, const struct run_re
 int store_run_finish(struct store *st, int64_t run_id, enum run_status status, const char *error,
 		     const struct run_result *res, struct errbuf *err);
 
-/* Sets only the status and error (e.g. 'aborted' on Ctrl-C), committing at once. */
-int store_run_set_status(struct store *st, int64_t run_id, enum run_status status, const char *error,
-			 struct errbuf *err);
-
 #endif

@@ -70,9 +70,8 @@ static int fio_prepare(struct engine_run *run, struct errbuf *err)
 			size = 0; /* "N%": a share of the target */
 	}
 	if (!(s->engine && !strcmp(s->engine, "sim"))) {
-		for (size_t i = 0; i < s->ntargets; i++)
-			if (target_prepare(s->targets[i], size, run->destructive, err) < 0)
-				return -1;
+		if (target_prepare_spec(s, size, run->destructive ? TARGET_DESTRUCTIVE : 0, err) < 0)
+			return -1;
 	}
 	p = xcalloc(1, sizeof(*p));
 	run->priv = p;

@@ -411,9 +411,15 @@ static int check_bins(const struct ctx *cx, const cJSON *bins, const char *where
 			continue; /* fio 2.x layout constants */
 		while (isdigit((unsigned char)k[i]))
 			i++;
-		if (!i || k[i] || i > 19)
-			return err_set(err, ERR_INPUT, "%s: %s.bins: key \"%.40s\" is not a bucket value", cx->name, where,
-				       k);
+		if (!i || k[i] || i > 19) {
+			char shown[41]; /* the key as text that stays on one line: control bytes become '?' */
+			size_t n = 0;
+			for (; k[n] && n < sizeof(shown) - 1; n++)
+				shown[n] = (unsigned char)k[n] < 0x20 || k[n] == 0x7f ? '?' : k[n];
+			shown[n] = 0;
+			return err_set(err, ERR_INPUT, "%s: %s.bins: key \"%s\" is not a bucket value", cx->name, where,
+				       shown);
+		}
 		if (!cJSON_IsNumber(c) || !isfinite(c->valuedouble) || c->valuedouble < 0 ||
 		    c->valuedouble != floor(c->valuedouble))
 			return err_set(err, ERR_INPUT, "%s: %s.bins.%s: the count is not a whole number >= 0", cx->name,
@@ -559,6 +565,8 @@ static int read_document(const struct ctx *cx, const cJSON *doc, struct fio_outp
 	out->fio_version = xstrdup(ver->valuestring);
 	if (num(doc, "timestamp_ms", &x))
 		out->timestamp_ms = x > 0 && x < 9.2e18 ? (int64_t)x : 0;
+	else if (num(doc, "timestamp", &x)) /* client/server output and fio 2.x: seconds only */
+		out->timestamp_ms = x > 0 && x < 9.2e15 ? (int64_t)x * 1000 : 0;
 	out->client_server = cs;
 	read_options(get(doc, "global options"), &out->global_options);
 	cJSON_ArrayForEach(j, arr) {

@@ -402,6 +402,7 @@ int vdbench_output_import(const char *dir, struct import_batch *out, struct errb
 					else
 						snprintf(buf, sizeof(buf), "%g", v[C_REQRATE]);
 					kvlist_set(&ir->spec.labels, "vdbench.iorate", buf);
+					kvlist_set(&ir->spec.wl.opts, "iorate", buf); /* the rate changes the load: part of the identity */
 				}
 				if (version)
 					kvlist_set(&ir->spec.labels, "vdbench.version", version);

@@ -30,13 +30,6 @@
 static const char *const good_rgb[4] = { "#d9f0d3", "#a6dba0", "#5aae61", "#1b7837" };
 static const char *const bad_rgb[4] = { "#f6e8c3", "#dfc27d", "#bf812d", "#8c510a" };
 
-const char *chart_ratio_rgb(const char *cls, int level)
-{
-	if (level < 0 || level > 3 || !cls || !*cls)
-		return "#eeeeee";
-	return !strcmp(cls, "good") ? good_rgb[level] : bad_rgb[level];
-}
-
 void chart_set_init(struct chart_set *cs)
 {
 	memset(cs, 0, sizeof(*cs));

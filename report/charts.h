@@ -13,7 +13,6 @@
 #ifndef BENCH_REPORT_CHARTS_H
 #define BENCH_REPORT_CHARTS_H
 
-
 #include "core/errbuf.h"
 #include "core/store.h"
 #include "core/strbuf.h"
@@ -51,9 +50,6 @@ char *chart_path(const struct chart_set *cs, const struct chart *c, const char *
 
 /* Removes every file charts_write made (scripts, data, images) and the directory if it is then empty. */
 void charts_remove(const struct chart_set *cs);
-
-/* The colour of a ratio cell ("#rrggbb") for cmp_class()'s class and level; charts and HTML share it. */
-const char *chart_ratio_rgb(const char *cls, int level);
 
 /* A file-name slug of s: lower-case letters, digits and '-', at most 48 characters, never empty. */
 void chart_slug(struct strbuf *out, const char *s);

@@ -1,7 +1,7 @@
 /*
  * gate_render: the gate's outputs - the terminal table, Markdown (CI job summary, pull-request comment),
  * JUnit XML, JSON with the raw samples - and the next steps under a failing gate. Everything user-given is
- * escaped for its format (report/escape.h; esc_xml here until report/escape.c has the one XML escaper).
+ * escaped for its format (report/escape.h).
  */
 #include "report/gate.h"
 
@@ -315,24 +315,6 @@ void gate_render_markdown(const struct gate *g, struct strbuf *out)
 
 /* ---- JUnit XML -------------------------------------------------------------------------------------------- */
 
-/* XML 1.0 text or attribute: the five entities; control characters (not allowed in XML 1.0) become '?'. */
-static void esc_xml(struct strbuf *out, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
-		case '&': strbuf_adds(out, "&amp;"); break;
-		case '<': strbuf_adds(out, "&lt;"); break;
-		case '>': strbuf_adds(out, "&gt;"); break;
-		case '"': strbuf_adds(out, "&quot;"); break;
-		case '\'': strbuf_adds(out, "&apos;"); break;
-		case '\t': strbuf_adds(out, "&#9;"); break;
-		case '\n': strbuf_adds(out, "&#10;"); break;
-		default: strbuf_addc(out, (c < 0x20 || c == 0x7f) ? '?' : (char)c);
-		}
-	}
-}
-
 static void xml_prop_num(struct strbuf *out, const char *name, double v)
 {
 	strbuf_addf(out, "        <property name=\"%s\" value=\"", name);
@@ -378,9 +360,9 @@ void gate_render_junit(const struct gate *g, struct strbuf *out)
 	strbuf_addf(out, "  <testsuite name=\"bench gate\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\" errors=\"0\" "
 			 "time=\"0\">\n", g->ncells, failures, skipped);
 	strbuf_adds(out, "    <properties>\n      <property name=\"baseline\" value=\"");
-	esc_xml(out, g->base ? g->base->selection : "");
+	esc_xml_attr(out, g->base ? g->base->selection : "");
 	strbuf_adds(out, "\"/>\n      <property name=\"candidate\" value=\"");
-	esc_xml(out, g->cand ? g->cand->selection : "");
+	esc_xml_attr(out, g->cand ? g->cand->selection : "");
 	strbuf_addf(out, "\"/>\n      <property name=\"threshold\" value=\"%g\"/>\n", g->opts.threshold);
 	strbuf_addf(out, "      <property name=\"confidence\" value=\"%g\"/>\n", g->opts.conf);
 	strbuf_addf(out, "      <property name=\"outcome\" value=\"%s\"/>\n    </properties>\n", gate_headline(g));
@@ -389,9 +371,9 @@ void gate_render_junit(const struct gate *g, struct strbuf *out)
 		const struct gate_metric_info *mi = gate_metric_info(c->metric);
 
 		strbuf_adds(out, "    <testcase classname=\"");
-		esc_xml(out, c->workload);
+		esc_xml_attr(out, c->workload);
 		strbuf_adds(out, "\" name=\"");
-		esc_xml(out, mi->title);
+		esc_xml_attr(out, mi->title);
 		strbuf_adds(out, "\" time=\"0\">\n      <properties>\n");
 		strbuf_addf(out, "        <property name=\"metric\" value=\"%s\"/>\n", mi->key);
 		strbuf_addf(out, "        <property name=\"verdict\" value=\"%s\"/>\n", gate_verdict_name(c->verdict));
@@ -409,13 +391,13 @@ void gate_render_junit(const struct gate *g, struct strbuf *out)
 		cell_message(c, &sb);
 		if (c->verdict == GATE_REGRESSION || (c->verdict == GATE_INCONCLUSIVE && gate_cell_fails(g, c))) {
 			strbuf_addf(out, "      <failure type=\"%s\" message=\"", gate_verdict_name(c->verdict));
-			esc_xml(out, sb.buf);
+			esc_xml_attr(out, sb.buf);
 			strbuf_adds(out, "\">");
-			esc_xml(out, sb.buf);
+			esc_xml_text(out, sb.buf);
 			strbuf_adds(out, "</failure>\n");
 		} else if (c->verdict == GATE_INCONCLUSIVE || c->verdict == GATE_INVALID) {
 			strbuf_adds(out, "      <skipped message=\"");
-			esc_xml(out, sb.buf);
+			esc_xml_attr(out, sb.buf);
 			strbuf_adds(out, "\"/>\n");
 		}
 		strbuf_adds(out, "    </testcase>\n");

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "core/store.h"
+#include "core/store_internal.h"
 #include "core/strbuf.h"
 
 static char dir[] = "/tmp/test-store-safety-XXXXXX";
@@ -286,7 +287,12 @@ static void test_run_attempt(void **state)
 	s.seq = 1;
 	s.repetition = 1;
 	assert_int_equal(store_run_begin(st, suite, &s, &run1, &err), 0);
-	assert_int_equal(store_run_set_status(st, run1, RUN_ABORTED, "interrupted", &err), 0);
+	{
+		struct run_result none;
+		run_result_init(&none);
+		assert_int_equal(store_run_finish(st, run1, RUN_ABORTED, "interrupted", &none, &err), 0);
+		run_result_release(&none);
+	}
 	assert_int_equal(store_run_begin(st, suite, &s, &run2, &err), 0);
 	assert_int_equal(run1, run2);
 	snprintf(sql, sizeof(sql), "SELECT attempt FROM run WHERE id = %lld AND status = 'running' AND error IS NULL",
