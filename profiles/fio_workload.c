@@ -3,7 +3,7 @@
  * the reverse: keeping the options and the normalised fields in agreement when bench changes a field
  * (--quick, --matrix). The rules are fio's, in core/fio_options.c (the one normaliser, shared with import).
  */
-#include "profiles/internal.h"
+#include "profiles/fio_workload.h"
 
 #include <stdlib.h>
 
