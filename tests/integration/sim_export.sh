@@ -117,7 +117,7 @@ expect() {
 expect 3 "no run with id 999" "$BENCH" export --histogram 999 --db "$db" -o left.txt
 [ ! -e left.txt ] || fail "a failed export left its output file"
 expect 2 "--ddir wants read, write, trim or total" "$BENCH" export --histogram "$run" --ddir sideways --db "$db"
-expect 2 "say what to export" "$BENCH" export --db "$db"
+expect 2 "say which format" "$BENCH" export --db "$db"
 expect 3 "has no latency histogram for write" "$BENCH" export --histogram "$run" --ddir write --db "$db"
 # A run stored from plain json (no bins).
 run_job nobins json sim_lat=100us
