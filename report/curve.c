@@ -4,6 +4,7 @@
 #include "report/curve.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,8 +213,12 @@ void curve_table_text(struct strbuf *out, const struct curve_set *cs, const doub
 			w = strlen(cs->v[i].title);
 	strbuf_addf(out, "max IOPS at p99 <= X (best measured point; ratio to %s)\n%-*s",
 		    cs->n ? cs->v[0].title : "-", (int)w, "configuration");
-	for (size_t j = 0; j < nlim; j++)
-		strbuf_addf(out, "  p99<=%-6gms  ratio", p99_max_ms[j]);
+	for (size_t j = 0; j < nlim; j++) {
+		char col[48];
+
+		snprintf(col, sizeof(col), "p99<=%gms", p99_max_ms[j]);
+		strbuf_addf(out, " %13s %6s", col, "ratio");
+	}
 	strbuf_addc(out, '\n');
 	for (size_t i = 0; i < cs->n; i++) {
 		strbuf_addf(out, "%-*s", (int)w, cs->v[i].title);

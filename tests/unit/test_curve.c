@@ -126,6 +126,7 @@ static void test_knee_and_max(void **state)
 
 		curve_table_text(&txt, &cs, lim, 2);
 	}
+	print_message("%s", txt.buf);
 	assert_non_null(strstr(txt.buf, "transport=iser"));
 	assert_non_null(strstr(txt.buf, "61538"));
 	assert_non_null(strstr(txt.buf, "80000"));
