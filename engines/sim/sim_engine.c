@@ -322,7 +322,7 @@ static int wear_path(struct thread_data *td, const struct sim_options *o, char *
 	else
 		w = snprintf(path, len, "%.*s", (int)n, name);
 	if (w < 0 || (size_t)w >= len) {
-		snprintf(err, errlen, "sim: wear state path too long");
+		snprintf(err, errlen, "wear state path too long");
 		return -1;
 	}
 	return 0;
@@ -337,30 +337,30 @@ static int wear_open(struct sim_wear *w, const char *path, unsigned members, int
 
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		snprintf(err, errlen, "sim: cannot open the wear state '%.300s': %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot open the wear state '%.300s': %s", path, strerror(errno));
 		return -1;
 	}
 	if (lockf(fd, F_LOCK, 0) < 0 || fstat(fd, &st) < 0) {
-		snprintf(err, errlen, "sim: cannot lock the wear state '%.300s': %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot lock the wear state '%.300s': %s", path, strerror(errno));
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "sim: the wear state '%.300s' is not a regular file (give sim_wear_state=)", path);
+		snprintf(err, errlen, "the wear state '%.300s' is not a regular file (give sim_wear_state=)", path);
 		goto out;
 	}
 	if (st.st_size != 0 && (size_t)st.st_size != len) {
-		snprintf(err, errlen, "sim: '%.300s' is not a wear state file of %u members (remove it, or give "
+		snprintf(err, errlen, "'%.300s' is not a wear state file of %u members (remove it, or give "
 			 "sim_wear_state=)", path, members);
 		goto out;
 	}
 	if ((st.st_size == 0 || purge) && ftruncate(fd, 0) == 0 && ftruncate(fd, (off_t)len) < 0) {
-		snprintf(err, errlen, "sim: cannot size the wear state '%.300s': %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot size the wear state '%.300s': %s", path, strerror(errno));
 		goto out;
 	}
 	w->map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (w->map == MAP_FAILED) {
 		w->map = NULL;
-		snprintf(err, errlen, "sim: cannot map the wear state '%.300s': %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot map the wear state '%.300s': %s", path, strerror(errno));
 		goto out;
 	}
 	w->map_len = len;
@@ -368,7 +368,7 @@ static int wear_open(struct sim_wear *w, const char *path, unsigned members, int
 		memcpy(w->map->magic, WEAR_MAGIC, sizeof(w->map->magic));
 		w->map->members = members;
 	} else if (memcmp(w->map->magic, WEAR_MAGIC, sizeof(w->map->magic)) || w->map->members != members) {
-		snprintf(err, errlen, "sim: '%.300s' is not a wear state file of %u members (remove it, or give "
+		snprintf(err, errlen, "'%.300s' is not a wear state file of %u members (remove it, or give "
 			 "sim_wear_state=)", path, members);
 		goto out;
 	}

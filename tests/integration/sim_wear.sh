@@ -82,6 +82,25 @@ round p2 "${cliff[@]}" >/dev/null
 check "... and past the cliff again: round 3 IOPS" "$(round p3 "${cliff[@]}")" "$slow" 5 rate
 check "sim_purge=1: fast again" "$(round p4 "${cliff[@]}" sim_purge=1)" "$fast" 5 rate
 
+# raid0 over 2 members: Nx is per member (size / 2 each), and fio's random map writes every block once per
+# round, so each member gets 8 MiB per round and passes 2 x 8 MiB after round 2, as without a layout.
+rm -f "$target"
+for k in 1 2 3; do
+  want=$fast
+  [ "$k" -ge 3 ] && want=$slow
+  check "raid0 x2, cliff 2x: round $k IOPS" "$(round "r$k" "${cliff[@]}" sim_raid=raid0 sim_members=2)" "$want" 5 rate
+done
+
+# numjobs=2 share the count (one state file): each job writes half the size per round (io_size 8m), each has
+# its own modelled units (group total 2 x 4,000 fresh, 2 x 1,333 past the cliff).
+rm -f "$target"
+for k in 1 2 3; do
+  want=$((2 * fast))
+  [ "$k" -ge 3 ] && want=$(python3 -c "print(2 * $slow)")
+  check "numjobs=2 share the count: round $k IOPS" \
+    "$(round "n$k" size=16m io_size=8m bs=4k sim_cliff=2x numjobs=2 group_reporting=1)" "$want" 5 rate
+done
+
 # Drift: 1600 % of device time per GiB written, 16 MiB (1/64 GiB) per round.
 rm -f "$target"
 declare -a drift
