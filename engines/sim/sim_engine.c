@@ -348,12 +348,17 @@ static int wear_open(struct sim_wear *w, const char *path, unsigned members, int
 		snprintf(err, errlen, "the wear state '%.300s' is not a regular file (give sim_wear_state=)", path);
 		goto out;
 	}
-	if (st.st_size != 0 && (size_t)st.st_size != len) {
-		snprintf(err, errlen, "'%.300s' is not a wear state file of %u members (remove it, or give "
-			 "sim_wear_state=)", path, members);
-		goto out;
+	if (st.st_size != 0) {
+		struct wear_file head;
+
+		if ((size_t)st.st_size != len || pread(fd, &head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
+		    memcmp(head.magic, WEAR_MAGIC, sizeof(head.magic)) || head.members != members) {
+			snprintf(err, errlen, "'%.300s' is not a wear state file of %u members (remove it, or give "
+				 "sim_wear_state=)", path, members);
+			goto out;
+		}
 	}
-	if ((st.st_size == 0 || purge) && ftruncate(fd, 0) == 0 && ftruncate(fd, (off_t)len) < 0) {
+	if (st.st_size == 0 && ftruncate(fd, (off_t)len) < 0) {
 		snprintf(err, errlen, "cannot size the wear state '%.300s': %s", path, strerror(errno));
 		goto out;
 	}
@@ -364,13 +369,10 @@ static int wear_open(struct sim_wear *w, const char *path, unsigned members, int
 		goto out;
 	}
 	w->map_len = len;
-	if (st.st_size == 0 || purge) {
+	if (st.st_size == 0 || purge) { /* through the mapping: never truncate a file other jobs have mapped */
+		memset(w->map, 0, len);
 		memcpy(w->map->magic, WEAR_MAGIC, sizeof(w->map->magic));
 		w->map->members = members;
-	} else if (memcmp(w->map->magic, WEAR_MAGIC, sizeof(w->map->magic)) || w->map->members != members) {
-		snprintf(err, errlen, "'%.300s' is not a wear state file of %u members (remove it, or give "
-			 "sim_wear_state=)", path, members);
-		goto out;
 	}
 	ret = 0;
 out:
