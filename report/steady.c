@@ -101,3 +101,27 @@ void ss_check1(const struct ss_rule *r, const double *v, size_t n, struct ss_res
 {
 	ss_check(r, &v, 1, n, out);
 }
+
+void ss_result_describe(const struct ss_rule *r, const struct ss_result *res, char *buf, size_t len)
+{
+	switch (res->state) {
+	case SS_REACHED:
+		snprintf(buf, len, "steady state reached at round %u (window %u-%u, average %.1f)", res->round,
+			 res->round + 1 - r->window, res->round, res->avg);
+		break;
+	case SS_NOT_REACHED:
+		snprintf(buf, len, "steady state not reached after %u rounds", res->round);
+		break;
+	case SS_CONTINUE:
+	default:
+		snprintf(buf, len, "steady state not decided after %u rounds", res->round);
+		break;
+	}
+}
+
+void ss_result_label(const struct ss_result *res, char *buf, size_t len)
+{
+	static const char *const words[] = { "running", "reached", "not-reached" };
+
+	snprintf(buf, len, "%s:%u", words[res->state], res->round);
+}

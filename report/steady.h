@@ -66,6 +66,14 @@ void ss_window_eval(const struct ss_rule *r, const double *v, size_t last, struc
  */
 void ss_check(const struct ss_rule *r, const double *const *vars, size_t nvars, size_t n, struct ss_result *out);
 
+/*
+ * The words every report and the gate use for a result: "steady state reached at round 7 (window 3-7, average
+ * 1325.2)", "steady state not reached after 25 rounds", "steady state not decided after 3 rounds". And the
+ * value of the run label steady_state: "reached:7", "not-reached:25", "running:3". Both into buf (truncated).
+ */
+void ss_result_describe(const struct ss_rule *r, const struct ss_result *res, char *buf, size_t len);
+void ss_result_label(const struct ss_result *res, char *buf, size_t len);
+
 /* One variable (the common case). */
 void ss_check1(const struct ss_rule *r, const double *v, size_t n, struct ss_result *out);
 

@@ -127,12 +127,41 @@ static void test_configurable(void **state)
 	assert_int_equal(ss_rule_check(&r, err, sizeof(err)), 0);
 }
 
+static void test_words(void **state)
+{
+	struct ss_rule r;
+	struct ss_result res;
+	const double v[] = { 300, 300, 300, 100, 100, 100, 100, 100 };
+	const double drift[] = { 100, 80, 60, 40, 20, 10 };
+	char buf[128];
+
+	(void)state;
+	ss_rule_defaults(&r);
+	ss_check1(&r, v, 8, &res);
+	ss_result_describe(&r, &res, buf, sizeof(buf));
+	assert_string_equal(buf, "steady state reached at round 8 (window 4-8, average 100.0)");
+	ss_result_label(&res, buf, sizeof(buf));
+	assert_string_equal(buf, "reached:8");
+	ss_check1(&r, v, 3, &res);
+	ss_result_describe(&r, &res, buf, sizeof(buf));
+	assert_string_equal(buf, "steady state not decided after 3 rounds");
+	ss_result_label(&res, buf, sizeof(buf));
+	assert_string_equal(buf, "running:3");
+	r.max_rounds = 6;
+	ss_check1(&r, drift, 6, &res);
+	ss_result_describe(&r, &res, buf, sizeof(buf));
+	assert_string_equal(buf, "steady state not reached after 6 rounds");
+	ss_result_label(&res, buf, sizeof(buf));
+	assert_string_equal(buf, "not-reached:6");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_window_figures),
 		cmocka_unit_test(test_configurable),
+		cmocka_unit_test(test_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
