@@ -9,15 +9,27 @@
  * No data is read or written: the engine is FIO_DISKLESSIO | FIO_FAKEIO, so fio neither creates nor opens the
  * file (give filename= any name and size=).
  *
+ * Wear (the write cliff and the drift, docs/sim.md "Wear"): bytes written to each member since the last purge
+ * are counted in a small state file shared by every job and every run on the same target (mmap'd, atomic
+ * counters); the model's wear hook multiplies the device time of each write by the cliff factor once the
+ * member's count has passed sim_cliff, and by 1 + sim_drift % per GiB counted. The state file is the job's
+ * filename (it must be absent, empty or a sim wear file; so recreating the target file purges it) or
+ * sim_wear_state=PATH; sim_purge=1 zeroes it when the job starts.
+ *
  * Built against the fio source tree of exactly the installed fio (engines/sim/CMakeLists.txt): fio checks
  * only FIO_IOOPS_VERSION, and struct layouts change between releases without a bump.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fio.h"
 #include "optgroup.h"
@@ -29,6 +41,7 @@ struct sim_options {
 	void *pad; /* fio writes a pointer here; an option at offset 0 would read as unset */
 	char *preset, *transport_lat, *link_bw, *link_iops, *dist, *lat, *cv, *hist, *units, *iops, *bw, *raid,
 		*members, *chunk, *seed, *spin;
+	char *cliff, *cliff_factor, *drift, *wear_state, *purge; /* wear: handled here, not by sim_model.c */
 };
 
 #define SIM_OPT(optname, field, text)                                                                      \
@@ -64,7 +77,36 @@ static struct fio_option options[] = {
 	SIM_OPT("seed", seed, "Random seed of the device time draws (default 1; each job adds its number)"),
 	SIM_OPT("spin", spin, "Longest busy-wait before a completion (auto = adaptive, up to 150us; 0 = sleep "
 		"only, less precise)"),
+	SIM_OPT("cliff", cliff, "Write cliff: bytes written to a member since the last purge after which its "
+		"write device time is multiplied by sim_cliff_factor (SIZE, or Nx = N times the member's share of "
+		"size=; default none)"),
+	SIM_OPT("cliff_factor", cliff_factor, "Factor of the write device time past the cliff (default 3)"),
+	SIM_OPT("drift", drift, "Slow drift: the write device time grows by this % per GiB written to the member "
+		"since the last purge (default 0)"),
+	SIM_OPT("wear_state", wear_state, "File that counts bytes written per member since the last purge "
+		"(default: the job's filename, which must be absent, empty or a sim wear file)"),
+	SIM_OPT("purge", purge, "1: zero the wear state when the job starts (a purge; default 0)"),
 	{ .name = NULL },
+};
+
+/* Options of this file: not passed to sim_config_set(). */
+#define SIM_FIRST_WEAR_OPTION "sim_cliff"
+
+#define WEAR_MAGIC "bench-sim-wear-1"
+
+/* The wear state file: a header and one byte counter per member (written since the last purge). */
+struct wear_file {
+	char magic[16];
+	uint64_t members;
+	uint64_t written_bytes[];
+};
+
+struct sim_wear {
+	double cliff_bytes;    /* 0 = no cliff */
+	double cliff_factor;
+	double drift_pct_gib;  /* % of device time per GiB written */
+	struct wear_file *map; /* shared mapping of the state file */
+	size_t map_len;
 };
 
 #define SPIN_AUTO_MAX_NS 150000.0
@@ -88,6 +130,7 @@ struct sim_data {
 	double late_sum_ns, sleep_late_sum_ns;
 	uint64_t handed, late_events;  /* IOs handed back; of them > 2 us after their modelled completion */
 	double event_late_sum_ns;
+	struct sim_wear wear;
 };
 
 static double mono_ns(void)
@@ -190,6 +233,177 @@ static struct io_u *heap_pop(struct sim_data *sd)
 	return top;
 }
 
+/* The wear hook (sim_model_set_wear): counts a write's bytes and returns its device-time factor. */
+static double wear_hook(void *ctx, unsigned member, int write, double bytes)
+{
+	struct sim_wear *w = ctx;
+	double before, factor = 1.0;
+
+	if (!write)
+		return 1.0;
+	before = (double)__atomic_fetch_add(&w->map->written_bytes[member], (uint64_t)bytes, __ATOMIC_RELAXED);
+	if (w->cliff_bytes > 0 && before >= w->cliff_bytes)
+		factor = w->cliff_factor;
+	return factor * (1.0 + w->drift_pct_gib / 100.0 * before / 1073741824.0);
+}
+
+/* Bytes of the target's size= that one member holds under the layout (its capacity). */
+static double member_share(const struct sim_config *c, double size)
+{
+	switch (c->raid) {
+	case SIM_RAID0: return size / c->members;
+	case SIM_RAID10: return size * 2.0 / c->members;
+	case SIM_RAID5: return size / (c->members - 1);
+	case SIM_RAID6: return size / (c->members - 2);
+	case SIM_RAID1:
+	case SIM_RAID_NONE:
+	default: return size;
+	}
+}
+
+static int wear_parse(struct sim_wear *w, const struct sim_options *o, const struct sim_config *c, double size,
+		      char *err, size_t errlen)
+{
+	char *end;
+
+	w->cliff_factor = 3.0;
+	if (o->cliff) {
+		size_t n = strlen(o->cliff);
+
+		if (n > 1 && (o->cliff[n - 1] == 'x' || o->cliff[n - 1] == 'X')) {
+			double times = strtod(o->cliff, &end);
+
+			if (end != o->cliff + n - 1 || !(times > 0) || !(size > 0)) {
+				snprintf(err, errlen, "sim_cliff=%s: Nx needs N > 0 and a size= for the job", o->cliff);
+				return -1;
+			}
+			w->cliff_bytes = times * member_share(c, size);
+		} else if (sim_parse_bytes(o->cliff, &w->cliff_bytes) < 0 || !(w->cliff_bytes > 0)) {
+			snprintf(err, errlen, "sim_cliff must be a size (e.g. 128g) or Nx, got '%s'", o->cliff);
+			return -1;
+		}
+	}
+	if (o->cliff_factor) {
+		w->cliff_factor = strtod(o->cliff_factor, &end);
+		if (*end || end == o->cliff_factor || !(w->cliff_factor > 0)) {
+			snprintf(err, errlen, "sim_cliff_factor must be a number > 0, got '%s'", o->cliff_factor);
+			return -1;
+		}
+	}
+	if (o->drift) {
+		w->drift_pct_gib = strtod(o->drift, &end);
+		if (*end || end == o->drift || !(w->drift_pct_gib >= 0)) {
+			snprintf(err, errlen, "sim_drift must be a percentage per GiB >= 0, got '%s'", o->drift);
+			return -1;
+		}
+	}
+	if (o->purge && strcmp(o->purge, "0") && strcmp(o->purge, "1")) {
+		snprintf(err, errlen, "sim_purge must be 0 or 1, got '%s'", o->purge);
+		return -1;
+	}
+	return 0;
+}
+
+/* The state file's path: sim_wear_state, else the job's first filename (in directory= when relative). */
+static int wear_path(struct thread_data *td, const struct sim_options *o, char *path, size_t len, char *err,
+		     size_t errlen)
+{
+	const char *name = o->wear_state ? o->wear_state : td->o.filename;
+	size_t n;
+	int w;
+
+	if (!name || !*name) {
+		snprintf(err, errlen, "sim_cliff/sim_drift need a filename= or sim_wear_state= for the wear state");
+		return -1;
+	}
+	n = o->wear_state ? strlen(name) : strcspn(name, ":");
+	if (!o->wear_state && name[0] != '/' && td->o.directory && *td->o.directory)
+		w = snprintf(path, len, "%s/%.*s", td->o.directory, (int)n, name);
+	else
+		w = snprintf(path, len, "%.*s", (int)n, name);
+	if (w < 0 || (size_t)w >= len) {
+		snprintf(err, errlen, "wear state path too long");
+		return -1;
+	}
+	return 0;
+}
+
+/* Opens (creating or purging) and maps the state file; the file lock makes concurrent jobs agree. */
+static int wear_open(struct sim_wear *w, const char *path, unsigned members, int purge, char *err, size_t errlen)
+{
+	size_t len = sizeof(struct wear_file) + members * sizeof(uint64_t);
+	struct stat st;
+	int fd, ret = -1;
+
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open the wear state '%.300s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (lockf(fd, F_LOCK, 0) < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "cannot lock the wear state '%.300s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "the wear state '%.300s' is not a regular file (give sim_wear_state=)", path);
+		goto out;
+	}
+	if (st.st_size != 0) {
+		struct wear_file head;
+
+		if ((size_t)st.st_size != len || pread(fd, &head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
+		    memcmp(head.magic, WEAR_MAGIC, sizeof(head.magic)) || head.members != members) {
+			snprintf(err, errlen, "'%.300s' is not a wear state file of %u members (remove it, or give "
+				 "sim_wear_state=)", path, members);
+			goto out;
+		}
+	}
+	if (st.st_size == 0 && ftruncate(fd, (off_t)len) < 0) {
+		snprintf(err, errlen, "cannot size the wear state '%.300s': %s", path, strerror(errno));
+		goto out;
+	}
+	w->map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (w->map == MAP_FAILED) {
+		w->map = NULL;
+		snprintf(err, errlen, "cannot map the wear state '%.300s': %s", path, strerror(errno));
+		goto out;
+	}
+	w->map_len = len;
+	if (st.st_size == 0 || purge) { /* through the mapping: never truncate a file other jobs have mapped */
+		memset(w->map, 0, len);
+		memcpy(w->map->magic, WEAR_MAGIC, sizeof(w->map->magic));
+		w->map->members = members;
+	}
+	ret = 0;
+out:
+	lockf(fd, F_ULOCK, 0);
+	close(fd);
+	return ret;
+}
+
+static void wear_release(struct sim_wear *w)
+{
+	if (w->map)
+		munmap(w->map, w->map_len);
+	w->map = NULL;
+}
+
+/* Sets up the write cliff and drift when asked for; 0 or -1 with a message. */
+static int wear_setup(struct thread_data *td, struct sim_wear *w, const struct sim_config *c, char *err,
+		      size_t errlen)
+{
+	const struct sim_options *o = td->eo;
+	char path[4096];
+
+	if (wear_parse(w, o, c, (double)td->o.size, err, errlen) < 0)
+		return -1;
+	if (w->cliff_bytes <= 0 && w->drift_pct_gib <= 0)
+		return 0;
+	if (wear_path(td, o, path, sizeof(path), err, errlen) < 0)
+		return -1;
+	return wear_open(w, path, c->members, o->purge && !strcmp(o->purge, "1"), err, errlen);
+}
+
 static enum fio_q_status sim_queue(struct thread_data *td, struct io_u *io_u)
 {
 	struct sim_data *sd = td->io_ops_data;
@@ -268,6 +482,7 @@ static void sim_cleanup(struct thread_data *td)
 			sd->sleeps ? sd->sleep_late_sum_ns / sd->sleeps / 1e3 : 0.0, (unsigned long long)sd->late_waits,
 			sd->late_waits ? sd->late_sum_ns / sd->late_waits / 1e3 : 0.0, sd->margin_ns / 1e3);
 	sim_model_free(sd->model);
+	wear_release(&sd->wear);
 	free(sd->heap);
 	free(sd->events);
 	free(sd);
@@ -282,7 +497,9 @@ static int sim_init(struct thread_data *td)
 	char err[512];
 
 	sim_config_defaults(&c);
-	for (const struct fio_option *opt = options; opt->name; opt++) {
+	/* The model's options; the wear options after them are this file's (wear_setup). */
+	for (const struct fio_option *opt = options; opt->name && strcmp(opt->name, SIM_FIRST_WEAR_OPTION);
+	     opt++) {
 		const char *value = *(char **)((char *)o + opt->off1);
 
 		if (value && sim_config_set(&c, opt->name + 4, value, err, sizeof(err)) < 0) {
@@ -307,6 +524,13 @@ static int sim_init(struct thread_data *td)
 		sim_cleanup(td);
 		return 1;
 	}
+	if (wear_setup(td, &sd->wear, &c, err, sizeof(err)) < 0) {
+		log_err("fio: sim: %s\n", err);
+		sim_cleanup(td);
+		return 1;
+	}
+	if (sd->wear.map)
+		sim_model_set_wear(sd->model, wear_hook, &sd->wear);
 	sd->stats = getenv("BENCH_SIM_STATS") != NULL;
 	sd->spin_max_ns = c.spin_ns;
 	sd->margin_ns = c.spin_ns < 0 ? 20000.0 : c.spin_ns;

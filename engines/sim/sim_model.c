@@ -538,6 +538,8 @@ struct sim_model {
 	struct stream stream;
 	unsigned rr;              /* round robin for ties between mirrors */
 	unsigned last_reads, last_writes;
+	double (*wear)(void *ctx, unsigned member, int write, double bytes); /* sim_model_set_wear; or NULL */
+	void *wear_ctx;
 };
 
 struct sim_model *sim_model_new(const struct sim_config *c, uint64_t stream, char *err, size_t errlen)
@@ -617,7 +619,8 @@ double sim_model_draw(struct sim_model *m)
 }
 
 /* Reserves one operation on a device from `ready`; returns its end, and its duration in *dur. */
-static double device_reserve(struct sim_model *m, struct device *d, double ready, double bytes, double *dur)
+static double device_reserve(struct sim_model *m, struct device *d, double ready, double bytes, double factor,
+			     double *dur)
 {
 	double start = d->unit_free[0], end;
 
@@ -628,7 +631,7 @@ static double device_reserve(struct sim_model *m, struct device *d, double ready
 			start = d->iops_next;
 		d->iops_next = start + 1e9 / m->c.iops;
 	}
-	end = start + sim_model_draw(m);
+	end = start + sim_model_draw(m) * factor;
 	if (m->c.bw > 0) {
 		double xs = d->bw_free > start ? d->bw_free : start;
 
@@ -864,6 +867,19 @@ static void plan(struct sim_model *m, enum sim_op op, uint64_t off, uint64_t len
 	}
 }
 
+void sim_model_set_wear(struct sim_model *m, double (*factor)(void *ctx, unsigned member, int write, double bytes),
+			void *ctx)
+{
+	m->wear = factor;
+	m->wear_ctx = ctx;
+}
+
+/* The wear hook's device-time factor for one member operation (1 without a hook). */
+static double wear_factor(struct sim_model *m, unsigned member, int write, double bytes)
+{
+	return m->wear ? m->wear(m->wear_ctx, member, write, bytes) : 1.0;
+}
+
 double sim_model_submit(struct sim_model *m, double now_ns, enum sim_op op, uint64_t offset, uint64_t len)
 {
 	double t = now_ns + m->c.transport_ns, reads_done = t, done = t;
@@ -888,7 +904,8 @@ double sim_model_submit(struct sim_model *m, double now_ns, enum sim_op op, uint
 
 		if (!m->ops[i].read_phase)
 			continue;
-		end = device_reserve(m, &m->dev[m->ops[i].member], t, m->ops[i].bytes, &dur);
+		end = device_reserve(m, &m->dev[m->ops[i].member], t, m->ops[i].bytes,
+				     wear_factor(m, m->ops[i].member, 0, m->ops[i].bytes), &dur);
 		if (end > reads_done)
 			reads_done = end;
 		m->last_reads++;
@@ -902,7 +919,8 @@ double sim_model_submit(struct sim_model *m, double now_ns, enum sim_op op, uint
 
 		if (m->ops[i].read_phase)
 			continue;
-		end = device_reserve(m, &m->dev[m->ops[i].member], t, m->ops[i].bytes, &dur);
+		end = device_reserve(m, &m->dev[m->ops[i].member], t, m->ops[i].bytes,
+				     wear_factor(m, m->ops[i].member, op == SIM_WRITE, m->ops[i].bytes), &dur);
 		if (end < reads_done + dur)
 			end = reads_done + dur;
 		if (end > done)

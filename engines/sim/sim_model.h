@@ -81,6 +81,14 @@ void sim_model_free(struct sim_model *m); /* NULL ok */
 /* Submits one IO at now_ns; returns its completion time in the same clock (>= now_ns). */
 double sim_model_submit(struct sim_model *m, double now_ns, enum sim_op op, uint64_t offset, uint64_t len);
 
+/*
+ * Wear hook (the write cliff and drift of sim_engine.c): `factor` is called for every member operation, with
+ * write = 1 for a data or parity write, before its device time is drawn, and returns the factor the drawn
+ * device time is multiplied by. NULL (the default) = 1.
+ */
+void sim_model_set_wear(struct sim_model *m, double (*factor)(void *ctx, unsigned member, int write, double bytes),
+			void *ctx);
+
 /* One device-time draw, ns (tests). */
 double sim_model_draw(struct sim_model *m);
 
