@@ -595,16 +595,17 @@ static double *logs_of(const double *v, size_t n)
 
 /* The run id of sample i of a cell when it is an outlier of its log values (t interval assumptions). */
 static const char *outlier_note(const struct gate_cell *c, const double *lb, const double *lc, const double *d,
-				char *buf, size_t len)
+				double threshold, char *buf, size_t len)
 {
+	double floor_log = log1p(threshold);
 	long i;
 
-	if (d && (i = stats_outlier_index(d, c->nbase, GATE_OUTLIER_MADS)) >= 0)
+	if (d && (i = stats_outlier_index(d, c->nbase, GATE_OUTLIER_MADS, floor_log)) >= 0)
 		snprintf(buf, len, "the pair of runs %lld/%lld is an outlier", (long long)c->base_run[i],
 			 (long long)c->cand_run[i]);
-	else if (!d && (i = stats_outlier_index(lb, c->nbase, GATE_OUTLIER_MADS)) >= 0)
+	else if (!d && (i = stats_outlier_index(lb, c->nbase, GATE_OUTLIER_MADS, floor_log)) >= 0)
 		snprintf(buf, len, "baseline run %lld is an outlier", (long long)c->base_run[i]);
-	else if (!d && (i = stats_outlier_index(lc, c->ncand, GATE_OUTLIER_MADS)) >= 0)
+	else if (!d && (i = stats_outlier_index(lc, c->ncand, GATE_OUTLIER_MADS, floor_log)) >= 0)
 		snprintf(buf, len, "candidate run %lld is an outlier", (long long)c->cand_run[i]);
 	else
 		return NULL;
@@ -635,7 +636,7 @@ static int shift_of_cell(struct gate *g, struct gate_cell *c, const double *lb, 
 		size_t df = c->nbase + c->ncand - 2;
 		c->sd_log = df > 0 ? sqrt((vb + vc) / (double)df) : 0;
 	}
-	if (!rank && o->method == GATE_METHOD_AUTO && outlier_note(c, lb, lc, d, why, sizeof(why))) {
+	if (!rank && o->method == GATE_METHOD_AUTO && outlier_note(c, lb, lc, d, o->threshold, why, sizeof(why))) {
 		rank = 1;
 		set_cell_note(c, xasprintf("%s: rank interval instead of the t interval", why));
 	}

@@ -97,7 +97,9 @@ void gate_run_set_like(struct gate_run *r, const struct run_spec *spec, unsigned
 /* Fewest runs per side the t interval is used with: 2 degrees of freedom, and a spread that is not one number. */
 #define GATE_T_MIN_RUNS 3
 /* A t interval is not trusted when a log value (or paired difference) lies more than this many scaled MADs
- * from the median (stats_outlier_index); the cell then uses the rank interval. */
+ * from the median, and further from it than the gate's threshold (log(1 + threshold): a run within the
+ * threshold of the others cannot carry a verdict alone) (stats_outlier_index); the cell then uses the rank
+ * interval. */
 #define GATE_OUTLIER_MADS 5.0
 
 enum gate_method {

@@ -668,7 +668,7 @@ int stats_paired_t_shift(const double *d, size_t n, double conf, struct stats_sh
 	return 0;
 }
 
-long stats_outlier_index(const double *x, size_t n, double k)
+long stats_outlier_index(const double *x, size_t n, double k, double min_dev)
 {
 	double med, mad, *dev, worst = -1;
 	long at = -1;
@@ -681,7 +681,7 @@ long stats_outlier_index(const double *x, size_t n, double k)
 		dev[i] = fabs(x[i] - med);
 	mad = stats_median(dev, n) * 1.4826;
 	for (size_t i = 0; i < n && mad > 0; i++)
-		if (dev[i] > k * mad && dev[i] > worst) {
+		if (dev[i] > k * mad && dev[i] > min_dev && dev[i] > worst) {
 			worst = dev[i];
 			at = (long)i;
 		}

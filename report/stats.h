@@ -79,10 +79,12 @@ double stats_inc_beta(double x, double a, double b);
 
 /*
  * The index of the value farthest from the median when it lies more than k scaled median absolute
- * deviations (1.4826 * MAD, the standard deviation for normal data) from it; -1 when none does, when n < 4
- * or when the MAD is 0 (more than half the values equal).
+ * deviations (1.4826 * MAD, the standard deviation for normal data) and more than min_dev from it; -1 when
+ * none does, when n < 4 or when the MAD is 0 (more than half the values equal). min_dev keeps a value that
+ * is far in MADs but close in the data's own unit (runs that agree within a fraction of a percent) from
+ * counting as an outlier.
  */
-long stats_outlier_index(const double *x, size_t n, double k);
+long stats_outlier_index(const double *x, size_t n, double k, double min_dev);
 
 /*
  * Runs per side after which a t interval (Welch; paired: of the differences) at level conf is likely (with

@@ -368,9 +368,16 @@ static void test_t_shifts(void **state)
 	assert_true(fabs(s.est - 1.0) < 1e-12);
 	assert_true(fabs(s.hi - s.lo - 2 * 2.7764 * stats_sd(d, 5) / sqrt(5)) < 1e-3);
 	assert_int_equal(stats_paired_t_shift(d, 1, 0.95, &s, &err), -1);
-	assert_int_equal(stats_outlier_index(spread, 7, 5), 6);
-	assert_int_equal(stats_outlier_index(spread, 6, 5), -1);
-	assert_int_equal(stats_outlier_index(spread, 3, 5), -1);
+	assert_int_equal(stats_outlier_index(spread, 7, 5, 0), 6);
+	assert_int_equal(stats_outlier_index(spread, 6, 5, 0), -1);
+	assert_int_equal(stats_outlier_index(spread, 3, 5, 0), -1);
+	{
+		/* four pairs that agree within 3% (the sim case: 998/750, 995/750, 996/749, 993/728): far in MADs,
+		 * near in the data's own unit; only the floor keeps the t interval */
+		const double pairs[] = { log(750.0 / 998), log(750.0 / 995), log(749.0 / 996), log(728.0 / 993) };
+		assert_int_equal(stats_outlier_index(pairs, 4, 5, 0), 3);
+		assert_int_equal(stats_outlier_index(pairs, 4, 5, log1p(0.05)), -1);
+	}
 	/* 3% noise, +-5%: a handful of runs, not hundreds; paired needs fewer; more noise needs more */
 	{
 		unsigned u = stats_runs_needed_t(0.03, log(1.05), 0.95, 0.9, 0, 1000);
