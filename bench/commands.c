@@ -56,7 +56,8 @@ int cmd_help(int argc, char **argv)
 			printf("  %-9s %s\n", c->name, c->summary);
 	printf("\n'bench <command> --help' describes a command.\n\n"
 	       "exit codes: 0 success, 1 gate regression, 2 usage error, 3 bad input, 4 host/engine/collector\n"
-	       "failure, 5 storage error, 6 gate inconclusive, 70 internal error, 130 interrupted (Ctrl-C, SIGTERM).\n");
+	       "failure, 5 storage error (the database, or output that cannot be written), 6 gate inconclusive,\n"
+	       "70 internal error, 130 interrupted (Ctrl-C, SIGTERM).\n");
 	return EXIT_OK;
 }
 

@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (errno == EPIPE)
 			return rc;
-		return cli_error(rc ? rc : EXIT_INTERNAL, "cannot write to standard output: %s", strerror(errno));
+		return cli_error(rc ? rc : EXIT_STORE, "cannot write to standard output: %s", strerror(errno));
 	}
 	return rc;
 }

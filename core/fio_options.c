@@ -291,7 +291,8 @@ static int bssplit_dir(const char *text, unsigned kb_base, unsigned flags, struc
 	}
 	if ((flags & FIO_OPT_STRICT) && n && !missing && sum != 100)
 		goto out; /* fio warns and scales; a plan should say what it means */
-	qsort(e, n, sizeof(*e), bs_entry_cmp);
+	if (n) /* qsort(NULL, 0, ...) is undefined */
+		qsort(e, n, sizeof(*e), bs_entry_cmp);
 	for (size_t i = 0; i < n; i++)
 		strbuf_addf(sb, "%s%" PRIu64 "/%u", i ? ":" : "", e[i].bytes, e[i].pct);
 	ret = 0;
