@@ -120,24 +120,6 @@ static const struct option gate_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* "5", "5%", "2.5" -> fraction; -1 on error. */
-static int parse_percent(const char *s, double lo, double hi, double *out)
-{
-	char buf[64];
-	size_t n = strlen(s);
-	double v;
-
-	if (n == 0 || n >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, n + 1);
-	if (buf[n - 1] == '%')
-		buf[n - 1] = '\0';
-	if (parse_double(buf, &v) < 0 || !(v > lo && v < hi))
-		return -1;
-	*out = v / 100;
-	return 0;
-}
-
 static int write_output(const char *path, const struct strbuf *sb)
 {
 	FILE *f;
@@ -242,12 +224,12 @@ int cmd_gate(int argc, char **argv)
 		case OPT_BASELINE: base_sel = optarg; break;
 		case OPT_CANDIDATE: cand_sel = optarg; break;
 		case OPT_THRESHOLD:
-			if (parse_percent(optarg, 0, 100, &go.threshold) < 0)
+			if (parse_percent_fraction(optarg, 0, 100, &go.threshold) < 0)
 				return cli_usage("gate", "--threshold wants a percentage between 0 and 100, got '%s'",
 						 optarg);
 			break;
 		case OPT_CONFIDENCE:
-			if (parse_percent(optarg, 50, 100, &go.conf) < 0)
+			if (parse_percent_fraction(optarg, 50, 100, &go.conf) < 0)
 				return cli_usage("gate", "--confidence wants a percentage between 50 and 100, got '%s'",
 						 optarg);
 			break;

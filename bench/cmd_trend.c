@@ -77,24 +77,6 @@ struct trend_args {
 	struct trend_opts o;
 };
 
-/* "5" or "5%" within (lo, hi) -> fraction; -1 on error. */
-static int percent_arg(const char *s, double lo, double hi, double *out)
-{
-	char buf[64];
-	size_t n = strlen(s);
-	double v;
-
-	if (n == 0 || n >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, n + 1);
-	if (buf[n - 1] == '%')
-		buf[n - 1] = '\0';
-	if (parse_double(buf, &v) < 0 || !(v > lo && v < hi))
-		return -1;
-	*out = v / 100;
-	return 0;
-}
-
 /* Parses the options; returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct trend_args *a)
 {
@@ -125,11 +107,11 @@ static int parse_args(int argc, char **argv, struct trend_args *a)
 				return cli_usage("trend", "--pvalue wants a probability between 0 and 1, got '%s'", optarg);
 			break;
 		case OPT_THRESHOLD:
-			if (percent_arg(optarg, 0, 100, &a->o.threshold) < 0)
+			if (parse_percent_fraction(optarg, 0, 100, &a->o.threshold) < 0)
 				return cli_usage("trend", "--threshold wants a percentage between 0 and 100, got '%s'", optarg);
 			break;
 		case OPT_CONFIDENCE:
-			if (percent_arg(optarg, 50, 100, &a->o.conf) < 0)
+			if (parse_percent_fraction(optarg, 50, 100, &a->o.conf) < 0)
 				return cli_usage("trend", "--confidence wants a percentage between 50 and 100, got '%s'",
 						 optarg);
 			break;

@@ -135,3 +135,20 @@ const char *format_size_short(uint64_t bytes, char *buf, unsigned long len)
 		snprintf(buf, len, "%llu%c", (unsigned long long)v, sfx[i]);
 	return buf;
 }
+
+int parse_percent_fraction(const char *s, double lo, double hi, double *out)
+{
+	char buf[64];
+	size_t n = strlen(s);
+	double v;
+
+	if (n == 0 || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n + 1);
+	if (buf[n - 1] == '%')
+		buf[n - 1] = '\0';
+	if (parse_double(buf, &v) < 0 || !(v > lo && v < hi))
+		return -1;
+	*out = v / 100;
+	return 0;
+}

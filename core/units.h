@@ -18,6 +18,8 @@ int parse_duration_s(const char *s, double *out);
 int parse_long(const char *s, long min, long max, long *out);
 /* Decimal number (strtod, whole string); -1 on error. */
 int parse_double(const char *s, double *out);
+/* "5", "5%" or "2.5" strictly between lo and hi (percent) -> a fraction (0.05); -1 on error. */
+int parse_percent_fraction(const char *s, double lo, double hi, double *out);
 
 /* Milliseconds since the epoch as UTC text "2026-12-01T20:34:51.950Z" (the store's form of times). buf >= 32. */
 const char *format_utc_ms(int64_t epoch_ms, char *buf, unsigned long len);
