@@ -286,8 +286,7 @@ void run_result_aggregate(struct run_result *r)
 			free(h);
 		}
 	}
-	add_combined(r, HOST_AGGREGATE, NULL, match_job_hosts);
-	/* each job over all hosts */
+	/* each job over all hosts, then all of them: the entry over all hosts and jobs stays the last one */
 	n = r->nhosts;
 	for (size_t i = 0; i < n; i++) {
 		int seen = 0;
@@ -302,4 +301,5 @@ void run_result_aggregate(struct run_result *r)
 			free(j);
 		}
 	}
+	add_combined(r, HOST_AGGREGATE, NULL, match_job_hosts);
 }

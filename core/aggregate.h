@@ -43,6 +43,7 @@ void host_result_total(struct host_result *h);
  * - HOST_AGGREGATE over all jobs (job NULL) from the hosts' entries over all jobs;
  * - HOST_AGGREGATE per job from the hosts' entries of that job.
  * fio CPU of an aggregate: average of its parts; job_start_ms: the earliest. Only entries without errmsg count.
+ * The entry over all hosts and all jobs is appended last (callers that take the last HOST_AGGREGATE entry get it).
  */
 void run_result_aggregate(struct run_result *r);
 
