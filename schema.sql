@@ -163,7 +163,7 @@ CREATE TABLE suite_lock (
 ALTER TABLE run ADD COLUMN attempt INTEGER NOT NULL DEFAULT 1; -- 1 + how often the run was started again
 
 -- migration 3
--- Jobs are a dimension of results as hosts are (docs/profiles.md "Jobs that run together"): a fio job file's
+-- Jobs are a dimension of results as hosts are (docs/profiles.md "A job file runs as fio runs it"): a fio job file's
 -- jobs between two stonewalls run together as one run of several jobs, and each job's figures are stored
 -- under its name in `job`; job '*' is the aggregate over all jobs (the only rows of a run of one job), as
 -- host '*' is over all hosts. Headline reads take job '*' (core/store_read.c Q_RESULTS). `job_start_ms` is

@@ -38,7 +38,7 @@ struct workload {
 };
 
 /*
- * One job of a run whose jobs fio runs together (docs/profiles.md "Jobs that run together"): the sections of
+ * One job of a run whose jobs fio runs together (docs/profiles.md "A job file runs as fio runs it"): the sections of
  * a fio job file between two stonewalls. Its workload holds its complete options; its targets are the files
  * or devices it runs on (its own filename=, else the run's default or --target ones).
  */

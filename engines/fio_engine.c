@@ -3,6 +3,8 @@
  * group) with json+ output to a file, wait with the run loop's deadline, parse fio's output exactly, hand back
  * per-host results, the aggregate and the raw artifacts. With hosts, the run goes to fio_client.c.
  * "sim" is the same engine with ioengine=external:<sim .so> and the model options added to the job.
+ * A run of several jobs (run_spec.jobs) gives one fio group per job: per-job results (host_result.job) with
+ * each job's start time from its own epoch-stamped IOPS log, then the aggregates over jobs.
  */
 #include "engines/engine.h"
 #include "engines/fio_client.h"

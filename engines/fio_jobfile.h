@@ -3,7 +3,8 @@
  * (spec->wl.opts, verbatim and in order), then what bench decides: the working set, ramp and runtime from the
  * normalised workload (so --quick and matrices take effect) and group_reporting; then one job section per
  * target (HCIbench's one job per disk), so that several targets multiply the load as they do in HCIbench and
- * fio still reports the run as one result per host. Includes are already inlined by profiles/.
+ * fio still reports the run as one result per host. Includes are already inlined by profiles/. A run of
+ * several jobs fio runs together (spec->njobs) is written by fio_jobfile_write_jobs: one reporting group per job.
  */
 #ifndef BENCH_ENGINES_FIO_JOBFILE_H
 #define BENCH_ENGINES_FIO_JOBFILE_H

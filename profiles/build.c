@@ -7,6 +7,8 @@
  * outermost), targets (--target, else the profile's, else default files in the work directory), names
  * (explicit, else HCIbench style where it fits, computed before --quick so quick runs keep their names), the
  * --quick shrink, and the engine. Finally the whole list is repeated --repeat times (repetition outermost).
+ * A fio job file's jobs between two stonewalls are one run of several jobs (run_spec.jobs), as fio runs them,
+ * unless --each-job asks for one run per section (docs/profiles.md "A job file runs as fio runs it").
  */
 #include "profiles/profile.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_jobs: a fio job file runs as fio runs it (docs/profiles.md "Jobs that run together"): the jobs
+ * test_jobs: a fio job file runs as fio runs it (docs/profiles.md "A job file runs as fio runs it"): the jobs
  * between stonewalls are one run of several jobs (new_group does not split, sections differing only by
  * filename stay one job over those targets, duplicate names get their position), --each-job keeps one run
  * per section; the summary workload, --target and --quick on every job; the identity covers every job in
