@@ -116,19 +116,26 @@ void run_spec_release(struct run_spec *s)
 	run_spec_init(s);
 }
 
-void run_spec_copy(struct run_spec *dst, const struct run_spec *src)
+/* dst (uninitialised) = src's numbers, engine and labels with `name`, workload `wl` and those targets. */
+static void copy_run_as(struct run_spec *dst, const struct run_spec *src, const char *name,
+			const struct workload *wl, char *const *targets, size_t ntargets)
 {
 	run_spec_init(dst);
-	dst->name = xstrdup(src->name);
+	dst->name = xstrdup(name);
 	dst->seq = src->seq;
 	dst->repetition = src->repetition;
 	dst->engine = xstrdup(src->engine);
 	kvlist_copy(&dst->engine_opts, &src->engine_opts);
 	kvlist_copy(&dst->labels, &src->labels);
 	workload_release(&dst->wl);
-	workload_copy(&dst->wl, &src->wl);
-	for (size_t i = 0; i < src->ntargets; i++)
-		run_spec_add_target(dst, src->targets[i]);
+	workload_copy(&dst->wl, wl);
+	for (size_t i = 0; i < ntargets; i++)
+		run_spec_add_target(dst, targets[i]);
+}
+
+void run_spec_copy(struct run_spec *dst, const struct run_spec *src)
+{
+	copy_run_as(dst, src, src->name, &src->wl, src->targets, src->ntargets);
 	dst->started_at = xstrdup(src->started_at);
 	dst->finished_at = xstrdup(src->finished_at);
 	for (size_t j = 0; j < src->njobs; j++) {
@@ -229,17 +236,7 @@ void run_spec_job(const struct run_spec *s, size_t idx, struct run_spec *dst)
 {
 	const struct job_spec *j = &s->jobs[idx];
 
-	run_spec_init(dst);
-	dst->name = xstrdup(j->name);
-	dst->seq = s->seq;
-	dst->repetition = s->repetition;
-	dst->engine = xstrdup(s->engine);
-	kvlist_copy(&dst->engine_opts, &s->engine_opts);
-	kvlist_copy(&dst->labels, &s->labels);
-	workload_release(&dst->wl);
-	workload_copy(&dst->wl, &j->wl);
-	for (size_t i = 0; i < j->ntargets; i++)
-		run_spec_add_target(dst, j->targets[i]);
+	copy_run_as(dst, s, j->name, &j->wl, j->targets, j->ntargets);
 }
 
 void run_spec_add_target(struct run_spec *s, const char *target)
