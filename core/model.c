@@ -191,6 +191,19 @@ void run_spec_summarise(struct run_spec *s)
 		return;
 	workload_release(w);
 	workload_copy(w, &s->jobs[0].wl);
+	/* the options every job has with the same value, in the first job's order */
+	kvlist_release(&w->opts);
+	kvlist_init(&w->opts);
+	for (size_t i = 0; i < s->jobs[0].wl.opts.n; i++) {
+		const struct kv *o = &s->jobs[0].wl.opts.v[i];
+		int all = 1;
+		for (size_t j = 1; j < s->njobs && all; j++) {
+			const struct kv *x = kvlist_find(&s->jobs[j].wl.opts, o->key);
+			all = x && !x->value == !o->value && (!o->value || !strcmp(x->value, o->value));
+		}
+		if (all)
+			kvlist_add(&w->opts, o->key, o->value);
+	}
 	summary_str(&w->rw, s, offsetof(struct workload, rw), "mixed");
 	summary_str(&w->bssplit, s, offsetof(struct workload, bssplit), NULL);
 	w->numjobs = 0;

@@ -53,7 +53,7 @@ struct job_spec {
  * One run to execute: a workload bound to targets, named, numbered, labelled. A run of several jobs fio runs
  * together has njobs >= 2 jobs, and then `wl` is their summary (core/model.c run_spec_summarise: the fields
  * all jobs share, rw "mixed" and bs 0 where they differ, read and random shares weighted by numjobs,
- * numjobs summed, iodepth/runtime/ramp the largest, the first job's options and size) for the run's
+ * numjobs summed, iodepth/runtime/ramp the largest, the options all jobs share, the first job's size) for the run's
  * columns and name, and `targets` is the union of the jobs' targets in order; njobs == 0 is a run of one job
  * (`wl` on `targets`, HCIbench's one job per target).
  */

@@ -111,6 +111,9 @@ static void test_plan_together(void **state)
 	assert_int_equal(r->wl.read_pct, 33); /* 100 x 1 job + 0 x 2 jobs */
 	assert_int_equal(r->wl.random_pct, 100);
 	assert_int_equal(r->wl.runtime_s, 5);
+	assert_string_equal(kvlist_get(&r->wl.opts, "ioengine", "?"), "psync"); /* the jobs' common options only */
+	assert_null(kvlist_find(&r->wl.opts, "rw"));
+	assert_null(kvlist_find(&r->wl.opts, "bs"));
 	assert_int_equal(r->ntargets, 3);
 	assert_string_equal(r->targets[2], "/tmp/y");
 	/* a stretch of one job is a run of one job, as before */
