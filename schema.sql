@@ -161,3 +161,41 @@ CREATE TABLE suite_lock (
 	started_at TEXT NOT NULL
 );
 ALTER TABLE run ADD COLUMN attempt INTEGER NOT NULL DEFAULT 1; -- 1 + how often the run was started again
+
+-- migration 3
+-- Jobs are a dimension of results as hosts are (docs/profiles.md "A job file runs as fio runs it"): a fio job file's
+-- jobs between two stonewalls run together as one run of several jobs, and each job's figures are stored
+-- under its name in `job`; job '*' is the aggregate over all jobs (the only rows of a run of one job), as
+-- host '*' is over all hosts. Headline reads take job '*' (core/store_read.c Q_RESULTS). `job_start_ms` is
+-- when that job's measured time began, ms since the epoch (NULL unknown), so that one can see which jobs ran
+-- at the same time. SQLite cannot change a UNIQUE constraint in place: the table is rebuilt (SQLite's
+-- 12-step ALTER procedure: the migration runner turns foreign_keys off around it and checks
+-- foreign_key_check before the commit, so that result_pct and result_bin keep their rows: the ids are kept).
+CREATE TABLE result_new (
+	id            INTEGER PRIMARY KEY,
+	run_id        INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+	host          TEXT NOT NULL,              -- '*' = aggregate over hosts
+	job           TEXT NOT NULL DEFAULT '*',  -- '*' = aggregate over jobs; else the job's (section's) name
+	ddir          TEXT NOT NULL CHECK (ddir IN ('read','write','trim','total')),
+	ios           INTEGER NOT NULL,
+	short_ios     INTEGER NOT NULL DEFAULT 0,
+	drop_ios      INTEGER NOT NULL DEFAULT 0,
+	bytes         INTEGER NOT NULL,
+	runtime_ms    INTEGER NOT NULL,
+	iops          REAL NOT NULL,
+	bw_bytes      REAL NOT NULL,
+	lat_n         INTEGER, lat_min_ns  INTEGER, lat_max_ns  INTEGER, lat_mean_ns  REAL, lat_stddev_ns  REAL,
+	clat_n        INTEGER, clat_min_ns INTEGER, clat_max_ns INTEGER, clat_mean_ns REAL, clat_stddev_ns REAL,
+	slat_n        INTEGER, slat_min_ns INTEGER, slat_max_ns INTEGER, slat_mean_ns REAL, slat_stddev_ns REAL,
+	pct_kind      TEXT,                       -- 'clat' or 'lat': what result_pct and result_bin describe
+	job_start_ms  REAL,                       -- when the job's measured time began, ms since the epoch
+	UNIQUE (run_id, host, job, ddir)
+);
+INSERT INTO result_new (id, run_id, host, job, ddir, ios, short_ios, drop_ios, bytes, runtime_ms, iops, bw_bytes,
+	lat_n, lat_min_ns, lat_max_ns, lat_mean_ns, lat_stddev_ns, clat_n, clat_min_ns, clat_max_ns, clat_mean_ns,
+	clat_stddev_ns, slat_n, slat_min_ns, slat_max_ns, slat_mean_ns, slat_stddev_ns, pct_kind)
+	SELECT id, run_id, host, '*', ddir, ios, short_ios, drop_ios, bytes, runtime_ms, iops, bw_bytes,
+	lat_n, lat_min_ns, lat_max_ns, lat_mean_ns, lat_stddev_ns, clat_n, clat_min_ns, clat_max_ns, clat_mean_ns,
+	clat_stddev_ns, slat_n, slat_min_ns, slat_max_ns, slat_mean_ns, slat_stddev_ns, pct_kind FROM result;
+DROP TABLE result;
+ALTER TABLE result_new RENAME TO result;

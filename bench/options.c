@@ -55,6 +55,9 @@ const struct bench_option bench_options[] = {
 	  "bs, rdpct, randpct, iodepth (or threads), numjobs, or any fio option" },
 	{ "repeat", 0, OPT_BOTH, VS, OPT_CALL(opt_repeat), "N",
 	  "run the whole list N times (repetition outermost; repetitions for 'bench gate')" },
+	{ "each-job", 0, OPT_BOTH, S, OPT_FLAG(plan.each_job), NULL,
+	  "a fio job file: one run per job section, one after another (default: the jobs\n"
+	  "between two stonewalls run together, as fio runs them, as one run of several jobs)" },
 	{ "interleave", 0, OPT_BOTH, S, OPT_FLAG(interleave), NULL,
 	  "with two or more profiles and --repeat: alternate them in blocks (A B, B A, ...)\n"
 	  "so that drift cancels; each run gets the label profile=<argument>" },

@@ -168,47 +168,138 @@ void host_result_total(struct host_result *h)
 	}
 }
 
-void run_result_aggregate(struct run_result *r)
+/* Which entries an aggregate combines. */
+typedef int (*entry_match)(const struct host_result *h, const char *host, const char *job);
+
+static int same_job(const char *a, const char *b)
 {
-	struct host_result agg, *old;
-	const struct dir_result **parts;
-	size_t nh = 0, ncpu = 0;
+	return !a == !b && (!a || !strcmp(a, b));
+}
+
+/* Jobs of one host into the host's entry over all jobs. */
+static int match_host_jobs(const struct host_result *h, const char *host, const char *job)
+{
+	(void)job;
+	return h->job && !strcmp(h->host, host);
+}
+
+/* Hosts of one job (NULL: the hosts' entries over all jobs) into the entry of all hosts. */
+static int match_job_hosts(const struct host_result *h, const char *host, const char *job)
+{
+	(void)host;
+	return strcmp(h->host, HOST_AGGREGATE) && same_job(h->job, job);
+}
+
+/* Appends the entry (host, job) combined from the entries `match` selects, of those without errmsg. */
+static void add_combined(struct run_result *r, const char *host, const char *job, entry_match match)
+{
+	struct host_result agg;
+	const struct dir_result **parts = xcalloc(r->nhosts + 1, sizeof(*parts));
+	size_t ncpu = 0, nh;
 	double usr = 0, sys = 0;
 
-	old = run_result_find_host(r, HOST_AGGREGATE);
-	if (old) {
-		size_t idx = (size_t)(old - r->hosts);
-		host_result_release(old);
-		memmove(&r->hosts[idx], &r->hosts[idx + 1], (r->nhosts - idx - 1) * sizeof(*r->hosts));
-		r->nhosts--;
-	}
-	parts = xcalloc(r->nhosts + 1, sizeof(*parts));
-	host_result_init(&agg, HOST_AGGREGATE);
-	for (int d = 0; d < DDIR_NR; d++) {
+	host_result_init(&agg, host);
+	agg.job = xstrdup(job);
+	for (int d = 0; d < DDIR_TOTAL; d++) {
 		nh = 0;
 		for (size_t i = 0; i < r->nhosts; i++)
-			if (!r->hosts[i].errmsg)
+			if (!r->hosts[i].errmsg && match(&r->hosts[i], host, job))
 				parts[nh++] = &r->hosts[i].dir[d];
-		if (d == DDIR_TOTAL)
-			continue;
 		dir_combine(&agg.dir[d], parts, nh);
 	}
 	free(parts);
 	host_result_total(&agg);
 	for (size_t i = 0; i < r->nhosts; i++) {
 		const struct host_result *h = &r->hosts[i];
-		if (h->errmsg || isnan(h->usr_cpu_pct))
+		if (!match(h, host, job))
+			continue;
+		if (h->errmsg && !agg.errmsg && strcmp(host, HOST_AGGREGATE))
+			agg.errmsg = xstrdup(h->errmsg); /* a host whose job failed failed */
+		if (h->errmsg)
+			continue;
+		if (!agg.error)
+			agg.error = h->error;
+		if (!agg.fio_version && h->fio_version)
+			agg.fio_version = xstrdup(h->fio_version);
+		if (!isnan(h->job_start_ms) && (isnan(agg.job_start_ms) || h->job_start_ms < agg.job_start_ms))
+			agg.job_start_ms = h->job_start_ms;
+		if (!isnan(h->start_offset_ms) && isnan(agg.start_offset_ms) && strcmp(host, HOST_AGGREGATE))
+			agg.start_offset_ms = h->start_offset_ms;
+		if (isnan(h->usr_cpu_pct))
 			continue;
 		usr += h->usr_cpu_pct;
 		sys += h->sys_cpu_pct;
 		ncpu++;
-		if (!agg.fio_version && h->fio_version)
-			agg.fio_version = xstrdup(h->fio_version);
 	}
 	if (ncpu) {
 		agg.usr_cpu_pct = usr / (double)ncpu;
 		agg.sys_cpu_pct = sys / (double)ncpu;
 	}
+	if (!strcmp(host, HOST_AGGREGATE))
+		agg.error = 0; /* as before jobs: the aggregate carries figures, hosts carry their errors */
 	ARRAY_GROW(r->hosts, r->hosts_cap, r->nhosts + 1);
 	r->hosts[r->nhosts++] = agg;
+}
+
+static int has_jobs(const struct run_result *r, const char *host)
+{
+	for (size_t i = 0; i < r->nhosts; i++)
+		if (r->hosts[i].job && !strcmp(r->hosts[i].host, host))
+			return 1;
+	return 0;
+}
+
+/* Drops the aggregates an earlier call made: every HOST_AGGREGATE entry, and a host's entry over all jobs
+ * when the host has per-job entries. */
+static void drop_aggregates(struct run_result *r)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < r->nhosts; i++) {
+		struct host_result *h = &r->hosts[i];
+		if (!strcmp(h->host, HOST_AGGREGATE) || (!h->job && has_jobs(r, h->host))) {
+			host_result_release(h);
+			continue;
+		}
+		r->hosts[k++] = *h;
+	}
+	r->nhosts = k;
+}
+
+void run_result_aggregate(struct run_result *r)
+{
+	size_t n;
+
+	drop_aggregates(r);
+	/* each host's jobs into its entry over all jobs (hosts of one job already have that entry) */
+	n = r->nhosts;
+	for (size_t i = 0; i < n; i++) {
+		const char *host = r->hosts[i].host;
+		int seen = 0;
+		if (!r->hosts[i].job)
+			continue;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = r->hosts[k].job && !strcmp(r->hosts[k].host, host);
+		if (!seen) {
+			char *h = xstrdup(host);
+			add_combined(r, h, NULL, match_host_jobs);
+			free(h);
+		}
+	}
+	/* each job over all hosts, then all of them: the entry over all hosts and jobs stays the last one */
+	n = r->nhosts;
+	for (size_t i = 0; i < n; i++) {
+		int seen = 0;
+		if (!r->hosts[i].job || !strcmp(r->hosts[i].host, HOST_AGGREGATE))
+			continue;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = r->hosts[k].job && strcmp(r->hosts[k].host, HOST_AGGREGATE) &&
+			       !strcmp(r->hosts[k].job, r->hosts[i].job);
+		if (!seen) {
+			char *j = xstrdup(r->hosts[i].job);
+			add_combined(r, HOST_AGGREGATE, j, match_job_hosts);
+			free(j);
+		}
+	}
+	add_combined(r, HOST_AGGREGATE, NULL, match_job_hosts);
 }

@@ -36,8 +36,14 @@ void dir_combine(struct dir_result *out, const struct dir_result *const *dirs, s
 void host_result_total(struct host_result *h);
 
 /*
- * Adds (or replaces) the HOST_AGGREGATE entry of a run result from its per-host entries: each direction
- * combined across hosts. fio CPU: average of the hosts. Only hosts without errmsg count.
+ * Adds (or replaces) the aggregates of a run result from its per-host entries, each direction combined by
+ * dir_combine (counts add, means weighted, percentiles from summed bins; jobs and hosts alike):
+ * - a host with per-job entries (host_result.job set: a run of several jobs) gets its entry over all jobs
+ *   (job NULL) from them; fio CPU: the jobs' average; a job's errmsg makes the host's;
+ * - HOST_AGGREGATE over all jobs (job NULL) from the hosts' entries over all jobs;
+ * - HOST_AGGREGATE per job from the hosts' entries of that job.
+ * fio CPU of an aggregate: average of its parts; job_start_ms: the earliest. Only entries without errmsg count.
+ * The entry over all hosts and all jobs is appended last (callers that take the last HOST_AGGREGATE entry get it).
  */
 void run_result_aggregate(struct run_result *r);
 

@@ -116,16 +116,59 @@ void workload_identity_kv(const struct workload *w, struct kvlist *out)
 	kvlist_release(&l);
 }
 
+static char *joined(const struct kvlist *kv)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	for (size_t i = 0; i < kv->n; i++)
+		strbuf_addf(&sb, "%s%s=%s", i ? "|" : "", kv->v[i].key, kv->v[i].value);
+	return strbuf_detach(&sb, NULL);
+}
+
 char *workload_identity(const struct workload *w)
 {
 	struct kvlist kv;
-	struct strbuf sb;
+	char *id;
 
 	kvlist_init(&kv);
-	strbuf_init(&sb);
 	workload_identity_kv(w, &kv);
-	for (size_t i = 0; i < kv.n; i++)
-		strbuf_addf(&sb, "%s%s=%s", i ? "|" : "", kv.v[i].key, kv.v[i].value);
+	id = joined(&kv);
 	kvlist_release(&kv);
-	return strbuf_detach(&sb, NULL);
+	return id;
+}
+
+/* ---- runs of several jobs ----------------------------------------------------------------------------- */
+
+void run_spec_identity_kv(const struct run_spec *s, struct kvlist *out)
+{
+	if (s->njobs == 0) {
+		workload_identity_kv(&s->wl, out);
+		return;
+	}
+	put_num(out, "jobs", (long long)s->njobs);
+	for (size_t j = 0; j < s->njobs; j++) {
+		struct kvlist one;
+
+		kvlist_init(&one);
+		workload_identity_kv(&s->jobs[j].wl, &one);
+		for (size_t i = 0; i < one.n; i++) {
+			char *key = xasprintf("job%zu.%s", j + 1, one.v[i].key);
+			kvlist_add(out, key, one.v[i].value);
+			free(key);
+		}
+		kvlist_release(&one);
+	}
+}
+
+char *run_spec_identity(const struct run_spec *s)
+{
+	struct kvlist kv;
+	char *id;
+
+	kvlist_init(&kv);
+	run_spec_identity_kv(s, &kv);
+	id = joined(&kv);
+	kvlist_release(&kv);
+	return id;
 }

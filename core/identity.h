@@ -37,4 +37,15 @@ void workload_identity_kv(const struct workload *w, struct kvlist *out);
  * workloads give byte-equal texts. */
 char *workload_identity(const struct workload *w);
 
+/*
+ * The identity of a run spec: its workload's (above) for a run of one job; for a run of several jobs fio runs
+ * together (s->njobs >= 2), "jobs=N" and then each job's identity items in the jobs' order, prefixed
+ * "job<i>." (1-based: "job1.bs=4096", "job2.rw=write"), so that two such runs are the same workload exactly
+ * when they have the same number of jobs and, job by job in order, the same identity. Job names are not part
+ * of it (a name does not change the load), their order is.
+ */
+void run_spec_identity_kv(const struct run_spec *s, struct kvlist *out);
+/* The same as one text (malloc'd): the items joined with '|', as workload_identity. */
+char *run_spec_identity(const struct run_spec *s);
+
 #endif

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 static const char *const status_names[] = { "running", "done", "failed", "partial", "aborted" };
@@ -104,24 +105,151 @@ void run_spec_release(struct run_spec *s)
 	free(s->targets);
 	free(s->started_at);
 	free(s->finished_at);
+	for (size_t j = 0; j < s->njobs; j++) {
+		free(s->jobs[j].name);
+		workload_release(&s->jobs[j].wl);
+		for (size_t i = 0; i < s->jobs[j].ntargets; i++)
+			free(s->jobs[j].targets[i]);
+		free(s->jobs[j].targets);
+	}
+	free(s->jobs);
 	run_spec_init(s);
 }
 
-void run_spec_copy(struct run_spec *dst, const struct run_spec *src)
+/* dst (uninitialised) = src's numbers, engine and labels with `name`, workload `wl` and those targets. */
+static void copy_run_as(struct run_spec *dst, const struct run_spec *src, const char *name,
+			const struct workload *wl, char *const *targets, size_t ntargets)
 {
 	run_spec_init(dst);
-	dst->name = xstrdup(src->name);
+	dst->name = xstrdup(name);
 	dst->seq = src->seq;
 	dst->repetition = src->repetition;
 	dst->engine = xstrdup(src->engine);
 	kvlist_copy(&dst->engine_opts, &src->engine_opts);
 	kvlist_copy(&dst->labels, &src->labels);
 	workload_release(&dst->wl);
-	workload_copy(&dst->wl, &src->wl);
-	for (size_t i = 0; i < src->ntargets; i++)
-		run_spec_add_target(dst, src->targets[i]);
+	workload_copy(&dst->wl, wl);
+	for (size_t i = 0; i < ntargets; i++)
+		run_spec_add_target(dst, targets[i]);
+}
+
+void run_spec_copy(struct run_spec *dst, const struct run_spec *src)
+{
+	copy_run_as(dst, src, src->name, &src->wl, src->targets, src->ntargets);
 	dst->started_at = xstrdup(src->started_at);
 	dst->finished_at = xstrdup(src->finished_at);
+	for (size_t j = 0; j < src->njobs; j++) {
+		struct job_spec *job = run_spec_add_job(dst, src->jobs[j].name);
+		workload_release(&job->wl);
+		workload_copy(&job->wl, &src->jobs[j].wl);
+		for (size_t i = 0; i < src->jobs[j].ntargets; i++)
+			job_spec_add_target(job, src->jobs[j].targets[i]);
+	}
+}
+
+struct job_spec *run_spec_add_job(struct run_spec *s, const char *name)
+{
+	struct job_spec *j;
+
+	s->jobs = xrealloc(s->jobs, (s->njobs + 1) * sizeof(*s->jobs));
+	j = &s->jobs[s->njobs++];
+	memset(j, 0, sizeof(*j));
+	j->name = xstrdup(name);
+	workload_init(&j->wl);
+	return j;
+}
+
+void job_spec_add_target(struct job_spec *j, const char *target)
+{
+	j->targets = xrealloc(j->targets, (j->ntargets + 1) * sizeof(*j->targets));
+	j->targets[j->ntargets++] = xstrdup(target);
+}
+
+/* Keeps a text field when every job has the same one, else sets `differ` (NULL for "unknown"). */
+static void summary_str(char **dst, const struct run_spec *s, size_t off, const char *differ)
+{
+	const char *first = *(char *const *)((const char *)&s->jobs[0].wl + off);
+
+	for (size_t j = 1; j < s->njobs; j++) {
+		const char *v = *(char *const *)((const char *)&s->jobs[j].wl + off);
+		if (!first != !v || (first && strcmp(first, v))) {
+			first = differ;
+			break;
+		}
+	}
+	free(*dst);
+	*dst = xstrdup(first);
+}
+
+void run_spec_summarise(struct run_spec *s)
+{
+	struct workload *w = &s->wl;
+	long read_sum = 0, random_sum = 0;
+	int unknown = 0;
+
+	if (!s->njobs)
+		return;
+	workload_release(w);
+	workload_copy(w, &s->jobs[0].wl);
+	/* the options every job has with the same value, in the first job's order */
+	kvlist_release(&w->opts);
+	kvlist_init(&w->opts);
+	for (size_t i = 0; i < s->jobs[0].wl.opts.n; i++) {
+		const struct kv *o = &s->jobs[0].wl.opts.v[i];
+		int all = 1;
+		for (size_t j = 1; j < s->njobs && all; j++) {
+			const struct kv *x = kvlist_find(&s->jobs[j].wl.opts, o->key);
+			all = x && !x->value == !o->value && (!o->value || !strcmp(x->value, o->value));
+		}
+		if (all)
+			kvlist_add(&w->opts, o->key, o->value);
+	}
+	summary_str(&w->rw, s, offsetof(struct workload, rw), "mixed");
+	summary_str(&w->bssplit, s, offsetof(struct workload, bssplit), NULL);
+	w->numjobs = 0;
+	for (size_t j = 0; j < s->njobs; j++) {
+		const struct workload *x = &s->jobs[j].wl;
+		unsigned nj = x->numjobs ? x->numjobs : 1;
+		w->numjobs += nj;
+		read_sum += x->read_pct * (long)nj;
+		random_sum += x->random_pct * (long)nj;
+		unknown |= x->read_pct < 0 || x->random_pct < 0;
+		if (x->bs_bytes != w->bs_bytes)
+			w->bs_bytes = 0;
+		if (x->compress_pct != w->compress_pct)
+			w->compress_pct = 0;
+		if (x->dedupe_pct != w->dedupe_pct)
+			w->dedupe_pct = 0;
+		if (x->iodepth > w->iodepth)
+			w->iodepth = x->iodepth;
+		if (x->runtime_s > w->runtime_s)
+			w->runtime_s = x->runtime_s;
+		if (x->ramp_s > w->ramp_s)
+			w->ramp_s = x->ramp_s;
+	}
+	/* the planned shares: the jobs' shares weighted by their numjobs (rounded), unknown when one is */
+	w->read_pct = unknown ? -1 : (int)((read_sum + w->numjobs / 2) / w->numjobs);
+	w->random_pct = unknown ? -1 : (int)((random_sum + w->numjobs / 2) / w->numjobs);
+	for (size_t i = 0; i < s->ntargets; i++)
+		free(s->targets[i]);
+	free(s->targets);
+	s->targets = NULL;
+	s->ntargets = 0;
+	for (size_t j = 0; j < s->njobs; j++)
+		for (size_t t = 0; t < s->jobs[j].ntargets; t++) {
+			size_t k = 0;
+			while (k < s->ntargets && strcmp(s->targets[k], s->jobs[j].targets[t]))
+				k++;
+			if (k == s->ntargets)
+				run_spec_add_target(s, s->jobs[j].targets[t]);
+		}
+}
+
+void run_spec_job(const struct run_spec *s, size_t idx, struct run_spec *dst)
+{
+	const struct job_spec *j = &s->jobs[idx];
+
+	copy_run_as(dst, s, j->name, &j->wl, j->targets, j->ntargets);
 }
 
 void run_spec_add_target(struct run_spec *s, const char *target)
@@ -181,6 +309,7 @@ void host_result_init(struct host_result *h, const char *host)
 	h->start_offset_ms = NAN;
 	h->usr_cpu_pct = NAN;
 	h->sys_cpu_pct = NAN;
+	h->job_start_ms = NAN;
 }
 
 void host_result_release(struct host_result *h)
@@ -190,6 +319,7 @@ void host_result_release(struct host_result *h)
 	free(h->host);
 	free(h->fio_version);
 	free(h->errmsg);
+	free(h->job);
 	for (int d = 0; d < DDIR_NR; d++)
 		dir_result_release(&h->dir[d]);
 	memset(h, 0, sizeof(*h));
@@ -239,8 +369,14 @@ struct host_result *run_result_add_host(struct run_result *r, const char *host)
 
 struct host_result *run_result_find_host(struct run_result *r, const char *host)
 {
+	return run_result_find_job(r, host, NULL);
+}
+
+struct host_result *run_result_find_job(struct run_result *r, const char *host, const char *job)
+{
 	for (size_t i = 0; i < r->nhosts; i++)
-		if (!strcmp(r->hosts[i].host, host))
+		if (!strcmp(r->hosts[i].host, host) && !r->hosts[i].job == !job &&
+		    (!job || !strcmp(r->hosts[i].job, job)))
 			return &r->hosts[i];
 	return NULL;
 }

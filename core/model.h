@@ -37,7 +37,26 @@ struct workload {
 	int src_line;
 };
 
-/* One run to execute: a workload bound to targets, named, numbered, labelled. */
+/*
+ * One job of a run whose jobs fio runs together (docs/profiles.md "A job file runs as fio runs it"): the sections of
+ * a fio job file between two stonewalls. Its workload holds its complete options; its targets are the files
+ * or devices it runs on (its own filename=, else the run's default or --target ones).
+ */
+struct job_spec {
+	char *name;            /* the section's name, as fio reports it (jobname) and as stored (result.job) */
+	struct workload wl;
+	char **targets;
+	size_t ntargets;
+};
+
+/*
+ * One run to execute: a workload bound to targets, named, numbered, labelled. A run of several jobs fio runs
+ * together has njobs >= 2 jobs, and then `wl` is their summary (core/model.c run_spec_summarise: the fields
+ * all jobs share, rw "mixed" and bs 0 where they differ, read and random shares weighted by numjobs,
+ * numjobs summed, iodepth/runtime/ramp the largest, the options all jobs share, the first job's size) for the run's
+ * columns and name, and `targets` is the union of the jobs' targets in order; njobs == 0 is a run of one job
+ * (`wl` on `targets`, HCIbench's one job per target).
+ */
 struct run_spec {
 	char *name;            /* HCIbench style where it fits: fio-1vmdk-100ws-4k-100rdpct-100randompct-4threads */
 	unsigned seq;          /* 1-based position in the plan */
@@ -51,6 +70,8 @@ struct run_spec {
 	char *started_at;      /* when the load started, UTC "2026-12-01T20:34:51.950Z" (store_now's form), for
 	                          imports from the source's own clock; NULL: the store stamps the time it writes */
 	char *finished_at;     /* when it ended, same form; NULL: the store's time */
+	struct job_spec *jobs; /* njobs == 0, or >= 2 jobs fio runs together (see above) */
+	size_t njobs;
 };
 
 /* ---- hosts ---------------------------------------------------------------------------------- */
@@ -81,6 +102,8 @@ enum ddir { DDIR_READ = 0, DDIR_WRITE, DDIR_TRIM, DDIR_TOTAL, DDIR_NR };
 
 /* The aggregate over all hosts of a run is stored under this host name. */
 #define HOST_AGGREGATE "*"
+/* The aggregate over all jobs of a run is stored under this job name (a host_result with job NULL). */
+#define JOB_AGGREGATE "*"
 
 struct lat_summary {
 	int present;           /* 0: fio gave nothing */
@@ -124,6 +147,8 @@ struct host_result {
 	double usr_cpu_pct;    /* fio's own job CPU, % of job runtime; NAN if unknown */
 	double sys_cpu_pct;
 	struct dir_result dir[DDIR_NR];
+	char *job;             /* the job of a run of several jobs (job_spec.name); NULL: all jobs (JOB_AGGREGATE) */
+	double job_start_ms;   /* when the job's measured time began, ms since the epoch; NAN if unknown */
 };
 
 struct cpu_result {
@@ -186,6 +211,14 @@ void run_spec_init(struct run_spec *s);
 void run_spec_release(struct run_spec *s);
 void run_spec_copy(struct run_spec *dst, const struct run_spec *src);
 void run_spec_add_target(struct run_spec *s, const char *target);
+/* Appends a job (name copied, workload and targets empty) to a run of several jobs and returns it. */
+struct job_spec *run_spec_add_job(struct run_spec *s, const char *name);
+void job_spec_add_target(struct job_spec *j, const char *target);
+/* Rebuilds a run of several jobs' summary workload `wl` and its `targets` from its jobs (see struct run_spec). */
+void run_spec_summarise(struct run_spec *s);
+/* The run of job `idx` alone (dst uninitialised): the run's name, numbers, engine, labels; the job's workload
+ * and targets. What an engine prepares and checks for each job. */
+void run_spec_job(const struct run_spec *s, size_t idx, struct run_spec *dst);
 
 void host_release(struct host *h);
 void host_list_init(struct host_list *l);
@@ -200,7 +233,10 @@ void run_result_init(struct run_result *r);
 void run_result_release(struct run_result *r);
 /* Appends an initialised host result and returns it (pointer valid until the next add). */
 struct host_result *run_result_add_host(struct run_result *r, const char *host);
+/* The entry of `host` over all jobs (job NULL), or NULL. */
 struct host_result *run_result_find_host(struct run_result *r, const char *host);
+/* The entry of `host` and `job` (NULL: all jobs), or NULL. */
+struct host_result *run_result_find_job(struct run_result *r, const char *host, const char *job);
 void run_result_add_artifact(struct run_result *r, const char *name, const char *content, size_t len);
 void run_result_add_sample(struct run_result *r, const char *host, const char *metric, int64_t t_ms, double value);
 struct cpu_result *run_result_add_cpu(struct run_result *r, const char *host, enum host_role role, const char *source);

@@ -27,23 +27,10 @@ static void add_str(cJSON *o, const char *k, const char *v)
 		cJSON_AddStringToObject(o, k, v);
 }
 
-char *run_spec_to_json(const struct run_spec *spec)
+static cJSON *workload_to_json(const struct workload *w)
 {
-	const struct workload *w = &spec->wl;
-	cJSON *o = cJSON_CreateObject(), *wl = cJSON_CreateObject(), *t = cJSON_CreateArray();
-	char *text, *copy;
+	cJSON *wl = cJSON_CreateObject();
 
-	add_str(o, "name", spec->name);
-	cJSON_AddNumberToObject(o, "seq", spec->seq);
-	cJSON_AddNumberToObject(o, "repetition", spec->repetition);
-	add_str(o, "engine", spec->engine);
-	cJSON_AddItemToObject(o, "engine_opts", kv_to_json(&spec->engine_opts));
-	cJSON_AddItemToObject(o, "labels", kv_to_json(&spec->labels));
-	for (size_t i = 0; i < spec->ntargets; i++)
-		cJSON_AddItemToArray(t, cJSON_CreateString(spec->targets[i]));
-	cJSON_AddItemToObject(o, "targets", t);
-	add_str(o, "started_at", spec->started_at);
-	add_str(o, "finished_at", spec->finished_at);
 	add_str(wl, "tool", w->tool);
 	add_str(wl, "rw", w->rw);
 	cJSON_AddNumberToObject(wl, "bs_bytes", (double)w->bs_bytes);
@@ -60,7 +47,44 @@ char *run_spec_to_json(const struct run_spec *spec)
 	cJSON_AddItemToObject(wl, "opts", kv_to_json(&w->opts));
 	add_str(wl, "src_file", w->src_file);
 	cJSON_AddNumberToObject(wl, "src_line", w->src_line);
-	cJSON_AddItemToObject(o, "workload", wl);
+	return wl;
+}
+
+static cJSON *targets_to_json(char *const *targets, size_t n)
+{
+	cJSON *t = cJSON_CreateArray();
+
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(t, cJSON_CreateString(targets[i]));
+	return t;
+}
+
+char *run_spec_to_json(const struct run_spec *spec)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *text, *copy;
+
+	add_str(o, "name", spec->name);
+	cJSON_AddNumberToObject(o, "seq", spec->seq);
+	cJSON_AddNumberToObject(o, "repetition", spec->repetition);
+	add_str(o, "engine", spec->engine);
+	cJSON_AddItemToObject(o, "engine_opts", kv_to_json(&spec->engine_opts));
+	cJSON_AddItemToObject(o, "labels", kv_to_json(&spec->labels));
+	cJSON_AddItemToObject(o, "targets", targets_to_json(spec->targets, spec->ntargets));
+	add_str(o, "started_at", spec->started_at);
+	add_str(o, "finished_at", spec->finished_at);
+	cJSON_AddItemToObject(o, "workload", workload_to_json(&spec->wl));
+	if (spec->njobs) {
+		/* a run of several jobs fio runs together: each job with its name, workload and targets */
+		cJSON *jobs = cJSON_AddArrayToObject(o, "jobs");
+		for (size_t j = 0; j < spec->njobs; j++) {
+			cJSON *jo = cJSON_CreateObject();
+			add_str(jo, "name", spec->jobs[j].name);
+			cJSON_AddItemToObject(jo, "targets", targets_to_json(spec->jobs[j].targets, spec->jobs[j].ntargets));
+			cJSON_AddItemToObject(jo, "workload", workload_to_json(&spec->jobs[j].wl));
+			cJSON_AddItemToArray(jobs, jo);
+		}
+	}
 	text = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	copy = xstrdup(text);
@@ -97,11 +121,60 @@ static int json_to_kv(const cJSON *a, struct kvlist *l)
 	return 0;
 }
 
+static int workload_from_json(const cJSON *wl, struct workload *w)
+{
+	if (!cJSON_IsObject(wl))
+		return -1;
+	w->tool = get_str(wl, "tool");
+	w->rw = get_str(wl, "rw");
+	w->bs_bytes = (uint64_t)get_num(wl, "bs_bytes", 0);
+	w->bssplit = get_str(wl, "bssplit");
+	w->read_pct = (int)get_num(wl, "read_pct", -1);
+	w->random_pct = (int)get_num(wl, "random_pct", -1);
+	w->iodepth = (unsigned)get_num(wl, "iodepth", 0);
+	w->numjobs = (unsigned)get_num(wl, "numjobs", 0);
+	w->runtime_s = (unsigned)get_num(wl, "runtime_s", 0);
+	w->ramp_s = (unsigned)get_num(wl, "ramp_s", 0);
+	w->size = get_str(wl, "size");
+	w->compress_pct = (int)get_num(wl, "compress_pct", 0);
+	w->dedupe_pct = (int)get_num(wl, "dedupe_pct", 0);
+	if (json_to_kv(cJSON_GetObjectItemCaseSensitive(wl, "opts"), &w->opts) < 0)
+		return -1;
+	w->src_file = get_str(wl, "src_file");
+	w->src_line = (int)get_num(wl, "src_line", 0);
+	return 0;
+}
+
+/* The jobs of a run of several jobs (absent for one job, and in every spec stored before jobs existed). */
+static int jobs_from_json(const cJSON *a, struct run_spec *out)
+{
+	const cJSON *jo, *x;
+
+	if (!a)
+		return 0;
+	if (!cJSON_IsArray(a))
+		return -1;
+	cJSON_ArrayForEach(jo, a) {
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(jo, "name");
+		struct job_spec *j;
+
+		if (!cJSON_IsString(name))
+			return -1;
+		j = run_spec_add_job(out, name->valuestring);
+		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(jo, "targets")) {
+			if (cJSON_IsString(x))
+				job_spec_add_target(j, x->valuestring);
+		}
+		if (workload_from_json(cJSON_GetObjectItemCaseSensitive(jo, "workload"), &j->wl) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int run_spec_from_json(const char *text, struct run_spec *out, struct errbuf *err)
 {
 	cJSON *o = cJSON_ParseWithLengthOpts(text, strlen(text) + 1, NULL, 1);
-	const cJSON *wl, *t, *x;
-	struct workload *w = &out->wl;
+	const cJSON *t, *x;
 
 	run_spec_init(out);
 	if (!cJSON_IsObject(o)) {
@@ -122,26 +195,9 @@ int run_spec_from_json(const char *text, struct run_spec *out, struct errbuf *er
 	}
 	out->started_at = get_str(o, "started_at"); /* absent in specs stored before: NULL */
 	out->finished_at = get_str(o, "finished_at");
-	wl = cJSON_GetObjectItemCaseSensitive(o, "workload");
-	if (!cJSON_IsObject(wl))
+	if (workload_from_json(cJSON_GetObjectItemCaseSensitive(o, "workload"), &out->wl) < 0 ||
+	    jobs_from_json(cJSON_GetObjectItemCaseSensitive(o, "jobs"), out) < 0 || out->njobs == 1)
 		goto bad;
-	w->tool = get_str(wl, "tool");
-	w->rw = get_str(wl, "rw");
-	w->bs_bytes = (uint64_t)get_num(wl, "bs_bytes", 0);
-	w->bssplit = get_str(wl, "bssplit");
-	w->read_pct = (int)get_num(wl, "read_pct", -1);
-	w->random_pct = (int)get_num(wl, "random_pct", -1);
-	w->iodepth = (unsigned)get_num(wl, "iodepth", 0);
-	w->numjobs = (unsigned)get_num(wl, "numjobs", 0);
-	w->runtime_s = (unsigned)get_num(wl, "runtime_s", 0);
-	w->ramp_s = (unsigned)get_num(wl, "ramp_s", 0);
-	w->size = get_str(wl, "size");
-	w->compress_pct = (int)get_num(wl, "compress_pct", 0);
-	w->dedupe_pct = (int)get_num(wl, "dedupe_pct", 0);
-	if (json_to_kv(cJSON_GetObjectItemCaseSensitive(wl, "opts"), &w->opts) < 0)
-		goto bad;
-	w->src_file = get_str(wl, "src_file");
-	w->src_line = (int)get_num(wl, "src_line", 0);
 	cJSON_Delete(o);
 	return 0;
 bad:

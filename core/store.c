@@ -76,10 +76,10 @@ int store_schema_version(void)
 	return n;
 }
 
-static int user_version(sqlite3 *db, int *v)
+static int query_int_pragma(sqlite3 *db, const char *pragma, int *v)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+	int rc = sqlite3_prepare_v2(db, pragma, -1, &st, NULL);
 
 	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		*v = sqlite3_column_int(st, 0);
@@ -89,10 +89,49 @@ static int user_version(sqlite3 *db, int *v)
 	return rc == SQLITE_OK ? 0 : -1;
 }
 
+static int user_version(sqlite3 *db, int *v)
+{
+	return query_int_pragma(db, "PRAGMA user_version", v);
+}
+
+/* Rows PRAGMA foreign_key_check reports (0: every reference holds), -1 when it cannot run. */
+static int foreign_key_violations(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, n = 0;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA foreign_key_check", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		n++;
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? n : -1;
+}
+
+static int migrate_in_tx(sqlite3 *db, int n, struct errbuf *err);
+
+/*
+ * One migration with foreign keys off (SQLite's 12-step ALTER procedure: a migration that rebuilds a table,
+ * like migration 3 rebuilding `result`, would otherwise cascade-delete the rows that refer to it; the pragma
+ * has no effect inside a transaction, so it is set around it) and back on as they were after.
+ */
+static int migrate_one(sqlite3 *db, int n, struct errbuf *err)
+{
+	int fk = 0, rc;
+
+	if (query_int_pragma(db, "PRAGMA foreign_keys", &fk) < 0 ||
+	    sqlite3_exec(db, "PRAGMA foreign_keys = OFF", NULL, NULL, NULL) != SQLITE_OK)
+		return sql_err(err, db, "cannot turn foreign keys off for a schema migration");
+	rc = migrate_in_tx(db, n, err);
+	if (fk && sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK && rc == 0)
+		rc = sql_err(err, db, "cannot turn foreign keys back on after a schema migration");
+	return rc;
+}
+
 /* One migration in its own BEGIN IMMEDIATE transaction, applied only if user_version (re-read under the write
  * lock) is still below n: of several processes creating one database at once, one applies it, the others see
- * it done. Returns 1 when it was applied or already there, 0 when the database is already past `version`. */
-static int migrate_one(sqlite3 *db, int n, struct errbuf *err)
+ * it done. Every reference must hold before the commit (foreign_key_check). */
+static int migrate_in_tx(sqlite3 *db, int n, struct errbuf *err)
 {
 	size_t len;
 	const char *text = migration_text(n, &len);
@@ -121,6 +160,11 @@ static int migrate_one(sqlite3 *db, int n, struct errbuf *err)
 		goto fail;
 	}
 	free(sql);
+	if (foreign_key_violations(db) != 0) {
+		err_set(err, ERR_STORE, "schema migration %d failed: it leaves references that do not hold "
+			"(PRAGMA foreign_key_check)", n);
+		goto fail;
+	}
 	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		sql_err(err, db, "cannot commit a schema migration");
 		goto fail;
@@ -834,6 +878,20 @@ static void bind_lat(sqlite3_stmt *s, int i, const struct lat_summary *l)
 	bind_double(s, i + 4, l->stddev_ns);
 }
 
+static int write_host_row(struct store *st, sqlite3_stmt *host, int64_t run_id, const struct host_result *hr,
+			  struct errbuf *err)
+{
+	sqlite3_bind_int64(host, 1, run_id);
+	bind_text(host, 2, hr->host);
+	bind_text(host, 3, hr->fio_version);
+	bind_double(host, 4, hr->start_offset_ms);
+	sqlite3_bind_int(host, 5, hr->error);
+	bind_text(host, 6, hr->errmsg);
+	bind_double(host, 7, hr->usr_cpu_pct);
+	bind_double(host, 8, hr->sys_cpu_pct);
+	return step_done(st, host, "cannot store a host of a run", err);
+}
+
 static int write_results(struct store *st, int64_t run_id, const struct run_result *res, struct errbuf *err)
 {
 	sqlite3_stmt *host = NULL, *r = NULL, *p = NULL, *b = NULL;
@@ -844,7 +902,8 @@ static int write_results(struct store *st, int64_t run_id, const struct run_resu
 	    prep(st, &r, "INSERT INTO result(run_id, host, ddir, ios, short_ios, drop_ios, bytes, runtime_ms, iops, "
 			 "bw_bytes, lat_n, lat_min_ns, lat_max_ns, lat_mean_ns, lat_stddev_ns, clat_n, clat_min_ns, "
 			 "clat_max_ns, clat_mean_ns, clat_stddev_ns, slat_n, slat_min_ns, slat_max_ns, slat_mean_ns, "
-			 "slat_stddev_ns, pct_kind) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			 "slat_stddev_ns, pct_kind, job, job_start_ms) "
+			 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		 err) < 0 ||
 	    prep(st, &p, "INSERT INTO result_pct(result_id, pct, value_ns) VALUES (?,?,?)", err) < 0 ||
 	    prep(st, &b, "INSERT INTO result_bin(result_id, value_ns, count) VALUES (?,?,?)", err) < 0)
@@ -853,17 +912,9 @@ static int write_results(struct store *st, int64_t run_id, const struct run_resu
 	for (size_t h = 0; h < res->nhosts; h++) {
 		const struct host_result *hr = &res->hosts[h];
 
-		sqlite3_bind_int64(host, 1, run_id);
-		bind_text(host, 2, hr->host);
-		bind_text(host, 3, hr->fio_version);
-		bind_double(host, 4, hr->start_offset_ms);
-		sqlite3_bind_int(host, 5, hr->error);
-		bind_text(host, 6, hr->errmsg);
-		bind_double(host, 7, hr->usr_cpu_pct);
-		bind_double(host, 8, hr->sys_cpu_pct);
-		if (step_done(st, host, "cannot store a host of a run", err) < 0)
+		/* a host's row in run_host is its entry over all jobs; a job's entries add result rows only */
+		if (!hr->job && write_host_row(st, host, run_id, hr, err) < 0)
 			goto out;
-
 		for (int d = 0; d < DDIR_NR; d++) {
 			const struct dir_result *dr = &hr->dir[d];
 			int64_t rid;
@@ -884,6 +935,8 @@ static int write_results(struct store *st, int64_t run_id, const struct run_resu
 			bind_lat(r, 16, &dr->clat);
 			bind_lat(r, 21, &dr->slat);
 			bind_text(r, 26, dr->pct_kind[0] ? dr->pct_kind : NULL);
+			bind_text(r, 27, hr->job ? hr->job : JOB_AGGREGATE);
+			bind_double(r, 28, hr->job_start_ms);
 			if (step_done(st, r, "cannot store a result", err) < 0)
 				goto out;
 			rid = sqlite3_last_insert_rowid(st->db);

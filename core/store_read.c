@@ -14,8 +14,9 @@
 #include "core/strbuf.h"
 
 /*
- * The statements. Q_RESULTS is the one statement results are read by: when table result gets its job
- * dimension, the headline rows are `job = '*'` and that condition goes here, nowhere else.
+ * The statements. Q_RESULTS is the one statement headline results are read by: the rows over all jobs,
+ * `job = '*'` (schema.sql migration 3), and that condition is here, nowhere else; Q_JOB_RESULTS reads the
+ * rows of each job of a run of several jobs.
  */
 static const char Q_SUITES[] = "SELECT id, name, source, args, created_at, bench_version, planned_runs "
 			       "FROM suite ORDER BY created_at, id";
@@ -29,10 +30,12 @@ static const char Q_RUN_LABELS[] = "SELECT key, value FROM run_label WHERE run_i
 static const char Q_SUITE_LABELS[] = "SELECT key, value FROM suite_label WHERE suite_id = ?1";
 static const char Q_HOSTS[] = "SELECT host, fio_version, start_offset_ms, error_code, error, usr_cpu_pct, "
 			      "sys_cpu_pct FROM run_host WHERE run_id = ?1 ORDER BY host = '*', host";
-static const char Q_RESULTS[] = "SELECT id, host, ddir, ios, bytes, runtime_ms, iops, bw_bytes, lat_mean_ns, "
-				"clat_mean_ns, pct_kind FROM result WHERE run_id = ?1 AND (?2 IS NULL OR host = ?2) "
-				"ORDER BY host <> '*', host, CASE ddir WHEN 'read' THEN 0 WHEN 'write' THEN 1 "
-				"WHEN 'trim' THEN 2 ELSE 3 END";
+#define RESULT_SELECT                                                                                        \
+	"SELECT id, host, ddir, ios, bytes, runtime_ms, iops, bw_bytes, lat_mean_ns, clat_mean_ns, pct_kind, job, " \
+	"job_start_ms FROM result WHERE run_id = ?1 AND (?2 IS NULL OR host = ?2) "
+#define RESULT_ORDER "host <> '*', host, CASE ddir WHEN 'read' THEN 0 WHEN 'write' THEN 1 WHEN 'trim' THEN 2 ELSE 3 END"
+static const char Q_RESULTS[] = RESULT_SELECT "AND job = '*' ORDER BY " RESULT_ORDER;
+static const char Q_JOB_RESULTS[] = RESULT_SELECT "AND job <> '*' ORDER BY job, " RESULT_ORDER;
 static const char Q_PCT[] = "SELECT value_ns FROM result_pct WHERE result_id = ?1 AND pct >= ?2 - ?3 "
 			    "AND pct <= ?2 + ?3 ORDER BY abs(pct - ?2) LIMIT 1";
 static const char Q_BINS[] = "SELECT value_ns, count FROM result_bin WHERE result_id = ?1 AND count > 0 "
@@ -380,6 +383,7 @@ void store_results_free(struct store_result *v, size_t n)
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].host);
 		free(v[i].pct_kind);
+		free(v[i].job);
 	}
 	free(v);
 }
@@ -401,6 +405,8 @@ static int result_row(sqlite3_stmt *s, void *elem)
 	x->lat_mean_ns = col_double(s, 8);
 	x->clat_mean_ns = col_double(s, 9);
 	x->pct_kind = col_text(s, 10);
+	x->job = col_text_or_empty(s, 11);
+	x->job_start_ms = col_double(s, 12);
 	return 1;
 }
 
@@ -408,6 +414,18 @@ int store_read_results(struct store *st, int64_t run_id, const char *host, struc
 		       struct errbuf *err)
 {
 	if (read_rows(st, Q_RESULTS, run_id, host, (void **)v, n, sizeof(**v), result_row, "results", err) == 0)
+		return 0;
+	store_results_free(*v, *n);
+	*v = NULL;
+	*n = 0;
+	return -1;
+}
+
+int store_read_job_results(struct store *st, int64_t run_id, const char *host, struct store_result **v, size_t *n,
+			   struct errbuf *err)
+{
+	if (read_rows(st, Q_JOB_RESULTS, run_id, host, (void **)v, n, sizeof(**v), result_row, "the results of jobs",
+		      err) == 0)
 		return 0;
 	store_results_free(*v, *n);
 	*v = NULL;

@@ -111,6 +111,8 @@ struct store_result {
 	double iops, bw_bytes;    /* IOs per second, bytes per second */
 	double lat_mean_ns, clat_mean_ns; /* mean total and completion latency, ns; NAN unknown */
 	char *pct_kind;           /* "clat" or "lat": what the percentiles and bins describe; NULL unknown */
+	char *job;                /* JOB_AGGREGATE = all jobs; else the job's name (store_read_job_results) */
+	double job_start_ms;      /* when the job's measured time began, ms since the epoch; NAN unknown */
 };
 
 /*
@@ -121,6 +123,14 @@ struct store_result {
 int store_read_results(struct store *st, int64_t run_id, const char *host, struct store_result **v, size_t *n,
 		       struct errbuf *err);
 void store_results_free(struct store_result *v, size_t n);
+
+/*
+ * The rows of each job of a run of several jobs fio ran together (none for a run of one job): of one host
+ * (`host`, HOST_AGGREGATE for a job over all hosts) or of every host (NULL); by job name, then as
+ * store_read_results. Percentiles and bins by id as for headline rows.
+ */
+int store_read_job_results(struct store *st, int64_t run_id, const char *host, struct store_result **v, size_t *n,
+			   struct errbuf *err);
 
 /* The mean latency a headline shows, ns: total latency when known and > 0, else completion latency (NAN). */
 double store_result_mean_lat_ns(const struct store_result *r);

@@ -3,6 +3,8 @@
  * group) with json+ output to a file, wait with the run loop's deadline, parse fio's output exactly, hand back
  * per-host results, the aggregate and the raw artifacts. With hosts, the run goes to fio_client.c.
  * "sim" is the same engine with ioengine=external:<sim .so> and the model options added to the job.
+ * A run of several jobs (run_spec.jobs) gives one fio group per job: per-job results (host_result.job) with
+ * each job's start time from its own epoch-stamped IOPS log, then the aggregates over jobs.
  */
 #include "engines/engine.h"
 #include "engines/fio_client.h"
@@ -16,7 +18,9 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -24,6 +28,7 @@
 
 struct fio_priv {
 	char *jobfile, *outfile, *errfile, *logdir;
+	char *joblogdir;       /* a run of several jobs: where each job's start-time log goes, or NULL */
 	struct strbuf jobtext;
 	struct proc proc;
 	int started;
@@ -50,18 +55,11 @@ static void extra_options(const struct engine_run *run, struct kvlist *extra)
 			kvlist_add(extra, s->engine_opts.v[i].key, s->engine_opts.v[i].value);
 }
 
-static int fio_prepare(struct engine_run *run, struct errbuf *err)
+/* Checks and prepares the targets of a run of one job (target.c) for its working set. */
+static int prepare_targets(const struct run_spec *s, int destructive, struct errbuf *err)
 {
-	const struct run_spec *s = run->spec;
-	struct fio_priv *p;
-	struct kvlist extra;
 	uint64_t size = 0;
-	int ret;
 
-	if (s->engine && !strcmp(s->engine, "sim") && (!run->sim_so || !*run->sim_so))
-		return err_set(err, ERR_HOST, "the sim engine was not built (see scripts/setup and docs/sim.md)");
-	if (multihost(run))
-		return fio_client_prepare(run, err);
 	if (s->wl.size) { /* the working set is a fio option: fio's rules (kb_base) */
 		int rc = fio_opt_size(s->wl.size, fio_opt_kb_base(&s->wl.opts), 0, &size);
 		if (rc < 0)
@@ -69,8 +67,46 @@ static int fio_prepare(struct engine_run *run, struct errbuf *err)
 		if (rc == 1)
 			size = 0; /* "N%": a share of the target */
 	}
+	return target_prepare_spec(s, size, destructive ? TARGET_DESTRUCTIVE : 0, err);
+}
+
+/* Every job of a run of several jobs as a run of its own (its options, its targets). */
+static int prepare_job_targets(const struct run_spec *s, int destructive, struct errbuf *err)
+{
+	for (size_t j = 0; j < s->njobs; j++) {
+		struct run_spec one;
+		int rc;
+
+		run_spec_job(s, j, &one);
+		rc = prepare_targets(&one, destructive, err);
+		run_spec_release(&one);
+		if (rc < 0) {
+			err_prefix(err, "run '%s', job '%s'", s->name, s->jobs[j].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int fio_prepare(struct engine_run *run, struct errbuf *err)
+{
+	const struct run_spec *s = run->spec;
+	struct fio_priv *p;
+	struct kvlist extra;
+	char *job_log = NULL;
+	int ret;
+
+	if (s->engine && !strcmp(s->engine, "sim") && (!run->sim_so || !*run->sim_so))
+		return err_set(err, ERR_HOST, "the sim engine was not built (see scripts/setup and docs/sim.md)");
+	if (multihost(run) && s->njobs)
+		return err_set(err, ERR_INPUT,
+			       "run '%s': its %zu jobs run together, and runs on hosts have one job for now "
+			       "(plan the job file with --each-job: one run per job)", s->name, s->njobs);
+	if (multihost(run))
+		return fio_client_prepare(run, err);
 	if (!(s->engine && !strcmp(s->engine, "sim"))) {
-		if (target_prepare_spec(s, size, run->destructive ? TARGET_DESTRUCTIVE : 0, err) < 0)
+		if ((s->njobs ? prepare_job_targets(s, run->destructive, err) :
+				prepare_targets(s, run->destructive, err)) < 0)
 			return -1;
 	}
 	p = xcalloc(1, sizeof(*p));
@@ -91,7 +127,18 @@ static int fio_prepare(struct engine_run *run, struct errbuf *err)
 		kvlist_add(&extra, "log_avg_msec", "1000");
 		free(base);
 	}
-	ret = fio_jobfile_write(s, s->targets, s->ntargets, &extra, &p->jobtext, err);
+	if (s->njobs && !run->logs) {
+		/* each job's own IOPS log with epoch times says when its measured time began (fio 3.33's JSON
+		 * does not); with --logs the jobs' logs are the run's samples and start times stay unknown */
+		p->joblogdir = xasprintf("%s/jobstart", run->workdir);
+		mkdir(p->joblogdir, 0755);
+		job_log = xasprintf("%s/job", p->joblogdir);
+	}
+	if (s->njobs)
+		ret = fio_jobfile_write_jobs(s, &extra, job_log, &p->jobtext, err);
+	else
+		ret = fio_jobfile_write(s, s->targets, s->ntargets, &extra, &p->jobtext, err);
+	free(job_log);
 	kvlist_release(&extra);
 	if (ret < 0)
 		return -1;
@@ -142,6 +189,80 @@ static char *last_line(const char *text)
 	return xstrndup(start, (size_t)(end - start));
 }
 
+/*
+ * When job `idx` (1-based) of a run of several jobs began its measured time, ms since the epoch: the earliest
+ * first entry of its IOPS logs (one per clone and target: job<idx>_iops.<n>.log) less one log interval (fio
+ * writes an entry at the end of each interval). NAN when there is no such log.
+ */
+static double job_log_start_ms(const char *dir, size_t idx)
+{
+	char prefix[48];
+	double best = NAN;
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *de;
+
+	if (!d)
+		return NAN;
+	snprintf(prefix, sizeof(prefix), "job%zu_iops.", idx);
+	while ((de = readdir(d))) {
+		char *path, line[128];
+		FILE *f;
+
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		f = fopen(path, "re");
+		free(path);
+		if (!f)
+			continue;
+		if (fgets(line, sizeof(line), f)) {
+			char *end;
+			double t = strtod(line, &end);
+			if (end != line && *end == ',' && t > 0 && (isnan(best) || t < best))
+				best = t;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return isnan(best) ? NAN : best - FIO_JOB_LOG_MSEC;
+}
+
+/* fio's groups of a run of several jobs, one per job in order (fio_jobfile_write_jobs), as per-job entries. */
+static int take_jobs(const struct engine_run *run, struct fio_output *fo, struct run_result *out,
+		     struct errbuf *err)
+{
+	const struct run_spec *s = run->spec;
+	const struct fio_priv *p = run->priv;
+
+	if (fo->njobs != s->njobs)
+		return err_set(err, ERR_HOST, "fio reported %zu job groups for the %zu jobs of run '%s'", fo->njobs,
+			       s->njobs, s->name);
+	for (size_t i = 0; i < fo->njobs; i++) {
+		struct host_result *h = run_result_add_host(out, "localhost");
+		host_result_release(h);
+		*h = fo->jobs[i].res;
+		memset(&fo->jobs[i].res, 0, sizeof(fo->jobs[i].res));
+		free(h->host);
+		h->host = xstrdup("localhost");
+		free(h->job);
+		h->job = xstrdup(s->jobs[i].name);
+		if (isnan(h->job_start_ms))
+			h->job_start_ms = job_log_start_ms(p->joblogdir, i + 1);
+		if (!h->fio_version && fo->fio_version)
+			h->fio_version = xstrdup(fo->fio_version);
+	}
+	return 0;
+}
+
+/* The first host entry with fio's error code, or NULL. */
+static const struct host_result *first_error(const struct run_result *r)
+{
+	for (size_t i = 0; i < r->nhosts; i++)
+		if (r->hosts[i].error && strcmp(r->hosts[i].host, HOST_AGGREGATE))
+			return &r->hosts[i];
+	return NULL;
+}
+
 static int fio_collect(struct engine_run *run, struct run_result *out, enum run_status *status, struct errbuf *err)
 {
 	struct fio_priv *p = run->priv;
@@ -168,7 +289,9 @@ static int fio_collect(struct engine_run *run, struct run_result *out, enum run_
 		free(ll);
 		goto out;
 	}
-	for (size_t i = 0; i < fo.njobs; i++) {
+	if (run->spec->njobs && take_jobs(run, &fo, out, err) < 0)
+		goto out;
+	for (size_t i = 0; !run->spec->njobs && i < fo.njobs; i++) {
 		struct host_result *h = run_result_add_host(out, "localhost");
 		host_result_release(h);
 		*h = fo.jobs[i].res;
@@ -185,9 +308,10 @@ static int fio_collect(struct engine_run *run, struct run_result *out, enum run_
 		goto out;
 	}
 	run_result_aggregate(out);
-	if (out->hosts[0].error) {
-		err_set(err, ERR_HOST, "fio reported error %d (%s) for run '%s'", out->hosts[0].error,
-			strerror(out->hosts[0].error), run->spec->name);
+	if (first_error(out)) {
+		const struct host_result *e = first_error(out);
+		err_set(err, ERR_HOST, "fio reported error %d (%s) for run '%s'%s%s", e->error, strerror(e->error),
+			run->spec->name, e->job ? ", job " : "", e->job ? e->job : "");
 		goto out;
 	}
 	if (code != 0) {
@@ -240,6 +364,7 @@ static void fio_release(struct engine_run *run)
 	free(p->outfile);
 	free(p->errfile);
 	free(p->logdir);
+	free(p->joblogdir);
 	strbuf_release(&p->jobtext);
 	free(p);
 	run->priv = NULL;

@@ -358,6 +358,8 @@ static int read_job(const struct ctx *cx, const cJSON *j, const struct kvlist *g
 		job->res.usr_cpu_pct = x;
 	if (num(j, "sys_cpu", &x))
 		job->res.sys_cpu_pct = x;
+	if (num(j, "job_start", &x) && x > 0 && x < 9.2e15)
+		job->res.job_start_ms = x; /* newer fio: when the job started, ms since the epoch */
 	asked_dirs(&job->options, asked);
 	for (int d = 0; d < 3; d++) {
 		v = get(j, dnames[d]);

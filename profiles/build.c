@@ -7,6 +7,8 @@
  * outermost), targets (--target, else the profile's, else default files in the work directory), names
  * (explicit, else HCIbench style where it fits, computed before --quick so quick runs keep their names), the
  * --quick shrink, and the engine. Finally the whole list is repeated --repeat times (repetition outermost).
+ * A fio job file's jobs between two stonewalls are one run of several jobs (run_spec.jobs), as fio runs them,
+ * unless --each-job asks for one run per section (docs/profiles.md "A job file runs as fio runs it").
  */
 #include "profiles/profile.h"
 
@@ -49,6 +51,17 @@ static int has_suffix(const char *s, const char *sfx)
 {
 	size_t a = strlen(s), b = strlen(sfx);
 	return a >= b && !strcasecmp(s + a - b, sfx);
+}
+
+/* The workloads a step changes: a run's own, or each of its jobs' (the summary is rebuilt after). */
+static size_t nworkloads(const struct run_spec *s)
+{
+	return s->njobs ? s->njobs : 1;
+}
+
+static struct workload *workload_at(struct run_spec *s, size_t k)
+{
+	return s->njobs ? &s->jobs[k].wl : &s->wl;
 }
 
 /* ---- fio job files ------------------------------------------------------------------------------------ */
@@ -100,17 +113,86 @@ static int same_but_filename(const struct kvlist *a, const struct kvlist *b)
 	}
 }
 
+/* The name of a run of several jobs: the jobs' names joined with '+', or "first+N-more" when that is long. */
+static char *jobs_run_name(const struct run_spec *s)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	for (size_t j = 0; j < s->njobs; j++)
+		strbuf_addf(&sb, "%s%s", j ? "+" : "", s->jobs[j].name);
+	if (sb.len > 60) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s+%zu-more", s->jobs[0].name, s->njobs - 1);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * Jobs fio runs together become one run: out->v[first..n) are the job file's jobs in order (one per section,
+ * or per run of sections that differ only by filename), stonewall[k] says job k waits for those before it.
+ * Each stretch between stonewalls of two or more jobs is replaced by one run with those jobs.
+ */
+static void fold_together(struct protos *out, size_t first, const int *stonewall)
+{
+	struct protos folded;
+	size_t k = first;
+
+	protos_init(&folded);
+	while (k < out->n) {
+		size_t end = k + 1;
+		struct run_spec *s;
+
+		while (end < out->n && !stonewall[end - first])
+			end++;
+		s = protos_add(&folded);
+		if (end - k == 1) {
+			run_spec_copy(s, &out->v[k]);
+		} else {
+			for (size_t u = k; u < end; u++) {
+				struct job_spec *j;
+				char *name = xstrdup(out->v[u].name);
+				/* results are stored per job name: two sections of one name get their position */
+				for (size_t o = 0; o < s->njobs; o++)
+					if (!strcmp(s->jobs[o].name, name)) {
+						free(name);
+						name = xasprintf("%s.%zu", out->v[u].name, u - k + 1);
+						o = (size_t)-1;
+					}
+				j = run_spec_add_job(s, name);
+				free(name);
+				workload_release(&j->wl);
+				workload_copy(&j->wl, &out->v[u].wl);
+				for (size_t t = 0; t < out->v[u].ntargets; t++)
+					job_spec_add_target(j, out->v[u].targets[t]);
+			}
+			run_spec_summarise(s);
+			s->name = jobs_run_name(s);
+		}
+		folded.explicit_name[folded.n - 1] = out->explicit_name[k];
+		folded.disks[folded.n - 1] = end - k == 1 ? out->disks[k] : 0;
+		k = end;
+	}
+	while (out->n > first)
+		run_spec_release(&out->v[--out->n]);
+	protos_move(out, &folded);
+	protos_release(&folded);
+}
+
 static int expand_fio(const char *path, const struct plan_options *opt, const struct kvlist *extra_opts,
 		      struct protos *out, struct errbuf *err)
 {
 	struct fio_jobfile jf;
 	struct kvlist prev;
 	int rc = -1, have_prev = 0;
+	size_t first = out->n;
+	int *stonewall = NULL;
 
 	fio_jobfile_init(&jf);
 	kvlist_init(&prev);
 	if (fio_jobfile_parse(path, &opt->vars, &jf, err) < 0)
 		goto out;
+	stonewall = xcalloc(jf.n + 1, sizeof(*stonewall));
 	for (size_t i = 0; i < jf.n; i++) {
 		struct fio_section *sec = &jf.v[i];
 		struct kvlist res;
@@ -134,6 +216,8 @@ static int expand_fio(const char *path, const struct plan_options *opt, const st
 		}
 		s = protos_add(out);
 		s->name = xstrdup(sec->name);
+		/* fio: stonewall waits for the jobs above; new_group only starts a new reporting group */
+		stonewall[out->n - 1 - first] = kvlist_find(&res, "stonewall") != NULL;
 		if ((fn = kvlist_find(&res, "filename")) && fn->value) {
 			add_filenames(s, fn->value);
 		} else if ((fn = kvlist_find(&res, "directory")) && fn->value && *fn->value) {
@@ -184,8 +268,11 @@ static int expand_fio(const char *path, const struct plan_options *opt, const st
 		}
 		kvlist_release(&res);
 	}
+	if (!opt->each_job)
+		fold_together(out, first, stonewall);
 	rc = 0;
 out:
+	free(stonewall);
 	kvlist_release(&prev);
 	fio_jobfile_release(&jf);
 	return rc;
@@ -595,12 +682,15 @@ static int cross_matrix(struct protos *ps, const struct kvlist *matrix, struct e
 				run_spec_copy(s, &ps->v[i]);
 				next.explicit_name[next.n - 1] = ps->explicit_name[i];
 				next.disks[next.n - 1] = ps->disks[i];
-				if (matrix_set(&s->wl, key, vals[j], err) < 0) {
-					err_prefix(err, "%s", s->wl.src_file ? s->wl.src_file : "matrix");
-					free_list(vals);
-					protos_release(&next);
-					return -1;
+				for (size_t w = 0; w < nworkloads(s); w++) {
+					if (matrix_set(workload_at(s, w), key, vals[j], err) < 0) {
+						err_prefix(err, "%s", s->wl.src_file ? s->wl.src_file : "matrix");
+						free_list(vals);
+						protos_release(&next);
+						return -1;
+					}
 				}
+				run_spec_summarise(s);
 				if (ps->explicit_name[i]) {
 					char *n = xasprintf("%s-%s%s", s->name, key, vals[j]);
 					free(s->name);
@@ -676,6 +766,26 @@ static void set_targets(struct run_spec *s, unsigned disks, const struct suite *
 	default_targets(s, disks, opt);
 }
 
+/* The targets of each job of a run of several jobs, by set_targets's rules; the run's are their union. */
+static void set_job_targets(struct run_spec *s, const struct suite *su, const struct plan_options *opt)
+{
+	for (size_t j = 0; j < s->njobs; j++) {
+		struct job_spec *job = &s->jobs[j];
+		struct run_spec one;
+
+		run_spec_init(&one);
+		one.targets = job->targets;
+		one.ntargets = job->ntargets;
+		set_targets(&one, 0, su, opt);
+		job->targets = one.targets;
+		job->ntargets = one.ntargets;
+		one.targets = NULL;
+		one.ntargets = 0;
+		run_spec_release(&one);
+	}
+	run_spec_summarise(s);
+}
+
 static int quick_shrink(struct workload *w, const struct suite *su, struct errbuf *err)
 {
 	const char *ramp = su && su->quick_ramp ? su->quick_ramp : DEFAULT_QUICK_RAMP;
@@ -701,11 +811,14 @@ static int apply_suite(struct protos *ps, const struct suite *su, const struct p
 	int rc;
 
 	for (size_t i = 0; i < ps->n; i++) {
-		struct workload *w = &ps->v[i].wl;
-		if (su->ramp && workload_set_fio_opt(w, "ramp_time", su->ramp, err) < 0)
-			return -1;
-		if (su->runtime && workload_set_fio_opt(w, "runtime", su->runtime, err) < 0)
-			return -1;
+		for (size_t k = 0; k < nworkloads(&ps->v[i]); k++) {
+			struct workload *w = workload_at(&ps->v[i], k);
+			if (su->ramp && workload_set_fio_opt(w, "ramp_time", su->ramp, err) < 0)
+				return -1;
+			if (su->runtime && workload_set_fio_opt(w, "runtime", su->runtime, err) < 0)
+				return -1;
+		}
+		run_spec_summarise(&ps->v[i]);
 	}
 	/* a --matrix key replaces the suite's values for that key */
 	kvlist_init(&m);
@@ -747,14 +860,19 @@ static int apply_final(struct protos *ps, const struct suite *su, const struct p
 		return -1;
 	for (size_t i = 0; i < ps->n; i++) {
 		struct run_spec *s = &ps->v[i];
-		set_targets(s, ps->disks[i], su, opt);
+		if (s->njobs)
+			set_job_targets(s, su, opt);
+		else
+			set_targets(s, ps->disks[i], su, opt);
 		if (!ps->explicit_name[i]) {
 			char *n = profile_run_name(s);
 			free(s->name);
 			s->name = n;
 		}
-		if (opt->quick && quick_shrink(&s->wl, su, err) < 0)
-			return -1;
+		for (size_t k = 0; opt->quick && k < nworkloads(s); k++)
+			if (quick_shrink(workload_at(s, k), su, err) < 0)
+				return -1;
+		run_spec_summarise(s);
 
 		if (!opt->engine && su && su->engine && check_engine(su, opt, err) < 0)
 			return -1;

@@ -18,6 +18,8 @@
 
 struct plan_options {
 	int quick;               /* shrink ramp, runtime and working set to try a suite in minutes */
+	int each_job;            /* --each-job: a fio job file's sections one run each, one after another
+	                            (default: the jobs between two stonewalls are one run of several jobs) */
 	struct kvlist vars;      /* NAME=value from the command line: vdbench $NAME, fio ${NAME} */
 	struct kvlist matrix;    /* --matrix key=v1,v2,...: key -> "v1,v2,..." in the order given */
 	char **targets;          /* --target PATH (repeatable); NULL: the profile's or a default file */

@@ -5,6 +5,8 @@
 
 cat > s.fio <<'JOB'
 [global]
+; the jobs one after another, one run each (without stonewall fio runs them together)
+stonewall
 rw=randread
 bs=4k
 runtime=1

@@ -8,6 +8,8 @@ export TMPDIR=$T
 
 cat > suite.fio <<'JOB'
 [global]
+; the jobs one after another, one run each (without stonewall fio runs them together)
+stonewall
 ioengine=psync
 rw=randread
 bs=4k

@@ -310,6 +310,7 @@ static void test_plan_jobfile(void **state)
 	plan_init(&p);
 	errbuf_init(&err);
 	o.workdir = tmpdir;
+	o.each_job = 1; /* one run per section (or per sections differing only by filename); together: test_jobs_plan.c */
 	if (plan_build(args, 1, &o, &p, &err) < 0)
 		fail_msg("%s", err.msg);
 	assert_int_equal(p.n, 3);

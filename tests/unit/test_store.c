@@ -93,6 +93,69 @@ static void test_migrations_equal_fresh(void **state)
 	free(fresh_path);
 }
 
+static int64_t count(sqlite3 *db, const char *sql);
+
+/*
+ * Migration 3 rebuilds table result (its UNIQUE key gets the job): a database at version 2 with results,
+ * percentiles and bins, opened by bench (foreign keys on, so a plain DROP TABLE would cascade), keeps every
+ * row, each result now job '*', every reference holding, and ends with exactly a fresh database's schema.
+ */
+static void test_migration_keeps_result_rows(void **state)
+{
+	(void)state;
+	char *p = tmp_db(), *fresh_path = tmp_db();
+	struct store *st;
+	struct errbuf err;
+	sqlite3 *db;
+
+	errbuf_init(&err);
+	assert_true(store_schema_version() >= 3);
+	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+	assert_int_equal(store_migrate(db, 2, &err), 0);
+	assert_int_equal(sqlite3_exec(db,
+		"INSERT INTO suite(id, name, source, created_at) VALUES (1, 's', 'run', '2026-01-01T00:00:00Z');"
+		"INSERT INTO run(id, suite_id, seq, name, engine, status, started_at) "
+		"VALUES (7, 1, 1, 'r', 'fio', 'done', '2026-01-01T00:00:00Z');"
+		"INSERT INTO result(id, run_id, host, ddir, ios, bytes, runtime_ms, iops, bw_bytes) VALUES "
+		"(11, 7, 'localhost', 'read', 100, 409600, 1000, 100, 409600), (12, 7, '*', 'read', 100, 409600, 1000, 100, 409600);"
+		"INSERT INTO result_pct VALUES (11, 50, 1000), (11, 99, 2000), (12, 50, 1000), (12, 99, 2000);"
+		"INSERT INTO result_bin VALUES (11, 1000, 60), (11, 2000, 40), (12, 1000, 60), (12, 2000, 40);",
+		NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	assert_int_equal(store_open(p, 0, &st, &err), 0);
+	db = store_db(st);
+	assert_int_equal(count(db, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(count(db, "PRAGMA foreign_keys"), 1);
+	assert_int_equal(count(db, "SELECT count(*) FROM result"), 2);
+	assert_int_equal(count(db, "SELECT count(*) FROM result WHERE job = '*'"), 2);
+	assert_int_equal(count(db, "SELECT count(*) FROM result_pct"), 4);
+	assert_int_equal(count(db, "SELECT count(*) FROM result_bin"), 4);
+	assert_int_equal(count(db, "SELECT count(*) FROM result_bin JOIN result ON result.id = result_id "
+				   "WHERE host = '*' AND job = '*'"), 2);
+	assert_int_equal(count(db, "SELECT value_ns FROM result_pct JOIN result ON result.id = result_id "
+				   "WHERE host = 'localhost' AND pct = 99"), 2000);
+	assert_int_equal(count(db, "PRAGMA foreign_key_check"), -1);
+	/* and the cascade still works on the rebuilt table */
+	assert_int_equal(sqlite3_exec(db, "DELETE FROM run WHERE id = 7", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(count(db, "SELECT count(*) FROM result_bin"), 0);
+	{
+		char *migrated = schema_of(db), *fresh;
+		struct store *fs;
+		assert_int_equal(store_open(fresh_path, 0, &fs, &err), 0);
+		fresh = schema_of(store_db(fs));
+		assert_string_equal(migrated, fresh);
+		store_close(fs);
+		free(fresh);
+		free(migrated);
+	}
+	store_close(st);
+	remove_db(p);
+	remove_db(fresh_path);
+	free(p);
+	free(fresh_path);
+}
+
 static void fill_spec(struct run_spec *s)
 {
 	run_spec_init(s);
@@ -236,6 +299,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_migrations_equal_fresh),
+		cmocka_unit_test(test_migration_keeps_result_rows),
 		cmocka_unit_test(test_spec_json_round_trip),
 		cmocka_unit_test(test_run_lifecycle),
 		cmocka_unit_test(test_open_errors),
