@@ -744,7 +744,7 @@ int store_admin_results(struct store *st, int64_t run_id, struct admin_result_li
 
 	if (admin_prep(db, &s, "SELECT id, host, ddir, pct_kind, ios, bytes, runtime_ms, iops, bw_bytes, lat_mean_ns, "
 		 "lat_min_ns, lat_max_ns, lat_stddev_ns, clat_mean_ns, clat_min_ns, clat_max_ns, "
-		 "(SELECT count(*) FROM result_bin b WHERE b.result_id = result.id) FROM result WHERE run_id = ?1 "
+		 "(SELECT count(*) FROM result_bin b WHERE b.result_id = result.id) FROM result WHERE run_id = ?1 AND job = '*' "
 		 "ORDER BY host = '*', host, CASE ddir WHEN 'read' THEN 0 WHEN 'write' THEN 1 WHEN 'trim' THEN 2 "
 		 "ELSE 3 END", err) < 0 ||
 	    admin_prep(db, &q, "SELECT pct, value_ns FROM result_pct WHERE result_id = ?1 ORDER BY pct", err) < 0)

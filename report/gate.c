@@ -130,7 +130,7 @@ void gate_run_set_like(struct gate_run *r, const struct run_spec *spec, unsigned
 
 	kvlist_release(&r->like);
 	kvlist_init(&r->like);
-	workload_identity_kv(&spec->wl, &r->like);
+	run_spec_identity_kv(spec, &r->like); /* a run of several jobs: every job, in order */
 	/* until the identity names every load-changing option: the verbatim options it does not name */
 	for (size_t i = 0; i < spec->wl.opts.n; i++) {
 		const struct kv *o = &spec->wl.opts.v[i];

@@ -161,7 +161,7 @@ static char *run_identity(const char *spec_json, const struct rep_run *r)
 	char *id;
 
 	spec_of(spec_json, r, &spec);
-	id = workload_identity(&spec.wl);
+	id = run_spec_identity(&spec); /* a run of several jobs: every job, in order */
 	run_spec_release(&spec);
 	return id;
 }
