@@ -13,7 +13,7 @@
 
 #include "report/escape.h"
 
-#define CH_PX (BARS_FONT_PX * 0.62)   /* average glyph width of DejaVu Sans, generous */
+#define CH_PX (BARS_FONT_PX * 0.66)   /* glyph width of DejaVu Sans (digits 0.64 em), generous */
 #define LH_PX (BARS_FONT_PX * 1.35)   /* line height */
 #define VAL_CH_PX (9 * 0.62)          /* value labels: font 9 */
 #define LMARGIN_PX 78                 /* y tick labels and the y axis title */
@@ -33,12 +33,8 @@ void bars_value_text(struct strbuf *out, double v)
 		strbuf_addf(out, "%.3gk", v / 1e3);
 	else if (a >= 100)
 		strbuf_addf(out, "%.0f", v);
-	else if (a >= 10)
-		strbuf_addf(out, "%.1f", v);
-	else if (a >= 1)
-		strbuf_addf(out, "%.2f", v);
 	else
-		strbuf_addf(out, "%.2g", v);
+		strbuf_addf(out, "%.3g", v); /* 12.5, 4, 0.17 */
 }
 
 static size_t u8len(const char *s)
@@ -212,7 +208,7 @@ static void layout(const struct bar_spec *b, struct layout *L)
 			row_w += (double)u8len(b->series[s]) * CH_PX + 50;
 		key_rows = ceil(row_w / (L->panel_w - 20));
 	}
-	L->top_px = 12 + LH_PX * 1.6 /* chart title */ + LH_PX /* panel title */ + key_rows * LH_PX + 6;
+	L->top_px = 12 + LH_PX * 1.6 /* chart title */ + key_rows * LH_PX + 12;
 	L->bottom_px = L->tick_px + LH_PX + 10 + (double)L->legend_rows * LH_PX + (b->caption ? LH_PX + 6 : 0) + 8;
 	L->plot_h = MIN_PLOT_PX + (L->val_rotate ? L->val_px : 0);
 	L->H = L->top_px + L->plot_h + L->bottom_px;
@@ -255,7 +251,7 @@ static void panel_range(const struct bar_spec *b, struct bar_panel *pn, const st
 		*lo = 0;
 		*hi = 1;
 	} else if (pn->log) {
-		double l0 = floor(log10(mn)), l1 = log10(mx);
+		double l0 = floor(log10(mn * 0.7)), l1 = log10(mx); /* the smallest bar keeps a visible height */
 		*lo = pow(10, l0);
 		*hi = pow(10, l1 + (l1 - l0) * head / (1 - head) + 0.05);
 	} else {
@@ -294,18 +290,20 @@ static void panel_body(struct strbuf *body, struct strbuf *data, struct bar_spec
 	strbuf_addf(body, "set lmargin at screen %.5f\nset rmargin at screen %.5f\nset bmargin at screen %.5f\n"
 			  "set tmargin at screen %.5f\n", (x0 + LMARGIN_PX) / L->W,
 		    (x0 + LMARGIN_PX + L->plot_w) / L->W, L->bottom_px / L->H, (L->bottom_px + L->plot_h) / L->H);
-	strbuf_adds(body, "set title ");
-	strbuf_addc(body, '\'');
-	esc_gnuplot(body, pn->title);
-	strbuf_adds(body, "'\nset ylabel '");
+	/* the panel's metric is its y axis title (with the unit); the x axis title sits under the tick labels */
+	strbuf_adds(body, "unset title\nunset xlabel\nset ylabel '");
 	esc_gnuplot(body, pn->ylabel);
-	strbuf_addf(body, "%s'\nset xlabel '", pn->log ? ", log scale" : "");
+	strbuf_addf(body, "%s'\nset label 98 '", pn->log ? ", log scale" : "");
 	esc_gnuplot(body, b->xlabel);
-	strbuf_addf(body, "' offset 0,%.2f\n", 0.0);
+	strbuf_addf(body, "' at screen %.5f, screen %.5f center\n", (x0 + LMARGIN_PX + L->plot_w / 2) / L->W,
+		    (L->bottom_px - L->tick_px - LH_PX * 0.6) / L->H);
+	/* tick labels "20k", "1M" for large values (mantissa and SI prefix), else as they are */
 	if (pn->log)
-		strbuf_addf(body, "set logscale y 10\nset format y '%%g'\nset yrange [%.6g:%.6g]\n", lo, hi);
+		strbuf_addf(body, "set logscale y 10\nset format y '%s'\nset yrange [%.6g:%.6g]\n",
+			    hi >= 20000 ? "%.0s%c" : "%g", lo, hi);
 	else
-		strbuf_addf(body, "unset logscale y\nset format y '%%g'\nset yrange [0:%.6g]\n", hi);
+		strbuf_addf(body, "unset logscale y\nset format y '%s'\nset yrange [0:%.6g]\n",
+			    hi >= 20000 ? "%.0s%c" : "%g", hi);
 	strbuf_addf(body, "set xrange [-0.5:%zu.5]\nset xtics (", b->ncat ? b->ncat - 1 : 0);
 	for (size_t i = 0; i < b->ncat; i++) {
 		if (i)
@@ -360,9 +358,7 @@ static void panel_body(struct strbuf *body, struct strbuf *data, struct bar_spec
 		strbuf_addf(body, ", '' index %zu using ($1%+.5f):%zu:%zu with labels font ',9' %s notitle", p, off, vc,
 			    vc + 1, L->val_rotate ? "rotate by 90 left offset 0,0.4" : "center offset 0,0.6");
 	}
-	strbuf_adds(body, "\n");
-	if (p == 0)
-		strbuf_adds(body, "unset label\n");
+	strbuf_adds(body, "\nunset label\n");
 }
 
 void bars_write(struct strbuf *body, struct strbuf *data, struct bar_spec *b)
@@ -377,6 +373,8 @@ void bars_write(struct strbuf *body, struct strbuf *data, struct bar_spec *b)
 			  "set xtics scale 0\nset multiplot title '");
 	esc_gnuplot(body, b->title ? b->title : "");
 	strbuf_adds(body, "' font ',13'\n");
+	/* the legend: one row (or more) between the chart title and the panel titles */
+	strbuf_addf(body, "set key at screen 0.5, screen %.5f center top\n", (L.H - 12 - LH_PX * 1.6) / L.H);
 	if (b->nser == 1)
 		strbuf_adds(body, "unset key\n");
 	for (size_t p = 0; p < b->npanels; p++) {

@@ -50,7 +50,7 @@ struct bar_spec {
 /* Appends the script body (between `set terminal` and `unset output`) and the data file text. */
 void bars_write(struct strbuf *body, struct strbuf *data, struct bar_spec *b);
 
-/* The text of a value label: "285k", "1.25M", "1112", "0.17". */
+/* The text of a value label: "285k", "1.25M", "1112", "12.5", "0.17". */
 void bars_value_text(struct strbuf *out, double v);
 
 #endif

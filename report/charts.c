@@ -153,7 +153,7 @@ static void gp_num(struct strbuf *sb, double v)
 static int gp_finish(struct gp *g, struct errbuf *err)
 {
 	static const struct { unsigned fmt; const char *ext, *term; } terms[] = {
-		{ CHART_PNG, "png", "pngcairo noenhanced font 'DejaVu Sans,8'" },
+		{ CHART_PNG, "png", "pngcairo noenhanced font 'DejaVu Sans,9'" }, /* as large as the SVG's 11 px */
 		{ CHART_SVG, "svg", "svg dynamic noenhanced font 'DejaVu Sans,11' background '#ffffff'" },
 	};
 	double scale = g->o && g->o->dpi ? g->o->dpi / 96.0 : 1.0;
@@ -289,9 +289,9 @@ static void strs_release(struct strs *l)
 enum panels { PANELS_THROUGHPUT, PANELS_LATENCY };
 
 static const struct { enum rep_metric m; const char *title, *ylabel; } panel_defs[2][2] = {
-	[PANELS_THROUGHPUT] = { { RM_IOPS, "IOPS", "IOPS (IO/s)" }, { RM_MBPS, "Bandwidth", "MiB/s" } },
-	[PANELS_LATENCY] = { { RM_RLAT, "Read mean latency", "latency (ms)" },
-			     { RM_WLAT, "Write mean latency", "latency (ms)" } },
+	[PANELS_THROUGHPUT] = { { RM_IOPS, "IOPS", "IOPS (IO/s)" }, { RM_MBPS, "Bandwidth", "bandwidth (MiB/s)" } },
+	[PANELS_LATENCY] = { { RM_RLAT, "Read mean latency", "read latency, mean (ms)" },
+			     { RM_WLAT, "Write mean latency", "write latency, mean (ms)" } },
 };
 
 /*
