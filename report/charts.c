@@ -194,6 +194,7 @@ static int gp_finish(struct gp *g, struct errbuf *err)
 		c->stem = xstrdup(g->stem.buf);
 		c->title = xstrdup(g->title.buf);
 		c->script = xasprintf("%s.gp", g->stem.buf);
+		c->width_px = g->width;
 	}
 	gp_discard(g);
 	return ret;
@@ -226,7 +227,8 @@ static const char *alias_of(const struct chart_set *cs, const char *key, const c
 	return rep_alias_get(cs->o ? cs->o->aliases : NULL, key, value);
 }
 
-/* The values of a group's keys, aliased, joined by ' ' ("mdadm-raid5"), or its title. */
+/* The values of a group's keys, aliased (cs NULL: as stored, for file names), joined by ' ' ("mdadm-raid5"),
+ * or its title. */
 static void group_label(const struct chart_set *cs, struct strbuf *sb, const struct kvlist *keys,
 			const char *title)
 {
@@ -234,8 +236,10 @@ static void group_label(const struct chart_set *cs, struct strbuf *sb, const str
 		strbuf_adds(sb, title);
 		return;
 	}
-	for (size_t i = 0; i < keys->n; i++)
-		strbuf_addf(sb, "%s%s", i ? " " : "", alias_of(cs, keys->v[i].key, keys->v[i].value ? keys->v[i].value : ""));
+	for (size_t i = 0; i < keys->n; i++) {
+		const char *v = keys->v[i].value ? keys->v[i].value : "";
+		strbuf_addf(sb, "%s%s", i ? " " : "", cs ? alias_of(cs, keys->v[i].key, v) : v);
+	}
 }
 
 /* A group's title with aliased values: "stack=mdadm-raid5 transport=NVMe-oF", or its title. */
@@ -423,7 +427,7 @@ static int cmp_chart_group(struct chart_set *cs, const struct cmp_table *t, cons
 			rows[ri * t->nvals + s] = grp->rows[ri].at[s];
 	}
 	group_title(cs, &title, &grp->keys, grp->title);
-	group_label(cs, &lab, &grp->keys, grp->title);
+	group_label(NULL, &lab, &grp->keys, grp->title); /* the file name: stored values */
 	strbuf_addf(&title, ": %s per workload",
 		    which == PANELS_THROUGHPUT ? "IOPS and bandwidth" : "mean latency");
 	ret = bar_chart(cs, fmts, which == PANELS_THROUGHPUT ? 'b' : 'd', lab.buf, title.buf, "workload", &cats,
@@ -447,7 +451,7 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 	struct gp g;
 
 	strbuf_init(&lab);
-	group_label(cs, &lab, &grp->keys, grp->title);
+	group_label(NULL, &lab, &grp->keys, grp->title);
 	gp_begin(&g, cs, fmts, 'c', lab.buf, 1100, 0);
 	if (cs->o && cs->o->title)
 		strbuf_addf(&g.title, "%s: ", cs->o->title);
@@ -642,6 +646,8 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, unsigne
 		strbuf_reset(&lab);
 		group_label(cs, &lab, &grp->keys, grp->title);
 		strs_add(&one, lab.buf);
+		strbuf_reset(&lab);
+		group_label(NULL, &lab, &grp->keys, grp->title); /* the file name: stored values */
 		strbuf_reset(&title);
 		group_title(cs, &title, &grp->keys, grp->title);
 		strbuf_adds(&title, ": IOPS and bandwidth per workload");

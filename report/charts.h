@@ -28,6 +28,7 @@ struct chart {
 	char *stem;         /* file name without extension: "b-02-mdadm-raid5" (slug: [a-z0-9-]) */
 	char *title;        /* raw (unescaped) title for the HTML page */
 	char *script;       /* "<stem>.gp" */
+	int width_px;       /* the SVG's width in pixels (its natural size on a page) */
 };
 
 /* Presentation of the charts (every field may be 0/NULL: the defaults). */

@@ -21,7 +21,7 @@ static const char css[] =
 	"*{box-sizing:border-box}\n"
 	"body{margin:0;font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
 	"color:var(--fg);background:#eef1f4}\n"
-	"main{max-width:1320px;margin:0 auto;padding:24px 32px 64px;background:var(--bg);"
+	"main{max-width:2200px;margin:0 auto;padding:24px 32px 64px;background:var(--bg);"
 	"box-shadow:0 0 0 1px var(--line)}\n"
 	"header{border-bottom:3px solid var(--accent);margin-bottom:18px;padding-bottom:10px}\n"
 	"h1{font-size:26px;margin:0 0 4px}h2{font-size:20px;margin:34px 0 10px;padding-top:8px;"
@@ -48,9 +48,8 @@ static const char css[] =
 	".status-failed,.status-aborted{color:#b3261e;font-weight:600}.status-partial{color:#8c510a;font-weight:600}\n"
 	"figure{margin:0;padding:10px;border:1px solid var(--line);border-radius:6px;min-width:0}\n"
 	"figure svg{width:100%;height:auto;display:block}\n"
-	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,560px),1fr));gap:16px;"
-	"margin:10px 0 26px;align-items:start}\n"
-	".grid.wide{grid-template-columns:repeat(auto-fill,minmax(min(100%,720px),1fr))}\n"
+	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,var(--cell,560px)),1fr));"
+	"gap:16px;margin:10px 0 26px;align-items:start}\n"
 	".scroll{overflow-x:auto;max-width:100%}\n"
 	"@media (max-width:900px){main{padding:14px 12px 40px}nav{columns:1}}\n"
 	"figcaption{color:var(--muted);font-size:13px;margin-top:6px}\n"
@@ -556,16 +555,20 @@ int html_inline_svg(struct strbuf *out, const char *path, const char *prefix)
 static void charts_section(struct strbuf *out, const struct chart_set *cs, const struct html_opts *o)
 {
 	for (int k = 0; k < 6; k++) {
-		int any = 0;
+		int any = 0, widest = 0;
 
+		/* a grid cell is at least 3/4 of the widest chart of the kind: its text stays legible */
+		for (size_t i = 0; i < cs->n; i++)
+			if (cs->v[i].kind == 'a' + k && cs->v[i].width_px > widest)
+				widest = cs->v[i].width_px;
 		for (size_t i = 0; i < cs->n; i++) {
 			char *path, prefix[32];
 
 			if (cs->v[i].kind != 'a' + k)
 				continue;
 			if (!any)
-				strbuf_addf(out, "<h3 id=\"c%c\">%s</h3>\n<div class=\"grid%s\">\n", 'a' + k,
-					    kind_titles[k], k == 2 ? " wide" : "");
+				strbuf_addf(out, "<h3 id=\"c%c\">%s</h3>\n<div class=\"grid\" style=\"--cell:%dpx\">\n",
+					    'a' + k, kind_titles[k], widest > 0 ? widest * 3 / 4 : 560);
 			any = 1;
 			snprintf(prefix, sizeof(prefix), "c%zu", i + 1);
 			path = chart_path(cs, &cs->v[i], "svg");
