@@ -678,7 +678,15 @@ void html_report_opts(struct strbuf *out, const struct rep_set *set, const struc
 		ratio_section(out, cmp, o);
 	strbuf_adds(out, "<h2 id=\"results\">Results</h2>\n<p>Median of the runs of each workload, min–max "
 			 "below when repetitions differ. Latency: mean and 99th percentile in ms; MiB/s: 1,048,576 "
-			 "bytes per second; CPU: cluster utilisation in %.</p>\n");
+			 "bytes per second.</p>\n<p>");
+	{
+		struct strbuf note;
+		strbuf_init(&note);
+		render_cpu_note(&note, t);
+		h(out, note.buf);
+		strbuf_release(&note);
+	}
+	strbuf_adds(out, "</p>\n");
 	if (cmp) {
 		for (size_t s = 0; s < cmp->nvals; s++)
 			for (size_t gi = 0; gi < cmp->sides[s].n; gi++) {

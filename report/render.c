@@ -271,9 +271,55 @@ static void table_text(struct strbuf *out, const struct rep_table *t, enum rep_f
 	if (t->n)
 		strbuf_adds(out, "Several runs of a workload: median (min-max). Latency is the mean, p99 the 99th "
 				 "percentile, in ms; MiB/s is 1,048,576 bytes per second.\n");
+	if (t->n) {
+		struct strbuf note;
+		strbuf_init(&note);
+		render_cpu_note(&note, t);
+		if (f == FMT_MARKDOWN)
+			esc_markdown(out, note.buf);
+		else
+			esc_text(out, note.buf);
+		strbuf_addc(out, '\n');
+		strbuf_release(&note);
+	}
+}
+
+void render_cpu_note(struct strbuf *out, const struct rep_table *t)
+{
+	static const char *const src[] = { "procstat", "node_exporter", "import", "fio" };
+	size_t n[5] = { 0 }, total = 0;
+	int tcpu = table_has_target_cpu(t), first = 1;
+
+	for (size_t gi = 0; gi < t->n; gi++)
+		for (size_t ri = 0; ri < t->v[gi].n; ri++)
+			for (size_t k = 0; k < t->v[gi].rows[ri].nruns; k++) {
+				const struct rep_run *r = t->v[gi].rows[ri].runs[k];
+				size_t i = 0;
+				if (!r->cpu_source)
+					continue;
+				while (i < 4 && strcmp(r->cpu_source, src[i]))
+					i++;
+				n[i]++;
+				total++;
+			}
+	strbuf_adds(out, "CPU % is the busy share of all cores (user+nice+system+irq+softirq+steal) of the initiators: "
+			 "their cluster row, else the only initiator's, by the one CPU rule (docs/report.md)");
 	if (tcpu)
-		strbuf_adds(out, "CPU % is the cluster figure of the initiators, target CPU % that of the targets "
-				 "(busy share of all their cores).\n");
+		strbuf_adds(out, "; target CPU % that of the targets by the same rule");
+	if (!total) {
+		strbuf_adds(out, ". No selected run has a CPU figure.");
+		return;
+	}
+	strbuf_adds(out, ". Source: ");
+	for (size_t i = 0; i < 5; i++) {
+		if (!n[i])
+			continue;
+		strbuf_addf(out, "%s%s %zu run%s", first ? "" : ", ",
+			    i == 3 ? "fio's own usr+sys of its jobs (fio's process, not the whole host)" :
+			    i == 4 ? "other" : src[i], n[i], n[i] == 1 ? "" : "s");
+		first = 0;
+	}
+	strbuf_adds(out, ".");
 }
 
 /* The -v section "CPU and disks": cpu rows per run, role and host, disk rows, IO amplification. */
@@ -355,8 +401,9 @@ static void runs_text(struct strbuf *out, const struct rep_set *set, enum rep_fo
 	if (f == FMT_MARKDOWN)
 		strbuf_addc(out, '\n');
 	{
-		static const char *const h2[] = { "run", "host", "fio", "start offset ms", "IOPS", "MiB/s", "usr %",
-						  "sys %", "error" };
+		/* fio's own usr/sys of its jobs (not a whole-host measurement): named as such */
+		static const char *const h2[] = { "run", "host", "fio", "start offset ms", "IOPS", "MiB/s",
+						  "fio usr %", "fio sys %", "error" };
 		grid_init(&grid, 9);
 		grid_row(&grid);
 		for (int k = 0; k < 9; k++) {

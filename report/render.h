@@ -38,6 +38,10 @@ void render_table(struct strbuf *out, const struct rep_table *t, const struct re
  * and its _ratio to the baseline). JSON always has "values" and each row's "by_value". */
 void render_compare(struct strbuf *out, const struct cmp_table *t, enum rep_format f, const struct render_opts *o);
 
+/* What the table's "CPU %" means and where its figures came from (source and number of runs), one sentence
+ * unescaped: text, Markdown and HTML print the same definition. */
+void render_cpu_note(struct strbuf *out, const struct rep_table *t);
+
 /* A cell for reading: median, and " (min-max)" when the repetitions differ. */
 void render_cell(struct strbuf *out, const struct rep_cell *c, int decimals);
 
