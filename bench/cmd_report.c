@@ -353,7 +353,7 @@ static int charts_and_html(const struct report_args *a, struct store *st, const 
 		fprintf(stderr, "bench: wrote %zu charts (PNG and SVG) to %s\n", cs.n, cs.dir);
 	}
 	if (a->html_path) {
-		struct html_opts ho = { a->chart.title, a->chart.caption, &a->aliases };
+		struct html_opts ho = { a->chart.title, a->chart.caption, &a->aliases, st };
 		struct strbuf html;
 		strbuf_init(&html);
 		html_report_opts(&html, set, table, cmp, &cs, &ho);
@@ -434,9 +434,10 @@ int cmd_report(int argc, char **argv)
 	}
 
 	if (a.format == FMT_HTML) {
+		struct html_opts ho = { a.chart.title, a.chart.caption, &a.aliases, st };
 		struct chart_set none;
+
 		chart_set_init(&none);
-		struct html_opts ho = { a.chart.title, a.chart.caption, &a.aliases };
 		html_report_opts(&out, &set, &table, have_cmp ? &cmp : NULL, &none, &ho);
 		chart_set_release(&none);
 	} else if (have_cmp) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/store_read.h"
 #include "report/escape.h"
 #include "report/render.h"
 
@@ -144,9 +145,30 @@ static const char *run_config(const struct rep_run *r)
 	return c ? c : r->suite;
 }
 
-/* One row per configuration: its suites, runs, the runs' own start dates, hosts, fio versions, kernels and
- * the labels that describe it (config*, kernel). */
-static void configurations(struct strbuf *out, const struct rep_set *set)
+/* The names and sizes of the artifacts stored with run `r` (what exists: configuration records, job files,
+ * engine output), or nothing when they cannot be read. */
+static void artifact_list(struct strbuf *out, struct store *st, const struct rep_run *r)
+{
+	struct store_artifact *a = NULL;
+	size_t n = 0;
+	struct errbuf err;
+
+	errbuf_init(&err);
+	if (!st || store_read_artifacts(st, r->id, &a, &n, &err) < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		strbuf_adds(out, i ? ", <code>" : "<code>");
+		h(out, a[i].name);
+		strbuf_addf(out, "</code> (%zu bytes)", a[i].len);
+	}
+	if (n)
+		strbuf_addf(out, " <span class=\"sub\">(run %lld)</span>", (long long)r->id);
+	store_artifacts_free(a, n);
+}
+
+/* One row per configuration: its suites, runs, the runs' own start dates, hosts, fio versions, kernels, the
+ * labels that describe it (config*, kernel) and the artifacts stored with its first run. */
+static void configurations(struct strbuf *out, const struct rep_set *set, struct store *st)
 {
 	struct distinct cfgs = { 0 };
 	int by_label = 0;
@@ -157,17 +179,21 @@ static void configurations(struct strbuf *out, const struct rep_set *set)
 	}
 	strbuf_addf(out, "<h3 id=\"configs\">Per configuration (%s)</h3>\n<div class=\"scroll\"><table class=\"meta\">"
 			 "<thead><tr><th>configuration</th><th>suites</th><th class=\"n\">runs</th><th>dates (runs "
-			 "started)</th><th>hosts</th><th>fio</th><th>kernel</th><th>configuration labels</th></tr>"
+			 "started)</th><th>hosts</th><th>fio</th><th>kernel</th><th>configuration labels</th>"
+			 "<th>stored artifacts</th></tr>"
 			 "</thead>\n<tbody>\n", by_label ? "label <code>config</code>, else suite" : "suite");
 	for (size_t c = 0; c < cfgs.n; c++) {
 		struct distinct suites = { 0 }, hosts = { 0 }, versions = { 0 }, kernels = { 0 }, extra = { 0 };
 		const char *first = NULL, *last = NULL;
+		const struct rep_run *first_run = NULL;
 		size_t nruns = 0;
 
 		for (size_t i = 0; i < set->n; i++) {
 			const struct rep_run *r = &set->v[i];
 			if (strcmp(run_config(r), cfgs.v[c]))
 				continue;
+			if (!first_run)
+				first_run = r;
 			nruns++;
 			distinct_add(&suites, r->suite);
 			for (size_t k = 0; k < r->nhosts; k++) {
@@ -211,6 +237,8 @@ static void configurations(struct strbuf *out, const struct rep_set *set)
 		strbuf_adds(out, "</td><td>");
 		if (extra.n)
 			distinct_list(out, &extra);
+		strbuf_adds(out, "</td><td>");
+		artifact_list(out, st, first_run);
 		strbuf_adds(out, "</td></tr>\n");
 		distinct_release(&suites);
 		distinct_release(&hosts);
@@ -222,7 +250,7 @@ static void configurations(struct strbuf *out, const struct rep_set *set)
 	distinct_release(&cfgs);
 }
 
-static void metadata(struct strbuf *out, const struct rep_set *set)
+static void metadata(struct strbuf *out, const struct rep_set *set, struct store *store)
 {
 	struct distinct suites = { 0 }, hosts = { 0 }, versions = { 0 }, keys = { 0 }, engines = { 0 };
 	const char *first = NULL, *last = NULL;
@@ -283,7 +311,7 @@ static void metadata(struct strbuf *out, const struct rep_set *set)
 		distinct_release(&vals);
 	}
 	strbuf_adds(out, "</dl>\n");
-	configurations(out, set);
+	configurations(out, set, store);
 	distinct_release(&suites);
 	distinct_release(&hosts);
 	distinct_release(&versions);
@@ -673,7 +701,7 @@ void html_report_opts(struct strbuf *out, const struct rep_set *set, const struc
 	}
 	strbuf_adds(out, "<li><a href=\"#runs\">Runs and hosts</a></li>\n</ol>\n</nav>\n");
 
-	metadata(out, set);
+	metadata(out, set, o ? o->st : NULL);
 	if (cmp)
 		ratio_section(out, cmp, o);
 	strbuf_adds(out, "<h2 id=\"results\">Results</h2>\n<p>Median of the runs of each workload, min–max "

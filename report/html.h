@@ -22,6 +22,8 @@ struct html_opts {
 	const char *title;            /* the page's heading and <title> (default "bench report") */
 	const char *caption;          /* a paragraph under the heading and under every chart */
 	const struct kvlist *aliases; /* label value aliases (report.h rep_alias_get) */
+	struct store *st;             /* to list each configuration's stored artifacts (configuration records,
+				       * job files, engine output); NULL: not listed */
 };
 
 /* As html_report, with presentation options (`o` may be NULL). */
