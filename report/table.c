@@ -325,8 +325,8 @@ int cmp_parse_n(const char *arg, char **key, char ***vals, size_t *nvals, struct
 
 	*nvals = 0;
 	*vals = NULL;
-	ok = kv_parse_label(arg, &k, &v) == 0 && (colon = strchr(v, ':')) && colon != v && colon[1] &&
-	     !strchr(colon + 1, ':') && !strchr(colon + 1, ',');
+	ok = kv_parse_label(arg, &k, &v) == 0 && (colon = strchr(v, ':')) && colon != v && colon[-1] != ',' &&
+	     colon[1] && !strchr(colon + 1, ':') && !strchr(colon + 1, ',');
 	for (const char *p = v; ok && p < colon;) {
 		size_t l = strcspn(p, ",:");
 		ok = l > 0;
