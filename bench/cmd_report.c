@@ -1,7 +1,8 @@
 /*
  * cmd_report: `bench report`: the stored results as the tables and charts storage articles publish.
  * Without --compare: the raw-data table (one block per label group, one row per workload). With --compare
- * key=A:B: the ratio table A/B. --charts DIR runs gnuplot (an external program, argv only) on scripts that
+ * key=A:B: the ratio table A/B; key=A,A2,...:B compares each value with the baseline B. --alias, --order,
+ * --title, --caption, --log, --dpi and --names shape the charts and the HTML page. --charts DIR runs gnuplot (an external program, argv only) on scripts that
  * report/charts.c writes; --html FILE writes one self-contained page. The store is opened read-only.
  */
 #include <errno.h>

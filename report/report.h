@@ -5,8 +5,9 @@
  * aggregate host '*') through the store's reader (core/store_read.h) and applies --where selections
  * (select.h: the one selection language; a run's label overrides its suite's).
  * report_table_build() groups them into the raw-data table storage articles publish (one block per label group,
- * one row per workload, repetitions folded into median and min-max); report_compare_build() pairs two sides
- * of a label (--compare transport=nvmeof:iser) into a ratio table. Renderers (render.h) turn both into text,
+ * one row per workload, repetitions folded into median and min-max); cmp_build_n() compares the values of a
+ * label (--compare transport=nvmeof,nvmeof-tcp:iser, the last one the baseline): one block per group with
+ * every value and its ratios to the baseline (cmp_build: two values, A:B). Renderers (render.h) turn both into text,
  * CSV, Markdown, JSON or HTML; charts.h writes gnuplot scripts. Nothing here prints, runs a process or writes
  * to the database.
  */
