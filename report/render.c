@@ -613,6 +613,12 @@ static void table_json(struct strbuf *out, const struct rep_table *t, const stru
 				    row->partial ? "true" : "false");
 			for (size_t k = 0; k < row->nruns; k++)
 				strbuf_addf(out, "%s%lld", k ? "," : "", (long long)row->runs[k]->id);
+			/* where each run's cpu_pct came from (the one CPU rule), in run order; null: none */
+			strbuf_adds(out, "],\"cpu_sources\":[");
+			for (size_t k = 0; k < row->nruns; k++) {
+				strbuf_adds(out, k ? "," : "");
+				json_str_or_null(out, row->runs[k]->cpu_source);
+			}
 			strbuf_addc(out, ']');
 			for (int m = 0; m < RM_NR; m++) {
 				strbuf_addf(out, ",\"%s\":", rep_metrics[m].key);
