@@ -587,7 +587,7 @@ static void charts_section(struct strbuf *out, const struct chart_set *cs, const
 
 		/* a grid cell is at least 3/4 of the widest chart of the kind: its text stays legible */
 		for (size_t i = 0; i < cs->n; i++)
-			if (cs->v[i].kind == 'a' + k && cs->v[i].width_px > widest)
+			if (cs->v[i].kind == 'a' + k && cs->v[i].width_px > widest && cs->v[i].width_px < 20000)
 				widest = cs->v[i].width_px;
 		for (size_t i = 0; i < cs->n; i++) {
 			char *path, prefix[32];
