@@ -1,7 +1,8 @@
 /*
  * cmd_report: `bench report`: the stored results as the tables and charts storage articles publish.
  * Without --compare: the raw-data table (one block per label group, one row per workload). With --compare
- * key=A:B: the ratio table A/B. --charts DIR runs gnuplot (an external program, argv only) on scripts that
+ * key=A:B: the ratio table A/B; key=A,A2,...:B compares each value with the baseline B. --alias, --order,
+ * --title, --caption, --log, --dpi and --names shape the charts and the HTML page. --charts DIR runs gnuplot (an external program, argv only) on scripts that
  * report/charts.c writes; --html FILE writes one self-contained page. The store is opened read-only.
  */
 #include <errno.h>
@@ -22,8 +23,10 @@
 
 static const char usage_text[] =
 	"usage: bench report [--db PATH] [--format text|csv|json|markdown|html] [--where key=value]...\n"
-	"                    [--by key[,key]...] [--compare key=A:B [--match identity|name]]\n"
-	"                    [--color auto|always|never] [--charts DIR] [--html FILE] [-v]\n"
+	"                    [--by key[,key]...] [--compare key=A[,A2...]:B [--match identity|name]]\n"
+	"                    [--show values,ratios] [--order key=v1,v2...] [--alias key=value:Alias]...\n"
+	"                    [--title TEXT] [--caption TEXT] [--log auto|on|off] [--dpi N]\n"
+	"                    [--names full|short] [--color auto|always|never] [--charts DIR] [--html FILE] [-v]\n"
 	"\n"
 	"Prints the stored results as the raw-data table storage articles publish: one block per label group\n"
 	"(runs with the same labels), one row per workload with IOPS, MiB/s, CPU %, read and write mean latency\n"
@@ -40,6 +43,20 @@ static const char usage_text[] =
 	"  --compare key=A:B  ratio table: runs labelled key=A against key=B (B is the baseline, ratios A/B),\n"
 	"                     e.g. --compare transport=nvmeof:iser --by stack; IOPS and MiB/s ratios >= 1 and\n"
 	"                     latency and CPU ratios <= 1 are better (green), the rest worse (brown)\n"
+	"                     Several values before the colon (transport=nvmeof,nvmeof-tcp:iser) compare\n"
+	"                     each with the baseline: one block per group with every value and its ratios\n"
+	"  --show WHAT        comparison in text and markdown: values, ratios or values,ratios (default:\n"
+	"                     ratios with two values, values,ratios with more)\n"
+	"  --order key=v1,..  groups in this order of their key's values (the rest after them, as found)\n"
+	"  --alias k=v:Alias  show label value v of k as Alias in charts and the HTML report (repeatable; a\n"
+	"                     suite label alias.k=\"v:Alias,v2:Alias2\" does the same, an --alias wins)\n"
+	"  --title TEXT       the HTML report's title\n"
+	"  --caption TEXT     a caption under every chart and the HTML report's title\n"
+	"  --log WHEN         log y axis on bar charts: auto (when a panel's values span more than 20x;\n"
+	"                     default), on, off\n"
+	"  --dpi N            PNG resolution for print (e.g. 300; default 96: screen)\n"
+	"  --names HOW        workload tick labels: full (wrapped; default) or short (W1, W2... with a legend\n"
+	"                     table of the full names under the chart)\n"
 	"  --match HOW        pair workloads across the two sides by identity (every option that changes the\n"
 	"                     load; default) or by name; rows without a counterpart are listed as unmatched\n"
 	"  --color WHEN       ANSI colours in text: auto (on a terminal; default), always, never\n"
@@ -61,8 +78,13 @@ struct report_args {
 	enum rep_format format;
 	struct kvlist where;
 	struct kvlist by;
-	char *cmp_key, *cmp_a, *cmp_b;
+	char *cmp_key;
+	char **cmp_vals;    /* the compared values, the baseline last */
+	size_t cmp_n;
 	enum rep_match match;
+	unsigned show;      /* render.h SHOW_* (0 default) */
+	struct kvlist order, aliases;
+	struct chart_opts chart;
 	int color;          /* -1 auto */
 	const char *charts_dir;
 	const char *html_path;
@@ -98,6 +120,17 @@ static int parse_by(struct kvlist *by, const char *arg)
 	return by->n ? 0 : -1;
 }
 
+static void compare_free(struct report_args *a)
+{
+	for (size_t i = 0; i < a->cmp_n; i++)
+		free(a->cmp_vals[i]);
+	free(a->cmp_vals);
+	free(a->cmp_key);
+	a->cmp_vals = NULL;
+	a->cmp_key = NULL;
+	a->cmp_n = 0;
+}
+
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	static const struct option opts[] = {
@@ -106,6 +139,10 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "compare", required_argument, NULL, 'c' }, { "match", required_argument, NULL, 'm' },
 		{ "color", required_argument, NULL, 'C' }, { "colour", required_argument, NULL, 'C' },
 		{ "charts", required_argument, NULL, 'g' }, { "html", required_argument, NULL, 'H' },
+		{ "show", required_argument, NULL, 'S' }, { "order", required_argument, NULL, 'O' },
+		{ "alias", required_argument, NULL, 'A' }, { "title", required_argument, NULL, 'T' },
+		{ "caption", required_argument, NULL, 'P' }, { "log", required_argument, NULL, 'L' },
+		{ "dpi", required_argument, NULL, 'D' },  { "names", required_argument, NULL, 'N' },
 		{ "verbose", no_argument, NULL, 'v' },    { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -135,12 +172,46 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 							   "got '%s'", optarg);
 			break;
 		case 'c':
-			free(a->cmp_key);
-			free(a->cmp_a);
-			free(a->cmp_b);
-			a->cmp_key = a->cmp_a = a->cmp_b = NULL;
-			if (cmp_parse(optarg, &a->cmp_key, &a->cmp_a, &a->cmp_b, &err) < 0)
+			compare_free(a);
+			if (cmp_parse_n(optarg, &a->cmp_key, &a->cmp_vals, &a->cmp_n, &err) < 0)
 				return cli_usage("report", "%s", err.msg);
+			break;
+		case 'S':
+			if (render_show_parse(optarg, &a->show) < 0)
+				return cli_usage("report", "--show wants values, ratios or values,ratios, got '%s'", optarg);
+			break;
+		case 'O':
+			if (rep_order_add(&a->order, optarg, &err) < 0)
+				return cli_usage("report", "%s", err.msg);
+			break;
+		case 'A':
+			if (rep_alias_add(&a->aliases, optarg, &err) < 0)
+				return cli_usage("report", "%s", err.msg);
+			break;
+		case 'T':
+			a->chart.title = optarg;
+			break;
+		case 'P':
+			a->chart.caption = optarg;
+			break;
+		case 'L':
+			if (!strcmp(optarg, "auto") || !strcmp(optarg, "on") || !strcmp(optarg, "off"))
+				a->chart.log = !strcmp(optarg, "auto") ? -1 : !strcmp(optarg, "on");
+			else
+				return cli_usage("report", "--log wants auto, on or off, got '%s'", optarg);
+			break;
+		case 'D': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 50 || v > 1200)
+				return cli_usage("report", "--dpi wants a resolution of 50 to 1200, got '%s'", optarg);
+			a->chart.dpi = (int)v;
+			break;
+		}
+		case 'N':
+			if (strcmp(optarg, "full") && strcmp(optarg, "short"))
+				return cli_usage("report", "--names wants full or short, got '%s'", optarg);
+			a->chart.short_names = !strcmp(optarg, "short");
 			break;
 		case 'm':
 			if (!strcmp(optarg, "identity"))
@@ -182,6 +253,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		return cli_usage("report", "unexpected argument '%s'", argv[optind]);
 	if (a->match == REP_MATCH_NAME && !a->cmp_key)
 		return cli_usage("report", "--match only applies to --compare");
+	if (a->show && !a->cmp_key)
+		return cli_usage("report", "--show only applies to --compare");
 	return 0;
 }
 
@@ -264,8 +337,8 @@ static int charts_and_html(const struct report_args *a, struct store *st, const 
 		}
 		dir = tmp;
 	}
-	if (charts_write(&cs, dir, st, set, table, cmp, a->charts_dir ? CHART_PNG | CHART_SVG : CHART_SVG,
-			 &err) < 0) {
+	if (charts_write_opts(&cs, dir, st, set, table, cmp, a->charts_dir ? CHART_PNG | CHART_SVG : CHART_SVG,
+			      &a->chart, &err) < 0) {
 		rc = cli_fail(&err);
 		goto out;
 	}
@@ -281,9 +354,10 @@ static int charts_and_html(const struct report_args *a, struct store *st, const 
 		fprintf(stderr, "bench: wrote %zu charts (PNG and SVG) to %s\n", cs.n, cs.dir);
 	}
 	if (a->html_path) {
+		struct html_opts ho = { a->chart.title, a->chart.caption, &a->aliases, st };
 		struct strbuf html;
 		strbuf_init(&html);
-		html_report(&html, set, table, cmp, &cs);
+		html_report_opts(&html, set, table, cmp, &cs, &ho);
 		rc = write_file(a->html_path, &html) ? EXIT_INPUT : EXIT_OK;
 		if (rc == EXIT_OK)
 			fprintf(stderr, "bench: wrote the HTML report to %s (%zu charts)\n", a->html_path, cs.n);
@@ -314,6 +388,10 @@ int cmd_report(int argc, char **argv)
 
 	memset(&a, 0, sizeof(a));
 	a.color = -1;
+	a.chart.log = -1;
+	a.chart.aliases = &a.aliases;
+	kvlist_init(&a.order);
+	kvlist_init(&a.aliases);
 	kvlist_init(&a.where);
 	kvlist_init(&a.by);
 	rep_set_init(&set);
@@ -335,15 +413,19 @@ int cmd_report(int argc, char **argv)
 		rc = cli_fail(&err);
 		goto out;
 	}
+	rep_alias_from_runs(&a.aliases, &set);
 	rep_table_build(&table, &set, &a.by);
+	rep_table_order(&table, &a.order);
 	if (a.cmp_key) {
-		if (cmp_build(&cmp, &set, a.cmp_key, a.cmp_a, a.cmp_b, &a.by, a.match, &err) < 0) {
+		if (cmp_build_n(&cmp, &set, a.cmp_key, a.cmp_vals, a.cmp_n, &a.by, a.match, &err) < 0) {
 			rc = cli_fail(&err);
 			goto out;
 		}
+		cmp_order(&cmp, &a.order);
 		have_cmp = 1;
 	}
 	ro.verbose = a.verbose;
+	ro.show = a.show;
 	ro.color = a.color < 0 ? isatty(1) && getenv("NO_COLOR") == NULL : a.color;
 
 	if (a.charts_dir || a.html_path) {
@@ -353,9 +435,11 @@ int cmd_report(int argc, char **argv)
 	}
 
 	if (a.format == FMT_HTML) {
+		struct html_opts ho = { a.chart.title, a.chart.caption, &a.aliases, st };
 		struct chart_set none;
+
 		chart_set_init(&none);
-		html_report(&out, &set, &table, have_cmp ? &cmp : NULL, &none);
+		html_report_opts(&out, &set, &table, have_cmp ? &cmp : NULL, &none, &ho);
 		chart_set_release(&none);
 	} else if (have_cmp) {
 		render_compare(&out, &cmp, a.format, &ro);
@@ -371,8 +455,8 @@ out:
 	rep_set_release(&set);
 	kvlist_release(&a.where);
 	kvlist_release(&a.by);
-	free(a.cmp_key);
-	free(a.cmp_a);
-	free(a.cmp_b);
+	compare_free(&a);
+	kvlist_release(&a.order);
+	kvlist_release(&a.aliases);
 	return rc;
 }

@@ -17,12 +17,9 @@
 #include "core/store_read.h"
 #include "core/strbuf.h"
 #include "core/units.h"
+#include "report/chart_bars.h"
 #include "report/escape.h"
 
-#define COLOR_A "#3566b5"   /* the compared side */
-#define COLOR_B "#9ba5b1"   /* the baseline */
-#define COLOR_READ "#3566b5"
-#define COLOR_WRITE "#d08a2c"
 #define MAX_SERIES_RUNS 24  /* time-series charts: at most this many runs */
 #define MAX_CDF_LINES 16    /* CDF chart: at most this many lines */
 
@@ -46,6 +43,7 @@ void chart_set_release(struct chart_set *cs)
 	}
 	free(cs->v);
 	free(cs->dir);
+	kvlist_release(&cs->colors);
 	chart_set_init(cs);
 }
 
@@ -96,6 +94,7 @@ static int write_text(const char *path, const struct strbuf *sb, struct errbuf *
 
 struct gp {
 	struct chart_set *cs;
+	const struct chart_opts *o;
 	unsigned fmts;
 	char kind;
 	struct strbuf stem, title, body, data;
@@ -107,6 +106,7 @@ static void gp_begin(struct gp *g, struct chart_set *cs, unsigned fmts, char kin
 {
 	memset(g, 0, sizeof(*g));
 	g->cs = cs;
+	g->o = cs->o;
 	g->fmts = fmts;
 	g->kind = kind;
 	g->width = width;
@@ -153,9 +153,10 @@ static void gp_num(struct strbuf *sb, double v)
 static int gp_finish(struct gp *g, struct errbuf *err)
 {
 	static const struct { unsigned fmt; const char *ext, *term; } terms[] = {
-		{ CHART_PNG, "png", "pngcairo noenhanced font 'DejaVu Sans,10'" },
+		{ CHART_PNG, "png", "pngcairo noenhanced font 'DejaVu Sans,9'" }, /* as large as the SVG's 11 px */
 		{ CHART_SVG, "svg", "svg dynamic noenhanced font 'DejaVu Sans,11' background '#ffffff'" },
 	};
+	double scale = g->o && g->o->dpi ? g->o->dpi / 96.0 : 1.0;
 	struct strbuf sc;
 	struct chart *c;
 	char *path;
@@ -167,7 +168,12 @@ static int gp_finish(struct gp *g, struct errbuf *err)
 	for (size_t i = 0; i < sizeof(terms) / sizeof(terms[0]); i++) {
 		if (!(g->fmts & terms[i].fmt))
 			continue;
-		strbuf_addf(&sc, "set terminal %s size %d,%d\n", terms[i].term, g->width, g->height);
+		if (terms[i].fmt == CHART_PNG)
+			/* the same picture at the asked resolution: pixels, fonts and lines scaled alike */
+			strbuf_addf(&sc, "set terminal %s size %d,%d fontscale %.4g linewidth %.4g\n", terms[i].term,
+				    (int)(g->width * scale + 0.5), (int)(g->height * scale + 0.5), scale, scale);
+		else
+			strbuf_addf(&sc, "set terminal %s size %d,%d\n", terms[i].term, g->width, g->height);
 		strbuf_addf(&sc, "set output '%s.%s'\n", g->stem.buf, terms[i].ext);
 		strbuf_add(&sc, g->body.buf, g->body.len);
 		strbuf_adds(&sc, "unset output\nreset\nset datafile missing 'NaN'\n");
@@ -188,47 +194,74 @@ static int gp_finish(struct gp *g, struct errbuf *err)
 		c->stem = xstrdup(g->stem.buf);
 		c->title = xstrdup(g->title.buf);
 		c->script = xasprintf("%s.gp", g->stem.buf);
+		c->width_px = g->width;
 	}
 	gp_discard(g);
 	return ret;
 }
 
-/* Common settings of bar charts. */
-static void bar_style(struct strbuf *b, int rotate)
+/* ---- labels and colours ------------------------------------------------------------------------------ */
+
+/* Colour-blind-safe palette (Okabe-Ito order, then Tableau's), one entry per label value of a chart set. */
+static const char *const palette[] = { "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00",
+				       "#f0e442", "#4e79a7", "#9c755f", "#76b7b2", "#b07aa1", "#59a14f" };
+#define NPALETTE (sizeof(palette) / sizeof(palette[0]))
+
+/* The colour of a label value ("transport=nvmeof") or a group ("stack=zfs-raidz"): the same in every chart
+ * of the set, the next free one for a key not seen before. */
+static const char *series_rgb(struct chart_set *cs, const char *key)
 {
-	strbuf_adds(b, "set style data histograms\nset style histogram clustered gap 1\n"
-		       "set style fill solid 0.9 border rgb '#555555'\nset boxwidth 0.9\n"
-		       "set grid ytics lc rgb '#dddddd'\nset border 3\nset tics nomirror\n"
-		       "set key inside top right vertical opaque box lc rgb '#cccccc'\nset yrange [0:*]\n"
-		       "set offsets 0, 0, graph 0.15, 0\nset format y '%g'\n");
-	if (rotate)
-		strbuf_adds(b, "set xtics rotate by 30 right font ',9'\nset bmargin 9\nset lmargin 18\n");
+	const char *idx = kvlist_get(&cs->colors, key, NULL);
+	char buf[24];
+
+	if (!idx) {
+		snprintf(buf, sizeof(buf), "%zu", cs->colors.n % NPALETTE);
+		kvlist_add(&cs->colors, key, buf);
+		idx = kvlist_get(&cs->colors, key, NULL);
+	}
+	return palette[strtoul(idx, NULL, 10) % NPALETTE];
 }
 
-/* ---- labels ---------------------------------------------------------------------------------------- */
-
-/* A short name for a workload row: tool, block size, read %, random % when known, else its name. */
-static void row_label(struct strbuf *sb, const struct rep_run *r, int use_name)
+static const char *alias_of(const struct chart_set *cs, const char *key, const char *value)
 {
-	char bs[32];
+	return rep_alias_get(cs->o ? cs->o->aliases : NULL, key, value);
+}
 
-	if (use_name || !r->bs_bytes || r->read_pct < 0 || r->random_pct < 0) {
-		strbuf_adds(sb, r->name);
+/* The values of a group's keys, aliased (cs NULL: as stored, for file names), joined by ' ' ("mdadm-raid5"),
+ * or its title. */
+static void group_label(const struct chart_set *cs, struct strbuf *sb, const struct kvlist *keys,
+			const char *title)
+{
+	if (!keys->n) {
+		strbuf_adds(sb, title);
 		return;
 	}
-	strbuf_addf(sb, "%s %s %d%%rd %d%%rand", r->tool ? r->tool : "", format_size_short(r->bs_bytes, bs,
-		    sizeof(bs)), r->read_pct, r->random_pct);
+	for (size_t i = 0; i < keys->n; i++) {
+		const char *v = keys->v[i].value ? keys->v[i].value : "";
+		strbuf_addf(sb, "%s%s", i ? " " : "", cs ? alias_of(cs, keys->v[i].key, v) : v);
+	}
 }
 
-/* The values of a group's keys joined by ' ' ("mdadm-raid5"), or its title. */
-static void group_label(struct strbuf *sb, const struct kvlist *keys, const char *title)
+/* A group's title with aliased values: "stack=mdadm-raid5 transport=NVMe-oF", or its title. */
+static void group_title(const struct chart_set *cs, struct strbuf *sb, const struct kvlist *keys,
+			const char *title)
 {
 	if (!keys->n) {
 		strbuf_adds(sb, title);
 		return;
 	}
 	for (size_t i = 0; i < keys->n; i++)
-		strbuf_addf(sb, "%s%s", i ? " " : "", keys->v[i].value ? keys->v[i].value : "");
+		strbuf_addf(sb, "%s%s=%s", i ? " " : "", keys->v[i].key,
+			    alias_of(cs, keys->v[i].key, keys->v[i].value ? keys->v[i].value : ""));
+}
+
+/* The keys of a group's keys joined by ", " ("stack"): the categories' axis title. */
+static void group_axis(struct strbuf *sb, const struct kvlist *keys)
+{
+	for (size_t i = 0; i < keys->n; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", keys->v[i].key);
+	if (!keys->n)
+		strbuf_adds(sb, "group");
 }
 
 static double med(const struct rep_row *r, enum rep_metric m)
@@ -236,331 +269,409 @@ static double med(const struct rep_row *r, enum rep_metric m)
 	return r && r->c[m].n ? r->c[m].med : NAN;
 }
 
-/* One data line of an A-vs-B bar chart: label, IOPS of A and B, MiB/s of A and B. */
-static void ab_data_row(struct gp *g, const char *label, const struct cmp_row *row)
+/* A list of strings that owns them. */
+struct strs {
+	char **v;
+	size_t n, cap;
+};
+
+static void strs_add(struct strs *l, const char *s)
 {
-	esc_gnuplot_data(&g->data, label);
-	gp_num(&g->data, med(row->a, RM_IOPS));
-	gp_num(&g->data, med(row->b, RM_IOPS));
-	gp_num(&g->data, med(row->a, RM_MBPS));
-	gp_num(&g->data, med(row->b, RM_MBPS));
-	strbuf_addc(&g->data, '\n');
+	ARRAY_GROW(l->v, l->cap, l->n + 1);
+	l->v[l->n++] = xstrdup(s);
 }
 
-/* The two panels (IOPS, MiB/s) of a one-side bar chart over lines: label, IOPS, MiB/s. */
-static void one_side_panels(struct gp *g)
+static void strs_release(struct strs *l)
 {
-	bar_style(&g->body, 1);
-	strbuf_adds(&g->body, "set multiplot layout 1,2 title ");
-	gp_str(&g->body, g->title.buf);
-	strbuf_adds(&g->body, "\nunset key\n");
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* The panels of a bar chart: IOPS and MiB/s, or read and write mean latency. */
+enum panels { PANELS_THROUGHPUT, PANELS_LATENCY };
+
+static const struct { enum rep_metric m; const char *title, *ylabel; } panel_defs[2][2] = {
+	[PANELS_THROUGHPUT] = { { RM_IOPS, "IOPS", "IOPS (IO/s)" }, { RM_MBPS, "Bandwidth", "bandwidth (MiB/s)" } },
+	[PANELS_LATENCY] = { { RM_RLAT, "Read mean latency", "read latency, mean (ms)" },
+			     { RM_WLAT, "Write mean latency", "write latency, mean (ms)" } },
+};
+
+/*
+ * One bar chart: categories `cats`, series `series` with colours `rgb` (per category when per_cat), values
+ * from `rows[cat * nser + s]` (NULL: missing) for the two panels of `which`.
+ */
+static int bar_chart(struct chart_set *cs, unsigned fmts, char kind, const char *name, const char *title,
+		     const char *xlabel, const struct strs *cats, const struct strs *series, const char **rgb,
+		     int per_cat, const struct rep_row *const *rows, enum panels which, struct errbuf *err)
+{
+	struct bar_panel panels[2];
+	double *v[2];
+	struct bar_spec b;
+	struct strbuf df;
+	struct gp g;
+	size_t n = cats->n * series->n;
+	int ret;
+
+	gp_begin(&g, cs, fmts, kind, name, 0, 0);
+	if (cs->o && cs->o->title)
+		strbuf_addf(&g.title, "%s: ", cs->o->title);
+	strbuf_adds(&g.title, title);
+	strbuf_init(&df);
+	strbuf_addf(&df, "%s.dat", g.stem.buf);
 	for (int p = 0; p < 2; p++) {
-		strbuf_addf(&g->body, "set title '%s'\nset format y '%s'\nplot ", p ? "MiB/s" : "IOPS",
-			    p ? "%g" : "%.0s%c");
-		gp_datafile(g);
-		strbuf_addf(&g->body, " using %d:xtic(1) lc rgb '%s'\n", p ? 3 : 2, COLOR_A);
+		v[p] = xcalloc(n ? n : 1, sizeof(double));
+		for (size_t i = 0; i < n; i++)
+			v[p][i] = med(rows[i], panel_defs[which][p].m);
+		panels[p].title = panel_defs[which][p].title;
+		panels[p].ylabel = panel_defs[which][p].ylabel;
+		panels[p].v = v[p];
+		panels[p].log = 0;
 	}
-	strbuf_adds(&g->body, "unset multiplot\n");
+	memset(&b, 0, sizeof(b));
+	b.title = g.title.buf;
+	b.caption = cs->o ? cs->o->caption : NULL;
+	b.xlabel = xlabel;
+	b.cats = (const char *const *)cats->v;
+	b.ncat = cats->n;
+	b.series = (const char *const *)series->v;
+	b.nser = series->n;
+	b.rgb = rgb;
+	b.per_cat = per_cat;
+	b.panels = panels;
+	b.npanels = 2;
+	b.log = cs->o ? cs->o->log : -1;
+	b.short_names = cs->o && cs->o->short_names && !strcmp(xlabel, "workload");
+	b.datafile = df.buf;
+	bars_write(&g.body, &g.data, &b);
+	g.width = b.width_px;
+	g.height = b.height_px;
+	ret = gp_finish(&g, err);
+	strbuf_release(&df);
+	free(v[0]);
+	free(v[1]);
+	return ret;
 }
 
-/* The two panels (IOPS, MiB/s) of an A-vs-B bar chart over the data lines of ab_data_row. */
-static void ab_panels(struct gp *g, const char *side_a, const char *side_b)
+/* ---- (a)-(d) with a comparison ------------------------------------------------------------------- */
+
+/* The series of a comparison: its values (aliased), coloured by key=value. */
+static void cmp_series(struct chart_set *cs, const struct cmp_table *t, struct strs *names, const char ***rgb)
 {
-	bar_style(&g->body, 1);
-	strbuf_adds(&g->body, "set multiplot layout 1,2 title ");
-	gp_str(&g->body, g->title.buf);
-	strbuf_adds(&g->body, "\n");
-	for (int p = 0; p < 2; p++) {
-		strbuf_addf(&g->body, "set title '%s'\nset format y '%s'\nplot ", p ? "MiB/s" : "IOPS",
-			    p ? "%g" : "%.0s%c");
-		gp_datafile(g);
-		strbuf_addf(&g->body, " using %d:xtic(1) title ", p ? 4 : 2);
-		gp_str(&g->body, side_a);
-		strbuf_addf(&g->body, " lc rgb '%s', '' using %d title ", COLOR_A, p ? 5 : 3);
-		gp_str(&g->body, side_b);
-		strbuf_addf(&g->body, " lc rgb '%s'\n", COLOR_B);
+	struct strbuf k;
+
+	strbuf_init(&k);
+	*rgb = xcalloc(t->nvals, sizeof(**rgb));
+	for (size_t i = 0; i < t->nvals; i++) {
+		strbuf_reset(&k);
+		strbuf_addf(&k, "%s=%s", t->key, t->vals[i]);
+		strs_add(names, alias_of(cs, t->key, t->vals[i]));
+		(*rgb)[i] = series_rgb(cs, k.buf);
 	}
-	strbuf_adds(&g->body, "unset multiplot\n");
+	strbuf_release(&k);
 }
 
-/* ---- (a)-(d) with a ratio table -------------------------------------------------------------------- */
+/* (a) per workload: one category per group that has it, one bar per value. */
+static int cmp_chart_workload(struct chart_set *cs, const struct cmp_table *t, const struct cmp_row *row0,
+			      const struct strs *series, const char **rgb, unsigned fmts, struct errbuf *err)
+{
+	struct strs cats = { 0 };
+	const struct rep_row **rows = NULL;
+	size_t cap = 0, nrow = 0;
+	struct strbuf lab, title, axis;
+	int ret;
+
+	strbuf_init(&lab);
+	strbuf_init(&title);
+	strbuf_init(&axis);
+	for (size_t gj = 0; gj < t->n; gj++)
+		for (size_t rj = 0; rj < t->v[gj].n; rj++) {
+			const struct cmp_row *row = &t->v[gj].rows[rj];
+			if (strcmp(row->match, row0->match))
+				continue;
+			strbuf_reset(&lab);
+			group_label(cs, &lab, &t->v[gj].keys, t->v[gj].title);
+			strs_add(&cats, lab.buf);
+			ARRAY_GROW(rows, cap, nrow + t->nvals);
+			for (size_t s = 0; s < t->nvals; s++)
+				rows[nrow++] = row->at[s];
+		}
+	group_axis(&axis, t->n ? &t->v[0].keys : NULL);
+	strbuf_addf(&title, "%s: IOPS and bandwidth by %s", row0->workload, axis.buf);
+	ret = bar_chart(cs, fmts, 'a', row0->workload, title.buf, axis.buf, &cats, series, rgb, 0, rows,
+			PANELS_THROUGHPUT, err);
+	free(rows);
+	strs_release(&cats);
+	strbuf_release(&lab);
+	strbuf_release(&title);
+	strbuf_release(&axis);
+	return ret;
+}
+
+/* (b) and (d) per group: one category per workload, one bar per value. */
+static int cmp_chart_group(struct chart_set *cs, const struct cmp_table *t, const struct cmp_group *grp,
+			   const struct strs *series, const char **rgb, enum panels which, unsigned fmts,
+			   struct errbuf *err)
+{
+	struct strs cats = { 0 };
+	const struct rep_row **rows = xcalloc(grp->n * t->nvals + 1, sizeof(*rows));
+	struct strbuf lab, title;
+	int ret;
+
+	strbuf_init(&lab);
+	strbuf_init(&title);
+	for (size_t ri = 0; ri < grp->n; ri++) {
+		strs_add(&cats, grp->rows[ri].workload);
+		for (size_t s = 0; s < t->nvals; s++)
+			rows[ri * t->nvals + s] = grp->rows[ri].at[s];
+	}
+	group_title(cs, &title, &grp->keys, grp->title);
+	group_label(NULL, &lab, &grp->keys, grp->title); /* the file name: stored values */
+	strbuf_addf(&title, ": %s per workload",
+		    which == PANELS_THROUGHPUT ? "IOPS and bandwidth" : "mean latency");
+	ret = bar_chart(cs, fmts, which == PANELS_THROUGHPUT ? 'b' : 'd', lab.buf, title.buf, "workload", &cats,
+			series, rgb, 0, rows, which, err);
+	free(rows);
+	strs_release(&cats);
+	strbuf_release(&lab);
+	strbuf_release(&title);
+	return ret;
+}
+
+/* (c) the ratios of a group as coloured cells: one row per workload and compared value, columns metrics. */
+static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, const struct cmp_group *grp,
+			    unsigned fmts, struct errbuf *err)
+{
+	static const enum rep_metric cols[RM_NR] = { RM_IOPS, RM_MBPS, RM_RLAT, RM_WLAT, RM_RP99, RM_WP99, RM_CPU };
+	static const char *const names[RM_NR] = { "IOPS", "MiB/s", "read lat", "write lat", "read p99",
+						  "write p99", "CPU" };
+	struct strbuf lab;
+	size_t nrows = 0, longest = 8;
+	struct gp g;
+
+	strbuf_init(&lab);
+	group_label(NULL, &lab, &grp->keys, grp->title);
+	gp_begin(&g, cs, fmts, 'c', lab.buf, 1100, 0);
+	if (cs->o && cs->o->title)
+		strbuf_addf(&g.title, "%s: ", cs->o->title);
+	group_title(cs, &g.title, &grp->keys, grp->title);
+	strbuf_addf(&g.title, ": ratio to %s", alias_of(cs, t->key, t->b));
+	/* index 0: cells (x y colour); index 1: values on light cells; index 2: on dark cells */
+	for (int pass = 0; pass < 3; pass++) {
+		nrows = 0;
+		for (size_t ri = 0; ri < grp->n; ri++)
+			for (size_t vi = 0; vi + 1 < t->nvals; vi++) {
+				const struct cmp_row *row = &grp->rows[ri];
+				if (!(row->at[vi] && row->b))
+					continue;
+				for (int k = 0; k < RM_NR; k++) {
+					double x = row->ratios[vi][cols[k]];
+					int level;
+					const char *cls = cmp_class(cols[k], x, &level);
+					const char *rgb = !*cls ? "#eeeeee" : !strcmp(cls, "good") ? good_rgb[level] : bad_rgb[level];
+					if (pass == 0) {
+						strbuf_addf(&g.data, "%d %zu %ld\n", k, nrows, strtol(rgb + 1, NULL, 16));
+						continue;
+					}
+					if ((pass == 2) != (level == 3))
+						continue;
+					if (isnan(x))
+						strbuf_addf(&g.data, "%d %zu \"-\"\n", k, nrows);
+					else
+						strbuf_addf(&g.data, "%d %zu \"%.3f\"\n", k, nrows, x);
+				}
+				nrows++;
+			}
+		if (pass < 2)
+			strbuf_adds(&g.data, pass == 0 ? "\n\n" : "0 -10 \"\"\n\n\n");
+		else
+			strbuf_adds(&g.data, "0 -10 \"\"\n");
+	}
+	if (!nrows) {
+		gp_discard(&g);
+		strbuf_release(&lab);
+		return 0;
+	}
+	strbuf_adds(&g.body, "set title ");
+	gp_str(&g.body, g.title.buf);
+	strbuf_adds(&g.body, "\nset ytics (");
+	nrows = 0;
+	for (size_t ri = 0; ri < grp->n; ri++)
+		for (size_t vi = 0; vi + 1 < t->nvals; vi++) {
+			const struct cmp_row *row = &grp->rows[ri];
+			if (!(row->at[vi] && row->b))
+				continue;
+			strbuf_reset(&lab);
+			strbuf_adds(&lab, row->workload);
+			if (t->nvals > 2)
+				strbuf_addf(&lab, " (%s)", alias_of(cs, t->key, t->vals[vi]));
+			if (strlen(lab.buf) > longest)
+				longest = strlen(lab.buf);
+			strbuf_adds(&g.body, nrows ? ", '" : "'");
+			esc_gnuplot_tic(&g.body, lab.buf);
+			strbuf_addf(&g.body, "' %zu", nrows);
+			nrows++;
+		}
+	/* rows of 24 px; the left margin holds the longest row name */
+	g.height = 110 + 24 * (int)nrows;
+	g.width = 560 + (int)((double)longest * 6.9);
+	strbuf_addf(&g.body, ")\nunset key\nset border 0\nset tics scale 0\nunset xtics\nset link x2\n"
+			     "set xrange [-0.5:%d.5]\nset yrange [%zu.5:-0.5]\nset lmargin at screen %.4f\n"
+			     "set rmargin at screen 0.98\nset tmargin at screen %.4f\nset bmargin at screen %.4f\nset x2tics (",
+		    RM_NR - 1, nrows - 1, ((double)longest * 6.9 + 20) / g.width, 1.0 - 70.0 / g.height, 20.0 / g.height);
+	for (int k = 0; k < RM_NR; k++)
+		strbuf_addf(&g.body, "%s'%s' %d", k ? ", " : "", names[k], k);
+	strbuf_adds(&g.body, ")\nplot ");
+	gp_datafile(&g);
+	strbuf_adds(&g.body, " index 0 using 1:2:(0.49):(0.46):3 with boxxyerror fs solid 1.0 noborder "
+			     "lc rgb variable, '' index 1 using 1:2:3 with labels tc rgb '#111111', "
+			     "'' index 2 using 1:2:3 with labels tc rgb '#ffffff'\n");
+	strbuf_release(&lab);
+	return gp_finish(&g, err);
+}
 
 static int cmp_charts(struct chart_set *cs, const struct cmp_table *t, unsigned fmts, struct errbuf *err)
 {
-	struct strbuf lab;
-	char **seen = NULL;
+	struct strs series = { 0 };
+	const char **rgb = NULL;
+	const char **seen = NULL;
 	size_t nseen = 0, seen_cap = 0;
-	int use_name = t->match == REP_MATCH_NAME, ret = -1;
-	struct strbuf sa, sb_;
+	int ret = -1;
 
-	strbuf_init(&lab);
-	strbuf_init(&sa);
-	strbuf_init(&sb_);
-	strbuf_addf(&sa, "%s=%s", t->key, t->a);
-	strbuf_addf(&sb_, "%s=%s", t->key, t->b);
-
-	/* (a) per workload: bars by group, one per side; two panels (IOPS, MiB/s). */
-	for (size_t gi = 0; gi < t->n; gi++) {
+	cmp_series(cs, t, &series, &rgb);
+	/* (a) per workload, in the order rows first appear */
+	for (size_t gi = 0; gi < t->n; gi++)
 		for (size_t ri = 0; ri < t->v[gi].n; ri++) {
 			const struct cmp_row *row0 = &t->v[gi].rows[ri];
-			struct gp g;
 			size_t k;
 
-			for (k = 0; k < nseen; k++)
-				if (!strcmp(seen[k], row0->match))
-					break;
+			for (k = 0; k < nseen && strcmp(seen[k], row0->match); k++)
+				;
 			if (k < nseen)
 				continue;
 			ARRAY_GROW(seen, seen_cap, nseen + 1);
 			seen[nseen++] = row0->match;
-			strbuf_reset(&lab);
-			row_label(&lab, row0->a ? row0->a->runs[0] : row0->b->runs[0], use_name);
-			gp_begin(&g, cs, fmts, 'a', lab.buf, 1200, 480);
-			strbuf_addf(&g.title, "%s: IOPS and MiB/s by group, %s vs %s", lab.buf, sa.buf, sb_.buf);
-			for (size_t gj = 0; gj < t->n; gj++)
-				for (size_t rj = 0; rj < t->v[gj].n; rj++) {
-					const struct cmp_row *row = &t->v[gj].rows[rj];
-					if (strcmp(row->match, row0->match))
-						continue;
-					strbuf_reset(&lab);
-					group_label(&lab, &t->v[gj].keys, t->v[gj].title);
-					ab_data_row(&g, lab.buf, row);
-				}
-			ab_panels(&g, sa.buf, sb_.buf);
-			if (gp_finish(&g, err) < 0)
+			if (cmp_chart_workload(cs, t, row0, &series, rgb, fmts, err) < 0)
 				goto out;
 		}
-	}
-
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct cmp_group *grp = &t->v[gi];
-		size_t matched = 0;
-		struct gp g;
+		size_t compared = 0;
 
 		for (size_t ri = 0; ri < grp->n; ri++)
-			matched += grp->rows[ri].a && grp->rows[ri].b;
-		if (!matched)
-			continue; /* a group on one side only: listed as unmatched, nothing to compare */
-
-		/* (b) per group: A and B for every workload (IOPS and MiB/s panels). */
-		strbuf_reset(&lab);
-		group_label(&lab, &grp->keys, grp->title);
-		gp_begin(&g, cs, fmts, 'b', lab.buf, 1200, 560);
-		strbuf_addf(&g.title, "%s: %s vs %s", grp->title, sa.buf, sb_.buf);
-		for (size_t ri = 0; ri < grp->n; ri++) {
-			const struct cmp_row *row = &grp->rows[ri];
-			strbuf_reset(&lab);
-			row_label(&lab, row->a ? row->a->runs[0] : row->b->runs[0], use_name);
-			ab_data_row(&g, lab.buf, row);
-		}
-		ab_panels(&g, sa.buf, sb_.buf);
-		if (gp_finish(&g, err) < 0)
-			goto out;
-
-		/* (c) the ratio table as coloured cells: rows = workloads, columns = metrics. */
-		{
-			static const enum rep_metric cols[RM_NR] = { RM_IOPS, RM_MBPS, RM_RLAT, RM_WLAT, RM_RP99,
-								     RM_WP99, RM_CPU };
-			static const char *const names[RM_NR] = { "IOPS", "MiB/s", "read lat", "write lat",
-								  "read p99", "write p99", "CPU" };
-			size_t nrows = 0;
-
-			strbuf_reset(&lab);
-			group_label(&lab, &grp->keys, grp->title);
-			gp_begin(&g, cs, fmts, 'c', lab.buf, 1100, 140 + 34 * (int)grp->n);
-			strbuf_addf(&g.title, "%s: ratio %s / %s", grp->title, sa.buf, sb_.buf);
-			/* index 0: cells (x y colour); index 1: values on light cells; index 2: on dark cells */
-			for (int pass = 0; pass < 3; pass++) {
-				nrows = 0;
-				for (size_t ri = 0; ri < grp->n; ri++) {
-					const struct cmp_row *row = &grp->rows[ri];
-					if (!(row->a && row->b))
-						continue;
-					for (int k = 0; k < RM_NR; k++) {
-						double x = row->ratio[cols[k]];
-						int level;
-						const char *cls = cmp_class(cols[k], x, &level);
-						const char *rgb = !*cls ? "#eeeeee" :
-								  !strcmp(cls, "good") ? good_rgb[level] : bad_rgb[level];
-						if (pass == 0) {
-							strbuf_addf(&g.data, "%d %zu %ld\n", k, nrows, strtol(rgb + 1, NULL, 16));
-							continue;
-						}
-						if ((pass == 2) != (level == 3))
-							continue;
-						if (isnan(x))
-							strbuf_addf(&g.data, "%d %zu \"-\"\n", k, nrows);
-						else
-							strbuf_addf(&g.data, "%d %zu \"%.3f\"\n", k, nrows, x);
-					}
-					nrows++;
-				}
-				if (pass < 2)
-					strbuf_adds(&g.data, pass == 0 ? "\n\n" : "0 -10 \"\"\n\n\n");
-				else
-					strbuf_adds(&g.data, "0 -10 \"\"\n");
-			}
-			strbuf_adds(&g.body, "set title ");
-			gp_str(&g.body, g.title.buf);
-			strbuf_addf(&g.body, "\nunset key\nset border 0\nset tics scale 0\nunset xtics\nset link x2\n"
-					     "set xrange [-0.5:%d.5]\nset yrange [%zu.5:-0.5]\nset lmargin 34\nset x2tics (",
-				    RM_NR - 1, nrows ? nrows - 1 : 0);
-			for (int k = 0; k < RM_NR; k++)
-				strbuf_addf(&g.body, "%s'%s' %d", k ? ", " : "", names[k], k);
-			strbuf_adds(&g.body, ")\nset ytics (");
-			nrows = 0;
-			for (size_t ri = 0; ri < grp->n; ri++) {
-				const struct cmp_row *row = &grp->rows[ri];
-				if (!(row->a && row->b))
-					continue;
-				strbuf_reset(&lab);
-				row_label(&lab, row->a->runs[0], use_name);
-				strbuf_adds(&g.body, nrows ? ", '" : "'");
-				esc_gnuplot_tic(&g.body, lab.buf);
-				strbuf_addc(&g.body, '\'');
-				strbuf_addf(&g.body, " %zu", nrows);
-				nrows++;
-			}
-			strbuf_adds(&g.body, ")\nplot ");
-			gp_datafile(&g);
-			strbuf_adds(&g.body, " index 0 using 1:2:(0.49):(0.46):3 with boxxyerror fs solid 1.0 noborder "
-					     "lc rgb variable, '' index 1 using 1:2:3 with labels tc rgb '#111111', "
-					     "'' index 2 using 1:2:3 with labels tc rgb '#ffffff'\n");
-			if (gp_finish(&g, err) < 0)
-				goto out;
-		}
-
-		/* (d) read and write mean latency per workload, both sides. */
-		strbuf_reset(&lab);
-		group_label(&lab, &grp->keys, grp->title);
-		gp_begin(&g, cs, fmts, 'd', lab.buf, 1200, 520);
-		strbuf_addf(&g.title, "%s: mean latency (ms), %s vs %s", grp->title, sa.buf, sb_.buf);
-		for (size_t ri = 0; ri < grp->n; ri++) {
-			const struct cmp_row *row = &grp->rows[ri];
-			strbuf_reset(&lab);
-			row_label(&lab, row->a ? row->a->runs[0] : row->b->runs[0], use_name);
-			esc_gnuplot_data(&g.data, lab.buf);
-			gp_num(&g.data, med(row->a, RM_RLAT));
-			gp_num(&g.data, med(row->b, RM_RLAT));
-			gp_num(&g.data, med(row->a, RM_WLAT));
-			gp_num(&g.data, med(row->b, RM_WLAT));
-			strbuf_addc(&g.data, '\n');
-		}
-		bar_style(&g.body, 1);
-		strbuf_adds(&g.body, "set title ");
-		gp_str(&g.body, g.title.buf);
-		strbuf_adds(&g.body, "\nset ylabel 'ms'\nplot ");
-		gp_datafile(&g);
-		for (int k = 0; k < 4; k++) {
-			strbuf_addf(&g.body, "%s using %d%s title ", k ? ", ''" : "", 2 + k, k ? "" : ":xtic(1)");
-			strbuf_reset(&lab);
-			strbuf_addf(&lab, "%s %s", k < 2 ? "read" : "write", k % 2 ? sb_.buf : sa.buf);
-			gp_str(&g.body, lab.buf);
-			strbuf_addf(&g.body, " lc rgb '%s'%s", k < 2 ? COLOR_READ : COLOR_WRITE,
-				    k % 2 ? " fs pattern 4 border rgb '#555555'" : "");
-		}
-		strbuf_adds(&g.body, "\n");
-		if (gp_finish(&g, err) < 0)
+			compared += grp->rows[ri].b && grp->rows[ri].present > 1;
+		if (!compared)
+			continue; /* a group of one value only: listed as unmatched, nothing to compare */
+		if (cmp_chart_group(cs, t, grp, &series, rgb, PANELS_THROUGHPUT, fmts, err) < 0 ||
+		    cmp_chart_ratios(cs, t, grp, fmts, err) < 0 ||
+		    cmp_chart_group(cs, t, grp, &series, rgb, PANELS_LATENCY, fmts, err) < 0)
 			goto out;
 	}
 	ret = 0;
 out:
 	free(seen);
-	strbuf_release(&lab);
-	strbuf_release(&sa);
-	strbuf_release(&sb_);
+	free(rgb);
+	strs_release(&series);
 	return ret;
 }
 
-/* ---- (a), (b), (d) without a ratio table: the raw table's groups --------------------------------------- */
+/* ---- (a), (b), (d) without a comparison: the raw table's groups ------------------------------------ */
 
 static int table_charts(struct chart_set *cs, const struct rep_table *t, unsigned fmts, struct errbuf *err)
 {
-	struct strbuf lab;
-	char **seen = NULL;
+	struct strbuf lab, title, axis;
+	const char **seen = NULL;
 	size_t nseen = 0, seen_cap = 0;
 	int ret = -1;
 
 	strbuf_init(&lab);
-	/* (a) per workload name: IOPS and MiB/s by group, when it appears in more than one group. */
+	strbuf_init(&title);
+	strbuf_init(&axis);
+	group_axis(&axis, t->n ? &t->v[0].keys : NULL);
+	/* (a) per workload name: IOPS and MiB/s by group, when it appears in more than one group */
 	for (size_t gi = 0; gi < t->n; gi++)
 		for (size_t ri = 0; ri < t->v[gi].n; ri++) {
 			const struct rep_row *row0 = &t->v[gi].rows[ri];
-			size_t k, ngroups = 0;
-			struct gp g;
+			struct strs cats = { 0 }, one = { 0 };
+			const struct rep_row **rows = NULL;
+			const char **rgb = NULL;
+			size_t k, cap = 0, rcap = 0;
+			int r = 0;
 
-			for (k = 0; k < nseen; k++)
-				if (!strcmp(seen[k], row0->name))
-					break;
+			for (k = 0; k < nseen && strcmp(seen[k], row0->name); k++)
+				;
 			if (k < nseen)
 				continue;
 			ARRAY_GROW(seen, seen_cap, nseen + 1);
 			seen[nseen++] = row0->name;
-			gp_begin(&g, cs, fmts, 'a', row0->name, 1200, 480);
-			strbuf_addf(&g.title, "%s: IOPS and MiB/s by group", row0->name);
 			for (size_t gj = 0; gj < t->n; gj++)
 				for (size_t rj = 0; rj < t->v[gj].n; rj++) {
-					const struct rep_row *row = &t->v[gj].rows[rj];
-					if (strcmp(row->name, row0->name))
+					if (strcmp(t->v[gj].rows[rj].name, row0->name))
 						continue;
 					strbuf_reset(&lab);
-					group_label(&lab, &t->v[gj].keys, t->v[gj].title);
-					esc_gnuplot_data(&g.data, lab.buf);
-					gp_num(&g.data, med(row, RM_IOPS));
-					gp_num(&g.data, med(row, RM_MBPS));
-					strbuf_addc(&g.data, '\n');
-					ngroups++;
+					group_label(cs, &lab, &t->v[gj].keys, t->v[gj].title);
+					ARRAY_GROW(rows, cap, cats.n + 1);
+					ARRAY_GROW(rgb, rcap, cats.n + 1);
+					rows[cats.n] = &t->v[gj].rows[rj];
+					rgb[cats.n] = series_rgb(cs, t->v[gj].title);
+					strs_add(&cats, lab.buf);
 				}
-			if (ngroups < 2) {
-				gp_discard(&g);
-				continue;
+			if (cats.n >= 2) {
+				strs_add(&one, "median");
+				strbuf_reset(&title);
+				strbuf_addf(&title, "%s: IOPS and bandwidth by %s", row0->name, axis.buf);
+				r = bar_chart(cs, fmts, 'a', row0->name, title.buf, axis.buf, &cats, &one, rgb, 1, rows,
+					      PANELS_THROUGHPUT, err);
 			}
-			one_side_panels(&g);
-			if (gp_finish(&g, err) < 0)
+			strs_release(&cats);
+			strs_release(&one);
+			free(rows);
+			free(rgb);
+			if (r < 0)
 				goto out;
 		}
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct rep_group *grp = &t->v[gi];
-		struct gp g;
+		struct strs cats = { 0 }, one = { 0 };
+		const struct rep_row **rows = xcalloc(grp->n + 1, sizeof(*rows));
+		const char *rgb[1];
+		int r;
 
-		strbuf_reset(&lab);
-		group_label(&lab, &grp->keys, grp->title);
-		gp_begin(&g, cs, fmts, 'b', lab.buf, 1200, 560);
-		strbuf_addf(&g.title, "%s: IOPS and MiB/s per workload", grp->title);
+		rgb[0] = series_rgb(cs, grp->title);
 		for (size_t ri = 0; ri < grp->n; ri++) {
-			esc_gnuplot_data(&g.data, grp->rows[ri].name);
-			gp_num(&g.data, med(&grp->rows[ri], RM_IOPS));
-			gp_num(&g.data, med(&grp->rows[ri], RM_MBPS));
-			strbuf_addc(&g.data, '\n');
+			strs_add(&cats, grp->rows[ri].name);
+			rows[ri] = &grp->rows[ri];
 		}
-		one_side_panels(&g);
-		if (gp_finish(&g, err) < 0)
-			goto out;
-
 		strbuf_reset(&lab);
-		group_label(&lab, &grp->keys, grp->title);
-		gp_begin(&g, cs, fmts, 'd', lab.buf, 1200, 520);
-		strbuf_addf(&g.title, "%s: mean latency (ms)", grp->title);
-		for (size_t ri = 0; ri < grp->n; ri++) {
-			esc_gnuplot_data(&g.data, grp->rows[ri].name);
-			gp_num(&g.data, med(&grp->rows[ri], RM_RLAT));
-			gp_num(&g.data, med(&grp->rows[ri], RM_WLAT));
-			strbuf_addc(&g.data, '\n');
+		group_label(cs, &lab, &grp->keys, grp->title);
+		strs_add(&one, lab.buf);
+		strbuf_reset(&lab);
+		group_label(NULL, &lab, &grp->keys, grp->title); /* the file name: stored values */
+		strbuf_reset(&title);
+		group_title(cs, &title, &grp->keys, grp->title);
+		strbuf_adds(&title, ": IOPS and bandwidth per workload");
+		r = bar_chart(cs, fmts, 'b', lab.buf, title.buf, "workload", &cats, &one, rgb, 0, rows,
+			      PANELS_THROUGHPUT, err);
+		if (r == 0) {
+			strbuf_reset(&title);
+			group_title(cs, &title, &grp->keys, grp->title);
+			strbuf_adds(&title, ": mean latency per workload");
+			r = bar_chart(cs, fmts, 'd', lab.buf, title.buf, "workload", &cats, &one, rgb, 0, rows,
+				      PANELS_LATENCY, err);
 		}
-		bar_style(&g.body, 1);
-		strbuf_adds(&g.body, "set title ");
-		gp_str(&g.body, g.title.buf);
-		strbuf_adds(&g.body, "\nset ylabel 'ms'\nplot ");
-		gp_datafile(&g);
-		strbuf_addf(&g.body, " using 2:xtic(1) title 'read' lc rgb '%s', '' using 3 title 'write' lc rgb '%s'\n",
-			    COLOR_READ, COLOR_WRITE);
-		if (gp_finish(&g, err) < 0)
+		strs_release(&cats);
+		strs_release(&one);
+		free(rows);
+		if (r < 0)
 			goto out;
 	}
 	ret = 0;
 out:
 	free(seen);
 	strbuf_release(&lab);
+	strbuf_release(&title);
+	strbuf_release(&axis);
 	return ret;
 }
 
@@ -822,7 +933,15 @@ out:
 int charts_write(struct chart_set *cs, const char *dir, struct store *st, const struct rep_set *set,
 		 const struct rep_table *t, const struct cmp_table *cmp, unsigned fmts, struct errbuf *err)
 {
+	return charts_write_opts(cs, dir, st, set, t, cmp, fmts, NULL, err);
+}
+
+int charts_write_opts(struct chart_set *cs, const char *dir, struct store *st, const struct rep_set *set,
+		      const struct rep_table *t, const struct cmp_table *cmp, unsigned fmts,
+		      const struct chart_opts *o, struct errbuf *err)
+{
 	struct stat sb;
+	int ret = 0;
 
 	if (stat(dir, &sb) == 0) {
 		if (!S_ISDIR(sb.st_mode))
@@ -832,11 +951,13 @@ int charts_write(struct chart_set *cs, const char *dir, struct store *st, const 
 	}
 	free(cs->dir);
 	cs->dir = xstrdup(dir);
+	cs->o = o;
 	if (cmp ? cmp_charts(cs, cmp, fmts, err) < 0 : table_charts(cs, t, fmts, err) < 0)
-		return -1;
-	if (st && (series_charts(cs, st, set, fmts, err) < 0 || cdf_charts(cs, st, set, fmts, err) < 0))
-		return -1;
-	return 0;
+		ret = -1;
+	else if (st && (series_charts(cs, st, set, fmts, err) < 0 || cdf_charts(cs, st, set, fmts, err) < 0))
+		ret = -1;
+	cs->o = NULL;
+	return ret;
 }
 
 void charts_remove(const struct chart_set *cs)

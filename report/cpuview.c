@@ -74,7 +74,10 @@ struct cpuview_run *cpuview_new(struct store_cpu *cpu, size_t ncpu, const struct
 		if (d->counted)
 			v->device_ios += d->reads + d->writes;
 	}
-	v->amplification = v->scope != CPUVIEW_SCOPE_NONE && v->front_end_ios > 0 ?
+	/* Only the target hosts' devices are known to be the ones the workload drove (the back end behind the
+	 * initiators' IO); without a target host the disk rows are every device of the machine that did IO in
+	 * the window (other IO, stacked devices), so no amplification is given. */
+	v->amplification = v->scope == CPUVIEW_SCOPE_TARGET && v->front_end_ios > 0 ?
 				   (double)v->device_ios / v->front_end_ios : NAN;
 	return v;
 }

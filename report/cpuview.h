@@ -8,10 +8,11 @@
  *
  * where device IOs is the sum of reads + writes of the disk rows of the hosts that have role target (any cpu
  * row of the run with role 'target'), or of all disk rows when the run has no target host, and front-end IOs
- * is the `ios` of result host '*' ddir 'total' (else the sum of the directions of host '*'). It is only
- * meaningful when the disk rows are the RAID members: a device seen by both the initiator and the target is
- * counted where it is, and the collectors store every device that did IO in the window, so on a single
- * machine the figure includes unrelated IO (and stacked devices: md0 and its members both count).
+ * is the `ios` of result host '*' ddir 'total' (else the sum of the directions of host '*'). It is given
+ * only when the devices measured are the ones the workload drove: the disk rows of the target hosts (the
+ * back end behind the initiators). Without a target host the collectors store every device of the machine
+ * that did IO in the window (unrelated IO, stacked devices: md0 and its members both count), so the
+ * device IOs are listed but the amplification is unknown (NAN).
  *
  * The headline CPU figures (rep_run.m[RM_CPU], rep_run.target_cpu_pct) follow core's one preference rule
  * (store_cpu_pick, core/store_read.h). Cells for the text tables are in cpuview_cells.h, JSON in
@@ -48,7 +49,8 @@ struct cpuview_run {
 	double front_end_ios;     /* NAN when the run has no result of host '*' */
 	uint64_t device_ios;      /* sum of reads + writes of the counted disk rows */
 	enum cpuview_scope scope;
-	double amplification;     /* device_ios / front_end_ios; NAN when either is missing or front-end is 0 */
+	double amplification;     /* device_ios / front_end_ios with CPUVIEW_SCOPE_TARGET; NAN otherwise, or when
+				   * front-end IOs are missing or 0 */
 };
 
 /*

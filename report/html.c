@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/store_read.h"
 #include "report/escape.h"
 #include "report/render.h"
 
@@ -21,7 +22,7 @@ static const char css[] =
 	"*{box-sizing:border-box}\n"
 	"body{margin:0;font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
 	"color:var(--fg);background:#eef1f4}\n"
-	"main{max-width:1320px;margin:0 auto;padding:24px 32px 64px;background:var(--bg);"
+	"main{max-width:2200px;margin:0 auto;padding:24px 32px 64px;background:var(--bg);"
 	"box-shadow:0 0 0 1px var(--line)}\n"
 	"header{border-bottom:3px solid var(--accent);margin-bottom:18px;padding-bottom:10px}\n"
 	"h1{font-size:26px;margin:0 0 4px}h2{font-size:20px;margin:34px 0 10px;padding-top:8px;"
@@ -46,8 +47,12 @@ static const char css[] =
 	".legend span{display:inline-block;padding:2px 8px;margin:0 4px 4px 0;border-radius:3px}\n"
 	".spread{color:var(--muted);font-size:12px}\n"
 	".status-failed,.status-aborted{color:#b3261e;font-weight:600}.status-partial{color:#8c510a;font-weight:600}\n"
-	"figure{margin:14px 0 26px;padding:10px;border:1px solid var(--line);border-radius:6px}\n"
+	"figure{margin:0;padding:10px;border:1px solid var(--line);border-radius:6px;min-width:0}\n"
 	"figure svg{width:100%;height:auto;display:block}\n"
+	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,var(--cell,560px)),1fr));"
+	"gap:16px;margin:10px 0 26px;align-items:start}\n"
+	".scroll{overflow-x:auto;max-width:100%}\n"
+	"@media (max-width:900px){main{padding:14px 12px 40px}nav{columns:1}}\n"
 	"figcaption{color:var(--muted);font-size:13px;margin-top:6px}\n"
 	"dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:4px 18px}dl.meta dt{font-weight:600}"
 	"dl.meta dd{margin:0}\n"
@@ -132,7 +137,120 @@ static void distinct_list(struct strbuf *out, const struct distinct *d)
 	}
 }
 
-static void metadata(struct strbuf *out, const struct rep_set *set)
+/* The configuration a run belongs to: its label config= (the experiments' configuration record), else its
+ * suite. */
+static const char *run_config(const struct rep_run *r)
+{
+	const char *c = kvlist_get(&r->labels, "config", NULL);
+	return c ? c : r->suite;
+}
+
+/* The names and sizes of the artifacts stored with run `r` (what exists: configuration records, job files,
+ * engine output), or nothing when they cannot be read. */
+static void artifact_list(struct strbuf *out, struct store *st, const struct rep_run *r)
+{
+	struct store_artifact *a = NULL;
+	size_t n = 0;
+	struct errbuf err;
+
+	errbuf_init(&err);
+	if (!st || store_read_artifacts(st, r->id, &a, &n, &err) < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		strbuf_adds(out, i ? ", <code>" : "<code>");
+		h(out, a[i].name);
+		strbuf_addf(out, "</code> (%zu bytes)", a[i].len);
+	}
+	if (n)
+		strbuf_addf(out, " <span class=\"sub\">(run %lld)</span>", (long long)r->id);
+	store_artifacts_free(a, n);
+}
+
+/* One row per configuration: its suites, runs, the runs' own start dates, hosts, fio versions, kernels, the
+ * labels that describe it (config*, kernel) and the artifacts stored with its first run. */
+static void configurations(struct strbuf *out, const struct rep_set *set, struct store *st)
+{
+	struct distinct cfgs = { 0 };
+	int by_label = 0;
+
+	for (size_t i = 0; i < set->n; i++) {
+		distinct_add(&cfgs, run_config(&set->v[i]));
+		by_label |= kvlist_get(&set->v[i].labels, "config", NULL) != NULL;
+	}
+	strbuf_addf(out, "<h3 id=\"configs\">Per configuration (%s)</h3>\n<div class=\"scroll\"><table class=\"meta\">"
+			 "<thead><tr><th>configuration</th><th>suites</th><th class=\"n\">runs</th><th>dates (runs "
+			 "started)</th><th>hosts</th><th>fio</th><th>kernel</th><th>configuration labels</th>"
+			 "<th>stored artifacts</th></tr>"
+			 "</thead>\n<tbody>\n", by_label ? "label <code>config</code>, else suite" : "suite");
+	for (size_t c = 0; c < cfgs.n; c++) {
+		struct distinct suites = { 0 }, hosts = { 0 }, versions = { 0 }, kernels = { 0 }, extra = { 0 };
+		const char *first = NULL, *last = NULL;
+		const struct rep_run *first_run = NULL;
+		size_t nruns = 0;
+
+		for (size_t i = 0; i < set->n; i++) {
+			const struct rep_run *r = &set->v[i];
+			if (strcmp(run_config(r), cfgs.v[c]))
+				continue;
+			if (!first_run)
+				first_run = r;
+			nruns++;
+			distinct_add(&suites, r->suite);
+			for (size_t k = 0; k < r->nhosts; k++) {
+				if (strcmp(r->hosts[k].host, "*"))
+					distinct_add(&hosts, r->hosts[k].host);
+				distinct_add(&versions, r->hosts[k].fio_version);
+			}
+			for (size_t k = 0; k < r->labels.n; k++) {
+				const struct kv *l = &r->labels.v[k];
+				if (!strcmp(l->key, "kernel"))
+					distinct_add(&kernels, l->value);
+				else if (!strncmp(l->key, "config", 6) && strcmp(l->key, "config")) {
+					char *kv = xasprintf("%s=%s", l->key, l->value ? l->value : "");
+					distinct_add(&extra, kv);
+					free(kv);
+				}
+			}
+			if (r->started_at && (!first || strcmp(r->started_at, first) < 0))
+				first = r->started_at;
+			if (r->started_at && (!last || strcmp(r->started_at, last) > 0))
+				last = r->started_at;
+		}
+		strbuf_adds(out, "<tr><td><code>");
+		h(out, cfgs.v[c]);
+		strbuf_adds(out, "</code></td><td>");
+		distinct_list(out, &suites);
+		strbuf_addf(out, "</td><td class=\"n\">%zu</td><td>", nruns);
+		if (first) {
+			h(out, first);
+			strbuf_adds(out, " to ");
+			h(out, last);
+		} else {
+			strbuf_adds(out, "<span class=\"sub\">unknown</span>");
+		}
+		strbuf_adds(out, "</td><td>");
+		distinct_list(out, &hosts);
+		strbuf_adds(out, "</td><td>");
+		distinct_list(out, &versions);
+		strbuf_adds(out, "</td><td>");
+		distinct_list(out, &kernels);
+		strbuf_adds(out, "</td><td>");
+		if (extra.n)
+			distinct_list(out, &extra);
+		strbuf_adds(out, "</td><td>");
+		artifact_list(out, st, first_run);
+		strbuf_adds(out, "</td></tr>\n");
+		distinct_release(&suites);
+		distinct_release(&hosts);
+		distinct_release(&versions);
+		distinct_release(&kernels);
+		distinct_release(&extra);
+	}
+	strbuf_adds(out, "</tbody></table></div>\n");
+	distinct_release(&cfgs);
+}
+
+static void metadata(struct strbuf *out, const struct rep_set *set, struct store *store)
 {
 	struct distinct suites = { 0 }, hosts = { 0 }, versions = { 0 }, keys = { 0 }, engines = { 0 };
 	const char *first = NULL, *last = NULL;
@@ -193,6 +311,7 @@ static void metadata(struct strbuf *out, const struct rep_set *set)
 		distinct_release(&vals);
 	}
 	strbuf_adds(out, "</dl>\n");
+	configurations(out, set, store);
 	distinct_release(&suites);
 	distinct_release(&hosts);
 	distinct_release(&versions);
@@ -202,25 +321,67 @@ static void metadata(struct strbuf *out, const struct rep_set *set)
 
 /* ---- ratio table ------------------------------------------------------------------------------------ */
 
-static void ratio_section(struct strbuf *out, const struct cmp_table *t)
+static const char *alias(const struct html_opts *o, const char *key, const char *value)
 {
+	return rep_alias_get(o ? o->aliases : NULL, key, value);
+}
+
+/* One ratio cell of value vi of a row, with both medians as a tooltip. */
+static void ratio_cell(struct strbuf *out, const struct cmp_table *t, const struct cmp_row *row, size_t vi,
+		       enum rep_metric m, const struct html_opts *o)
+{
+	const struct rep_row *x = row->at[vi], *b = row->at[t->nvals - 1];
+	double r = row->ratios[vi][m];
+	int level;
+	const char *cls = cmp_class(m, r, &level);
 	struct strbuf sb;
 
 	strbuf_init(&sb);
-	strbuf_adds(out, "<h2 id=\"ratio\">Ratio ");
-	strbuf_addf(&sb, "%s=%s / %s=%s", t->key, t->a, t->key, t->b);
+	if (*cls)
+		strbuf_addf(out, "<td class=\"r %s%d\"", cls, level);
+	else
+		strbuf_adds(out, "<td class=\"r\"");
+	if (x && b) {
+		strbuf_adds(&sb, alias(o, t->key, t->vals[vi]));
+		strbuf_adds(&sb, " ");
+		render_num(&sb, x->c[m].n ? x->c[m].med : NAN, rep_metrics[m].decimals);
+		strbuf_adds(&sb, ", ");
+		strbuf_adds(&sb, alias(o, t->key, t->b));
+		strbuf_adds(&sb, " ");
+		render_num(&sb, b->c[m].n ? b->c[m].med : NAN, rep_metrics[m].decimals);
+		strbuf_adds(out, " title=\"");
+		h(out, sb.buf);
+		strbuf_adds(out, "\"");
+	}
+	strbuf_reset(&sb);
+	render_num(&sb, r, 3);
+	strbuf_adds(out, ">");
 	h(out, sb.buf);
-	strbuf_adds(out, "</h2>\n<p>Each cell is the median of ");
-	h(out, t->a);
-	strbuf_adds(out, " divided by the median of ");
+	strbuf_adds(out, "</td>");
+	strbuf_release(&sb);
+}
+
+static void ratio_section(struct strbuf *out, const struct cmp_table *t, const struct html_opts *o)
+{
+	strbuf_adds(out, "<h2 id=\"ratio\">Comparison: ");
+	for (size_t i = 0; i + 1 < t->nvals; i++) {
+		if (i)
+			strbuf_adds(out, ", ");
+		h(out, alias(o, t->key, t->vals[i]));
+	}
+	strbuf_adds(out, " against ");
+	h(out, alias(o, t->key, t->b));
+	strbuf_adds(out, "</h2>\n<p>Each cell is the median of a value divided by the median of ");
+	h(out, alias(o, t->key, t->b));
+	strbuf_addf(out, " (the baseline, label <code>"); 
+	h(out, t->key);
+	strbuf_adds(out, "=");
 	h(out, t->b);
-	strbuf_addf(out, " (the baseline) for the same workload, matched by %s. %zu matched rows; %zu only ",
+	strbuf_addf(out, "</code>) for the same workload, matched by %s; the medians are in each cell's tooltip and "
+			 "in the results below. %zu rows with every value, %zu rows some value lacks (in italics).</p>\n",
 		    t->match == REP_MATCH_NAME ? "name" : "identity (every option that changes the load)", t->matched,
-		    t->unmatched_a);
-	h(out, t->a);
-	strbuf_addf(out, ", %zu only ", t->unmatched_b);
-	h(out, t->b);
-	strbuf_adds(out, " (listed in italics).</p>\n<p class=\"legend\">"
+		    t->unmatched);
+	strbuf_adds(out, "<p class=\"legend\">"
 			 "<span style=\"background:#1b7837;color:#fff\">better</span>"
 			 "<span style=\"background:#5aae61\">better</span><span style=\"background:#a6dba0\">better</span>"
 			 "<span style=\"background:#d9f0d3\">within 5 %</span>"
@@ -234,57 +395,47 @@ static void ratio_section(struct strbuf *out, const struct cmp_table *t)
 
 		strbuf_addf(out, "<h3 id=\"r%zu\">", gi + 1);
 		h(out, g->title);
-		strbuf_adds(out, "</h3>\n<table class=\"ratio\">\n<thead><tr><th>workload</th>");
+		strbuf_adds(out, "</h3>\n<div class=\"scroll\"><table class=\"ratio\">\n<thead><tr><th>workload</th>");
+		if (t->nvals > 2) {
+			strbuf_adds(out, "<th>");
+			h(out, t->key);
+			strbuf_adds(out, "</th>");
+		}
 		for (int k = 0; k < RM_NR; k++)
 			strbuf_addf(out, "<th class=\"n\">%s</th>", ratio_names[k]);
 		strbuf_adds(out, "</tr></thead>\n<tbody>\n");
 		for (size_t ri = 0; ri < g->n; ri++) {
 			const struct cmp_row *row = &g->rows[ri];
-			int matched = row->a && row->b;
 
-			strbuf_adds(out, matched ? "<tr class=\"matched\"><td class=\"w\">" :
-						   "<tr class=\"unmatched\"><td class=\"w\">");
-			h(out, row->workload);
-			if (!matched) {
-				strbuf_adds(out, " <span class=\"sub\">(only ");
-				h(out, row->a ? t->a : t->b);
-				strbuf_adds(out, ")</span>");
-			}
-			strbuf_adds(out, "</td>");
-			for (int k = 0; k < RM_NR; k++) {
-				enum rep_metric m = ratio_cols[k];
-				int level;
-				const char *cls = cmp_class(m, row->ratio[m], &level);
+			for (size_t vi = 0; vi + 1 < t->nvals; vi++) {
+				int matched = row->at[vi] && row->b;
 
-				strbuf_reset(&sb);
-				if (*cls)
-					strbuf_addf(out, "<td class=\"r %s%d\"", cls, level);
-				else
-					strbuf_adds(out, "<td class=\"r\"");
-				if (matched) {
-					/* the two medians as a tooltip */
-					strbuf_adds(&sb, t->a);
-					strbuf_adds(&sb, " ");
-					render_num(&sb, row->a->c[m].n ? row->a->c[m].med : NAN, rep_metrics[m].decimals);
-					strbuf_adds(&sb, ", ");
-					strbuf_adds(&sb, t->b);
-					strbuf_adds(&sb, " ");
-					render_num(&sb, row->b->c[m].n ? row->b->c[m].med : NAN, rep_metrics[m].decimals);
-					strbuf_adds(out, " title=\"");
-					h(out, sb.buf);
-					strbuf_adds(out, "\"");
+				strbuf_adds(out, matched ? "<tr class=\"matched\"><td class=\"w\">" :
+							   "<tr class=\"unmatched\"><td class=\"w\">");
+				if (vi == 0)
+					h(out, row->workload);
+				if (!matched && vi == 0) {
+					strbuf_adds(out, " <span class=\"sub\">(only ");
+					for (size_t k = 0, n = 0; k < t->nvals; k++)
+						if (row->at[k]) {
+							strbuf_adds(out, n++ ? ", " : "");
+							h(out, alias(o, t->key, t->vals[k]));
+						}
+					strbuf_adds(out, ")</span>");
 				}
-				strbuf_reset(&sb);
-				render_num(&sb, row->ratio[m], 3);
-				strbuf_adds(out, ">");
-				h(out, sb.buf);
 				strbuf_adds(out, "</td>");
+				if (t->nvals > 2) {
+					strbuf_adds(out, "<td>");
+					h(out, alias(o, t->key, t->vals[vi]));
+					strbuf_adds(out, "</td>");
+				}
+				for (int k = 0; k < RM_NR; k++)
+					ratio_cell(out, t, row, vi, ratio_cols[k], o);
+				strbuf_adds(out, "</tr>\n");
 			}
-			strbuf_adds(out, "</tr>\n");
 		}
-		strbuf_adds(out, "</tbody>\n</table>\n");
+		strbuf_adds(out, "</tbody>\n</table></div>\n");
 	}
-	strbuf_release(&sb);
 }
 
 /* ---- raw-data table --------------------------------------------------------------------------------- */
@@ -293,7 +444,7 @@ static void raw_group(struct strbuf *out, const struct rep_group *g, const char 
 {
 	strbuf_addf(out, "<h3 id=\"%s\">", id);
 	h(out, g->title);
-	strbuf_adds(out, "</h3>\n<table class=\"raw\">\n<thead><tr><th>workload</th><th class=\"n\">runs</th>");
+	strbuf_adds(out, "</h3>\n<div class=\"scroll\"><table class=\"raw\">\n<thead><tr><th>workload</th><th class=\"n\">runs</th>");
 	for (int m = 0; m < RM_NR; m++) {
 		strbuf_adds(out, "<th class=\"n\">");
 		h(out, rep_metrics[m].title);
@@ -311,12 +462,12 @@ static void raw_group(struct strbuf *out, const struct rep_group *g, const char 
 			cell(out, &row->c[m], rep_metrics[m].decimals);
 		strbuf_adds(out, "</tr>\n");
 	}
-	strbuf_adds(out, "</tbody>\n</table>\n");
+	strbuf_adds(out, "</tbody>\n</table></div>\n");
 }
 
 static void runs_section(struct strbuf *out, const struct rep_set *set)
 {
-	strbuf_adds(out, "<h2 id=\"runs\">Runs and hosts</h2>\n<table class=\"runs\">\n<thead><tr><th>run</th>"
+	strbuf_adds(out, "<h2 id=\"runs\">Runs and hosts</h2>\n<div class=\"scroll\"><table class=\"runs\">\n<thead><tr><th>run</th>"
 			 "<th>status</th><th>workload</th><th>labels</th><th>started</th><th>hosts (fio, start "
 			 "offset ms)</th><th>error</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < set->n; i++) {
@@ -352,7 +503,7 @@ static void runs_section(struct strbuf *out, const struct rep_set *set)
 		h(out, r->error);
 		strbuf_adds(out, "</td></tr>\n");
 	}
-	strbuf_adds(out, "</tbody>\n</table>\n");
+	strbuf_adds(out, "</tbody>\n</table></div>\n");
 }
 
 /* ---- charts ----------------------------------------------------------------------------------------- */
@@ -429,18 +580,23 @@ int html_inline_svg(struct strbuf *out, const char *path, const char *prefix)
 	return 0;
 }
 
-static void charts_section(struct strbuf *out, const struct chart_set *cs)
+static void charts_section(struct strbuf *out, const struct chart_set *cs, const struct html_opts *o)
 {
 	for (int k = 0; k < 6; k++) {
-		int any = 0;
+		int any = 0, widest = 0;
 
+		/* a grid cell is at least 3/4 of the widest chart of the kind: its text stays legible */
+		for (size_t i = 0; i < cs->n; i++)
+			if (cs->v[i].kind == 'a' + k && cs->v[i].width_px > widest && cs->v[i].width_px < 20000)
+				widest = cs->v[i].width_px;
 		for (size_t i = 0; i < cs->n; i++) {
 			char *path, prefix[32];
 
 			if (cs->v[i].kind != 'a' + k)
 				continue;
 			if (!any)
-				strbuf_addf(out, "<h3 id=\"c%c\">%s</h3>\n", 'a' + k, kind_titles[k]);
+				strbuf_addf(out, "<h3 id=\"c%c\">%s</h3>\n<div class=\"grid\" style=\"--cell:%dpx\">\n",
+					    'a' + k, kind_titles[k], widest > 0 ? widest * 3 / 4 : 560);
 			any = 1;
 			snprintf(prefix, sizeof(prefix), "c%zu", i + 1);
 			path = chart_path(cs, &cs->v[i], "svg");
@@ -449,9 +605,15 @@ static void charts_section(struct strbuf *out, const struct chart_set *cs)
 				strbuf_adds(out, "<p class=\"sub\">(chart not available)</p>");
 			strbuf_adds(out, "\n<figcaption>");
 			h(out, cs->v[i].title);
+			if (o && o->caption) {
+				strbuf_adds(out, "<br>");
+				h(out, o->caption);
+			}
 			strbuf_adds(out, "</figcaption>\n</figure>\n");
 			free(path);
 		}
+		if (any)
+			strbuf_adds(out, "</div>\n");
 	}
 }
 
@@ -460,23 +622,45 @@ static void charts_section(struct strbuf *out, const struct chart_set *cs)
 void html_report(struct strbuf *out, const struct rep_set *set, const struct rep_table *t,
 		 const struct cmp_table *cmp, const struct chart_set *cs)
 {
+	html_report_opts(out, set, t, cmp, cs, NULL);
+}
+
+void html_report_opts(struct strbuf *out, const struct rep_set *set, const struct rep_table *t,
+		      const struct cmp_table *cmp, const struct chart_set *cs, const struct html_opts *o)
+{
+	const char *title = o && o->title ? o->title : "bench report";
+
 	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-			 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-			 "<title>bench report</title>\n<style>\n");
+			 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+	h(out, title);
+	strbuf_adds(out, "</title>\n<style>\n");
 	strbuf_adds(out, css);
-	strbuf_adds(out, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>bench report</h1>\n<div class=\"sub\">");
+	strbuf_adds(out, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>");
+	h(out, title);
+	strbuf_adds(out, "</h1>\n");
+	if (o && o->caption) {
+		strbuf_adds(out, "<p>");
+		h(out, o->caption);
+		strbuf_adds(out, "</p>\n");
+	}
+	strbuf_adds(out, "<div class=\"sub\">");
 	if (cmp) {
-		struct strbuf sb;
-		strbuf_init(&sb);
-		strbuf_addf(&sb, "%s=%s compared with %s=%s", cmp->key, cmp->a, cmp->key, cmp->b);
-		h(out, sb.buf);
-		strbuf_release(&sb);
+		strbuf_adds(out, "<code>");
+		h(out, cmp->key);
+		strbuf_adds(out, "</code>: ");
+		for (size_t i = 0; i + 1 < cmp->nvals; i++) {
+			strbuf_adds(out, i ? ", " : "");
+			h(out, alias(o, cmp->key, cmp->vals[i]));
+		}
+		strbuf_adds(out, " compared with ");
+		h(out, alias(o, cmp->key, cmp->b));
 		strbuf_adds(out, " &middot; ");
 	}
 	strbuf_addf(out, "%zu runs, %zu groups</div>\n</header>\n", set->n, t->n);
 
 	/* table of contents */
-	strbuf_adds(out, "<nav>\n<strong>Contents</strong>\n<ol>\n<li><a href=\"#meta\">Suites and setup</a></li>\n");
+	strbuf_adds(out, "<nav>\n<strong>Contents</strong>\n<ol>\n<li><a href=\"#meta\">Suites and setup</a>"
+			 "<ol><li><a href=\"#configs\">Per configuration</a></li></ol></li>\n");
 	if (cmp) {
 		strbuf_adds(out, "<li><a href=\"#ratio\">Ratio table</a>\n<ol>\n");
 		for (size_t gi = 0; gi < cmp->n; gi++) {
@@ -488,12 +672,12 @@ void html_report(struct strbuf *out, const struct rep_set *set, const struct rep
 	}
 	strbuf_adds(out, "<li><a href=\"#results\">Results</a>\n<ol>\n");
 	if (cmp) {
-		for (int s = 0; s < 2; s++)
-			for (size_t gi = 0; gi < cmp->side[s].n; gi++) {
-				strbuf_addf(out, "<li><a href=\"#g%d-%zu\">", s, gi + 1);
-				h(out, s ? cmp->b : cmp->a);
+		for (size_t s = 0; s < cmp->nvals; s++)
+			for (size_t gi = 0; gi < cmp->sides[s].n; gi++) {
+				strbuf_addf(out, "<li><a href=\"#g%zu-%zu\">", s, gi + 1);
+				h(out, alias(o, cmp->key, cmp->vals[s]));
 				strbuf_adds(out, ": ");
-				h(out, cmp->side[s].v[gi].title);
+				h(out, cmp->sides[s].v[gi].title);
 				strbuf_adds(out, "</a></li>\n");
 			}
 	} else {
@@ -506,33 +690,42 @@ void html_report(struct strbuf *out, const struct rep_set *set, const struct rep
 	strbuf_adds(out, "</ol></li>\n");
 	if (cs && cs->n) {
 		strbuf_adds(out, "<li><a href=\"#charts\">Charts</a>\n<ol>\n");
-		for (int k = 0; k < 6; k++)
+		for (int k = 0; k < 6; k++) {
+			size_t nk = 0;
 			for (size_t i = 0; i < cs->n; i++)
-				if (cs->v[i].kind == 'a' + k) {
-					strbuf_addf(out, "<li><a href=\"#c%c\">%s</a></li>\n", 'a' + k, kind_titles[k]);
-					break;
-				}
+				nk += cs->v[i].kind == 'a' + k;
+			if (nk)
+				strbuf_addf(out, "<li><a href=\"#c%c\">%s</a> (%zu)</li>\n", 'a' + k, kind_titles[k], nk);
+		}
 		strbuf_adds(out, "</ol></li>\n");
 	}
 	strbuf_adds(out, "<li><a href=\"#runs\">Runs and hosts</a></li>\n</ol>\n</nav>\n");
 
-	metadata(out, set);
+	metadata(out, set, o ? o->st : NULL);
 	if (cmp)
-		ratio_section(out, cmp);
+		ratio_section(out, cmp, o);
 	strbuf_adds(out, "<h2 id=\"results\">Results</h2>\n<p>Median of the runs of each workload, min–max "
 			 "below when repetitions differ. Latency: mean and 99th percentile in ms; MiB/s: 1,048,576 "
-			 "bytes per second; CPU: cluster utilisation in %.</p>\n");
+			 "bytes per second.</p>\n<p>");
+	{
+		struct strbuf note;
+		strbuf_init(&note);
+		render_cpu_note(&note, t);
+		h(out, note.buf);
+		strbuf_release(&note);
+	}
+	strbuf_adds(out, "</p>\n");
 	if (cmp) {
-		for (int s = 0; s < 2; s++)
-			for (size_t gi = 0; gi < cmp->side[s].n; gi++) {
-				char id[32];
-				struct rep_group g = cmp->side[s].v[gi];
+		for (size_t s = 0; s < cmp->nvals; s++)
+			for (size_t gi = 0; gi < cmp->sides[s].n; gi++) {
+				char id[48];
+				struct rep_group g = cmp->sides[s].v[gi];
 				struct strbuf title;
 
 				strbuf_init(&title);
-				strbuf_addf(&title, "%s=%s, %s", cmp->key, s ? cmp->b : cmp->a, g.title);
+				strbuf_addf(&title, "%s=%s, %s", cmp->key, alias(o, cmp->key, cmp->vals[s]), g.title);
 				g.title = title.buf;
-				snprintf(id, sizeof(id), "g%d-%zu", s, gi + 1);
+				snprintf(id, sizeof(id), "g%zu-%zu", s, gi + 1);
 				raw_group(out, &g, id);
 				strbuf_release(&title);
 			}
@@ -547,7 +740,7 @@ void html_report(struct strbuf *out, const struct rep_set *set, const struct rep
 	}
 	if (cs && cs->n) {
 		strbuf_adds(out, "<h2 id=\"charts\">Charts</h2>\n");
-		charts_section(out, cs);
+		charts_section(out, cs, o);
 	}
 	runs_section(out, set);
 	strbuf_adds(out, "<footer>Written by bench report from the runs stored in the database; self-contained: "

@@ -271,9 +271,55 @@ static void table_text(struct strbuf *out, const struct rep_table *t, enum rep_f
 	if (t->n)
 		strbuf_adds(out, "Several runs of a workload: median (min-max). Latency is the mean, p99 the 99th "
 				 "percentile, in ms; MiB/s is 1,048,576 bytes per second.\n");
+	if (t->n) {
+		struct strbuf note;
+		strbuf_init(&note);
+		render_cpu_note(&note, t);
+		if (f == FMT_MARKDOWN)
+			esc_markdown(out, note.buf);
+		else
+			esc_text(out, note.buf);
+		strbuf_addc(out, '\n');
+		strbuf_release(&note);
+	}
+}
+
+void render_cpu_note(struct strbuf *out, const struct rep_table *t)
+{
+	static const char *const src[] = { "procstat", "node_exporter", "import", "fio" };
+	size_t n[5] = { 0 }, total = 0;
+	int tcpu = table_has_target_cpu(t), first = 1;
+
+	for (size_t gi = 0; gi < t->n; gi++)
+		for (size_t ri = 0; ri < t->v[gi].n; ri++)
+			for (size_t k = 0; k < t->v[gi].rows[ri].nruns; k++) {
+				const struct rep_run *r = t->v[gi].rows[ri].runs[k];
+				size_t i = 0;
+				if (!r->cpu_source)
+					continue;
+				while (i < 4 && strcmp(r->cpu_source, src[i]))
+					i++;
+				n[i]++;
+				total++;
+			}
+	strbuf_adds(out, "CPU % is the busy share of all cores (user+nice+system+irq+softirq+steal) of the initiators: "
+			 "their cluster row, else the only initiator's, by the one CPU rule (docs/report.md)");
 	if (tcpu)
-		strbuf_adds(out, "CPU % is the cluster figure of the initiators, target CPU % that of the targets "
-				 "(busy share of all their cores).\n");
+		strbuf_adds(out, "; target CPU % that of the targets by the same rule");
+	if (!total) {
+		strbuf_adds(out, ". No selected run has a CPU figure.");
+		return;
+	}
+	strbuf_adds(out, ". Source: ");
+	for (size_t i = 0; i < 5; i++) {
+		if (!n[i])
+			continue;
+		strbuf_addf(out, "%s%s %zu run%s", first ? "" : ", ",
+			    i == 3 ? "fio's own usr+sys of its jobs (fio's process, not the whole host)" :
+			    i == 4 ? "other" : src[i], n[i], n[i] == 1 ? "" : "s");
+		first = 0;
+	}
+	strbuf_adds(out, ".");
 }
 
 /* The -v section "CPU and disks": cpu rows per run, role and host, disk rows, IO amplification. */
@@ -355,8 +401,9 @@ static void runs_text(struct strbuf *out, const struct rep_set *set, enum rep_fo
 	if (f == FMT_MARKDOWN)
 		strbuf_addc(out, '\n');
 	{
-		static const char *const h2[] = { "run", "host", "fio", "start offset ms", "IOPS", "MiB/s", "usr %",
-						  "sys %", "error" };
+		/* fio's own usr/sys of its jobs (not a whole-host measurement): named as such */
+		static const char *const h2[] = { "run", "host", "fio", "start offset ms", "IOPS", "MiB/s",
+						  "fio usr %", "fio sys %", "error" };
 		grid_init(&grid, 9);
 		grid_row(&grid);
 		for (int k = 0; k < 9; k++) {
@@ -566,6 +613,12 @@ static void table_json(struct strbuf *out, const struct rep_table *t, const stru
 				    row->partial ? "true" : "false");
 			for (size_t k = 0; k < row->nruns; k++)
 				strbuf_addf(out, "%s%lld", k ? "," : "", (long long)row->runs[k]->id);
+			/* where each run's cpu_pct came from (the one CPU rule), in run order; null: none */
+			strbuf_adds(out, "],\"cpu_sources\":[");
+			for (size_t k = 0; k < row->nruns; k++) {
+				strbuf_adds(out, k ? "," : "");
+				json_str_or_null(out, row->runs[k]->cpu_source);
+			}
 			strbuf_addc(out, ']');
 			for (int m = 0; m < RM_NR; m++) {
 				strbuf_addf(out, ",\"%s\":", rep_metrics[m].key);
@@ -704,7 +757,7 @@ static void compare_csv(struct strbuf *out, const struct cmp_table *t)
 	struct kvlist keys;
 
 	kvlist_init(&keys);
-	key_union(&keys, &t->side[0].by, t->v, t->n, sizeof(t->v[0]), offsetof(struct cmp_group, keys));
+	key_union(&keys, &t->sides[0].by, t->v, t->n, sizeof(t->v[0]), offsetof(struct cmp_group, keys));
 	for (size_t i = 0; i < keys.n; i++) {
 		esc_csv(out, keys.v[i].key);
 		strbuf_addc(out, ',');
@@ -756,6 +809,31 @@ static void compare_csv(struct strbuf *out, const struct cmp_table *t)
 	kvlist_release(&keys);
 }
 
+/* Every value's row of a comparison row: {"value", "baseline", "runs", each metric's cell, "ratio"}. */
+static void json_by_value(struct strbuf *out, const struct cmp_table *t, const struct cmp_row *row)
+{
+	for (size_t vi = 0; vi < t->nvals; vi++) {
+		const struct rep_row *x = row->at[vi];
+		strbuf_adds(out, vi ? ",{\"value\":" : "{\"value\":");
+		esc_json(out, t->vals[vi]);
+		strbuf_addf(out, ",\"baseline\":%s,\"runs\":%zu", vi + 1 == t->nvals ? "true" : "false",
+			    x ? x->nruns : 0);
+		for (int m = 0; m < RM_NR; m++) {
+			strbuf_addf(out, ",\"%s\":", rep_metrics[m].key);
+			if (x)
+				json_cell(out, &x->c[m]);
+			else
+				strbuf_adds(out, "null");
+		}
+		strbuf_adds(out, ",\"ratio\":{");
+		for (int m = 0; m < RM_NR; m++) {
+			strbuf_addf(out, "%s\"%s\":", m ? "," : "", rep_metrics[m].key);
+			render_exact(out, row->ratios[vi][m], "null");
+		}
+		strbuf_adds(out, "}}");
+	}
+}
+
 static void compare_json(struct strbuf *out, const struct cmp_table *t)
 {
 	strbuf_adds(out, "{\"compare\":{\"key\":");
@@ -764,8 +842,18 @@ static void compare_json(struct strbuf *out, const struct cmp_table *t)
 	esc_json(out, t->a);
 	strbuf_adds(out, ",\"b\":");
 	esc_json(out, t->b);
-	strbuf_addf(out, ",\"match\":\"%s\"},\"matched\":%zu,\"unmatched_a\":%zu,\"unmatched_b\":%zu,\"groups\":[",
-		    t->match == REP_MATCH_NAME ? "name" : "identity", t->matched, t->unmatched_a, t->unmatched_b);
+	strbuf_adds(out, ",\"values\":[");
+	for (size_t i = 0; i < t->nvals; i++) {
+		if (i)
+			strbuf_addc(out, ',');
+		esc_json(out, t->vals[i]);
+	}
+	strbuf_adds(out, "],\"baseline\":");
+	esc_json(out, t->b);
+	strbuf_addf(out, ",\"match\":\"%s\"},\"matched\":%zu,\"unmatched_a\":%zu,\"unmatched_b\":%zu,"
+			 "\"unmatched\":%zu,\"groups\":[",
+		    t->match == REP_MATCH_NAME ? "name" : "identity", t->matched, t->unmatched_a, t->unmatched_b,
+		    t->unmatched);
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct cmp_group *g = &t->v[gi];
 		strbuf_adds(out, gi ? ",{\"labels\":" : "{\"labels\":");
@@ -811,23 +899,219 @@ static void compare_json(struct strbuf *out, const struct cmp_table *t)
 				else
 					strbuf_adds(out, "null");
 			}
-			strbuf_adds(out, "}}");
+			strbuf_adds(out, "},\"by_value\":[");
+			json_by_value(out, t, row);
+			strbuf_adds(out, "]}");
 		}
 		strbuf_adds(out, "]}");
 	}
 	strbuf_adds(out, "]}\n");
 }
 
+int render_show_parse(const char *s, unsigned *out)
+{
+	const char *p = s;
+
+	*out = 0;
+	while (*p) {
+		size_t l = strcspn(p, ",");
+		if (l == 6 && !strncmp(p, "values", 6))
+			*out |= SHOW_VALUES;
+		else if (l == 6 && !strncmp(p, "ratios", 6))
+			*out |= SHOW_RATIOS;
+		else
+			return -1;
+		p += l;
+		if (*p == ',')
+			p++;
+	}
+	return *out ? 0 : -1;
+}
+
+/* The comparison with a row per workload and value: value columns, ratio columns or both. */
+static void compare_text_n(struct strbuf *out, const struct cmp_table *t, enum rep_format f, int color,
+			   unsigned show)
+{
+	int vals = (show & SHOW_VALUES) != 0, rats = (show & SHOW_RATIOS) != 0;
+	size_t ncol = 3 + (size_t)RM_NR * (size_t)(vals + rats);
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "Comparison of %s=", t->key);
+	for (size_t i = 0; i < t->nvals; i++)
+		strbuf_addf(&sb, "%s%s", i ? (i + 1 == t->nvals ? " against " : ", ") : "", t->vals[i]);
+	strbuf_addf(&sb, " (baseline %s; ratios value / baseline), matched by %s", t->b,
+		    t->match == REP_MATCH_NAME ? "workload name" : "identity (every option that changes the load)");
+	if (f == FMT_MARKDOWN) {
+		strbuf_adds(out, "## ");
+		esc_markdown(out, sb.buf);
+	} else {
+		esc_text(out, sb.buf);
+	}
+	strbuf_adds(out, "\n\n");
+	for (size_t gi = 0; gi < t->n; gi++) {
+		const struct cmp_group *g = &t->v[gi];
+		struct grid grid;
+		size_t col;
+
+		heading(out, f, 3, g->title);
+		grid_init(&grid, ncol);
+		grid_row(&grid);
+		grid_set(&grid, 0, "workload", f, NULL);
+		grid_set(&grid, 1, t->key, f, NULL);
+		col = 2;
+		for (int k = 0; k < RM_NR; k++) {
+			if (vals) {
+				grid_set(&grid, col, rep_metrics[ratio_order[k]].title, f, NULL);
+				grid.right[col++] = 1;
+			}
+			if (rats) {
+				strbuf_reset(&sb);
+				strbuf_addf(&sb, "%s ratio", ratio_titles[ratio_order[k]]);
+				grid_set(&grid, col, sb.buf, f, NULL);
+				grid.right[col++] = 1;
+			}
+		}
+		grid_set(&grid, col, f == FMT_MARKDOWN ? "note" : "", f, NULL);
+		for (size_t ri = 0; ri < g->n; ri++) {
+			const struct cmp_row *row = &g->rows[ri];
+			int first = 1;
+
+			for (size_t vi = 0; vi < t->nvals; vi++) {
+				const struct rep_row *x = row->at[vi];
+				int base = vi + 1 == t->nvals;
+
+				if (base && !vals)
+					continue; /* its ratios are 1 */
+				grid_row(&grid);
+				grid_set(&grid, 0, first ? row->workload : "", f, NULL);
+				first = 0;
+				strbuf_reset(&sb);
+				strbuf_addf(&sb, "%s%s", t->vals[vi], base ? " (baseline)" : "");
+				grid_set(&grid, 1, sb.buf, f, NULL);
+				col = 2;
+				for (int k = 0; k < RM_NR; k++) {
+					enum rep_metric m = ratio_order[k];
+					if (vals) {
+						strbuf_reset(&sb);
+						if (x)
+							render_cell(&sb, &x->c[m], rep_metrics[m].decimals);
+						else
+							strbuf_adds(&sb, "-");
+						grid_set(&grid, col++, sb.buf, f, NULL);
+					}
+					if (rats) {
+						const char *ansi = base ? NULL : ansi_for(m, row->ratios[vi][m]);
+						strbuf_reset(&sb);
+						render_num(&sb, row->ratios[vi][m], 3);
+						if (f == FMT_MARKDOWN && ansi) {
+							int level;
+							strbuf_adds(&sb, strcmp(cmp_class(m, row->ratios[vi][m], &level),
+										"good") ? " ▼" : " ▲");
+						}
+						grid_set(&grid, col++, sb.buf, f, ansi);
+					}
+				}
+				grid_set(&grid, col, x ? "" : "no run", f, x ? NULL : "2");
+			}
+		}
+		grid_print(out, &grid, f, color);
+		grid_release(&grid);
+		strbuf_addc(out, '\n');
+	}
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%zu rows with every value, %zu rows some value lacks (marked 'no run').", t->matched,
+		    t->unmatched);
+	if (f == FMT_MARKDOWN)
+		esc_markdown(out, sb.buf);
+	else
+		esc_text(out, sb.buf);
+	strbuf_adds(out, "\n");
+	if (rats && f == FMT_MARKDOWN)
+		strbuf_adds(out, "\n▲ better than the baseline (IOPS and MiB/s ratio >= 1; latency and CPU ratio <= 1), "
+				 "▼ worse.\n");
+	else if (rats)
+		strbuf_adds(out, "Green: better than the baseline (IOPS and MiB/s ratio >= 1; latency and CPU ratio "
+				 "<= 1); brown: worse; bold: more than 25 % apart.\n");
+	strbuf_release(&sb);
+}
+
+/* N-way CSV: one line per workload and value. */
+static void compare_csv_n(struct strbuf *out, const struct cmp_table *t)
+{
+	struct kvlist keys;
+
+	kvlist_init(&keys);
+	key_union(&keys, &t->sides[0].by, t->v, t->n, sizeof(t->v[0]), offsetof(struct cmp_group, keys));
+	for (size_t i = 0; i < keys.n; i++) {
+		esc_csv(out, keys.v[i].key);
+		strbuf_addc(out, ',');
+	}
+	strbuf_adds(out, "workload,tool,bs,read_pct,random_pct,status,value,baseline,runs");
+	for (int k = 0; k < RM_NR; k++)
+		strbuf_addf(out, ",%s,%s_ratio", rep_metrics[ratio_order[k]].key, rep_metrics[ratio_order[k]].key);
+	strbuf_adds(out, "\r\n");
+	for (size_t gi = 0; gi < t->n; gi++) {
+		const struct cmp_group *g = &t->v[gi];
+		for (size_t ri = 0; ri < g->n; ri++) {
+			const struct cmp_row *row = &g->rows[ri];
+			const struct rep_run *r = NULL;
+			char bs[32];
+
+			for (size_t vi = 0; vi < t->nvals && !r; vi++)
+				r = row->at[vi] ? row->at[vi]->runs[0] : NULL;
+			for (size_t vi = 0; vi < t->nvals; vi++) {
+				const struct rep_row *x = row->at[vi];
+				if (!x)
+					continue;
+				for (size_t i = 0; i < keys.n; i++) {
+					esc_csv(out, kvlist_get(&g->keys, keys.v[i].key, ""));
+					strbuf_addc(out, ',');
+				}
+				esc_csv(out, row->workload);
+				strbuf_addc(out, ',');
+				esc_csv(out, r->tool ? r->tool : "");
+				strbuf_addf(out, ",%s,", r->bs_bytes ? format_size_short(r->bs_bytes, bs, sizeof(bs)) : "");
+				if (r->read_pct >= 0)
+					strbuf_addf(out, "%d", r->read_pct);
+				strbuf_addc(out, ',');
+				if (r->random_pct >= 0)
+					strbuf_addf(out, "%d", r->random_pct);
+				strbuf_adds(out, row->present == t->nvals ? ",matched," : ",unmatched,");
+				esc_csv(out, t->vals[vi]);
+				strbuf_addc(out, ',');
+				esc_csv(out, t->b);
+				strbuf_addf(out, ",%zu", x->nruns);
+				for (int k = 0; k < RM_NR; k++) {
+					enum rep_metric m = ratio_order[k];
+					csv_sep_exact(out, x->c[m].n ? x->c[m].med : NAN);
+					csv_sep_exact(out, row->ratios[vi][m]);
+				}
+				strbuf_adds(out, "\r\n");
+			}
+		}
+	}
+	kvlist_release(&keys);
+}
+
 void render_compare(struct strbuf *out, const struct cmp_table *t, enum rep_format f, const struct render_opts *o)
 {
+	unsigned show = o->show ? o->show : t->nvals > 2 ? SHOW_VALUES | SHOW_RATIOS : SHOW_RATIOS;
+
 	switch (f) {
 	case FMT_CSV:
-		compare_csv(out, t);
+		if (t->nvals > 2)
+			compare_csv_n(out, t);
+		else
+			compare_csv(out, t);
 		break;
 	case FMT_JSON:
 		compare_json(out, t);
 		break;
 	default:
-		compare_text(out, t, f, o->color);
+		if (t->nvals == 2 && show == SHOW_RATIOS)
+			compare_text(out, t, f, o->color);
+		else
+			compare_text_n(out, t, f, o->color, show);
 	}
 }

@@ -16,17 +16,31 @@ enum rep_format { FMT_TEXT = 0, FMT_CSV, FMT_JSON, FMT_MARKDOWN, FMT_HTML };
 /* "text", "csv", "json", "markdown" (or "md"), "html"; -1 when unknown. */
 int rep_format_parse(const char *s, enum rep_format *out);
 
+enum render_show { SHOW_VALUES = 1 << 0, SHOW_RATIOS = 1 << 1 };
+
 struct render_opts {
 	int color;    /* text: ANSI colours (only when the caller decided: terminal or --color=always) */
 	int verbose;  /* also list every run (with failed/aborted ones and their errors) and each host */
+	unsigned show; /* comparison in text and Markdown: SHOW_VALUES and/or SHOW_RATIOS; 0: the default (ratios
+			* with two values, values and ratios with more) */
 };
+
+/* Parses --show "values", "ratios" or "values,ratios" into SHOW_* bits; -1 when unknown. */
+int render_show_parse(const char *s, unsigned *out);
 
 /* Raw-data table; `set` is used for the verbose run list (it may hold runs of every status). */
 void render_table(struct strbuf *out, const struct rep_table *t, const struct rep_set *set, enum rep_format f,
 		  const struct render_opts *o);
 
-/* Ratio table with the unmatched rows. */
+/* Comparison with the unmatched rows. Two values with ratios only: one row per workload (A/B); else one
+ * row per workload and value, the baseline marked. CSV: with two values one row per workload (_a, _b,
+ * _ratio columns), with more one row per workload and value (columns value, baseline, runs, each metric
+ * and its _ratio to the baseline). JSON always has "values" and each row's "by_value". */
 void render_compare(struct strbuf *out, const struct cmp_table *t, enum rep_format f, const struct render_opts *o);
+
+/* What the table's "CPU %" means and where its figures came from (source and number of runs), one sentence
+ * unescaped: text, Markdown and HTML print the same definition. */
+void render_cpu_note(struct strbuf *out, const struct rep_table *t);
 
 /* A cell for reading: median, and " (min-max)" when the repetitions differ. */
 void render_cell(struct strbuf *out, const struct rep_cell *c, int decimals);

@@ -5,8 +5,9 @@
  * aggregate host '*') through the store's reader (core/store_read.h) and applies --where selections
  * (select.h: the one selection language; a run's label overrides its suite's).
  * report_table_build() groups them into the raw-data table storage articles publish (one block per label group,
- * one row per workload, repetitions folded into median and min-max); report_compare_build() pairs two sides
- * of a label (--compare transport=nvmeof:iser) into a ratio table. Renderers (render.h) turn both into text,
+ * one row per workload, repetitions folded into median and min-max); cmp_build_n() compares the values of a
+ * label (--compare transport=nvmeof,nvmeof-tcp:iser, the last one the baseline): one block per group with
+ * every value and its ratios to the baseline (cmp_build: two values, A:B). Renderers (render.h) turn both into text,
  * CSV, Markdown, JSON or HTML; charts.h writes gnuplot scripts. Nothing here prints, runs a process or writes
  * to the database.
  */
@@ -170,6 +171,10 @@ struct cmp_row {
 	char *match;
 	const struct rep_row *a, *b; /* NULL: unmatched on that side */
 	double ratio[RM_NR];      /* A/B of the medians; NAN when either is missing or B is 0 */
+	/* N-way (every comparison; with two values at[0] == a, at[1] == b, ratios[0] == ratio): */
+	const struct rep_row **at; /* [cmp_table.nvals]: the row of each compared value, NULL when it has none */
+	double (*ratios)[RM_NR];  /* [nvals]: median of that value / median of the baseline (NAN as above) */
+	size_t present;           /* how many values have a row */
 };
 
 struct cmp_group {
@@ -180,16 +185,24 @@ struct cmp_group {
 };
 
 struct cmp_table {
-	char *key, *a, *b;        /* --compare key=A:B; B is the baseline */
+	char *key, *a, *b;        /* --compare key=A:B; B is the baseline (N-way: A is the first value) */
+	char **vals;              /* every compared value in the order given, the baseline last */
+	size_t nvals;             /* >= 2 */
 	enum rep_match match;
-	struct rep_table side[2]; /* the two sides grouped alike (owned) */
+	struct rep_table *sides;  /* [nvals]: each value's runs grouped alike (owned) */
 	struct cmp_group *v;
 	size_t n, cap;
-	size_t matched, unmatched_a, unmatched_b;
+	size_t matched;           /* rows every value has */
+	size_t unmatched_a, unmatched_b; /* rows without the baseline / rows of the baseline alone */
+	size_t unmatched;         /* rows some value lacks (n rows - matched) */
 };
 
 /* Parses "key=A:B". */
 int cmp_parse(const char *arg, char **key, char **a, char **b, struct errbuf *err);
+
+/* Parses "key=A[,A2...]:B" (N-way; B is the baseline): *vals gets the values, B last, *nvals >= 2; a value
+ * may appear once. Free each and the array. */
+int cmp_parse_n(const char *arg, char **key, char ***vals, size_t *nvals, struct errbuf *err);
 
 /*
  * Builds the ratio table: runs of `set` whose label `key` is A or B, grouped by `by` (empty: every label but
@@ -197,7 +210,29 @@ int cmp_parse(const char *arg, char **key, char **a, char **b, struct errbuf *er
  */
 int cmp_build(struct cmp_table *t, const struct rep_set *set, const char *key, const char *a, const char *b,
 	      const struct kvlist *by, enum rep_match match, struct errbuf *err);
+/* As cmp_build for vals[0..nvals) (the baseline last): one block per group with every value's row and
+ * every ratio to the baseline. */
+int cmp_build_n(struct cmp_table *t, const struct rep_set *set, const char *key, char *const *vals, size_t nvals,
+		const struct kvlist *by, enum rep_match match, struct errbuf *err);
 void cmp_release(struct cmp_table *t);
+
+/*
+ * Presentation of label values (--alias key=value:Alias, or a suite label "alias.KEY" = "value:Alias,..."):
+ * rep_alias_add parses one --alias; rep_alias_from_runs adds the suite-label aliases of `set` that the list
+ * lacks (a --alias given wins); rep_alias_get gives the alias of key=value, or `value` itself.
+ * Labels whose key starts with "alias." are presentation, never a group key.
+ */
+int rep_alias_add(struct kvlist *aliases, const char *arg, struct errbuf *err);
+void rep_alias_from_runs(struct kvlist *aliases, const struct rep_set *set);
+const char *rep_alias_get(const struct kvlist *aliases, const char *key, const char *value);
+
+/*
+ * Order of groups as given (--order key=v1,v2,...): groups whose `key` value is listed come first in that
+ * order, the rest keep their order after them. Applies to a raw table and a comparison alike.
+ */
+int rep_order_add(struct kvlist *order, const char *arg, struct errbuf *err);
+void rep_table_order(struct rep_table *t, const struct kvlist *order);
+void cmp_order(struct cmp_table *t, const struct kvlist *order);
 
 /* Colour class of a ratio: "good" or "bad" by the metric's direction, "" for NAN; level 0..3 by magnitude. */
 const char *cmp_class(enum rep_metric m, double ratio, int *level);

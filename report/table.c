@@ -3,8 +3,9 @@
  * keys), rows are workloads: one row per name and workload identity (core/identity.h), so runs of one name
  * but different configurations (a vdbench for-loop, a changed rate_iops) are separate rows, named by what
  * differs. Several runs of one row (repetitions) become one cell per figure holding the median and the
- * min-max spread. The ratio table pairs the rows of the two sides of a --compare label by workload identity
- * or by name, and lists what has no counterpart instead of dropping it.
+ * min-max spread. The comparison pairs the rows of every value of a --compare label (two or more; the last
+ * is the baseline) by workload identity or by name, gives every value's ratio to the baseline, and lists
+ * what has no counterpart instead of dropping it.
  */
 #include "report/report.h"
 
@@ -76,7 +77,7 @@ static void group_keys(struct kvlist *keys, const struct rep_run *r, const struc
 		return;
 	}
 	for (size_t i = 0; i < r->labels.n; i++)
-		if (!skip || strcmp(r->labels.v[i].key, skip))
+		if ((!skip || strcmp(r->labels.v[i].key, skip)) && strncmp(r->labels.v[i].key, "alias.", 6))
 			kvlist_add(keys, r->labels.v[i].key, r->labels.v[i].value ? r->labels.v[i].value : "");
 }
 
@@ -296,19 +297,65 @@ void rep_table_release(struct rep_table *t)
 
 int cmp_parse(const char *arg, char **key, char **a, char **b, struct errbuf *err)
 {
-	char *k = NULL, *v = NULL, *colon = NULL;
+	char **vals = NULL;
+	size_t n = 0;
 
-	if (kv_parse_label(arg, &k, &v) < 0 || !(colon = strchr(v, ':')) || colon == v || !colon[1] ||
-	    strchr(colon + 1, ':')) {
-		free(k);
-		free(v);
+	if (cmp_parse_n(arg, key, &vals, &n, err) < 0 || n != 2) {
+		if (n) {
+			free(*key);
+			for (size_t i = 0; i < n; i++)
+				free(vals[i]);
+		}
+		free(vals);
 		return err_set(err, ERR_USAGE, "--compare wants key=A:B (B is the baseline), e.g. "
 				   "transport=nvmeof:iser, got '%s'", arg);
 	}
-	*key = k;
-	*a = xstrndup(v, (size_t)(colon - v));
-	*b = xstrdup(colon + 1);
+	*a = vals[0];
+	*b = vals[1];
+	free(vals);
+	return 0;
+}
+
+int cmp_parse_n(const char *arg, char **key, char ***vals, size_t *nvals, struct errbuf *err)
+{
+	char *k = NULL, *v = NULL, *colon = NULL;
+	char **out = NULL;
+	size_t n = 0, cap = 0;
+	int ok;
+
+	*nvals = 0;
+	*vals = NULL;
+	ok = kv_parse_label(arg, &k, &v) == 0 && (colon = strchr(v, ':')) && colon != v && colon[-1] != ',' &&
+	     colon[1] && !strchr(colon + 1, ':') && !strchr(colon + 1, ',');
+	for (const char *p = v; ok && p < colon;) {
+		size_t l = strcspn(p, ",:");
+		ok = l > 0;
+		if (ok) {
+			ARRAY_GROW(out, cap, n + 2);
+			out[n++] = xstrndup(p, l);
+		}
+		p += l;
+		if (*p == ',')
+			p++;
+	}
+	if (ok) {
+		out[n++] = xstrdup(colon + 1);
+		for (size_t i = 0; ok && i < n; i++)
+			for (size_t j = i + 1; ok && j < n; j++)
+				ok = strcmp(out[i], out[j]) != 0;
+	}
 	free(v);
+	if (!ok) {
+		free(k);
+		for (size_t i = 0; i < n; i++)
+			free(out[i]);
+		free(out);
+		return err_set(err, ERR_USAGE, "--compare wants key=A:B or key=A,A2,...:B, each value once (B, after "
+				   "the colon, is the baseline), e.g. transport=nvmeof,nvmeof-tcp:iser, got '%s'", arg);
+	}
+	*key = k;
+	*vals = out;
+	*nvals = n;
 	return 0;
 }
 
@@ -351,21 +398,41 @@ static void rekey(struct rep_table *t, enum rep_match how)
 	}
 }
 
-static void cmp_add_row(struct cmp_group *g, const struct rep_row *a, const struct rep_row *b)
+/* A row of the comparison from the rows of each value (at[i] NULL: value i has none). */
+static void cmp_add_row(struct cmp_table *t, struct cmp_group *g, const struct rep_row **at)
 {
+	const struct rep_row *base = at[t->nvals - 1], *first = NULL;
 	struct cmp_row *row;
 
+	for (size_t i = 0; i < t->nvals && !first; i++)
+		first = at[i];
 	ARRAY_GROW(g->rows, g->cap, g->n + 1);
 	row = &g->rows[g->n++];
 	memset(row, 0, sizeof(*row));
-	row->a = a;
-	row->b = b;
-	row->workload = xstrdup(a ? a->name : b->name);
-	row->match = xstrdup(a ? a->match : b->match);
-	for (int m = 0; m < RM_NR; m++) {
-		double x = a && a->c[m].n ? a->c[m].med : NAN, y = b && b->c[m].n ? b->c[m].med : NAN;
-		row->ratio[m] = (isnan(x) || isnan(y) || y == 0) ? NAN : x / y;
+	row->at = xcalloc(t->nvals, sizeof(*row->at));
+	row->ratios = xcalloc(t->nvals, sizeof(*row->ratios));
+	memcpy(row->at, at, t->nvals * sizeof(*at));
+	row->a = at[0];
+	row->b = base;
+	row->workload = xstrdup(first->name);
+	row->match = xstrdup(first->match);
+	for (size_t i = 0; i < t->nvals; i++) {
+		row->present += at[i] != NULL;
+		for (int m = 0; m < RM_NR; m++) {
+			double x = at[i] && at[i]->c[m].n ? at[i]->c[m].med : NAN;
+			double y = base && base->c[m].n ? base->c[m].med : NAN;
+			row->ratios[i][m] = (isnan(x) || isnan(y) || y == 0) ? NAN : x / y;
+		}
 	}
+	memcpy(row->ratio, row->ratios[0], sizeof(row->ratio));
+	if (row->present == t->nvals)
+		t->matched++;
+	else if (!base)
+		t->unmatched_a++;
+	else if (row->present == 1)
+		t->unmatched_b++;
+	if (row->present != t->nvals)
+		t->unmatched++;
 }
 
 static struct cmp_group *cmp_group_for(struct cmp_table *t, const struct rep_group *src)
@@ -392,62 +459,79 @@ static const struct rep_group *table_group(const struct rep_table *t, const stru
 	return NULL;
 }
 
+static const struct rep_row *group_row(const struct rep_group *g, const char *match)
+{
+	for (size_t k = 0; g && k < g->n; k++)
+		if (!strcmp(g->rows[k].match, match))
+			return &g->rows[k];
+	return NULL;
+}
+
 int cmp_build(struct cmp_table *t, const struct rep_set *set, const char *key, const char *a, const char *b,
 	      const struct kvlist *by, enum rep_match match, struct errbuf *err)
 {
+	char *vals[2] = { (char *)a, (char *)b };
+
+	return cmp_build_n(t, set, key, vals, 2, by, match, err);
+}
+
+int cmp_build_n(struct cmp_table *t, const struct rep_set *set, const char *key, char *const *vals, size_t nvals,
+		const struct kvlist *by, enum rep_match match, struct errbuf *err)
+{
 	struct kvlist by_eff;
+	const struct rep_row **at;
 
 	memset(t, 0, sizeof(*t));
 	t->key = xstrdup(key);
-	t->a = xstrdup(a);
-	t->b = xstrdup(b);
+	t->nvals = nvals;
+	t->vals = xcalloc(nvals, sizeof(*t->vals));
+	for (size_t i = 0; i < nvals; i++)
+		t->vals[i] = xstrdup(vals[i]);
+	t->a = xstrdup(vals[0]);
+	t->b = xstrdup(vals[nvals - 1]);
 	t->match = match;
+	t->sides = xcalloc(nvals, sizeof(*t->sides));
 	kvlist_init(&by_eff);
 	/* Grouping by the compared key itself would put the sides in different groups: leave it out. */
 	for (size_t i = 0; by && i < by->n; i++)
 		if (strcmp(by->v[i].key, key))
 			kvlist_add(&by_eff, by->v[i].key, by->v[i].value);
-	for (int s = 0; s < 2; s++) {
-		kvlist_init(&t->side[s].by);
-		kvlist_copy(&t->side[s].by, &by_eff);
-		table_add(&t->side[s], set, &by_eff, key, key, s ? b : a);
-		label_rows(&t->side[s]);
-		rekey(&t->side[s], match);
-		finish_rows(&t->side[s]);
+	for (size_t s = 0; s < nvals; s++) {
+		kvlist_init(&t->sides[s].by);
+		kvlist_copy(&t->sides[s].by, &by_eff);
+		table_add(&t->sides[s], set, &by_eff, key, key, vals[s]);
+		label_rows(&t->sides[s]);
+		rekey(&t->sides[s], match);
+		finish_rows(&t->sides[s]);
 	}
 	kvlist_release(&by_eff);
-	if (!t->side[0].n || !t->side[1].n)
-		return err_set(err, ERR_INPUT, "--compare %s=%s:%s: no done runs with %s=%s in the selection", key, a,
-			       b, key, !t->side[0].n ? a : b);
+	for (size_t s = 0; s < nvals; s++)
+		if (!t->sides[s].n)
+			return err_set(err, ERR_INPUT, "--compare %s: no done runs with %s=%s in the selection", key,
+				       key, vals[s]);
 
-	/* Groups in order of first appearance on either side; rows in A's order, then B's leftovers. */
-	for (int s = 0; s < 2; s++) {
-		for (size_t gi = 0; gi < t->side[s].n; gi++) {
-			const struct rep_group *src = &t->side[s].v[gi];
-			const struct rep_group *other = table_group(&t->side[!s], &src->keys);
+	/* Groups in order of first appearance on any side; rows in the first value's order, then the rows
+	 * of the next values that no earlier value has. */
+	at = xcalloc(nvals, sizeof(*at));
+	for (size_t s = 0; s < nvals; s++) {
+		for (size_t gi = 0; gi < t->sides[s].n; gi++) {
+			const struct rep_group *src = &t->sides[s].v[gi];
 			struct cmp_group *g = cmp_group_for(t, src);
 
 			for (size_t ri = 0; ri < src->n; ri++) {
-				const struct rep_row *row = &src->rows[ri], *peer = NULL;
+				const struct rep_row *row = &src->rows[ri];
+				int earlier = 0;
 
-				for (size_t k = 0; other && k < other->n; k++)
-					if (!strcmp(other->rows[k].match, row->match))
-						peer = &other->rows[k];
-				if (s == 1 && peer)
-					continue; /* already paired from side A */
-				if (s == 0)
-					cmp_add_row(g, row, peer);
-				else
-					cmp_add_row(g, NULL, row);
-				if (peer)
-					t->matched++;
-				else if (s == 0)
-					t->unmatched_a++;
-				else
-					t->unmatched_b++;
+				for (size_t o = 0; o < nvals; o++) {
+					at[o] = o == s ? row : group_row(table_group(&t->sides[o], &src->keys), row->match);
+					earlier |= o < s && at[o];
+				}
+				if (!earlier)
+					cmp_add_row(t, g, at);
 			}
 		}
 	}
+	free(at);
 	return 0;
 }
 
@@ -460,14 +544,20 @@ void cmp_release(struct cmp_table *t)
 		for (size_t ri = 0; ri < g->n; ri++) {
 			free(g->rows[ri].workload);
 			free(g->rows[ri].match);
+			free(g->rows[ri].at);
+			free(g->rows[ri].ratios);
 		}
 		free(g->rows);
 		free(g->title);
 		kvlist_release(&g->keys);
 	}
 	free(t->v);
-	rep_table_release(&t->side[0]);
-	rep_table_release(&t->side[1]);
+	for (size_t s = 0; t->sides && s < t->nvals; s++)
+		rep_table_release(&t->sides[s]);
+	free(t->sides);
+	for (size_t s = 0; t->vals && s < t->nvals; s++)
+		free(t->vals[s]);
+	free(t->vals);
 	free(t->key);
 	free(t->a);
 	free(t->b);

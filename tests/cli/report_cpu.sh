@@ -1,8 +1,9 @@
 #!/bin/bash
 # report_cpu: `bench report -v` shows the CPU and disk figures the collectors store (tables cpu and disk):
 # the cluster figure per role (host '*'), util %, cores and source per host, CPU microseconds per IO, the
-# devices with their reads and writes, and the IO amplification (device IOs of the target hosts, or of all
-# hosts when there is no target, / front-end IOs). The default table gets a target CPU % column only when the
+# devices with their reads and writes, and the IO amplification (device IOs of the target hosts / front-end
+# IOs; only where the devices measured are the ones the workload drove, the targets': a run without a target
+# host lists its device IOs but has no amplification). The default table gets a target CPU % column only when the
 # selected runs have target-role cpu rows. The expected figures are computed here with python3 from the
 # stored shares, cores, runtime and IO counts, not copied from bench.
 set -u
@@ -77,12 +78,14 @@ for (run,) in db.execute("SELECT id FROM run ORDER BY id"):
     dev_ios = sum(r + w for _, _, r, w in counted)
     exp[run] = {'front': ios, 'cpu': cpu, 'device_ios': dev_ios,
                 'scope': ('target' if targets else 'all') if disks else None,
-                'amp': dev_ios / ios if disks and ios else None,
+                'amp': dev_ios / ios if disks and ios and targets else None,
                 'counted': sorted(d[1] for d in counted)}
 json.dump(exp, sys.stdout)
 PY
 "$PY3" -c 'import json,sys; e=json.load(open(sys.argv[1])); assert abs(e["1"]["amp"]-3.1)<1e-12, e["1"]' \
     "$T/expect.json" || fail "test data: RAID5 amplification of run 1 should be 3.1"
+"$PY3" -c 'import json,sys; e=json.load(open(sys.argv[1])); assert e["2"]["device_ios"]==2200 and e["2"]["amp"] is None, e["2"]' \
+    "$T/expect.json" || fail "test data: run 2 has 2200 device IOs and no amplification (no target host)"
 
 # ---- -v text: the CPU and disks section ----
 [ "$(run -v)" = 0 ] || fail "-v exit: $(cat "$T/err")"
@@ -127,7 +130,8 @@ for run in ('1', '2'):
     e = exp[run]
     assert amp[run]['front-end IOs'] == str(e['front']), amp[run]
     assert amp[run]['device IOs'] == str(e['device_ios']), amp[run]
-    assert amp[run]['IO amplification'] == '%.2f' % e['amp'], (amp[run], e)
+    assert amp[run]['IO amplification'] == ('%.2f' % e['amp'] if e['amp'] is not None else '-'), (amp[run], e)
+assert exp['2']['amp'] is None and amp['2']['IO amplification'] == '-', 'run 2 (no target host): no amplification'
 assert amp['1']['devices of'] == 'target hosts' and amp['2']['devices of'] == 'all hosts (no target)', amp
 print('text: run 1 target util %s, CPU us/IO %s, amplification %s; run 2 amplification %s' % (
     [r for r in cpu if r['run'] == '1' and r['role'] == 'target'][0]['util %'],
