@@ -133,6 +133,7 @@ static int one_chart(struct chart_set *cs, const struct curve_set *curves, enum 
 		c->stem = xstrdup(stem.buf);
 		c->title = xasprintf("Latency (%s) vs IOPS", lat == CURVE_LAT_P99 ? "p99" : "mean");
 		c->script = xasprintf("%s.gp", stem.buf);
+		c->width_px = 1100;
 	}
 	strbuf_release(&stem);
 	strbuf_release(&data);
