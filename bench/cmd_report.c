@@ -274,44 +274,92 @@ static int write_file(const char *path, const struct strbuf *sb)
 #define CHARTS_PER_CALL 16 /* scripts per gnuplot process: its start-up costs more than a chart */
 
 /*
- * Runs gnuplot (argv, in the chart directory) on the scripts of the chart set, CHARTS_PER_CALL scripts per
- * process. Returns 0, or -1 with err (ERR_HOST) when gnuplot is missing or a call did not exit 0.
+ * One gnuplot process (in the chart directory) on scripts v[0..n): 0 when it exited 0, 1 when it exited
+ * otherwise (its first error line in *msg), -1 with err (ERR_HOST) when gnuplot is missing or hung.
  */
-static int run_charts(const struct chart_set *cs, struct errbuf *err)
+static int gnuplot_on(const struct chart_set *cs, const struct chart *v, size_t n, struct strbuf *msg,
+		      struct errbuf *err)
 {
-	for (size_t first = 0; first < cs->n; first += CHARTS_PER_CALL) {
-		size_t n = cs->n - first < CHARTS_PER_CALL ? cs->n - first : CHARTS_PER_CALL;
-		char **argv = xcalloc(n + 2, sizeof(*argv));
-		char *errpath = xasprintf("%s/gnuplot-%zu.err", cs->dir, first / CHARTS_PER_CALL + 1);
-		struct proc p;
-		int code, ret = 0;
+	char **argv = xcalloc(n + 2, sizeof(*argv));
+	char *errpath = xasprintf("%s/gnuplot.err", cs->dir);
+	struct proc p;
+	int ret = 0;
 
-		argv[0] = "gnuplot";
-		for (size_t i = 0; i < n; i++)
-			argv[i + 1] = cs->v[first + i].script;
-		memset(&p, 0, sizeof(p));
-		if (proc_start(&p, argv, cs->dir, NULL, errpath, err) < 0) {
-			if (strstr(err->msg, strerror(ENOENT)))
-				err_set(err, ERR_HOST, "gnuplot is not installed or not in PATH; charts need it "
-						       "(apt-get install gnuplot-nox)");
-			ret = -1;
-		} else if (!proc_wait(&p, 120000)) {
-			proc_stop(&p, 1000);
-			ret = err_set(err, ERR_HOST, "gnuplot did not finish within 120 s (charts in %s)", cs->dir);
-		} else if ((code = proc_exit_code(&p)) != 0) {
-			struct strbuf msg;
-			strbuf_init(&msg);
-			strbuf_read_file(&msg, errpath);
-			ret = err_set(err, ERR_HOST, "gnuplot failed (exit %d) in %s: %.400s", code, cs->dir, msg.buf);
-			strbuf_release(&msg);
-		}
-		unlink(errpath);
-		free(errpath);
-		free(argv);
-		if (ret < 0)
-			return -1;
+	argv[0] = "gnuplot";
+	for (size_t i = 0; i < n; i++)
+		argv[i + 1] = v[i].script;
+	memset(&p, 0, sizeof(p));
+	if (proc_start(&p, argv, cs->dir, NULL, errpath, err) < 0) {
+		if (strstr(err->msg, strerror(ENOENT)))
+			err_set(err, ERR_HOST, "gnuplot is not installed or not in PATH; charts need it "
+					       "(apt-get install gnuplot-nox)");
+		ret = -1;
+	} else if (!proc_wait(&p, 120000)) {
+		proc_stop(&p, 1000);
+		ret = err_set(err, ERR_HOST, "gnuplot did not finish within 120 s (charts in %s)", cs->dir);
+	} else if (proc_exit_code(&p) != 0) {
+		strbuf_reset(msg);
+		strbuf_read_file(msg, errpath);
+		ret = 1;
 	}
-	return 0;
+	unlink(errpath);
+	free(errpath);
+	free(argv);
+	return ret;
+}
+
+/* Drops chart i of the set (a chart gnuplot could not draw): the report goes on without it. */
+static void drop_chart(struct chart_set *cs, size_t i)
+{
+	free(cs->v[i].stem);
+	free(cs->v[i].title);
+	free(cs->v[i].script);
+	memmove(&cs->v[i], &cs->v[i + 1], (cs->n - i - 1) * sizeof(cs->v[0]));
+	cs->n--;
+}
+
+/*
+ * Runs gnuplot on the scripts of the chart set, CHARTS_PER_CALL scripts per process. When a process fails,
+ * its scripts are run one by one and a chart that still cannot be drawn is dropped with a warning, so one bad
+ * chart never takes the others (or the HTML report) with it. Returns 0, or -1 with err (ERR_HOST) when
+ * gnuplot is missing or hangs.
+ */
+static int run_charts(struct chart_set *cs, struct errbuf *err)
+{
+	struct strbuf msg;
+	int ret = 0;
+
+	strbuf_init(&msg);
+	for (size_t first = 0; first < cs->n && ret == 0;) {
+		size_t n = cs->n - first < CHARTS_PER_CALL ? cs->n - first : CHARTS_PER_CALL;
+		int rc = gnuplot_on(cs, &cs->v[first], n, &msg, err);
+
+		if (rc < 0) {
+			ret = -1;
+			break;
+		}
+		for (size_t i = first, end = first + n; rc == 1 && i < end;) {
+			int one = gnuplot_on(cs, &cs->v[i], 1, &msg, err);
+			if (one < 0) {
+				ret = -1;
+				break;
+			}
+			if (one == 0) {
+				i++;
+				continue;
+			}
+			while (msg.len && (msg.buf[msg.len - 1] == '\n' || msg.buf[msg.len - 1] == ' '))
+				msg.buf[--msg.len] = '\0'; /* its last line says what went wrong */
+			cli_warn("chart '%s' could not be drawn, left out: gnuplot: %.200s", cs->v[i].stem,
+				 strrchr(msg.buf, '\n') ? strrchr(msg.buf, '\n') + 1 : msg.buf);
+			drop_chart(cs, i);
+			end--;
+			n--;
+		}
+		first += n;
+	}
+	strbuf_release(&msg);
+	return ret;
 }
 
 /* --charts DIR and/or --html FILE. Returns the exit code. */

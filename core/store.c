@@ -409,9 +409,20 @@ int store_open(const char *path, unsigned flags, struct store **out, struct errb
 			err_prefix(err, "'%s'", path);
 			goto fail;
 		}
+		if (v < store_schema_version() && access(path, W_OK) == 0) {
+			/* an older bench's file: migrate it (as any writing command would), then read it */
+			struct store *rw = NULL;
+			store_close(st);
+			st = NULL;
+			if (store_open(path, flags & ~(unsigned)STORE_READONLY, &rw, err) < 0)
+				return -1;
+			store_close(rw);
+			return store_open(path, flags, out, err);
+		}
 		if (v != store_schema_version()) {
-			err_set(err, ERR_STORE, "'%s': schema version %d, this bench reads %d (open it once read-write)",
-				path, v, store_schema_version());
+			err_set(err, ERR_STORE, "'%s': schema version %d, this bench reads %d%s", path, v,
+				store_schema_version(), v > store_schema_version() ? " (a newer bench wrote it)"
+				: " (and the file is read-only here: migrate it where it can be written)");
 			goto fail;
 		}
 	}
