@@ -1,0 +1,197 @@
+/*
+ * config_record: the configuration record (see config_record.h).
+ */
+#include "bench/config_record.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "core/proc.h"
+
+/* Runs argv on `host` (NULL: here) and returns its stdout, or NULL. */
+static char *capture(const struct suite_config *c, const char *host, char *const *argv, const struct host_list *hosts)
+{
+	struct config_step s;
+	struct errbuf err;
+	char **av, *out = NULL;
+	int code = -1;
+
+	memset(&s, 0, sizeof(s));
+	s.argv = (char **)argv;
+	for (s.argc = 0; argv[s.argc]; s.argc++)
+		;
+	s.host = (char *)host;
+	s.origin = (char *)"config record";
+	errbuf_init(&err);
+	(void)c;
+	if (!(av = steps_argv(NULL, &s, hosts, &err)))
+		return NULL;
+	if (proc_run_capture(av, 20000, &out, &code, &err) < 0 || code != 0) {
+		free(out);
+		out = NULL;
+	}
+	steps_argv_free(av);
+	return out;
+}
+
+static void chomp(char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+}
+
+static void label(struct kvlist *labels, struct strbuf *text, const char *prefix, const char *key, const char *v)
+{
+	char *k = xasprintf("cfg.%s%s", prefix, key);
+	kvlist_set(labels, k, v);
+	strbuf_addf(text, "%s = %s\n", k, v);
+	free(k);
+}
+
+/* Value of "key : value" in /proc/cpuinfo-like text. */
+static char *field(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (!strncmp(p, key, kl) && (p[kl] == ' ' || p[kl] == '\t' || p[kl] == ':')) {
+			const char *c = strchr(p, ':'), *e;
+			if (!c)
+				return NULL;
+			c++;
+			while (*c == ' ' || *c == '\t')
+				c++;
+			e = strchr(c, '\n');
+			return xstrndup(c, e ? (size_t)(e - c) : strlen(c));
+		}
+	}
+	return NULL;
+}
+
+static void host_facts(const struct suite_config *c, const char *host, const struct host_list *hosts,
+		       struct kvlist *labels, struct strbuf *text)
+{
+	char *const a_kernel[] = { "uname", "-r", NULL }, *const a_fio[] = { "fio", "--version", NULL };
+	char *const a_cpu[] = { "cat", "/proc/cpuinfo", NULL }, *const a_mem[] = { "cat", "/proc/meminfo", NULL };
+	char *const a_n[] = { "nproc", "--all", NULL };
+	char *prefix = host ? xasprintf("%s.", host) : xstrdup("");
+	char *v, *cpu, *mem;
+
+	strbuf_addf(text, "## host %s\n", host ? host : "(this host)");
+	if ((v = capture(c, host, a_kernel, hosts))) {
+		chomp(v);
+		label(labels, text, prefix, "kernel", v);
+		free(v);
+	}
+	if ((v = capture(c, host, a_fio, hosts))) {
+		chomp(v);
+		label(labels, text, prefix, "fio", v);
+		free(v);
+	}
+	if ((cpu = capture(c, host, a_cpu, hosts))) {
+		if ((v = field(cpu, "model name")) || (v = field(cpu, "Processor"))) {
+			label(labels, text, prefix, "cpu", v);
+			free(v);
+		}
+		free(cpu);
+	}
+	if ((v = capture(c, host, a_n, hosts))) {
+		chomp(v);
+		label(labels, text, prefix, "cpus", v);
+		free(v);
+	}
+	if ((mem = capture(c, host, a_mem, hosts))) {
+		if ((v = field(mem, "MemTotal"))) {
+			char *sp = strchr(v, ' ');
+			if (sp)
+				*sp = '\0';
+			label(labels, text, prefix, "mem_kib", v);
+			free(v);
+		}
+		free(mem);
+	}
+	free(prefix);
+}
+
+static char *read_sys(const char *dev, const char *file)
+{
+	char *path = xasprintf("/sys/class/block/%s/%s", dev, file);
+	struct strbuf sb;
+	char *v = NULL;
+
+	strbuf_init(&sb);
+	if (strbuf_read_file(&sb, path) == 0) {
+		v = strbuf_detach(&sb, NULL);
+		chomp(v);
+	}
+	strbuf_release(&sb);
+	free(path);
+	return v;
+}
+
+/* The /sys facts of one local block device. */
+static void device_facts(const char *path, struct kvlist *labels, struct strbuf *text)
+{
+	static const struct { const char *file, *key; } files[] = {
+		{ "device/model", "model" }, { "device/firmware_rev", "firmware" }, { "device/rev", "firmware" },
+		{ "queue/scheduler", "scheduler" }, { "queue/nr_requests", "queue_depth" },
+	};
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	struct stat st;
+	char *v, *prefix;
+
+	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
+		return;
+	prefix = xasprintf("dev.%s.", name);
+	strbuf_addf(text, "## device %s\n", path);
+	if ((v = read_sys(name, "size"))) {
+		char *bytes = xasprintf("%llu", strtoull(v, NULL, 10) * 512ull);
+		label(labels, text, prefix, "size_bytes", bytes);
+		free(bytes);
+		free(v);
+	}
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *k = xasprintf("cfg.%s%s", prefix, files[i].key);
+		if (!kvlist_find(labels, k) && (v = read_sys(name, files[i].file))) {
+			char *lb = strchr(v, '['), *rb = lb ? strchr(lb, ']') : NULL;
+			if (lb && rb) { /* queue/scheduler: "[none] mq-deadline": the one in use */
+				memmove(v, lb + 1, (size_t)(rb - lb - 1));
+				v[rb - lb - 1] = '\0';
+			}
+			label(labels, text, prefix, files[i].key, v);
+			free(v);
+		}
+		free(k);
+	}
+	if ((v = read_sys(name, "loop/backing_file"))) { /* text only: it names a path that differs between runs */
+		strbuf_addf(text, "backing file = %s\n", v);
+		free(v);
+	}
+	free(prefix);
+}
+
+void config_record_collect(const struct suite_config *c, const struct host_list *hosts, const char *workdir,
+			   struct kvlist *labels, struct strbuf *text, struct step_log *log)
+{
+	const struct step_record *failed;
+	size_t from = log->n;
+
+	strbuf_addf(text, "# configuration %s\n", c->name);
+	host_facts(c, NULL, hosts, labels, text);
+	if (c->host && strcmp(c->host, "local"))
+		host_facts(c, c->host, hosts, labels, text);
+	for (size_t i = 0; i < c->nmembers; i++)
+		device_facts(c->members[i], labels, text);
+	for (size_t i = 0; i < c->ntargets; i++)
+		device_facts(c->targets[i], labels, text);
+	if (c->nsteps[CONFIG_RECORD]) {
+		steps_run_phase(c, CONFIG_RECORD, hosts, workdir, NULL, log, &failed);
+		strbuf_adds(text, "## record steps\n");
+		step_log_text(log, from, text);
+	}
+}
