@@ -37,7 +37,11 @@ void recipe_release(struct recipe *r)
 	}
 	free(r->params);
 	kvlist_release(&r->labels);
+	for (size_t i = 0; i < r->nmembers; i++)
+		free(r->members[i]);
 	free(r->members);
+	for (size_t i = 0; i < r->ntargets; i++)
+		free(r->targets[i]);
 	free(r->targets);
 	for (int ph = 0; ph < CONFIG_NPHASES; ph++) {
 		for (size_t i = 0; i < r->nlines[ph]; i++)
@@ -130,10 +134,12 @@ static int recipe_line(struct recipe *r, char *key, char *val, const char *file,
 		kvlist_set(&r->labels, k, v);
 		free(k);
 		free(v);
-	} else if (!strcmp(key, "members") || !strcmp(key, "targets")) {
-		char **slot = !strcmp(key, "members") ? &r->members : &r->targets;
-		free(*slot);
-		*slot = xstrdup(val);
+	} else if (!strcmp(key, "members")) {
+		r->members = xrealloc(r->members, (r->nmembers + 1) * sizeof(char *));
+		r->members[r->nmembers++] = xstrdup(val);
+	} else if (!strcmp(key, "targets")) {
+		r->targets = xrealloc(r->targets, (r->ntargets + 1) * sizeof(char *));
+		r->targets[r->ntargets++] = xstrdup(val);
 	} else {
 		return err_set(err, ERR_INPUT, "%s:%d: unknown recipe key '%s' (name description param label members "
 			       "targets setup check record teardown)", file, line, key);
@@ -279,6 +285,28 @@ static int subst_word(const struct subst *sx, const char *w, char ***out, size_t
 			continue;
 		}
 		name = xstrndup(p + 1, (size_t)(e - p - 1));
+		if (name[0] == '#') { /* {#p} items of p, {#p-K} less K */
+			char *minus = strchr(name, '-'), *end = NULL;
+			long k = minus ? strtol(minus + 1, &end, 10) : 0;
+			size_t cnt = 0;
+			char **items;
+			if (minus)
+				*minus = '\0';
+			v = kvlist_get(sx->vals, name + 1, NULL);
+			items = v && *v ? split_list(v, ',', &cnt) : NULL;
+			free_list(items);
+			if (!v || (minus && (end == minus + 1 || *end || k < 0 || (size_t)k > cnt))) {
+				err_set(sx->err, ERR_INPUT, "%s: recipe '%s': bad count '%.*s' in '%s'", sx->origin,
+					sx->r->name, (int)(e - p + 1), p, w);
+				free(name);
+				strbuf_release(&sb);
+				return -1;
+			}
+			strbuf_addf(&sb, "%zu", cnt - (size_t)k);
+			free(name);
+			p = e + 1;
+			continue;
+		}
 		if ((br = strchr(name, '['))) {
 			char *end;
 			idx = strtol(br + 1, &end, 10);
@@ -434,6 +462,10 @@ static int subst_list(const struct subst *sx, const char *tmpl, char ***v, size_
 		return 0;
 	if (subst_line(sx, tmpl, &w, &n, &skip) < 0)
 		return -1;
+	if (skip) {
+		words_free(w, n);
+		return 0;
+	}
 	*v = xrealloc(*v, (*nv + n + 1) * sizeof(**v));
 	for (size_t i = 0; i < n; i++)
 		(*v)[(*nv)++] = w[i];
@@ -513,17 +545,21 @@ int recipe_apply(struct suite_config *c, const char *spec, const char *origin, s
 	sx.vals = &vals;
 	sx.origin = origin;
 	sx.err = err;
-	if (apply_steps(c, &sx) < 0 || subst_list(&sx, r.members, &c->members, &c->nmembers) < 0)
+	if (apply_steps(c, &sx) < 0)
 		goto out;
-	if (r.targets) {
+	for (size_t i = 0; i < r.nmembers; i++)
+		if (subst_list(&sx, r.members[i], &c->members, &c->nmembers) < 0)
+			goto out;
+	if (r.ntargets) {
 		/* a later recipe (a transport over a stack) provides the configuration's targets */
 		for (size_t i = 0; i < c->ntargets; i++)
 			free(c->targets[i]);
 		free(c->targets);
 		c->targets = NULL;
 		c->ntargets = 0;
-		if (subst_list(&sx, r.targets, &c->targets, &c->ntargets) < 0)
-			goto out;
+		for (size_t i = 0; i < r.ntargets; i++)
+			if (subst_list(&sx, r.targets[i], &c->targets, &c->ntargets) < 0)
+				goto out;
 	}
 	for (size_t i = 0; i < r.labels.n; i++) {
 		char **w = NULL;

@@ -25,8 +25,10 @@ struct recipe {
 	struct recipe_param *params;
 	size_t nparams;
 	struct kvlist labels;    /* label = k=v (values may hold {param}) */
-	char *members;           /* members = WORDS (templates), or NULL */
-	char *targets;           /* targets = WORDS (templates), or NULL */
+	char **members;          /* members = WORDS lines (templates, ?p=v conditions allowed) */
+	size_t nmembers;
+	char **targets;          /* targets = WORDS lines (templates, ?p=v conditions allowed) */
+	size_t ntargets;
 	char **lines[CONFIG_NPHASES]; /* step templates per phase, in order */
 	int *line_no[CONFIG_NPHASES];
 	size_t nlines[CONFIG_NPHASES];
@@ -48,7 +50,7 @@ char **recipe_names(void);
 /*
  * Applies recipe `spec` ("NAME key=value...") to configuration `c`: checks every key is a parameter and every
  * required parameter is given, substitutes the templates ({p}: the value; {p...} as a whole word: one word per
- * comma-separated item; {p[N]}: item N from 0; a step whose first word is ?p=v runs only when p is v) and
+ * comma-separated item; {p[N]}: item N from 0; {#p}: the number of items, {#p-K}: that less K; a step whose first word is ?p=v runs only when p is v) and
  * appends the steps, members, targets and labels. `origin` is "file:line" for messages.
  */
 int recipe_apply(struct suite_config *c, const char *spec, const char *origin, struct errbuf *err);
