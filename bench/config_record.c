@@ -175,6 +175,57 @@ static void device_facts(const char *path, struct kvlist *labels, struct strbuf 
 	free(prefix);
 }
 
+/*
+ * The member devices' facts: one label cfg.members.KEY when every member says the same (eight identical drives
+ * are one fact), else cfg.dev.NAME.KEY per member; cfg.members = their count.
+ */
+static void members_facts(const struct suite_config *c, struct kvlist *labels, struct strbuf *text)
+{
+	static const char *const keys[] = { "model", "firmware", "size_bytes", "scheduler", "queue_depth" };
+	struct kvlist dev;
+	char count[32];
+
+	if (!c->nmembers)
+		return;
+	kvlist_init(&dev);
+	for (size_t i = 0; i < c->nmembers; i++)
+		device_facts(c->members[i], &dev, text);
+	snprintf(count, sizeof(count), "%zu", c->nmembers);
+	kvlist_set(labels, "cfg.members", count);
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const char *first = NULL;
+		int same = 1, any = 0;
+		for (size_t i = 0; i < c->nmembers; i++) {
+			const char *name = strrchr(c->members[i], '/') ? strrchr(c->members[i], '/') + 1 : c->members[i];
+			char *key = xasprintf("cfg.dev.%s.%s", name, keys[k]);
+			const char *v = kvlist_get(&dev, key, NULL);
+			free(key);
+			any |= v != NULL;
+			if (!i)
+				first = v;
+			else if (!v != !first || (v && strcmp(v, first)))
+				same = 0;
+		}
+		if (!any)
+			continue;
+		if (same) {
+			char *key = xasprintf("cfg.members.%s", keys[k]);
+			kvlist_set(labels, key, first);
+			free(key);
+			continue;
+		}
+		for (size_t i = 0; i < c->nmembers; i++) {
+			const char *name = strrchr(c->members[i], '/') ? strrchr(c->members[i], '/') + 1 : c->members[i];
+			char *key = xasprintf("cfg.dev.%s.%s", name, keys[k]);
+			const char *v = kvlist_get(&dev, key, NULL);
+			if (v)
+				kvlist_set(labels, key, v);
+			free(key);
+		}
+	}
+	kvlist_release(&dev);
+}
+
 void config_record_collect(const struct suite_config *c, const struct host_list *hosts, const char *workdir,
 			   struct kvlist *labels, struct strbuf *text, struct step_log *log)
 {
@@ -185,8 +236,7 @@ void config_record_collect(const struct suite_config *c, const struct host_list 
 	host_facts(c, NULL, hosts, labels, text);
 	if (c->host && strcmp(c->host, "local"))
 		host_facts(c, c->host, hosts, labels, text);
-	for (size_t i = 0; i < c->nmembers; i++)
-		device_facts(c->members[i], labels, text);
+	members_facts(c, labels, text);
 	for (size_t i = 0; i < c->ntargets; i++)
 		device_facts(c->targets[i], labels, text);
 	if (c->nsteps[CONFIG_RECORD]) {
