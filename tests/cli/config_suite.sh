@@ -2,7 +2,7 @@
 # config_suite: [config NAME] sections (docs/suite-format.md): what `bench plan` shows of them (runs crossed
 # with configurations, labels, every step with host and timeout, JSON), the errors a bad section gives
 # (file:line), a run with real fio whose steps run in order with their output stored, teardown after a failing
-# check, and `bench db diff-config A B` on the stored records.
+# check, teardown after Ctrl-C, and `bench db diff-config A B` on the stored records.
 . "$BENCH_SRC/tests/lib/common.sh"
 export TMPDIR=$T
 cat >c.suite <<EOF2
@@ -87,4 +87,29 @@ sed 's|^check = test -e .*|check = test -e /nonexistent/never|' c.suite >f.suite
 expect_eq "failing check: exit" "$?" 4
 expect_eq "failing check: statuses" "$(q f.db "SELECT group_concat(status) FROM run")" "failed,done"
 [ ! -e "$T/alpha.built" ] && ok "teardown after a failed check" || fail "alpha left built"
+
+# Ctrl-C during a workload: the run is aborted, the teardown runs, exit 130
+cat >i.suite <<EOF2
+[suite]
+name = interrupted
+[config a]
+setup = touch $T/int.built
+teardown = rm $T/int.built
+[workload r]
+rw=randread
+bs=4k
+ioengine=psync
+size=4m
+runtime=30
+time_based=1
+EOF2
+"$BENCH" run i.suite --target "$T/t.dat" --db i.db 2>i.err &
+pid=$!
+for _ in $(seq 1 100); do grep -q "r: running" i.err 2>/dev/null && break; sleep 0.1; done
+sleep 1
+kill -INT $pid
+wait $pid
+expect_eq "Ctrl-C: exit" "$?" 130
+expect_eq "Ctrl-C: run" "$(q i.db "SELECT status FROM run")" aborted
+[ ! -e "$T/int.built" ] && grep -q "configuration 'a': teardown" i.err && ok "teardown after Ctrl-C" || fail "$(cat i.err)"
 finish
