@@ -586,9 +586,14 @@ static void config_fail_runs(struct store *st, int64_t suite_id, const struct pl
 		int d = already_done(st, suite_id, &plan->runs[i], o, &run_id);
 
 		ls->remaining -= spec_time_s(&plan->runs[i]);
+		if (d < 0) {
+			ls->code = EXIT_STORE;
+			ls->stop = 1;
+			break;
+		}
 		if (d) {
-			ls->skipped += d > 0;
-			ls->done += d > 0;
+			ls->skipped++;
+			ls->done++;
 			continue;
 		}
 		errbuf_init(&err);
@@ -684,9 +689,11 @@ static void run_config(struct store *st, int64_t suite_id, const struct plan *pl
 			ls->stop = 1;
 		}
 	} else {
-		step_log_text(&log, 0, &text);
-		kvlist_set(&art, "config.steps", text.buf ? text.buf : "");
-		kvlist_set(&art, "config.record", record.buf ? record.buf : "");
+		if (steps) { /* a modelled target (sim, null) has no steps and no record */
+			step_log_text(&log, 0, &text);
+			kvlist_set(&art, "config.steps", text.buf ? text.buf : "");
+			kvlist_set(&art, "config.record", record.buf ? record.buf : "");
+		}
 		for (size_t i = first; i < end && !ls->stop; i++)
 			run_at(st, suite_id, plan, o, i, &labels, &art, &last_id, ls);
 	}

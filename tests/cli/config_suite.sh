@@ -88,6 +88,13 @@ expect_eq "failing check: exit" "$?" 4
 expect_eq "failing check: statuses" "$(q f.db "SELECT group_concat(status) FROM run")" "failed,done"
 [ ! -e "$T/alpha.built" ] && ok "teardown after a failed check" || fail "alpha left built"
 
+# with the sim engine no step runs: the configuration's sim options model it
+"$BENCH" run c.suite --engine sim --db m.db -q 2>m.err
+expect_eq "sim: exit" "$?" 0
+expect_eq "sim: runs done" "$(q m.db "SELECT count(*) FROM run WHERE status = 'done'")" 2
+expect_eq "sim: no step artifacts" "$(q m.db "SELECT count(*) FROM artifact WHERE name LIKE 'config.%'")" 0
+[ ! -e "$T/alpha.built" ] && ok "sim: setup not run" || fail "sim ran a setup step"
+
 # Ctrl-C during a workload: the run is aborted, the teardown runs, exit 130
 cat >i.suite <<EOF2
 [suite]

@@ -84,6 +84,11 @@ wr=$(awk '$1 == "randwrite-4k" { print $2 }' cmp.txt)
 echo "raid5/raid0 write IOPS ratio: $wr"
 if awk -v r="$wr" 'BEGIN { exit !(r + 0 > 0 && r + 0 < 1) }'; then ok "write IOPS ratio $wr < 1"; else fail "write IOPS ratio '$wr'"; cat cmp.txt; fi
 
+"$BENCH" db diff-config raid5 raid0 --db a.db >diff.txt 2>&1
+expect_eq "diff-config: exit" "$?" 0
+grep -q "^  - Data, RAID5" diff.txt && grep -q "^  + Data, RAID0" diff.txt && ok "diff-config shows the layouts" ||
+	{ fail "diff-config"; cat diff.txt; }
+
 # ---- 2: kill -9 during the second configuration, then --resume
 "$BENCH" run btrfs.suite --quick --db k.db -q 2>k.err &
 pid=$!
