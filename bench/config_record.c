@@ -238,6 +238,10 @@ void config_record_collect(const struct suite_config *c, const struct host_list 
 	members_facts(c, labels, text);
 	for (size_t i = 0; i < c->ntargets; i++)
 		device_facts(c->targets[i], labels, text);
+	if (c->precondition.n) /* the measurement method's settings, as the suite gave them */
+		strbuf_adds(text, "## precondition\n");
+	for (size_t i = 0; i < c->precondition.n; i++)
+		strbuf_addf(text, "precondition.%s = %s\n", c->precondition.v[i].key, c->precondition.v[i].value);
 	if (c->nsteps[CONFIG_RECORD]) {
 		steps_run_phase(c, CONFIG_RECORD, hosts, workdir, NULL, log, &failed);
 		/* without times, so that two records differ only where the configurations do */

@@ -71,7 +71,8 @@ case $(q r.db "SELECT CAST(content AS TEXT) FROM artifact WHERE run_id = 1 AND n
 *"[setup] \$ touch $T/alpha.built"*"exit 0"*"[check] \$ test -e"*"[record] \$ echo 'layout: wide, 8 members'"*) ok "step log stored in order";;
 *) fail "config.steps of run 1";;
 esac
-expect_eq "precondition label" "$(q r.db "SELECT count(*) FROM run_label WHERE key LIKE 'precondition%'")" 0
+expect_eq "precondition: not a label" "$(q r.db "SELECT count(*) FROM run_label WHERE key LIKE 'precondition%'")" 0
+expect_eq "precondition: in the record" "$(q r.db "SELECT count(*) FROM artifact WHERE run_id = 1 AND name = 'config.record' AND CAST(content AS TEXT) LIKE '%precondition.trim = full%'")" 1
 "$BENCH" db diff-config alpha beta --db r.db >diff.txt 2>err.txt
 expect_eq "diff-config: exit" "$?" 0
 grep -q "^  - layout: wide, 8 members" diff.txt && grep -q "^  + layout: narrow, 4 members" diff.txt &&
