@@ -417,6 +417,8 @@ static void run_at(struct store *st, int64_t suite_id, const struct plan *plan, 
  * check can vouch for; building it again gives every configuration the same start).
  */
 
+#define CONFIG_LEFTOVER_TRIES 5
+
 static char *config_state_path(struct store *st, const struct plan *plan)
 {
 	char *root, *path;
@@ -485,10 +487,18 @@ static void config_leftover(const char *path, const struct runloop_opts *o, cons
 		name, pid);
 	step_log_init(&log);
 	strbuf_init(&text);
-	if (steps_run_phase(c, CONFIG_TEARDOWN, o->hosts, workdir, NULL, &log, &failed) < 0) {
-		char *why = step_failure_text(failed);
-		cli_warn("configuration '%s': leftover teardown: %s", name, why);
+	/* The killed bench's fio gets SIGTERM from the kernel (core/proc.c) but may still hold the stack busy for
+	 * a moment: a teardown that fails is tried again, 2 s apart, up to CONFIG_LEFTOVER_TRIES times. */
+	for (int attempt = 1; attempt <= CONFIG_LEFTOVER_TRIES; attempt++) {
+		char *why;
+		if (steps_run_phase(c, CONFIG_TEARDOWN, o->hosts, workdir, NULL, &log, &failed) == 0)
+			break;
+		why = step_failure_text(failed);
+		cli_warn("configuration '%s': leftover teardown, attempt %d of %d: %s", name, attempt,
+			 CONFIG_LEFTOVER_TRIES, why);
 		free(why);
+		if (attempt < CONFIG_LEFTOVER_TRIES)
+			sleep(2);
 	}
 	step_log_text(&log, 0, &text);
 	if (!o->quiet)

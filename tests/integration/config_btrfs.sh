@@ -101,7 +101,10 @@ kill -9 $pid
 wait $pid 2>/dev/null
 expect_eq "raid5 left mounted by kill -9" "$(left_mounts)" 1
 "$BENCH" run btrfs.suite --quick --db k.db --resume 2>r.err
-expect_eq "resume: exit" "$?" 0
+rc=$?
+expect_eq "resume: exit" "$rc" 0
+[ "$rc" = 0 ] || { cat r.err; q k.db "SELECT seq, status, error FROM run"; }
+grep "leftover teardown, attempt" r.err || true
 grep -q "configuration 'raid5' was left built" r.err && ok "resume tears the leftover down first" || { fail "no leftover teardown"; cat r.err; }
 expect_eq "resume: done = planned" "$(q k.db "SELECT count(*) FROM run WHERE status = 'done'")" "$(q k.db "SELECT planned_runs FROM suite")"
 expect_eq "resume: mounts left" "$(left_mounts)" 0
