@@ -210,8 +210,6 @@ static int opt_hosts(struct run_args *a, const struct bench_option *o, const cha
 	(void)o;
 	errbuf_init(&err);
 	host_list_release(&a->hosts);
-	config_list_release(a->run.configs);
-	free(a->run.configs);
 	if (hostsfile_read(v, &a->hosts, &err) < 0)
 		return cli_fail(&err);
 	a->hosts_file = v;
@@ -252,6 +250,8 @@ void run_args_release(struct run_args *a)
 	kvlist_release(&a->labels);
 	kvlist_release(&a->engine_opts);
 	host_list_release(&a->hosts);
+	config_list_release(a->run.configs);
+	free(a->run.configs);
 	free(a->profiles);
 	free(a->engine_names);
 	cJSON_Delete(a->suite_args);

@@ -711,7 +711,9 @@ static void run_config(struct store *st, int64_t suite_id, const struct plan *pl
 		ls->code = EXIT_INTERRUPTED;
 		ls->stop = 1;
 	}
-	if (steps) {
+	if (steps && why && !log.n) {
+		unlink(state); /* refused before its first step (members hold data): nothing to tear down */
+	} else if (steps) {
 		built = log.n;
 		if (!o->quiet)
 			fprintf(stderr, "configuration '%s': teardown\n", c->name);

@@ -89,6 +89,31 @@ expect_eq "failing check: exit" "$?" 4
 expect_eq "failing check: statuses" "$(q f.db "SELECT group_concat(status) FROM run")" "failed,done"
 [ ! -e "$T/alpha.built" ] && ok "teardown after a failed check" || fail "alpha left built"
 
+# a member that holds data is refused before any step, and nothing is torn down
+echo precious >"$T/precious.txt"
+cat >m.suite <<EOF2
+[suite]
+name = members
+[config m]
+members = $T/precious.txt
+setup = touch $T/m.setup
+teardown = touch $T/m.teardown
+[workload r]
+rw=randread
+bs=4k
+ioengine=psync
+size=4m
+runtime=1
+EOF2
+"$BENCH" run m.suite --target "$T/t.dat" --db mm.db -q 2>mm.err
+expect_eq "member with data: exit" "$?" 4
+case $(q mm.db "SELECT error FROM run") in
+*"configuration 'm': member $T/precious.txt:"*"--destructive"*) ok "member refusal names the device";;
+*) fail "error: $(q mm.db "SELECT error FROM run")";;
+esac
+[ ! -e "$T/m.setup" ] && [ ! -e "$T/m.teardown" ] && ok "no step ran" || fail "a step ran for a refused member"
+expect_eq "member: file unchanged" "$(cat "$T/precious.txt")" precious
+
 # with the sim engine no step runs: the configuration's sim options model it
 "$BENCH" run c.suite --engine sim --db m.db -q 2>m.err
 expect_eq "sim: exit" "$?" 0
