@@ -21,6 +21,7 @@
 #include "core/store_admin.h"
 #include "core/strbuf.h"
 #include "core/units.h"
+#include "report/config_diff.h"
 #include "report/cpuview.h"
 #include "report/escape.h"
 #include "report/report.h"
@@ -53,6 +54,7 @@ static int db_relabel(struct db_args *a);
 static int db_merge(struct db_args *a);
 static int db_check(struct db_args *a);
 static int db_vacuum(struct db_args *a);
+static int db_diff_config(struct db_args *a);
 
 static const struct db_sub subs[] = {
 	{ "list", db_list, O_DB | O_FORMAT | O_WHERE | O_ALL,
@@ -88,6 +90,13 @@ static const struct db_sub subs[] = {
 	{ "vacuum", db_vacuum, O_DB,
 	  "usage: bench db vacuum [--db PATH]\n\n"
 	  "Rebuilds the file without its free pages (SQLite VACUUM) and prints the size before and after.\n" },
+	{ "diff-config", db_diff_config, O_DB | O_WHERE,
+	  "usage: bench db diff-config A B [--db PATH] [--where key=value]...\n\n"
+	  "Compares two configurations of a study (runs labelled config=A and config=B, docs/recipes.md): the\n"
+	  "labels of the newest run of each (kernel, fio, CPU, memory, devices: cfg.*, and the configuration's\n"
+	  "own), then a line diff of their stored records (artifact config.record: /sys facts and the output of\n"
+	  "the record steps, e.g. btrfs filesystem show, mdadm --detail, zpool status). '-' lines are A's, '+'\n"
+	  "lines B's. Exit 0 whether or not they differ.\n" },
 	{ NULL, NULL, 0, NULL },
 };
 
@@ -106,7 +115,8 @@ static int db_usage(void)
 	       "  relabel   set or remove run labels; --dry-run\n"
 	       "  merge     bring in the suites of another bench database, without duplicates\n"
 	       "  check     integrity and foreign-key check, orphans\n"
-	       "  vacuum    compact the file\n\n"
+	       "  vacuum    compact the file\n"
+	       "  diff-config  what differs between two configurations' records\n\n"
 	       "'bench db <command> --help' describes a command. Common options: --db PATH (default bench.db),\n"
 	       "--format text|json.\n%s", exit_text);
 	return EXIT_OK;
@@ -901,6 +911,38 @@ static int db_vacuum(struct db_args *a)
 	return code;
 }
 
+/* ---- diff-config ------------------------------------------------------------------------------- */
+
+static int db_diff_config(struct db_args *a)
+{
+	struct config_view va, vb;
+	struct store *st = NULL;
+	struct errbuf err;
+	struct strbuf out;
+	int code = EXIT_OK;
+
+	if (a->npos != 2)
+		return cli_usage("db diff-config", "name two configurations: bench db diff-config A B");
+	if (db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st, &code))
+		return code;
+	config_view_init(&va);
+	config_view_init(&vb);
+	errbuf_init(&err);
+	strbuf_init(&out);
+	if (config_view_load(st, a->pos[0], &a->where, &va, &err) < 0 ||
+	    config_view_load(st, a->pos[1], &a->where, &vb, &err) < 0) {
+		code = cli_fail(&err);
+	} else {
+		config_diff_text(&va, &vb, &out);
+		fputs(out.buf ? out.buf : "", stdout);
+	}
+	strbuf_release(&out);
+	config_view_release(&va);
+	config_view_release(&vb);
+	store_close(st);
+	return code;
+}
+
 int cmd_db(int argc, char **argv)
 {
 	const struct db_sub *sub = NULL;
@@ -908,14 +950,14 @@ int cmd_db(int argc, char **argv)
 	int code;
 
 	if (argc < 2)
-		return cli_usage("db", "say what to do: list, show, rm, relabel, merge, check or vacuum");
+		return cli_usage("db", "say what to do: list, show, rm, relabel, merge, check, vacuum or diff-config");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
 		return db_usage();
 	for (const struct db_sub *s = subs; s->name; s++)
 		if (!strcmp(s->name, argv[1]))
 			sub = s;
 	if (!sub)
-		return cli_usage("db", "unknown subcommand '%s' (list, show, rm, relabel, merge, check, vacuum)",
+		return cli_usage("db", "unknown subcommand '%s' (list, show, rm, relabel, merge, check, vacuum, diff-config)",
 				 argv[1]);
 	memset(&a, 0, sizeof(a));
 	kvlist_init(&a.where);

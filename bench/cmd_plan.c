@@ -142,10 +142,9 @@ static void add_hosts(cJSON *root, const struct host_list *hosts)
 	}
 }
 
-void plan_print_json(FILE *f, const struct plan *p, const struct host_list *hosts)
+static cJSON *plan_json(const struct plan *p, const struct host_list *hosts)
 {
 	cJSON *root = cJSON_CreateObject(), *runs, *warn;
-	char *text;
 
 	cJSON_AddStringToObject(root, "suite", p->name ? p->name : "");
 	add_kv_object(root, "labels", &p->labels);
@@ -207,11 +206,122 @@ void plan_print_json(FILE *f, const struct plan *p, const struct host_list *host
 	warn = cJSON_AddArrayToObject(root, "warnings");
 	for (size_t i = 0; i < p->nwarnings; i++)
 		cJSON_AddItemToArray(warn, cJSON_CreateString(p->warnings[i]));
-	text = cJSON_Print(root);
+	return root;
+}
+
+static void print_json(FILE *f, cJSON *root)
+{
+	char *text = cJSON_Print(root);
+
 	fputs(text, f);
 	fputc('\n', f);
 	free(text);
 	cJSON_Delete(root);
+}
+
+void plan_print_json(FILE *f, const struct plan *p, const struct host_list *hosts)
+{
+	print_json(f, plan_json(p, hosts));
+}
+
+/* ---- configurations: what is built, checked, recorded and torn down around their runs ------------------ */
+
+static void config_runs(const struct plan *p, const char *name, size_t *first, size_t *last)
+{
+	*first = *last = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		if (strcmp(kvlist_get(&p->runs[i].labels, "config", ""), name))
+			continue;
+		if (!*first)
+			*first = i + 1;
+		*last = i + 1;
+	}
+}
+
+static void configs_json(cJSON *root, const struct plan *p, const struct config_list *cl)
+{
+	cJSON *a = cJSON_AddArrayToObject(root, "configurations");
+
+	for (size_t i = 0; cl && i < cl->n; i++) {
+		const struct suite_config *c = &cl->v[i];
+		cJSON *o = cJSON_CreateObject(), *t;
+		size_t first, last;
+
+		config_runs(p, c->name, &first, &last);
+		cJSON_AddStringToObject(o, "name", c->name);
+		cJSON_AddStringToObject(o, "source", c->file);
+		cJSON_AddNumberToObject(o, "source_line", c->line);
+		cJSON_AddNumberToObject(o, "first_run", (double)first);
+		cJSON_AddNumberToObject(o, "last_run", (double)last);
+		add_kv_object(o, "labels", &c->labels);
+		t = cJSON_AddArrayToObject(o, "recipes");
+		for (size_t k = 0; k < c->nrecipes; k++)
+			cJSON_AddItemToArray(t, cJSON_CreateString(c->recipes[k]));
+		t = cJSON_AddArrayToObject(o, "targets");
+		for (size_t k = 0; k < c->ntargets; k++)
+			cJSON_AddItemToArray(t, cJSON_CreateString(c->targets[k]));
+		t = cJSON_AddArrayToObject(o, "members");
+		for (size_t k = 0; k < c->nmembers; k++)
+			cJSON_AddItemToArray(t, cJSON_CreateString(c->members[k]));
+		add_kv_object(o, "precondition", &c->precondition);
+		add_kv_object(o, "sim", &c->sim_opts);
+		for (int ph = 0; ph < CONFIG_NPHASES; ph++) {
+			cJSON *steps = cJSON_AddArrayToObject(o, config_phase_name((enum config_phase)ph));
+			for (size_t k = 0; k < c->nsteps[ph]; k++) {
+				const struct config_step *s = &c->steps[ph][k];
+				cJSON *so = cJSON_CreateObject(), *av = cJSON_AddArrayToObject(so, "argv");
+				for (size_t w = 0; w < s->argc; w++)
+					cJSON_AddItemToArray(av, cJSON_CreateString(s->argv[w]));
+				if (s->host || c->host)
+					cJSON_AddStringToObject(so, "host", s->host ? s->host : c->host);
+				cJSON_AddNumberToObject(so, "timeout_s", config_step_timeout_s(c, s));
+				cJSON_AddItemToArray(steps, so);
+			}
+		}
+		cJSON_AddItemToArray(a, o);
+	}
+}
+
+void plan_print_configs(FILE *f, const struct plan *p, const struct config_list *cl)
+{
+	for (size_t i = 0; cl && i < cl->n; i++) {
+		const struct suite_config *c = &cl->v[i];
+		size_t first, last;
+
+		config_runs(p, c->name, &first, &last);
+		fprintf(f, "\nconfiguration %s (%s:%d): runs %zu-%zu\n", c->name, c->file, c->line, first, last);
+		for (size_t k = 0; k < c->labels.n; k++)
+			fprintf(f, "  label     %s=%s\n", c->labels.v[k].key, c->labels.v[k].value);
+		for (size_t k = 0; k < c->nrecipes; k++)
+			fprintf(f, "  recipe    %s\n", c->recipes[k]);
+		if (c->nmembers) {
+			fputs("  members  ", f);
+			for (size_t k = 0; k < c->nmembers; k++)
+				fprintf(f, " %s", c->members[k]);
+			fputs("  (refused when they hold data, unless --destructive)\n", f);
+		}
+		if (c->ntargets) {
+			fputs("  targets  ", f);
+			for (size_t k = 0; k < c->ntargets; k++)
+				fprintf(f, " %s", c->targets[k]);
+			fputc('\n', f);
+		}
+		for (size_t k = 0; k < c->precondition.n; k++)
+			fprintf(f, "  precondition.%s = %s\n", c->precondition.v[k].key, c->precondition.v[k].value);
+		for (size_t k = 0; k < c->sim_opts.n; k++)
+			fprintf(f, "  sim       %s=%s  (engine sim: steps not run)\n", c->sim_opts.v[k].key,
+				c->sim_opts.v[k].value);
+		for (int ph = 0; ph < CONFIG_NPHASES; ph++) {
+			for (size_t k = 0; k < c->nsteps[ph]; k++) {
+				const struct config_step *s = &c->steps[ph][k];
+				const char *host = s->host ? s->host : c->host;
+				char *line = config_argv_text(s->argv);
+				fprintf(f, "  %-9s %s%s[%us] %s\n", config_phase_name((enum config_phase)ph), host ? host : "",
+					host ? " " : "", config_step_timeout_s(c, s), line);
+				free(line);
+			}
+		}
+	}
 }
 
 static void usage(void)
@@ -251,10 +361,14 @@ int cmd_plan(int argc, char **argv)
 	}
 	if ((rc = run_args_plan(&a, &plan)) != EXIT_OK)
 		goto out;
-	if (!strcmp(a.format, "json"))
-		plan_print_json(stdout, &plan, &a.hosts);
-	else
+	if (!strcmp(a.format, "json")) {
+		cJSON *root = plan_json(&plan, &a.hosts);
+		configs_json(root, &plan, a.run.configs);
+		print_json(stdout, root);
+	} else {
 		plan_print_text(stdout, &plan, a.verbose);
+		plan_print_configs(stdout, &plan, a.run.configs);
+	}
 out:
 	plan_release(&plan);
 	run_args_release(&a);

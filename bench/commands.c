@@ -15,6 +15,7 @@ const struct cmd bench_commands[] = {
 	  CMD_STORE_RW | CMD_STORE_LATE },
 	{ "plan", cmd_plan, "show the runs a suite expands to, without running them", 0 },
 	{ "profiles", cmd_profiles, "list the built-in suites, or show one", 0 },
+	{ "recipes", cmd_recipes, "list the recipes that build storage stacks and exports, or show one's commands", 0 },
 	{ "import", cmd_import, "store results from fio JSON output, fio log files and published CSV", CMD_STORE_RW | CMD_STORE_LATE },
 	{ "report", cmd_report, "print stored results: tables, ratio tables, charts, HTML", CMD_STORE_RO | CMD_STORE_LATE },
 	{ "gate", cmd_gate, "CI regression gate: compare candidate runs with a baseline, with confidence intervals",

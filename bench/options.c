@@ -92,6 +92,9 @@ const struct bench_option bench_options[] = {
 	  "allow writing block devices that hold a filesystem, partitions or data" },
 	{ "overwrite-files", 0, OPT_RUN, S, OPT_FLAG(run.overwrite_files), NULL,
 	  "allow writing existing files bench did not create (docs/safety.md)" },
+	{ "stop-on-config-failure", 0, OPT_RUN, S, OPT_FLAG(run.stop_on_config_failure), NULL,
+	  "stop the suite (exit 4) when a configuration's setup or check fails (default: its\n"
+	  "runs are 'failed', its teardown runs and the next configuration is built)" },
 	{ "quiet", 'q', OPT_RUN, 0, OPT_FLAG(run.quiet), NULL, "no per-run progress lines" },
 	{ "help", 'h', OPT_BOTH, 0, OPT_CALL(opt_help), NULL, "show this help" },
 	{ NULL, 0, 0, 0, NULL, 0, NULL, NULL },
@@ -250,6 +253,8 @@ void run_args_release(struct run_args *a)
 	kvlist_release(&a->labels);
 	kvlist_release(&a->engine_opts);
 	host_list_release(&a->hosts);
+	config_list_release(a->run.configs);
+	free(a->run.configs);
 	free(a->profiles);
 	free(a->engine_names);
 	cJSON_Delete(a->suite_args);
@@ -479,6 +484,12 @@ int run_args_plan(struct run_args *a, struct plan *out)
 		cli_warn("%s", out->warnings[i]);
 	if (!out->n)
 		return cli_error(EXIT_INPUT, "'%s' expands to no runs", a->profiles[0]);
+	/* [config] sections: every run once per configuration (profiles/config.h) */
+	a->run.configs = xcalloc(1, sizeof(*a->run.configs));
+	config_list_init(a->run.configs);
+	if (config_collect(a->profiles, a->nprofiles, a->run.configs, &err) < 0 ||
+	    config_plan_cross(out, a->run.configs, a->plan.ntargets > 0, &err) < 0)
+		return cli_fail(&err);
 	if ((rc = check_engines(a, out)) != EXIT_OK)
 		return rc;
 	apply_command_line(a, out);

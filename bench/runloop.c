@@ -3,6 +3,8 @@
  */
 #include "bench/runloop.h"
 #include "bench/cli.h"
+#include "bench/config_record.h"
+#include "bench/steps.h"
 #include "collectors/session.h"
 #include "core/proc.h"
 #include "core/strbuf.h"
@@ -163,7 +165,8 @@ static int make_workdir(char **out, struct errbuf *err)
 
 /* Runs one spec to its end. Returns 0, or -1 on a storage error (err set). *status gets the final status. */
 static int run_one(struct store *st, int64_t suite_id, const struct run_spec *s, const struct runloop_opts *o,
-		   size_t idx, size_t total, double remaining_after, enum run_status *status, struct errbuf *err)
+		   size_t idx, size_t total, double remaining_after, const struct kvlist *extra_art,
+		   enum run_status *status, int64_t *run_id_out, struct errbuf *err)
 {
 	const struct engine_ops *ops = engine_find(s->engine ? s->engine : "fio");
 	struct engine_run er;
@@ -180,6 +183,8 @@ static int run_one(struct store *st, int64_t suite_id, const struct run_spec *s,
 	*status = RUN_FAILED;
 	if (store_run_begin(st, suite_id, s, &run_id, err) < 0)
 		return -1;
+	if (run_id_out)
+		*run_id_out = run_id;
 	if (!ops) {
 		error = xasprintf("unknown engine '%s'", s->engine);
 		goto finish;
@@ -283,6 +288,8 @@ finish:
 		fputs("\r\033[K", stderr);
 	if (*status == RUN_RUNNING)
 		*status = RUN_FAILED;
+	for (size_t i = 0; extra_art && i < extra_art->n; i++)
+		run_result_add_artifact(&res, extra_art->v[i].key, extra_art->v[i].value, strlen(extra_art->v[i].value));
 	rc = store_run_finish(st, run_id, *status, error, &res, err);
 	/* "done" only once it is stored: a failed commit leaves the run 'running' and ends the suite (exit 5) */
 	if (!o->quiet && rc == 0)
@@ -306,8 +313,13 @@ int runloop_preflight(const struct plan *plan, const struct runloop_opts *o)
 		const struct run_spec *s = &plan->runs[i];
 		const char *engine = s->engine ? s->engine : "fio";
 
+		const struct suite_config *c = o->configs ?
+			config_list_find(o->configs, kvlist_get(&s->labels, "config", "")) : NULL;
+
 		if (!local || strcmp(engine, "fio"))
 			continue;
+		if (c && (c->ntargets || c->nsteps[CONFIG_SETUP]))
+			continue; /* its targets exist once its setup has run: checked then (config_build) */
 		if (target_check_spec(s, (o->destructive ? TARGET_DESTRUCTIVE : 0) |
 					 (o->overwrite_files ? TARGET_OVERWRITE_FILES : 0), &err) < 0)
 			return cli_fail(&err);
@@ -315,17 +327,467 @@ int runloop_preflight(const struct plan *plan, const struct runloop_opts *o)
 	return EXIT_OK;
 }
 
+/* Counters of one suite run and whether it must stop. */
+struct loop_state {
+	size_t done, failed, partial, skipped;
+	double remaining;
+	int code;     /* the exit code once stop is set */
+	int stop;
+};
+
+/* Whether run i of the plan is already 'done' (on --resume); -1 on a storage error (printed). */
+static int already_done(struct store *st, int64_t suite_id, const struct run_spec *s, const struct runloop_opts *o,
+			int64_t *run_id)
+{
+	struct errbuf err;
+	enum run_status old_status = RUN_FAILED;
+	int64_t old_id = 0;
+
+	errbuf_init(&err);
+	*run_id = 0;
+	if (!o->resume)
+		return 0;
+	if (store_run_lookup(st, suite_id, s->seq, s->repetition, &old_id, &old_status, &err) < 0) {
+		cli_fail(&err);
+		return -1;
+	}
+	*run_id = old_id;
+	return old_id && old_status == RUN_DONE;
+}
+
+/*
+ * Runs plan run i with `extra_labels` and `extra_art` (a configuration's record) unless it is done already.
+ * Sets ls->stop (and ls->code) when the suite must stop.
+ */
+static void run_at(struct store *st, int64_t suite_id, const struct plan *plan, const struct runloop_opts *o,
+		   size_t i, const struct kvlist *extra_labels, const struct kvlist *extra_art, int64_t *run_id,
+		   struct loop_state *ls)
+{
+	struct errbuf err;
+	struct run_spec s;
+	enum run_status status;
+	int d;
+
+	errbuf_init(&err);
+	ls->remaining -= spec_time_s(&plan->runs[i]);
+	if ((d = already_done(st, suite_id, &plan->runs[i], o, run_id)) != 0) {
+		if (d < 0) {
+			ls->code = EXIT_STORE;
+			ls->stop = 1;
+			return;
+		}
+		ls->skipped++;
+		ls->done++;
+		return;
+	}
+	run_spec_copy(&s, &plan->runs[i]);
+	merge_labels(&s, plan);
+	for (size_t k = 0; extra_labels && k < extra_labels->n; k++)
+		kvlist_set(&s.labels, extra_labels->v[k].key, extra_labels->v[k].value);
+	if (run_one(st, suite_id, &s, o, i + 1, plan->n, ls->remaining, extra_art, &status, run_id, &err) < 0) {
+		run_spec_release(&s);
+		ls->code = cli_fail(&err);
+		ls->stop = 1;
+		return;
+	}
+	run_spec_release(&s);
+	if (status == RUN_DONE)
+		ls->done++;
+	else if (status == RUN_PARTIAL)
+		ls->partial++;
+	else if (status == RUN_FAILED)
+		ls->failed++;
+	if (status == RUN_ABORTED || cli_interrupted) {
+		fprintf(stderr, "bench: interrupted: run %zu of %zu aborted; 'bench run --resume' with the same "
+				"arguments finishes the suite\n", i + 1, plan->n);
+		ls->code = EXIT_INTERRUPTED;
+		ls->stop = 1;
+	} else if (status == RUN_PARTIAL && o->stop_on_host_failure) {
+		ls->code = cli_error(EXIT_HOST, "run %zu of %zu is partial: stopping the suite (--stop-on-host-failure)",
+				     i + 1, plan->n);
+		ls->stop = 1;
+	}
+}
+
+/* ---- configurations ---------------------------------------------------------------------------------
+ * Each configuration: (on a fio engine) member checks, setup, check, the precondition hook, the record, its
+ * workloads, then teardown, always. A state file in the work root says which configuration is built while it
+ * is; a bench killed with -9 leaves it, and the next `bench run` of the same suite and database tears that
+ * configuration down before anything else (never adopts it: a stack whose load was killed is in a state no
+ * check can vouch for; building it again gives every configuration the same start).
+ */
+
+#define CONFIG_LEFTOVER_TRIES 5
+
+static char *config_state_path(struct store *st, const struct plan *plan)
+{
+	char *root, *path;
+	struct errbuf err;
+	uint64_t h = 1469598103934665603ull; /* FNV-1a of the database path and suite name */
+	char *abs = realpath(store_path(st), NULL);
+	const char *parts[2] = { abs ? abs : store_path(st), plan->name ? plan->name : "" };
+
+	errbuf_init(&err);
+	for (int k = 0; k < 2; k++)
+		for (const unsigned char *c = (const unsigned char *)parts[k]; *c; c++)
+			h = (h ^ *c) * 1099511628211ull;
+	free(abs);
+	if (!(root = work_root(&err)))
+		return NULL;
+	path = xasprintf("%s/config-%016llx.state", root, (unsigned long long)h);
+	free(root);
+	return path;
+}
+
+static void config_state_write(const char *path, const char *name)
+{
+	FILE *f = path ? fopen(path, "w") : NULL;
+
+	if (!f) {
+		cli_warn("cannot write the configuration state file '%s': a kill -9 now would leave the stack unrecorded",
+			 path ? path : "(none)");
+		return;
+	}
+	fprintf(f, "pid=%ld\nconfig=%s\n", (long)getpid(), name);
+	fflush(f);
+	fsync(fileno(f));
+	fclose(f);
+}
+
+/* Tears down a configuration a killed bench left (its state file), before anything else runs. */
+static void config_leftover(const char *path, const struct runloop_opts *o, const char *workdir)
+{
+	struct strbuf sb, text;
+	const struct suite_config *c;
+	const struct step_record *failed;
+	struct step_log log;
+	char *name;
+	long pid;
+
+	strbuf_init(&sb);
+	if (!path || strbuf_read_file(&sb, path) < 0) {
+		strbuf_release(&sb);
+		return;
+	}
+	pid = strncmp(sb.buf, "pid=", 4) ? 0 : strtol(sb.buf + 4, NULL, 10);
+	name = strstr(sb.buf, "config=") ? xstrdup(strstr(sb.buf, "config=") + 7) : xstrdup("");
+	name[strcspn(name, "\n")] = '\0';
+	strbuf_release(&sb);
+	if (pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) == 0) {
+		free(name);
+		return; /* still running: the suite lock refuses this run anyway */
+	}
+	if (!(c = config_list_find(o->configs, name))) {
+		cli_warn("configuration '%s' left by process %ld is not in this suite: not torn down (state file '%s')",
+			 name, pid, path);
+		free(name);
+		return;
+	}
+	fprintf(stderr, "bench: configuration '%s' was left built by process %ld (killed?): tearing it down first\n",
+		name, pid);
+	step_log_init(&log);
+	strbuf_init(&text);
+	/* The killed bench's fio gets SIGTERM from the kernel (core/proc.c) but may still hold the stack busy for
+	 * a moment: a teardown that fails is tried again, 2 s apart, up to CONFIG_LEFTOVER_TRIES times. */
+	for (int attempt = 1; attempt <= CONFIG_LEFTOVER_TRIES; attempt++) {
+		char *why;
+		if (steps_run_phase(c, CONFIG_TEARDOWN, o->hosts, workdir, NULL, &log, &failed) == 0)
+			break;
+		why = step_failure_text(failed);
+		cli_warn("configuration '%s': leftover teardown, attempt %d of %d: %s", name, attempt,
+			 CONFIG_LEFTOVER_TRIES, why);
+		free(why);
+		if (attempt < CONFIG_LEFTOVER_TRIES)
+			sleep(2);
+	}
+	step_log_text(&log, 0, &text);
+	if (!o->quiet)
+		fputs(text.buf ? text.buf : "", stderr);
+	strbuf_release(&text);
+	step_log_release(&log);
+	unlink(path);
+	free(name);
+}
+
+/*
+ * The precondition hook of the measurement method (docs/method.md): called once a configuration is built,
+ * checked and recorded, before its first workload, with the configuration's precondition.* settings
+ * (c->precondition). Returns 0 to go on, or -1 with err set to fail the configuration (its teardown runs).
+ * The method engineer wires blkdiscard, fill and settle here; until then it does nothing.
+ */
+static int config_precondition(const struct suite_config *c, const struct plan *plan, size_t first, size_t end,
+			       const struct runloop_opts *o, struct step_log *log, struct errbuf *err)
+{
+	(void)c;
+	(void)plan;
+	(void)first;
+	(void)end;
+	(void)o;
+	(void)log;
+	(void)err;
+	return 0;
+}
+
+/* Member devices must hold no data unless --destructive (libblkid, mounts, holders: engines/target.h). */
+static int config_members_check(const struct suite_config *c, const struct runloop_opts *o, struct errbuf *err)
+{
+	for (size_t i = 0; i < c->nmembers && !o->destructive; i++) {
+		struct errbuf e2;
+		errbuf_init(&e2);
+		if (target_check(c->members[i], 0, &e2) < 0)
+			return err_set(err, ERR_INPUT, "configuration '%s': member %s: %s (--destructive builds on it "
+				       "anyway)", c->name, c->members[i], e2.msg);
+	}
+	return 0;
+}
+
+/* Builds configuration c: members, setup, check, precondition, record. 0, or -1 with *why set (malloc'd). */
+static int config_build(const struct suite_config *c, const struct plan *plan, size_t first, size_t end,
+			const struct runloop_opts *o, const char *workdir, struct step_log *log, struct kvlist *labels,
+			struct strbuf *record, char **why)
+{
+	const struct step_record *failed;
+	struct errbuf err;
+
+	errbuf_init(&err);
+	if (config_members_check(c, o, &err) < 0) {
+		*why = xstrdup(err.msg);
+		return -1;
+	}
+	if (steps_run_phase(c, CONFIG_SETUP, o->hosts, workdir, &cli_interrupted, log, &failed) < 0 ||
+	    steps_run_phase(c, CONFIG_CHECK, o->hosts, workdir, &cli_interrupted, log, &failed) < 0) {
+		char *t = step_failure_text(failed);
+		*why = xasprintf("configuration '%s': %s", c->name, t);
+		free(t);
+		return -1;
+	}
+	if (cli_interrupted) {
+		*why = xasprintf("configuration '%s': interrupted during setup", c->name);
+		return -1;
+	}
+	if (config_precondition(c, plan, first, end, o, log, &err) < 0) {
+		*why = xasprintf("configuration '%s': precondition: %s", c->name, err.msg);
+		return -1;
+	}
+	config_record_collect(c, o->hosts, workdir, labels, record, log);
+	for (size_t i = first; i < end && !o->hosts; i++) {
+		const char *engine = plan->runs[i].engine ? plan->runs[i].engine : "fio";
+		if (strcmp(engine, "fio"))
+			continue;
+		if (target_check_spec(&plan->runs[i], (o->destructive ? TARGET_DESTRUCTIVE : 0) |
+						      (o->overwrite_files ? TARGET_OVERWRITE_FILES : 0), &err) < 0) {
+			*why = xasprintf("configuration '%s': %s", c->name, err.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Marks the configuration's runs that are not done 'failed' with `why` and the step log. */
+static void config_fail_runs(struct store *st, int64_t suite_id, const struct plan *plan, size_t first, size_t end,
+			     const struct runloop_opts *o, const char *why, const struct kvlist *art,
+			     struct loop_state *ls)
+{
+	for (size_t i = first; i < end && !ls->stop; i++) {
+		struct run_result res;
+		struct errbuf err;
+		struct run_spec s;
+		int64_t run_id;
+		int d = already_done(st, suite_id, &plan->runs[i], o, &run_id);
+
+		ls->remaining -= spec_time_s(&plan->runs[i]);
+		if (d < 0) {
+			ls->code = EXIT_STORE;
+			ls->stop = 1;
+			break;
+		}
+		if (d) {
+			ls->skipped++;
+			ls->done++;
+			continue;
+		}
+		errbuf_init(&err);
+		run_result_init(&res);
+		run_spec_copy(&s, &plan->runs[i]);
+		merge_labels(&s, plan);
+		for (size_t k = 0; k < art->n; k++)
+			run_result_add_artifact(&res, art->v[k].key, art->v[k].value, strlen(art->v[k].value));
+		if (store_run_begin(st, suite_id, &s, &run_id, &err) < 0 ||
+		    store_run_finish(st, run_id, RUN_FAILED, why, &res, &err) < 0) {
+			ls->code = cli_fail(&err);
+			ls->stop = 1;
+		} else {
+			ls->failed++;
+			if (!o->quiet)
+				fprintf(stderr, "[%zu/%zu] %s: failed (%s)\n", i + 1, plan->n, s.name, why);
+		}
+		run_spec_release(&s);
+		run_result_release(&res);
+	}
+}
+
+/* Adds the teardown log as artifact config.teardown of run `run_id`. */
+static void config_store_teardown(struct store *st, int64_t run_id, const char *text)
+{
+	struct run_result res;
+	struct errbuf err;
+
+	if (!run_id)
+		return;
+	errbuf_init(&err);
+	run_result_init(&res);
+	run_result_add_artifact(&res, "config.teardown", text, strlen(text));
+	if (store_begin(st, &err) < 0 || store_run_write_result(st, run_id, &res, &err) < 0 ||
+	    store_commit(st, &err) < 0)
+		cli_warn("the teardown log was not stored: %s", err.msg);
+	run_result_release(&res);
+}
+
+/* Whether every run of [first, end) is done already (a --resume skips the configuration without building it). */
+static int config_all_done(struct store *st, int64_t suite_id, const struct plan *plan, size_t first, size_t end,
+			   const struct runloop_opts *o)
+{
+	int64_t id;
+	for (size_t i = first; i < end; i++)
+		if (already_done(st, suite_id, &plan->runs[i], o, &id) != 1)
+			return 0;
+	return 1;
+}
+
+/* Whether a run needs the stack: engines other than fio (sim, null) model or skip the target. */
+static int config_needs_steps(const struct plan *plan, size_t first, size_t end)
+{
+	for (size_t i = first; i < end; i++)
+		if (!plan->runs[i].engine || !strcmp(plan->runs[i].engine, "fio"))
+			return 1;
+	return 0;
+}
+
+/* One configuration from build to teardown. */
+static void run_config(struct store *st, int64_t suite_id, const struct plan *plan, const struct runloop_opts *o,
+		       const struct suite_config *c, size_t first, size_t end, const char *state, const char *workdir,
+		       struct loop_state *ls)
+{
+	struct step_log log;
+	struct kvlist labels, art;
+	struct strbuf record, text;
+	const struct step_record *failed;
+	char *why = NULL;
+	int64_t last_id = 0;
+	int steps = config_needs_steps(plan, first, end);
+	size_t built;
+
+	step_log_init(&log);
+	kvlist_init(&labels);
+	kvlist_init(&art);
+	strbuf_init(&record);
+	strbuf_init(&text);
+	if (!o->quiet)
+		fprintf(stderr, "configuration '%s': %s\n", c->name,
+			steps ? "building" : "steps not run (the engine models the target)");
+	if (steps)
+		config_state_write(state, c->name);
+	if (steps && config_build(c, plan, first, end, o, workdir, &log, &labels, &record, &why) < 0) {
+		step_log_text(&log, 0, &text);
+		kvlist_set(&art, "config.steps", text.buf ? text.buf : "");
+		if (!o->quiet)
+			fputs(text.buf ? text.buf : "", stderr);
+		config_fail_runs(st, suite_id, plan, first, end, o, why, &art, ls);
+		ls->code = EXIT_HOST;
+		if (o->stop_on_config_failure && !ls->stop) {
+			cli_error(EXIT_HOST, "%s: stopping the suite (--stop-on-config-failure)", why);
+			ls->stop = 1;
+		}
+	} else {
+		if (steps) { /* a modelled target (sim, null) has no steps and no record */
+			step_log_text(&log, 0, &text);
+			kvlist_set(&art, "config.steps", text.buf ? text.buf : "");
+			kvlist_set(&art, "config.record", record.buf ? record.buf : "");
+		}
+		for (size_t i = first; i < end && !ls->stop; i++)
+			run_at(st, suite_id, plan, o, i, &labels, &art, &last_id, ls);
+	}
+	if (cli_interrupted && !ls->stop) {
+		ls->code = EXIT_INTERRUPTED;
+		ls->stop = 1;
+	}
+	if (steps && why && !log.n) {
+		unlink(state); /* refused before its first step (members hold data): nothing to tear down */
+	} else if (steps) {
+		built = log.n;
+		if (!o->quiet)
+			fprintf(stderr, "configuration '%s': teardown\n", c->name);
+		if (steps_run_phase(c, CONFIG_TEARDOWN, o->hosts, workdir, NULL, &log, &failed) < 0) {
+			char *t = step_failure_text(failed);
+			cli_warn("configuration '%s': %s", c->name, t);
+			free(t);
+		}
+		strbuf_reset(&text);
+		step_log_text(&log, built, &text);
+		config_store_teardown(st, last_id, text.buf ? text.buf : "");
+		unlink(state);
+	}
+	free(why);
+	strbuf_release(&record);
+	strbuf_release(&text);
+	kvlist_release(&labels);
+	kvlist_release(&art);
+	step_log_release(&log);
+}
+
+static void runloop_configs(struct store *st, int64_t suite_id, const struct plan *plan,
+			    const struct runloop_opts *o, struct loop_state *ls)
+{
+	char *state = config_state_path(st, plan), *workdir = NULL;
+	struct errbuf err;
+
+	errbuf_init(&err);
+	if (make_workdir(&workdir, &err) < 0) {
+		ls->code = cli_fail(&err);
+		ls->stop = 1;
+		free(state);
+		return;
+	}
+	config_leftover(state, o, workdir);
+	for (size_t ci = 0; ci < o->configs->n && !ls->stop; ci++) {
+		const struct suite_config *c = &o->configs->v[ci];
+		size_t first = plan->n, end = plan->n;
+
+		for (size_t i = 0; i < plan->n; i++) {
+			const char *name = kvlist_get(&plan->runs[i].labels, "config", "");
+			if (!strcmp(name, c->name)) {
+				if (first == plan->n)
+					first = i;
+				end = i + 1;
+			}
+		}
+		if (first == plan->n)
+			continue;
+		if (config_all_done(st, suite_id, plan, first, end, o)) {
+			for (size_t i = first; i < end; i++)
+				ls->remaining -= spec_time_s(&plan->runs[i]);
+			ls->done += end - first;
+			ls->skipped += end - first;
+			continue;
+		}
+		run_config(st, suite_id, plan, o, c, first, end, state, workdir, ls);
+	}
+	rm_tree(workdir);
+	free(workdir);
+	free(state);
+}
+
 int runloop_run(struct store *st, const struct plan *plan, const struct runloop_opts *o)
 {
 	struct errbuf err;
 	int64_t suite_id = 0;
-	size_t done = 0, failed = 0, partial = 0, skipped = 0;
-	double remaining = 0;
-	int code = EXIT_OK;
+	struct loop_state ls;
 
+	memset(&ls, 0, sizeof(ls));
+	ls.code = EXIT_OK;
 	errbuf_init(&err);
 	if (o->resume && store_suite_find(st, plan->name, o->args, &suite_id, &err) < 0) {
-		code = cli_fail(&err);
+		ls.code = cli_fail(&err);
 		goto out;
 	}
 	if (o->resume && !suite_id)
@@ -333,16 +795,16 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 			 store_path(st));
 	if (!suite_id &&
 	    store_suite_add(st, plan->name, "run", o->args, (unsigned)plan->n, &plan->labels, &suite_id, &err) < 0) {
-		code = cli_fail(&err);
+		ls.code = cli_fail(&err);
 		goto out;
 	}
 	if (store_suite_lock(st, suite_id, &err) < 0) { /* one bench run per suite at a time */
 		suite_id = 0;
-		code = cli_fail(&err);
+		ls.code = cli_fail(&err);
 		goto out;
 	}
 	for (size_t i = 0; i < plan->n; i++)
-		remaining += spec_time_s(&plan->runs[i]);
+		ls.remaining += spec_time_s(&plan->runs[i]);
 	{
 		char *root = work_root(&err);
 		if (root)
@@ -351,63 +813,30 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 		errbuf_init(&err);
 	}
 	cli_trap_signals();
-	for (size_t i = 0; i < plan->n; i++) {
-		struct run_spec s;
-		enum run_status status;
-		int64_t old_id = 0;
-		enum run_status old_status = RUN_FAILED;
-
-		remaining -= spec_time_s(&plan->runs[i]);
-		if (o->resume && store_run_lookup(st, suite_id, plan->runs[i].seq, plan->runs[i].repetition, &old_id,
-						  &old_status, &err) < 0) {
-			code = cli_fail(&err);
-			goto out;
-		}
-		if (old_id && old_status == RUN_DONE) {
-			skipped++;
-			done++;
-			continue;
-		}
-		run_spec_copy(&s, &plan->runs[i]);
-		merge_labels(&s, plan);
-		if (run_one(st, suite_id, &s, o, i + 1, plan->n, remaining, &status, &err) < 0) {
-			run_spec_release(&s);
-			code = cli_fail(&err);
-			goto out;
-		}
-		run_spec_release(&s);
-		if (status == RUN_DONE)
-			done++;
-		else if (status == RUN_PARTIAL)
-			partial++;
-		else if (status == RUN_FAILED)
-			failed++;
-		if (status == RUN_ABORTED || cli_interrupted) {
-			fprintf(stderr, "bench: interrupted: run %zu of %zu aborted; 'bench run --resume' with the same "
-					"arguments finishes the suite\n", i + 1, plan->n);
-			code = EXIT_INTERRUPTED;
-			goto out;
-		}
-		if (status == RUN_PARTIAL && o->stop_on_host_failure) {
-			code = cli_error(EXIT_HOST, "run %zu of %zu is partial: stopping the suite (--stop-on-host-failure)",
-					 i + 1, plan->n);
-			goto out;
+	if (o->configs && o->configs->n) {
+		runloop_configs(st, suite_id, plan, o, &ls);
+	} else {
+		for (size_t i = 0; i < plan->n && !ls.stop; i++) {
+			int64_t run_id;
+			run_at(st, suite_id, plan, o, i, NULL, NULL, &run_id, &ls);
 		}
 	}
+	if (ls.stop)
+		goto out;
 	if (!o->quiet) {
-		fprintf(stderr, "suite %lld '%s': %zu runs, %zu done", (long long)suite_id, plan->name, plan->n, done);
-		if (skipped)
-			fprintf(stderr, " (%zu already done before --resume)", skipped);
-		if (partial)
-			fprintf(stderr, ", %zu partial", partial);
-		if (failed)
-			fprintf(stderr, ", %zu failed", failed);
+		fprintf(stderr, "suite %lld '%s': %zu runs, %zu done", (long long)suite_id, plan->name, plan->n, ls.done);
+		if (ls.skipped)
+			fprintf(stderr, " (%zu already done before --resume)", ls.skipped);
+		if (ls.partial)
+			fprintf(stderr, ", %zu partial", ls.partial);
+		if (ls.failed)
+			fprintf(stderr, ", %zu failed", ls.failed);
 		fprintf(stderr, "; stored in %s\n", store_path(st));
 	}
-	if (failed || partial)
-		code = EXIT_HOST;
+	if (ls.failed || ls.partial)
+		ls.code = EXIT_HOST;
 out:
 	if (suite_id)
 		store_suite_unlock(st, suite_id);
-	return code;
+	return ls.code;
 }

@@ -11,6 +11,7 @@
 
 #include "core/model.h"
 #include "core/store.h"
+#include "profiles/config.h"
 #include "profiles/profile.h"
 
 struct runloop_opts {
@@ -27,6 +28,8 @@ struct runloop_opts {
 	int quiet;                     /* no per-run lines */
 	int no_collectors;             /* do not sample CPU and disks */
 	unsigned collect_interval_ms;  /* 0: the collectors' default (1 s) */
+	struct config_list *configs;   /* the suite's [config] sections (the plan is crossed with them), or NULL */
+	int stop_on_config_failure;    /* a configuration whose setup or check fails stops the suite (exit 4) */
 };
 
 /*

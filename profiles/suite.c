@@ -23,6 +23,7 @@ void suite_init(struct suite *s)
 	kvlist_init(&s->labels);
 	kvlist_init(&s->options);
 	kvlist_init(&s->matrix);
+	config_list_init(&s->configs);
 }
 
 void suite_release(struct suite *s)
@@ -53,6 +54,7 @@ void suite_release(struct suite *s)
 		free(it->file);
 	}
 	free(s->items);
+	config_list_release(&s->configs);
 	suite_init(s);
 }
 
@@ -122,7 +124,7 @@ static void cut_comment(char *p)
 	}
 }
 
-enum sect { S_NONE, S_SUITE, S_OPTIONS, S_MATRIX, S_WORKLOAD, S_VDBENCH };
+enum sect { S_NONE, S_SUITE, S_OPTIONS, S_MATRIX, S_WORKLOAD, S_VDBENCH, S_CONFIG };
 
 static struct suite_item *add_item(struct suite *s, enum suite_item_kind kind, const char *name, const char *file,
 				   int line)
@@ -279,6 +281,9 @@ static int suite_line(struct suite *s, enum sect cur, struct suite_item *item, c
 	case S_VDBENCH:
 		r = 0;
 		break;
+	case S_CONFIG:
+		r = config_key(&s->configs.v[s->configs.n - 1], key, val, name, line, err);
+		break;
 	}
 	return r;
 }
@@ -367,9 +372,22 @@ int suite_parse_text(const char *text, size_t len, const char *name, struct suit
 				}
 				cur = !strcmp(hdr, "workload") ? S_WORKLOAD : S_VDBENCH;
 				item = add_item(s, cur == S_WORKLOAD ? SUITE_WORKLOAD : SUITE_VDBENCH, arg, name, line);
+			} else if (!strcmp(hdr, "config")) {
+				const struct suite_config *dup = config_list_find(&s->configs, arg);
+				if (!*arg || dup) {
+					if (dup)
+						err_set(err, ERR_INPUT, "%s:%d: duplicate section [config %s] (first at line %d)",
+							name, line, arg, dup->line);
+					else
+						err_set(err, ERR_INPUT, "%s:%d: [config NAME] needs a name", name, line);
+					free(raw);
+					goto out;
+				}
+				config_list_add(&s->configs, arg, name, line);
+				cur = S_CONFIG;
 			} else {
 				err_set(err, ERR_INPUT,
-					"%s:%d: unknown section '[%s]' (suite, options, matrix, workload, vdbench)", name,
+					"%s:%d: unknown section '[%s]' (suite, options, matrix, workload, vdbench, config)", name,
 					line, hdr);
 				free(raw);
 				goto out;
@@ -416,6 +434,14 @@ int suite_parse_text(const char *text, size_t len, const char *name, struct suit
 		if (s->items[i].kind == SUITE_VDBENCH && !s->items[i].text) {
 			err_set(err, ERR_INPUT, "%s:%d: [vdbench] section without parameter lines", name,
 				s->items[i].line);
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < s->configs.n; i++) {
+		const struct suite_config *c = &s->configs.v[i];
+		if (c->nsteps[CONFIG_SETUP] && !c->nsteps[CONFIG_TEARDOWN]) {
+			err_set(err, ERR_INPUT, "%s:%d: [config %s] has setup steps but no teardown", name, c->line,
+				c->name);
 			goto out;
 		}
 	}

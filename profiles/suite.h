@@ -9,6 +9,7 @@
 
 #include "core/errbuf.h"
 #include "core/kv.h"
+#include "profiles/config.h"
 
 enum suite_item_kind { SUITE_WORKLOAD, SUITE_VDBENCH, SUITE_PROFILE };
 
@@ -41,6 +42,7 @@ struct suite {
 	size_t nitems, cap;
 	int options_line, matrix_line;
 	int engine_line;         /* where `engine =` is, 0: not set */
+	struct config_list configs; /* [config NAME] sections in order (config.h), empty: none */
 };
 
 void suite_init(struct suite *s);

@@ -1,0 +1,257 @@
+/*
+ * config_record: the configuration record (see config_record.h).
+ */
+#include "bench/config_record.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "core/proc.h"
+
+/* Runs argv on `host` (NULL: here) and returns its stdout, or NULL. */
+static char *capture(const struct suite_config *c, const char *host, char *const *argv, const struct host_list *hosts)
+{
+	struct config_step s;
+	struct errbuf err;
+	char **av, *out = NULL;
+	int code = -1;
+
+	memset(&s, 0, sizeof(s));
+	s.argv = (char **)argv;
+	for (s.argc = 0; argv[s.argc]; s.argc++)
+		;
+	s.host = (char *)host;
+	s.origin = (char *)"config record";
+	errbuf_init(&err);
+	(void)c;
+	if (!(av = steps_argv(NULL, &s, hosts, &err)))
+		return NULL;
+	if (proc_run_capture(av, 20000, &out, &code, &err) < 0 || code != 0) {
+		free(out);
+		out = NULL;
+	}
+	steps_argv_free(av);
+	return out;
+}
+
+static void chomp(char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+}
+
+static void label(struct kvlist *labels, struct strbuf *text, const char *prefix, const char *key, const char *v)
+{
+	char *k = xasprintf("cfg.%s%s", prefix, key);
+	kvlist_set(labels, k, v);
+	strbuf_addf(text, "%s = %s\n", k, v);
+	free(k);
+}
+
+/* Value of "key : value" in /proc/cpuinfo-like text. */
+static char *field(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (!strncmp(p, key, kl) && (p[kl] == ' ' || p[kl] == '\t' || p[kl] == ':')) {
+			const char *c = strchr(p, ':'), *e;
+			if (!c)
+				return NULL;
+			c++;
+			while (*c == ' ' || *c == '\t')
+				c++;
+			e = strchr(c, '\n');
+			return xstrndup(c, e ? (size_t)(e - c) : strlen(c));
+		}
+	}
+	return NULL;
+}
+
+static void host_facts(const struct suite_config *c, const char *host, const struct host_list *hosts,
+		       struct kvlist *labels, struct strbuf *text)
+{
+	char *const a_kernel[] = { "uname", "-r", NULL }, *const a_fio[] = { "fio", "--version", NULL };
+	char *const a_cpu[] = { "cat", "/proc/cpuinfo", NULL }, *const a_mem[] = { "cat", "/proc/meminfo", NULL };
+	char *const a_n[] = { "nproc", "--all", NULL };
+	char *prefix = host ? xasprintf("%s.", host) : xstrdup("");
+	char *v, *cpu, *mem;
+
+	strbuf_addf(text, "## host %s\n", host ? host : "(this host)");
+	if ((v = capture(c, host, a_kernel, hosts))) {
+		chomp(v);
+		label(labels, text, prefix, "kernel", v);
+		free(v);
+	}
+	if ((v = capture(c, host, a_fio, hosts))) {
+		chomp(v);
+		label(labels, text, prefix, "fio", v);
+		free(v);
+	}
+	if ((cpu = capture(c, host, a_cpu, hosts))) {
+		if ((v = field(cpu, "model name")) || (v = field(cpu, "Processor"))) {
+			label(labels, text, prefix, "cpu", v);
+			free(v);
+		}
+		free(cpu);
+	}
+	if ((v = capture(c, host, a_n, hosts))) {
+		chomp(v);
+		label(labels, text, prefix, "cpus", v);
+		free(v);
+	}
+	if ((mem = capture(c, host, a_mem, hosts))) {
+		if ((v = field(mem, "MemTotal"))) {
+			char *sp = strchr(v, ' ');
+			if (sp)
+				*sp = '\0';
+			label(labels, text, prefix, "mem_kib", v);
+			free(v);
+		}
+		free(mem);
+	}
+	free(prefix);
+}
+
+static char *read_sys(const char *dev, const char *file)
+{
+	char *path = xasprintf("/sys/class/block/%s/%s", dev, file);
+	struct strbuf sb;
+	char *v = NULL;
+
+	strbuf_init(&sb);
+	if (strbuf_read_file(&sb, path) == 0) {
+		v = strbuf_detach(&sb, NULL);
+		chomp(v);
+	}
+	strbuf_release(&sb);
+	free(path);
+	return v;
+}
+
+/* The /sys facts of one local block device. */
+static void device_facts(const char *path, struct kvlist *labels, struct strbuf *text)
+{
+	static const struct { const char *file, *key; } files[] = {
+		{ "device/model", "model" }, { "device/firmware_rev", "firmware" }, { "device/rev", "firmware" },
+		{ "queue/scheduler", "scheduler" }, { "queue/nr_requests", "queue_depth" },
+	};
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	struct stat st;
+	char *v, *prefix;
+
+	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
+		return;
+	prefix = xasprintf("dev.%s.", name);
+	strbuf_addf(text, "## device %s\n", path);
+	if ((v = read_sys(name, "size"))) {
+		char *bytes = xasprintf("%llu", strtoull(v, NULL, 10) * 512ull);
+		label(labels, text, prefix, "size_bytes", bytes);
+		free(bytes);
+		free(v);
+	}
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *k = xasprintf("cfg.%s%s", prefix, files[i].key);
+		if (!kvlist_find(labels, k) && (v = read_sys(name, files[i].file))) {
+			char *lb = strchr(v, '['), *rb = lb ? strchr(lb, ']') : NULL;
+			if (lb && rb) { /* queue/scheduler: "[none] mq-deadline": the one in use */
+				memmove(v, lb + 1, (size_t)(rb - lb - 1));
+				v[rb - lb - 1] = '\0';
+			}
+			label(labels, text, prefix, files[i].key, v);
+			free(v);
+		}
+		free(k);
+	}
+	if ((v = read_sys(name, "loop/backing_file"))) { /* text only: it names a path that differs between runs */
+		strbuf_addf(text, "backing file = %s\n", v);
+		free(v);
+	}
+	free(prefix);
+}
+
+/*
+ * The member devices' facts: one label cfg.members.KEY when every member says the same (eight identical drives
+ * are one fact), else cfg.dev.NAME.KEY per member; cfg.members = their count.
+ */
+static void members_facts(const struct suite_config *c, struct kvlist *labels, struct strbuf *text)
+{
+	static const char *const keys[] = { "model", "firmware", "size_bytes", "scheduler", "queue_depth" };
+	struct kvlist dev;
+	char count[32];
+
+	if (!c->nmembers)
+		return;
+	kvlist_init(&dev);
+	for (size_t i = 0; i < c->nmembers; i++)
+		device_facts(c->members[i], &dev, text);
+	snprintf(count, sizeof(count), "%zu", c->nmembers);
+	kvlist_set(labels, "cfg.members", count);
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const char *first = NULL;
+		int same = 1, any = 0;
+		for (size_t i = 0; i < c->nmembers; i++) {
+			const char *name = strrchr(c->members[i], '/') ? strrchr(c->members[i], '/') + 1 : c->members[i];
+			char *key = xasprintf("cfg.dev.%s.%s", name, keys[k]);
+			const char *v = kvlist_get(&dev, key, NULL);
+			free(key);
+			any |= v != NULL;
+			if (!i)
+				first = v;
+			else if (!v != !first || (v && strcmp(v, first)))
+				same = 0;
+		}
+		if (!any)
+			continue;
+		if (same) {
+			char *key = xasprintf("cfg.members.%s", keys[k]);
+			kvlist_set(labels, key, first);
+			free(key);
+			continue;
+		}
+		for (size_t i = 0; i < c->nmembers; i++) {
+			const char *name = strrchr(c->members[i], '/') ? strrchr(c->members[i], '/') + 1 : c->members[i];
+			char *key = xasprintf("cfg.dev.%s.%s", name, keys[k]);
+			const char *v = kvlist_get(&dev, key, NULL);
+			if (v)
+				kvlist_set(labels, key, v);
+			free(key);
+		}
+	}
+	kvlist_release(&dev);
+}
+
+void config_record_collect(const struct suite_config *c, const struct host_list *hosts, const char *workdir,
+			   struct kvlist *labels, struct strbuf *text, struct step_log *log)
+{
+	const struct step_record *failed;
+	size_t from = log->n;
+
+	host_facts(c, NULL, hosts, labels, text);
+	if (c->host && strcmp(c->host, "local"))
+		host_facts(c, c->host, hosts, labels, text);
+	members_facts(c, labels, text);
+	for (size_t i = 0; i < c->ntargets; i++)
+		device_facts(c->targets[i], labels, text);
+	if (c->precondition.n) /* the measurement method's settings, as the suite gave them */
+		strbuf_adds(text, "## precondition\n");
+	for (size_t i = 0; i < c->precondition.n; i++)
+		strbuf_addf(text, "precondition.%s = %s\n", c->precondition.v[i].key, c->precondition.v[i].value);
+	if (c->nsteps[CONFIG_RECORD]) {
+		steps_run_phase(c, CONFIG_RECORD, hosts, workdir, NULL, log, &failed);
+		/* without times, so that two records differ only where the configurations do */
+		for (size_t i = from; i < log->n; i++) {
+			const struct step_record *r = &log->v[i];
+			strbuf_addf(text, "## %s%s$ %s (exit %d)\n", r->host ? r->host : "", r->host ? " " : "",
+				    r->argv_text, r->exit_code);
+			strbuf_adds(text, r->output ? r->output : "");
+			if (r->output && *r->output && r->output[strlen(r->output) - 1] != '\n')
+				strbuf_addc(text, '\n');
+		}
+	}
+}

@@ -1,0 +1,23 @@
+/*
+ * config_record: what a configuration was, per host and target device, recorded after its setup and check:
+ * kernel, fio version, CPU model and count, memory (labels cfg.kernel, cfg.fio, cfg.cpu, cfg.cpus,
+ * cfg.mem_kib; cfg.HOST.* for a step host other than this one), and for each member device and block-device
+ * target of this host what /sys says (cfg.dev.NAME.model, .firmware, .size_bytes, .scheduler, .queue_depth;
+ * members that all say the same give one label cfg.members.KEY, with cfg.members = their count),
+ * plus the full text (artifact config.record) with the output of the configuration's record steps
+ * (`btrfs filesystem show`, `mdadm --detail`, `lvs`, `zpool status`, sessions...).
+ */
+#ifndef BENCH_BENCH_CONFIG_RECORD_H
+#define BENCH_BENCH_CONFIG_RECORD_H
+
+#include "bench/steps.h"
+#include "core/kv.h"
+#include "core/model.h"
+#include "core/strbuf.h"
+#include "profiles/config.h"
+
+/* Collects the record of `c` into `labels` (short values) and `text` (everything); record steps go to `log`. */
+void config_record_collect(const struct suite_config *c, const struct host_list *hosts, const char *workdir,
+			   struct kvlist *labels, struct strbuf *text, struct step_log *log);
+
+#endif

@@ -1,0 +1,483 @@
+/*
+ * config: [config NAME] sections of suite files and the crossing of a plan with them (see config.h).
+ */
+#include "profiles/config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/model.h"
+#include "core/strbuf.h"
+#include "profiles/fio_job.h"
+#include "profiles/profile.h"
+#include "profiles/recipe.h"
+#include "profiles/suite.h"
+
+static const char *const phase_names[CONFIG_NPHASES] = { "setup", "check", "record", "teardown" };
+
+const char *config_phase_name(enum config_phase ph)
+{
+	return ph < CONFIG_NPHASES ? phase_names[ph] : "?";
+}
+
+void config_list_init(struct config_list *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+static void strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void config_release(struct suite_config *c)
+{
+	free(c->name);
+	free(c->file);
+	kvlist_release(&c->labels);
+	for (int ph = 0; ph < CONFIG_NPHASES; ph++) {
+		for (size_t i = 0; i < c->nsteps[ph]; i++)
+			config_step_release(&c->steps[ph][i]);
+		free(c->steps[ph]);
+	}
+	strv_free(c->targets, c->ntargets);
+	strv_free(c->members, c->nmembers);
+	strv_free(c->recipes, c->nrecipes);
+	kvlist_release(&c->sim_opts);
+	kvlist_release(&c->precondition);
+	free(c->host);
+}
+
+void config_list_release(struct config_list *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		config_release(&l->v[i]);
+	free(l->v);
+	config_list_init(l);
+}
+
+struct suite_config *config_list_add(struct config_list *l, const char *name, const char *file, int line)
+{
+	struct suite_config *c;
+
+	ARRAY_GROW(l->v, l->cap, l->n + 1);
+	c = &l->v[l->n++];
+	memset(c, 0, sizeof(*c));
+	c->name = xstrdup(name);
+	c->file = xstrdup(file);
+	c->line = line;
+	kvlist_init(&c->labels);
+	kvlist_init(&c->sim_opts);
+	kvlist_init(&c->precondition);
+	return c;
+}
+
+static char **strv_dup(char *const *v, size_t n)
+{
+	char **o = n ? xcalloc(n + 1, sizeof(*o)) : NULL;
+	for (size_t i = 0; i < n; i++)
+		o[i] = xstrdup(v[i]);
+	return o;
+}
+
+void config_list_copy(struct config_list *dst, const struct config_list *src)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		const struct suite_config *s = &src->v[i];
+		struct suite_config *c = config_list_add(dst, s->name, s->file, s->line);
+		kvlist_copy(&c->labels, &s->labels);
+		for (int ph = 0; ph < CONFIG_NPHASES; ph++)
+			for (size_t k = 0; k < s->nsteps[ph]; k++)
+				config_add_step(c, (enum config_phase)ph, &s->steps[ph][k]);
+		c->targets = strv_dup(s->targets, s->ntargets);
+		c->ntargets = s->ntargets;
+		c->members = strv_dup(s->members, s->nmembers);
+		c->nmembers = s->nmembers;
+		c->recipes = strv_dup(s->recipes, s->nrecipes);
+		c->nrecipes = s->nrecipes;
+		kvlist_copy(&c->sim_opts, &s->sim_opts);
+		kvlist_copy(&c->precondition, &s->precondition);
+		c->host = xstrdup(s->host);
+		c->timeout_s = s->timeout_s;
+	}
+}
+
+const struct suite_config *config_list_find(const struct config_list *l, const char *name)
+{
+	for (size_t i = 0; l && i < l->n; i++)
+		if (!strcmp(l->v[i].name, name))
+			return &l->v[i];
+	return NULL;
+}
+
+/* ---- steps ------------------------------------------------------------------------------------------ */
+
+void config_step_release(struct config_step *s)
+{
+	if (!s)
+		return;
+	if (s->argv)
+		strv_free(s->argv, s->argc);
+	free(s->host);
+	free(s->origin);
+	memset(s, 0, sizeof(*s));
+}
+
+void config_step_copy(struct config_step *dst, const struct config_step *src)
+{
+	dst->argv = strv_dup(src->argv, src->argc);
+	dst->argc = src->argc;
+	dst->host = xstrdup(src->host);
+	dst->timeout_s = src->timeout_s;
+	dst->origin = xstrdup(src->origin);
+}
+
+void config_add_step(struct suite_config *c, enum config_phase ph, const struct config_step *s)
+{
+	c->steps[ph] = xrealloc(c->steps[ph], (c->nsteps[ph] + 1) * sizeof(*c->steps[ph]));
+	config_step_copy(&c->steps[ph][c->nsteps[ph]++], s);
+}
+
+unsigned config_step_timeout_s(const struct suite_config *c, const struct config_step *s)
+{
+	if (s->timeout_s)
+		return s->timeout_s;
+	return c && c->timeout_s ? c->timeout_s : CONFIG_STEP_TIMEOUT_S;
+}
+
+/* Splits `text` into words with '' and "" quoting; -1 on an unterminated quote. */
+static int split_words(const char *text, char ***out, size_t *n)
+{
+	struct strbuf w;
+	const char *p = text;
+	char **v = NULL;
+	size_t cnt = 0;
+
+	strbuf_init(&w);
+	for (;;) {
+		int have = 0;
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		strbuf_reset(&w);
+		while (*p && !isspace((unsigned char)*p)) {
+			if (*p == '\'') {
+				const char *e = strchr(p + 1, '\'');
+				if (!e)
+					goto bad;
+				strbuf_add(&w, p + 1, (size_t)(e - p - 1));
+				p = e + 1;
+			} else if (*p == '"') {
+				p++;
+				while (*p && *p != '"') {
+					if (*p == '\\' && p[1])
+						p++;
+					strbuf_addc(&w, *p++);
+				}
+				if (*p != '"')
+					goto bad;
+				p++;
+			} else {
+				strbuf_addc(&w, *p++);
+			}
+			have = 1;
+		}
+		if (have) {
+			v = xrealloc(v, (cnt + 2) * sizeof(*v));
+			v[cnt++] = xstrdup(w.buf ? w.buf : "");
+			v[cnt] = NULL;
+		}
+	}
+	strbuf_release(&w);
+	*out = v;
+	*n = cnt;
+	return 0;
+bad:
+	strbuf_release(&w);
+	strv_free(v, cnt);
+	return -1;
+}
+
+int config_step_parse(const char *text, struct config_step *out, const char *origin, struct errbuf *err)
+{
+	char **w = NULL;
+	size_t n = 0, i = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (split_words(text, &w, &n) < 0)
+		return err_set(err, ERR_INPUT, "%s: unterminated quote in step '%s'", origin, text);
+	for (; i < n; i++) {
+		if (w[i][0] == '@' && w[i][1]) {
+			free(out->host);
+			out->host = xstrdup(w[i] + 1);
+		} else if (!strncmp(w[i], "timeout=", 8)) {
+			uint64_t us;
+			if (fio_parse_time_us(w[i] + 8, 1000000, &us) < 0 || us < 1000000 || us > 86400ull * 1000000) {
+				err_set(err, ERR_INPUT, "%s: step '%s': timeout must be 1s..24h, got '%s'", origin, text,
+					w[i] + 8);
+				goto fail;
+			}
+			out->timeout_s = (unsigned)(us / 1000000);
+		} else {
+			break;
+		}
+	}
+	if (i == n) {
+		err_set(err, ERR_INPUT, "%s: step '%s' has no command", origin, text);
+		goto fail;
+	}
+	out->argc = n - i;
+	out->argv = xcalloc(out->argc + 1, sizeof(*out->argv));
+	for (size_t k = 0; k < out->argc; k++) {
+		out->argv[k] = w[i + k];
+		w[i + k] = NULL;
+	}
+	strv_free(w, n);
+	out->origin = xstrdup(origin);
+	return 0;
+fail:
+	strv_free(w, n);
+	config_step_release(out);
+	return -1;
+}
+
+char *config_argv_text(char *const *argv)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	for (size_t i = 0; argv && argv[i]; i++) {
+		const char *a = argv[i];
+		int plain = *a != '\0';
+		for (const char *c = a; *c; c++)
+			if (!isalnum((unsigned char)*c) && !strchr("-_./=:,@%+", *c))
+				plain = 0;
+		if (i)
+			strbuf_addc(&sb, ' ');
+		if (plain) {
+			strbuf_adds(&sb, a);
+			continue;
+		}
+		strbuf_addc(&sb, '\'');
+		for (const char *c = a; *c; c++) {
+			if (*c == '\'')
+				strbuf_adds(&sb, "'\\''");
+			else
+				strbuf_addc(&sb, *c);
+		}
+		strbuf_addc(&sb, '\'');
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* ---- keys of a [config] section ------------------------------------------------------------------------ */
+
+static int add_words(char ***v, size_t *n, const char *val)
+{
+	char **w;
+	size_t k;
+
+	if (split_words(val, &w, &k) < 0 || !k) {
+		strv_free(w, k);
+		return -1;
+	}
+	*v = xrealloc(*v, (*n + k + 1) * sizeof(**v));
+	for (size_t i = 0; i < k; i++)
+		(*v)[(*n)++] = w[i];
+	(*v)[*n] = NULL;
+	free(w);
+	return 0;
+}
+
+static int add_kv_words(struct kvlist *into, const char *val)
+{
+	char **w = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	if (split_words(val, &w, &n) < 0 || !n)
+		rc = -1;
+	for (size_t i = 0; !rc && i < n; i++) {
+		char *k, *v;
+		if (kv_parse_label(w[i], &k, &v) < 0) {
+			rc = -1;
+			break;
+		}
+		kvlist_set(into, k, v);
+		free(k);
+		free(v);
+	}
+	strv_free(w, n);
+	return rc;
+}
+
+static int phase_of(const char *key)
+{
+	for (int ph = 0; ph < CONFIG_NPHASES; ph++)
+		if (!strcmp(key, phase_names[ph]))
+			return ph;
+	return -1;
+}
+
+int config_key(struct suite_config *c, const char *key, const char *val, const char *file, int line,
+	       struct errbuf *err)
+{
+	char *origin = xasprintf("%s:%d", file, line);
+	int ph, rc = 0;
+
+	if (!val || !*val) {
+		rc = err_set(err, ERR_INPUT, "%s: '%s' needs a value (key = value)", origin, key);
+	} else if ((ph = phase_of(key)) >= 0) {
+		struct config_step s;
+		if ((rc = config_step_parse(val, &s, origin, err)) == 0) {
+			config_add_step(c, (enum config_phase)ph, &s);
+			config_step_release(&s);
+		}
+	} else if (!strcmp(key, "label")) {
+		char *k, *v;
+		if (kv_parse_label(val, &k, &v) < 0 || !strcmp(k, "config")) {
+			rc = err_set(err, ERR_INPUT, "%s: label must be key=value (not config=, bench sets it), got '%s'",
+				     origin, val);
+		} else {
+			kvlist_set(&c->labels, k, v);
+			free(k);
+			free(v);
+		}
+	} else if (!strcmp(key, "targets")) {
+		if (add_words(&c->targets, &c->ntargets, val) < 0)
+			rc = err_set(err, ERR_INPUT, "%s: targets = PATH... (blank-separated), got '%s'", origin, val);
+	} else if (!strcmp(key, "members")) {
+		if (add_words(&c->members, &c->nmembers, val) < 0)
+			rc = err_set(err, ERR_INPUT, "%s: members = DEVICE... (blank-separated), got '%s'", origin, val);
+	} else if (!strcmp(key, "recipe")) {
+		if ((rc = recipe_apply(c, val, origin, err)) == 0) {
+			c->recipes = xrealloc(c->recipes, (c->nrecipes + 2) * sizeof(*c->recipes));
+			c->recipes[c->nrecipes++] = xstrdup(val);
+			c->recipes[c->nrecipes] = NULL;
+		}
+	} else if (!strcmp(key, "sim")) {
+		if (add_kv_words(&c->sim_opts, val) < 0)
+			rc = err_set(err, ERR_INPUT, "%s: sim = KEY=VALUE... (sim engine options), got '%s'", origin, val);
+	} else if (!strncmp(key, "precondition.", 13) && key[13]) {
+		kvlist_set(&c->precondition, key + 13, val);
+	} else if (!strcmp(key, "host")) {
+		free(c->host);
+		c->host = xstrdup(val);
+	} else if (!strcmp(key, "timeout")) {
+		uint64_t us;
+		if (fio_parse_time_us(val, 1000000, &us) < 0 || us < 1000000 || us > 86400ull * 1000000)
+			rc = err_set(err, ERR_INPUT, "%s: 'timeout' must be 1s..24h, got '%s'", origin, val);
+		else
+			c->timeout_s = (unsigned)(us / 1000000);
+	} else {
+		rc = err_set(err, ERR_INPUT, "%s: unknown config key '%s' (label setup check record teardown targets "
+			     "members recipe sim precondition.KEY host timeout)", origin, key);
+	}
+	free(origin);
+	return rc < 0 ? -1 : 0;
+}
+
+/* ---- crossing a plan with its configurations -------------------------------------------------------------- */
+
+static void set_run_targets(struct run_spec *s, const struct suite_config *c)
+{
+	for (size_t i = 0; i < s->ntargets; i++)
+		free(s->targets[i]);
+	free(s->targets);
+	s->targets = strv_dup(c->targets, c->ntargets);
+	s->ntargets = c->ntargets;
+}
+
+int config_plan_cross(struct plan *plan, const struct config_list *configs, int keep_targets, struct errbuf *err)
+{
+	struct run_spec *base;
+	size_t nbase = plan->n;
+
+	if (!configs || !configs->n)
+		return 0;
+	if (nbase * configs->n > PLAN_MAX_RUNS)
+		return err_set(err, ERR_INPUT, "%zu runs x %zu configurations is more than %d runs", nbase, configs->n,
+			       PLAN_MAX_RUNS);
+	base = plan->runs;
+	plan->runs = NULL;
+	plan->n = plan->cap = 0;
+	for (size_t c = 0; c < configs->n; c++) {
+		const struct suite_config *cf = &configs->v[c];
+		for (size_t i = 0; i < nbase; i++) {
+			struct run_spec *s = plan_add(plan);
+			const char *engine;
+
+			run_spec_release(s);
+			run_spec_copy(s, &base[i]);
+			s->seq = (unsigned)(c * nbase + i + 1);
+			kvlist_set(&s->labels, "config", cf->name);
+			for (size_t k = 0; k < cf->labels.n; k++)
+				kvlist_set(&s->labels, cf->labels.v[k].key, cf->labels.v[k].value);
+			engine = s->engine ? s->engine : "fio";
+			if (!strcmp(engine, "sim"))
+				for (size_t k = 0; k < cf->sim_opts.n; k++)
+					kvlist_set(&s->engine_opts, cf->sim_opts.v[k].key, cf->sim_opts.v[k].value);
+			else if (!strcmp(engine, "fio") && cf->ntargets && !keep_targets)
+				set_run_targets(s, cf);
+		}
+	}
+	for (size_t i = 0; i < nbase; i++)
+		run_spec_release(&base[i]);
+	free(base);
+	return 0;
+}
+
+/* ---- the configurations the arguments name ------------------------------------------------------------- */
+
+static int is_suite_file(const char *path)
+{
+	size_t l = strlen(path);
+	FILE *f;
+
+	if (l < 6 || strcmp(path + l - 6, ".suite"))
+		return 0;
+	f = fopen(path, "r");
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
+int config_collect(const char *const *args, size_t nargs, struct config_list *out, struct errbuf *err)
+{
+	for (size_t i = 0; i < nargs; i++) {
+		struct suite su;
+		char *lib = xasprintf("%s/%s.suite", profile_library_dir(), args[i]);
+		const char *path = is_suite_file(args[i]) ? args[i] : strchr(args[i], '/') ? NULL : lib;
+		FILE *f = path ? fopen(path, "r") : NULL;
+		int rc = 0;
+
+		if (!f) {
+			free(lib);
+			continue;
+		}
+		fclose(f);
+		suite_init(&su);
+		if (suite_parse_file(path, &su, err) < 0)
+			rc = -1;
+		for (size_t k = 0; !rc && k < su.configs.n; k++) {
+			const struct suite_config *dup = config_list_find(out, su.configs.v[k].name);
+			if (dup)
+				rc = err_set(err, ERR_INPUT, "%s:%d: configuration '%s' is also in %s:%d", su.configs.v[k].file,
+					     su.configs.v[k].line, dup->name, dup->file, dup->line);
+		}
+		if (!rc)
+			config_list_copy(out, &su.configs);
+		suite_release(&su);
+		free(lib);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
