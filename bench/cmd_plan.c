@@ -70,6 +70,31 @@ char *plan_fio_job_text(const struct run_spec *s)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* The jobs of a run of several jobs, one indented line each: they run together, as fio runs them. */
+static void print_jobs_text(FILE *f, const struct run_spec *s)
+{
+	for (size_t j = 0; j < s->njobs; j++) {
+		const struct workload *w = &s->jobs[j].wl;
+		char bs[32], rd[16], rn[16];
+		struct run_spec one;
+		char *tg;
+
+		run_spec_job(s, j, &one);
+		tg = targets_text(&one);
+		if (w->bssplit && !w->bs_bytes)
+			snprintf(bs, sizeof(bs), "split");
+		else
+			format_size_short(w->bs_bytes, bs, sizeof(bs));
+		fmt_pct(rd, sizeof(rd), w->read_pct);
+		fmt_pct(rn, sizeof(rn), w->random_pct);
+		fprintf(f, "%4s  %-9s job %zu/%zu %s: %s bs %s read%% %s rand%% %s iodepth %u numjobs %u on %s\n", "",
+			j ? "" : "together:", j + 1, s->njobs, s->jobs[j].name, w->rw ? w->rw : "?", bs, rd, rn,
+			w->iodepth, w->numjobs, tg);
+		free(tg);
+		run_spec_release(&one);
+	}
+}
+
 void plan_print_text(FILE *f, const struct plan *p, int verbose)
 {
 	char t[32];
@@ -101,6 +126,7 @@ void plan_print_text(FILE *f, const struct plan *p, int verbose)
 			fprintf(f, "  (repetition %u)", s->repetition);
 		fputc('\n', f);
 		free(tg);
+		print_jobs_text(f, s);
 	}
 	fmt_time(t, sizeof(t), plan_estimate_s(p));
 	fprintf(f, "%zu run%s, estimated wall time %s\n", p->n, p->n == 1 ? "" : "s", t);
@@ -142,6 +168,42 @@ static void add_hosts(cJSON *root, const struct host_list *hosts)
 	}
 }
 
+/* The workload fields of a run (or of one job of a run of several jobs) in plan JSON. */
+static void add_workload_json(cJSON *r, const struct workload *w)
+{
+	cJSON *a, *o;
+	char bs[32];
+
+	cJSON_AddStringToObject(r, "tool", w->tool ? w->tool : "fio");
+	cJSON_AddStringToObject(r, "rw", w->rw ? w->rw : "");
+	cJSON_AddStringToObject(r, "bs", format_size_short(w->bs_bytes, bs, sizeof(bs)));
+	cJSON_AddNumberToObject(r, "bs_bytes", (double)w->bs_bytes);
+	if (w->bssplit)
+		cJSON_AddStringToObject(r, "bssplit", w->bssplit);
+	cJSON_AddNumberToObject(r, "read_pct", w->read_pct);
+	cJSON_AddNumberToObject(r, "random_pct", w->random_pct);
+	cJSON_AddNumberToObject(r, "iodepth", w->iodepth);
+	cJSON_AddNumberToObject(r, "numjobs", w->numjobs);
+	if (w->size)
+		cJSON_AddStringToObject(r, "size", w->size);
+	else
+		cJSON_AddNullToObject(r, "size");
+	cJSON_AddNumberToObject(r, "ramp_s", w->ramp_s);
+	cJSON_AddNumberToObject(r, "runtime_s", w->runtime_s);
+	cJSON_AddNumberToObject(r, "compress_pct", w->compress_pct);
+	cJSON_AddNumberToObject(r, "dedupe_pct", w->dedupe_pct);
+	a = cJSON_AddArrayToObject(r, "fio_options");
+	for (size_t k = 0; k < w->opts.n; k++) {
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", w->opts.v[k].key);
+		if (w->opts.v[k].value)
+			cJSON_AddStringToObject(o, "value", w->opts.v[k].value);
+		else
+			cJSON_AddNullToObject(o, "value");
+		cJSON_AddItemToArray(a, o);
+	}
+}
+
 static cJSON *plan_json(const struct plan *p, const struct host_list *hosts)
 {
 	cJSON *root = cJSON_CreateObject(), *runs, *warn;
@@ -156,46 +218,31 @@ static cJSON *plan_json(const struct plan *p, const struct host_list *hosts)
 	for (size_t i = 0; i < p->n; i++) {
 		const struct run_spec *s = &p->runs[i];
 		const struct workload *w = &s->wl;
-		cJSON *r = cJSON_CreateObject(), *a, *o;
-		char bs[32];
+		cJSON *r = cJSON_CreateObject(), *a;
 
 		cJSON_AddNumberToObject(r, "seq", s->seq);
 		cJSON_AddNumberToObject(r, "repetition", s->repetition);
 		cJSON_AddStringToObject(r, "name", s->name ? s->name : "");
 		cJSON_AddStringToObject(r, "engine", s->engine ? s->engine : "fio");
-		cJSON_AddStringToObject(r, "tool", w->tool ? w->tool : "fio");
-		cJSON_AddStringToObject(r, "rw", w->rw ? w->rw : "");
-		cJSON_AddStringToObject(r, "bs", format_size_short(w->bs_bytes, bs, sizeof(bs)));
-		cJSON_AddNumberToObject(r, "bs_bytes", (double)w->bs_bytes);
-		if (w->bssplit)
-			cJSON_AddStringToObject(r, "bssplit", w->bssplit);
-		cJSON_AddNumberToObject(r, "read_pct", w->read_pct);
-		cJSON_AddNumberToObject(r, "random_pct", w->random_pct);
-		cJSON_AddNumberToObject(r, "iodepth", w->iodepth);
-		cJSON_AddNumberToObject(r, "numjobs", w->numjobs);
-		if (w->size)
-			cJSON_AddStringToObject(r, "size", w->size);
-		else
-			cJSON_AddNullToObject(r, "size");
-		cJSON_AddNumberToObject(r, "ramp_s", w->ramp_s);
-		cJSON_AddNumberToObject(r, "runtime_s", w->runtime_s);
-		cJSON_AddNumberToObject(r, "compress_pct", w->compress_pct);
-		cJSON_AddNumberToObject(r, "dedupe_pct", w->dedupe_pct);
+		add_workload_json(r, w);
 		a = cJSON_AddArrayToObject(r, "targets");
 		for (size_t t = 0; t < s->ntargets; t++)
 			cJSON_AddItemToArray(a, cJSON_CreateString(s->targets[t]));
 		add_kv_object(r, "labels", &s->labels);
 		if (s->engine_opts.n)
 			add_kv_object(r, "engine_options", &s->engine_opts);
-		a = cJSON_AddArrayToObject(r, "fio_options");
-		for (size_t k = 0; k < w->opts.n; k++) {
-			o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "name", w->opts.v[k].key);
-			if (w->opts.v[k].value)
-				cJSON_AddStringToObject(o, "value", w->opts.v[k].value);
-			else
-				cJSON_AddNullToObject(o, "value");
-			cJSON_AddItemToArray(a, o);
+		if (s->njobs) {
+			/* a run of several jobs: they run together (fio's jobs between two stonewalls) */
+			cJSON *jobs = cJSON_AddArrayToObject(r, "jobs");
+			for (size_t j = 0; j < s->njobs; j++) {
+				cJSON *jo = cJSON_CreateObject(), *jt;
+				cJSON_AddStringToObject(jo, "name", s->jobs[j].name);
+				add_workload_json(jo, &s->jobs[j].wl);
+				jt = cJSON_AddArrayToObject(jo, "targets");
+				for (size_t t = 0; t < s->jobs[j].ntargets; t++)
+					cJSON_AddItemToArray(jt, cJSON_CreateString(s->jobs[j].targets[t]));
+				cJSON_AddItemToArray(jobs, jo);
+			}
 		}
 		if (w->src_file) {
 			cJSON_AddStringToObject(r, "source", w->src_file);
