@@ -161,3 +161,20 @@ CREATE TABLE suite_lock (
 	started_at TEXT NOT NULL
 );
 ALTER TABLE run ADD COLUMN attempt INTEGER NOT NULL DEFAULT 1; -- 1 + how often the run was started again
+
+-- migration 3
+-- (placeholder on the series branch: the result.job migration takes number 3 at merge and this empty
+-- placeholder is dropped; migration 4 below does not depend on what 3 contains.)
+
+-- migration 4
+-- Samples at the source's resolution (docs/timeseries.md): per host, job and direction (in the metric name),
+-- stamped at the END of the window they average (t_ms since the end of ramp, the run's one clock), with the
+-- window length; histogram logs as one row per non-empty latency bucket [bucket_lo_ns, bucket_hi_ns) per
+-- interval, value = IO count. source says which reader stored the series ('fio-log', 'fio-histlog',
+-- 'procstat', ...): a re-import replaces the series of one (host, job, metric, source).
+ALTER TABLE sample ADD COLUMN job TEXT NOT NULL DEFAULT '';       -- '' = all jobs of the host
+ALTER TABLE sample ADD COLUMN window_ms INTEGER NOT NULL DEFAULT 0; -- averaged over (t_ms - window_ms, t_ms]; 0 = instant/unknown
+ALTER TABLE sample ADD COLUMN source TEXT NOT NULL DEFAULT '';
+ALTER TABLE sample ADD COLUMN bucket_lo_ns INTEGER;                -- histogram rows only (NULL otherwise)
+ALTER TABLE sample ADD COLUMN bucket_hi_ns INTEGER;
+CREATE INDEX sample_series ON sample(run_id, host, job, metric, source);
