@@ -21,6 +21,7 @@
 
 #include "core/aggregate.h"
 #include "core/strbuf.h"
+#include "engines/fio_histlog.h"
 
 static const char *const kind_names[FIO_LOG_KINDS] = { "lat", "clat", "slat", "bw", "iops" };
 static const char *const dir_names[3] = { "read", "write", "trim" };
@@ -776,6 +777,16 @@ int fio_log_collect_dir(const char *dir, const char *host, struct run_result *ou
 		int kind = fio_log_kind_from_name(de->d_name);
 		char *p;
 
+		if (kind < 0 && fio_histlog_name(de->d_name)) {
+			struct stat sb;
+			p = xasprintf("%s/%s", dir, de->d_name);
+			if (stat(p, &sb) == 0 && sb.st_size > 0 && fio_histlog_read(p, host, 0, 0, out, err) < 0) {
+				free(p);
+				goto out;
+			}
+			free(p);
+			continue;
+		}
 		if (kind < 0)
 			continue;
 		p = xasprintf("%s/%s", dir, de->d_name);

@@ -112,8 +112,9 @@ int fio_log_import(const char *path, int64_t target_run_id, struct import_batch 
 
 /*
  * For the run loop after `bench run --logs`: reads every fio log file (*_lat, *_clat, *_slat, *_bw, *_iops
- * .log) in dir and adds their per-interval samples to out under host (1 s intervals, jobs summed).
- * Histogram logs (*_clat_hist.*) are skipped. Returns the number of log files read, or -1 with err set.
+ * .log) in dir and adds their samples to out under host (per job, fio_logs_to_samples), and every histogram
+ * log (*_clat_hist.*) as histogram samples (engines/fio_histlog.h). Returns the number of sample log files
+ * read (histogram logs not counted), or -1 with err set.
  */
 int fio_log_collect_dir(const char *dir, const char *host, struct run_result *out, struct errbuf *err);
 

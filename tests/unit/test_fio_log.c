@@ -311,7 +311,7 @@ static void test_collect_dir(void **state)
 	char *dir = mkdtemp(tmpl), *p;
 	struct run_result res;
 	struct errbuf err;
-	int found_lat = 0, found_bw = 0, found_iops = 0; /* counts */
+	int found_lat = 0, found_bw = 0, found_iops = 0, found_hist = 0; /* counts */
 
 	(void)state;
 	assert_non_null(dir);
@@ -325,7 +325,17 @@ static void test_collect_dir(void **state)
 	write_file(p, "1000, 100, 0, 0, 0\n1000, 50, 1, 0, 0\n");
 	free(p);
 	p = xasprintf("%s/j_clat_hist.1.log", dir);
-	write_file(p, "not, read\n");
+	{
+		/* one histogram line: 7 reads in fine bucket 200 (fio 3.x, log_hist_coarseness=0) */
+		struct strbuf h;
+		strbuf_init(&h);
+		strbuf_addf(&h, "1003, 0, 4096");
+		for (int b = 0; b < 1856; b++)
+			strbuf_addf(&h, ", %d", b == 200 ? 7 : 0);
+		strbuf_addf(&h, "\n");
+		write_file(p, h.buf);
+		strbuf_release(&h);
+	}
 	free(p);
 	p = xasprintf("%s/notes.txt", dir);
 	write_file(p, "not a log\n");
@@ -337,6 +347,14 @@ static void test_collect_dir(void **state)
 		const struct sample *s = &res.samples[i];
 		int j1 = !strcmp(s->job, "j.1"), j2 = !strcmp(s->job, "j.2");
 		assert_string_equal(s->host, "h1");
+		if (s->is_bin) { /* the histogram log: bucket 200 = group 3, [256 + 8 * 4, + 4) ns */
+			assert_string_equal(s->metric, "clat_hist.read");
+			assert_true(j1 && s->t_ms == 1003 && s->value == 7.0);
+			assert_int_equal(s->bucket_lo_ns, 288);
+			assert_int_equal(s->bucket_hi_ns, 292);
+			found_hist++;
+			continue;
+		}
 		assert_true(j1 || j2); /* per job, never summed on collection */
 		if (!strcmp(s->metric, "lat_ns.read") && s->t_ms == 1000) { /* per-IO: stamped at the interval's end */
 			assert_true(s->value == (j1 ? 2000.0 : 2000.0)); /* (1000 + 3000) / 2; 2000 */
@@ -356,6 +374,7 @@ static void test_collect_dir(void **state)
 	assert_int_equal(found_lat, 2);
 	assert_int_equal(found_bw, 1);
 	assert_int_equal(found_iops, 2);
+	assert_int_equal(found_hist, 1);
 	run_result_release(&res);
 	{
 		const char *names[] = { "j_lat.1.log", "j_lat.2.log", "j_bw.1.log", "j_clat_hist.1.log", "notes.txt" };
