@@ -28,7 +28,7 @@
 struct sim_options {
 	void *pad; /* fio writes a pointer here; an option at offset 0 would read as unset */
 	char *preset, *transport_lat, *link_bw, *link_iops, *dist, *lat, *cv, *hist, *units, *iops, *bw, *raid,
-		*members, *chunk, *seed, *spin;
+		*members, *chunk, *seed, *spin, *stall;
 };
 
 #define SIM_OPT(optname, field, text)                                                                      \
@@ -64,6 +64,8 @@ static struct fio_option options[] = {
 	SIM_OPT("seed", seed, "Random seed of the device time draws (default 1; each job adds its number)"),
 	SIM_OPT("spin", spin, "Longest busy-wait before a completion (auto = adaptive, up to 150us; 0 = sleep "
 		"only, less precise)"),
+	SIM_OPT("stall", stall, "Inject a stall: START:LEN[:FACTOR][@WHERE], device time x FACTOR (20) from START "
+		"after the first IO for LEN, only where the working directory contains WHERE"),
 	{ .name = NULL },
 };
 
