@@ -7,7 +7,7 @@
  *
  * Kinds: (a) per workload, grouped bars of IOPS and MiB/s by group (stack) for each compared side;
  * (b) per group, A and B side by side for every workload; (c) the ratio table as a coloured chart;
- * (d) read/write mean latency bars per group; (e) time series per host and aggregate from table sample;
+ * (d) read/write mean latency bars per group; (e) charts over time and latency heat maps (chart_time.h);
  * (f) latency CDF from histogram bins (result_bin), several runs overlaid.
  */
 #ifndef BENCH_REPORT_CHARTS_H

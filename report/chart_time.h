@@ -1,0 +1,24 @@
+/*
+ * chart_time: the report's charts over time (kind 'e' of report/charts.h; docs/timeseries.md), from the
+ * stored samples through core/series.h, so the charts draw exactly the aggregates the store defines:
+ *   - per run, one chart of stacked panels on the run's clock (s since the end of ramp): IOPS, MiB/s, mean
+ *     latency and p99 latency (from the histogram logs), each per host and for all hosts, and CPU % per host;
+ *     latency in us or ms (said in the axis title); a window without samples is a gap, never bridged;
+ *   - per run with histogram samples, a latency heat map: time x latency bucket, colour = IO count (all
+ *     hosts, all directions summed), latency on a log axis.
+ * Files are written like charts.c's (<stem>.gp + <stem>.dat, pngcairo and/or svg, noenhanced; user text only
+ * in single-quoted strings through esc_gnuplot) and registered in the chart set.
+ */
+#ifndef BENCH_REPORT_CHART_TIME_H
+#define BENCH_REPORT_CHART_TIME_H
+
+#include "core/errbuf.h"
+#include "core/store.h"
+#include "report/charts.h"
+#include "report/report.h"
+
+/* Writes the time charts of up to 24 runs of set into cs->dir (already made). 0, or -1 with err. */
+int chart_time_write(struct chart_set *cs, struct store *st, const struct rep_set *set, unsigned fmts,
+		     struct errbuf *err);
+
+#endif
