@@ -114,7 +114,7 @@ static void add_block(struct tchart *c, const struct series_point *p, size_t n, 
 }
 
 /* A panel: its metric family, axis title and how values are taken. */
-enum pkind { PK_RATE, PK_LAT, PK_PCT, PK_CPU };
+enum pkind { PK_RATE, PK_LAT, PK_PCT, PK_PCTS, PK_CPU };
 struct panel {
 	const char *metric;
 	const char *ytitle;
@@ -134,6 +134,39 @@ static size_t panel_points(const struct store_sample *v, size_t n, const struct 
 {
 	return pn->kind == PK_PCT ? series_percentile(v, n, pn->metric, host, w, 99.0, p)
 				  : series_aggregate(v, n, pn->metric, host, w, p);
+}
+
+/* p50, p90, p99, p99.9 of all hosts (summed bins), one line each. */
+static void add_pcts_panel(struct tchart *c, const struct store_sample *v, size_t n, const struct panel *pn)
+{
+	static const double pcts[] = { 50.0, 90.0, 99.0, 99.9 };
+	static const char *const names[] = { "p50", "p90", "p99", "p99.9" };
+	unsigned w = series_window_ms(v, n, pn->metric);
+	struct series_point *p[4];
+	size_t np[4], nplot = 0;
+	double mx = 0, scale;
+	const char *unit;
+
+	for (int k = 0; k < 4; k++) {
+		np[k] = series_percentile(v, n, pn->metric, NULL, w, pcts[k], &p[k]);
+		for (size_t i = 0; i < np[k]; i++)
+			if (p[k][i].value > mx)
+				mx = p[k][i].value;
+	}
+	scale = lat_unit(mx, &unit);
+	strbuf_addf(&c->body, "set ylabel '%s (%s)'\nplot ", pn->ytitle, unit);
+	for (int k = 0; k < 4; k++) {
+		if (!np[k])
+			continue;
+		if (nplot++)
+			strbuf_adds(&c->body, ", ");
+		strbuf_addf(&c->body, "'%s.dat' index %zu using 1:2 with lines lw 1.5 title '%s'", c->stem.buf,
+			    c->nblocks, names[k]);
+		add_block(c, p[k], np[k], w, scale);
+	}
+	strbuf_adds(&c->body, nplot ? "\n" : "NaN notitle\n");
+	for (int k = 0; k < 4; k++)
+		free(p[k]);
 }
 
 /* The plot command of one panel: per host, then all hosts (bold) when there are several. */
@@ -210,6 +243,7 @@ static int time_chart(struct chart_set *cs, const struct rep_run *r, const struc
 		{ "bw_bytes", "MiB/s", PK_RATE, 1.0 / 1048576.0 },
 		{ "lat_ns", "mean latency", PK_LAT, 1.0 },
 		{ "clat_hist", "p99 latency", PK_PCT, 1.0 },
+		{ "clat_hist", "all hosts: percentiles", PK_PCTS, 1.0 },
 		{ "cpu.util_pct", "CPU (%)", PK_CPU, 1.0 },
 	};
 	struct tchart c;
@@ -235,9 +269,14 @@ static int time_chart(struct chart_set *cs, const struct rep_run *r, const struc
 			     "set multiplot layout %d,1 title ", npanels);
 	qstr(&c.body, c.title.buf);
 	strbuf_adds(&c.body, "\n");
-	for (size_t k = 0; k < sizeof(panels) / sizeof(panels[0]); k++)
-		if (has_metric(v, n, panels[k].metric))
+	for (size_t k = 0; k < sizeof(panels) / sizeof(panels[0]); k++) {
+		if (!has_metric(v, n, panels[k].metric))
+			continue;
+		if (panels[k].kind == PK_PCTS)
+			add_pcts_panel(&c, v, n, &panels[k]);
+		else
 			add_panel(&c, v, n, &panels[k]);
+	}
 	strbuf_adds(&c.body, "unset multiplot\n");
 	strbuf_release(&name);
 	return tc_finish(&c, cs, fmts, err);

@@ -2,7 +2,8 @@
  * chart_time: the report's charts over time (kind 'e' of report/charts.h; docs/timeseries.md), from the
  * stored samples through core/series.h, so the charts draw exactly the aggregates the store defines:
  *   - per run, one chart of stacked panels on the run's clock (s since the end of ramp): IOPS, MiB/s, mean
- *     latency and p99 latency (from the histogram logs), each per host and for all hosts, and CPU % per host;
+ *     latency and p99 latency (from the histogram logs), each per host and for all hosts, p50/p90/p99/p99.9
+ *     of all hosts (summed bins), and CPU % per host;
  *     latency in us or ms (said in the axis title); a window without samples is a gap, never bridged;
  *   - per run with histogram samples, a latency heat map: time x latency bucket, colour = IO count (all
  *     hosts, all directions summed), latency on a log axis.
