@@ -341,7 +341,7 @@ static void host_samples(const struct client_priv *p, const struct host *h, doub
 			/* histogram log: epoch stamps too, on the same clock as the others */
 			errbuf_init(&e);
 			path = xasprintf("%s/%s", p->dir, de->d_name);
-			fio_histlog_read(path, h->name, (int64_t)epoch_ms0, p->log_ms, out, &e);
+			fio_histlog_read(path, h->name, (int64_t)epoch_ms0, p->log_ms, FIO_HISTLOG_CLIENT, out, &e);
 			free(path);
 		}
 		free(bare);

@@ -34,6 +34,16 @@ int fio_histlog_name(const char *path)
 	return at && strstr(at, ".log") != NULL;
 }
 
+int fio_histlog_client_name(const char *path)
+{
+	const char *base = strrchr(path, '/'), *at;
+
+	base = base ? base + 1 : path;
+	at = strstr(base, "_hist.");
+	at = at ? strstr(at, ".log.") : NULL;
+	return at && at[5] != '\0';
+}
+
 /* One line: its time, direction and the offset of its counts in the shared array. */
 struct hline {
 	int64_t t_ms;
@@ -132,6 +142,38 @@ static unsigned infer_ms(const struct hfile *h)
 	return best > 0 && best < INT32_MAX ? (unsigned)best : 0;
 }
 
+/*
+ * fio 3.33's client (fio --client) writes the histogram logs its servers send with each line's counts
+ * chained: line k holds C_k - line(k-1) instead of C_k - C_(k-1) (C: the cumulative histogram of that
+ * direction), so a steady load shows counts growing by half its rate per line. The true interval counts are
+ * line(k) - line(k-2) per bucket (lines of one direction; missing ones are 0). Applied when every result
+ * is >= 0; returns 1 if applied, 0 if the file does not have that shape (left as it is).
+ */
+static int unchain(struct hfile *h)
+{
+	uint64_t *orig = xcalloc((size_t)h->n * h->nb + 1, sizeof(uint64_t));
+	long prev[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }; /* the last two lines of each direction */
+	int ok = 1;
+
+	memcpy(orig, h->counts, (size_t)h->n * h->nb * sizeof(uint64_t));
+	for (size_t i = 0; i < h->n && ok; i++) {
+		unsigned d = h->l[i].ddir;
+		long two_back = prev[d][1];
+		for (unsigned b = 0; b < h->nb && two_back >= 0; b++) {
+			uint64_t cur = orig[h->l[i].off + b], old = orig[h->l[two_back].off + b];
+			if (cur < old)
+				ok = 0;
+			h->counts[h->l[i].off + b] = cur - old;
+		}
+		prev[d][1] = prev[d][0];
+		prev[d][0] = (long)i;
+	}
+	if (!ok)
+		memcpy(h->counts, orig, (size_t)h->n * h->nb * sizeof(uint64_t));
+	free(orig);
+	return ok;
+}
+
 static void emit(const struct hfile *h, const char *path, const char *host, int64_t t0_ms, unsigned ms,
 		 struct run_result *out)
 {
@@ -165,8 +207,8 @@ static void emit(const struct hfile *h, const char *path, const char *host, int6
 	}
 }
 
-long fio_histlog_read(const char *path, const char *host, int64_t t0_ms, unsigned hist_ms, struct run_result *out,
-		      struct errbuf *err)
+long fio_histlog_read(const char *path, const char *host, int64_t t0_ms, unsigned hist_ms, unsigned flags,
+		      struct run_result *out, struct errbuf *err)
 {
 	struct hfile h = { 0 };
 	struct stat sb;
@@ -191,6 +233,8 @@ long fio_histlog_read(const char *path, const char *host, int64_t t0_ms, unsigne
 		err_set(err, ERR_INPUT, "%s: empty fio histogram log, no data lines", path);
 		goto out;
 	}
+	if (flags & FIO_HISTLOG_CLIENT)
+		unchain(&h);
 	emit(&h, path, host, t0_ms, hist_ms ? hist_ms : infer_ms(&h), out);
 	ret = (long)h.n;
 out:
@@ -214,5 +258,6 @@ int fio_histlog_import(const char *path, int64_t target_run_id, struct import_ba
 	ir->spec.engine = xstrdup("import");
 	ir->spec.wl.tool = xstrdup("fio");
 	ir->spec.wl.src_file = xstrdup(path);
-	return fio_histlog_read(path, "localhost", 0, 0, &ir->res, err) < 0 ? -1 : 0;
+	return fio_histlog_read(path, "localhost", 0, 0, fio_histlog_client_name(path) ? FIO_HISTLOG_CLIENT : 0,
+				&ir->res, err) < 0 ? -1 : 0;
 }

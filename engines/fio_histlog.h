@@ -27,13 +27,22 @@ void fio_histlog_bucket_range(unsigned idx, int64_t *lo_ns, int64_t *hi_ns);
 /* 1 when the file name is a histogram log ("NAME_clat_hist.N.log", optionally ".ADDR" after it). */
 int fio_histlog_name(const char *path);
 
+/* Flags of fio_histlog_read. */
+enum {
+	/* written by fio --client (NAME_clat_hist.N.log.HOST): undo fio 3.33's chained counts (fio_histlog.c) */
+	FIO_HISTLOG_CLIENT = 1 << 0,
+};
+
+/* 1 when the name is one fio's client gives a server's log ("NAME_clat_hist.N.log.HOST"). */
+int fio_histlog_client_name(const char *path);
+
 /*
  * Adds the histogram log at path to out under host as histogram samples: metric "clat_hist.<dir>", job from the
  * file name, source "fio-histlog", t_ms = fio's time stamp minus t0_ms, window_ms = log_hist_msec (hist_ms;
  * 0: inferred from the time stamps). Returns the number of lines read, or -1 with err (ERR_INPUT, "path:LINE:").
  */
-long fio_histlog_read(const char *path, const char *host, int64_t t0_ms, unsigned hist_ms, struct run_result *out,
-		      struct errbuf *err);
+long fio_histlog_read(const char *path, const char *host, int64_t t0_ms, unsigned hist_ms, unsigned flags,
+		      struct run_result *out, struct errbuf *err);
 
 /* `bench import HISTLOG [--run ID]`: its histogram samples on host "localhost", in a new run or attached. */
 int fio_histlog_import(const char *path, int64_t target_run_id, struct import_batch *out, struct errbuf *err);

@@ -780,7 +780,7 @@ int fio_log_collect_dir(const char *dir, const char *host, struct run_result *ou
 		if (kind < 0 && fio_histlog_name(de->d_name)) {
 			struct stat sb;
 			p = xasprintf("%s/%s", dir, de->d_name);
-			if (stat(p, &sb) == 0 && sb.st_size > 0 && fio_histlog_read(p, host, 0, 0, out, err) < 0) {
+			if (stat(p, &sb) == 0 && sb.st_size > 0 && fio_histlog_read(p, host, 0, 0, 0, out, err) < 0) {
 				free(p);
 				goto out;
 			}
