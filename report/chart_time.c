@@ -296,6 +296,23 @@ static int cmp_cell(const void *pa, const void *pb)
 	return (a->lo > b->lo) - (a->lo < b->lo);
 }
 
+/*
+ * The heat map's band of a fio bucket starting at lo ns: 8 bands per fio group of 64 buckets (8 per octave),
+ * so that the colours show a distribution rather than 64 thin stripes per octave.
+ */
+static void band_of(int64_t lo, int64_t *blo, int64_t *bhi)
+{
+	int64_t base = 0, width = 1;
+
+	if (lo >= 64) {
+		int g = 63 - __builtin_clzll((unsigned long long)lo) - 5; /* base = 2^(g + 5) */
+		base = (int64_t)1 << (g + 5);
+		width = (int64_t)1 << (g - 1);
+	}
+	*blo = base + (lo - base) / (8 * width) * (8 * width);
+	*bhi = *blo + 8 * width;
+}
+
 /* Heat map: one box per interval and bucket, all hosts and directions summed, colour = IO count. */
 static int heat_map(struct chart_set *cs, const struct rep_run *r, const struct store_sample *v, size_t n,
 		    unsigned fmts, struct errbuf *err)
@@ -305,7 +322,7 @@ static int heat_map(struct chart_set *cs, const struct rep_run *r, const struct 
 	struct strbuf name;
 	struct cell *cell = NULL;
 	size_t nc = 0, cap = 0;
-	int64_t maxhi = 0;
+	int64_t maxhi = 0, minlo = 0;
 	double scale;
 	const char *unit;
 
@@ -314,11 +331,12 @@ static int heat_map(struct chart_set *cs, const struct rep_run *r, const struct 
 			continue;
 		ARRAY_GROW(cell, cap, nc + 1);
 		cell[nc].slot = series_slot(v[i].t_ms, w);
-		cell[nc].lo = v[i].bucket_lo_ns;
-		cell[nc].hi = v[i].bucket_hi_ns;
+		band_of(v[i].bucket_lo_ns, &cell[nc].lo, &cell[nc].hi);
 		cell[nc++].count = v[i].value;
-		if (v[i].bucket_hi_ns > maxhi)
-			maxhi = v[i].bucket_hi_ns;
+		if (cell[nc - 1].hi > maxhi)
+			maxhi = cell[nc - 1].hi;
+		if (!minlo || cell[nc - 1].lo < minlo)
+			minlo = cell[nc - 1].lo > 0 ? cell[nc - 1].lo : 1;
 	}
 	if (nc) { /* by interval and bucket, the same cell of all hosts and directions summed */
 		size_t k = 0;
@@ -339,7 +357,8 @@ static int heat_map(struct chart_set *cs, const struct rep_run *r, const struct 
 	tc_begin(&c, cs, name.buf);
 	strbuf_reset(&c.stem);
 	strbuf_addf(&c.stem, "e-%02zu-run-%lld-heatmap", cs->n + 1, (long long)r->id);
-	strbuf_addf(&c.title, "%s: completion latency heat map, all hosts (IOs per %u ms and bucket)", name.buf, w);
+	strbuf_addf(&c.title, "%s: completion latency heat map, all hosts (IOs per %u ms, 8 bands per octave)",
+		    name.buf, w);
 	c.width = 1100;
 	c.height = 520;
 	for (size_t k = 0; k < nc; k++) {
@@ -351,7 +370,8 @@ static int heat_map(struct chart_set *cs, const struct rep_run *r, const struct 
 	}
 	strbuf_adds(&c.body, "set border 3\nset tics nomirror\nset logscale y\nset logscale cb\n"
 			     "set xlabel 'time since the end of ramp (s)'\n");
-	strbuf_addf(&c.body, "set ylabel 'completion latency (%s)'\nset cblabel 'IOs'\n", unit);
+	strbuf_addf(&c.body, "set ylabel 'completion latency (%s)'\nset cblabel 'IOs (log scale)'\n"
+			     "set yrange [%.10g:%.10g]\n", unit, (double)minlo * scale, (double)maxhi * scale);
 	strbuf_adds(&c.body, "set palette defined (0 '#f7fbff', 1 '#6baed6', 2 '#2171b5', 3 '#08306b', 4 '#d7301f')\n"
 			     "set title ");
 	qstr(&c.body, c.title.buf);
