@@ -17,21 +17,28 @@
 #define MAX_TIME_RUNS 24
 #define COLOR_ALL "#222222"
 
+/* Where charts go and what was written. */
+struct tset {
+	const char *dir;
+	size_t first;       /* charts before these */
+	int png, svg;
+	struct time_chart *v;
+	size_t n, cap;
+};
+
 struct tchart {
 	struct strbuf stem, title, body, data;
 	int width, height;
 	size_t nblocks; /* data blocks (gnuplot index) written */
 };
 
-static void tc_begin(struct tchart *c, struct chart_set *cs, const char *name)
+static void tc_begin(struct tchart *c)
 {
 	memset(c, 0, sizeof(*c));
 	strbuf_init(&c->stem);
 	strbuf_init(&c->title);
 	strbuf_init(&c->body);
 	strbuf_init(&c->data);
-	strbuf_addf(&c->stem, "e-%02zu-", cs->n + 1);
-	chart_slug(&c->stem, name);
 }
 
 static void tc_release(struct tchart *c)
@@ -63,21 +70,20 @@ static int write_file(const char *dir, const char *stem, const char *ext, const 
 	return ret;
 }
 
-static int tc_finish(struct tchart *c, struct chart_set *cs, unsigned fmts, struct errbuf *err)
+static int tc_finish(struct tchart *c, struct tset *cs, struct errbuf *err)
 {
-	static const struct { unsigned fmt; const char *ext, *term; } terms[] = {
-		{ CHART_PNG, "png", "pngcairo noenhanced font 'DejaVu Sans,10'" },
-		{ CHART_SVG, "svg", "svg dynamic noenhanced font 'DejaVu Sans,11' background '#ffffff'" },
+	const struct { int on; const char *ext, *term; } terms[] = {
+		{ cs->png, "png", "pngcairo noenhanced font 'DejaVu Sans,10'" },
+		{ cs->svg, "svg", "svg dynamic noenhanced font 'DejaVu Sans,11' background '#ffffff'" },
 	};
 	struct strbuf sc;
-	struct chart *ch;
 	int ret;
 
 	strbuf_init(&sc);
 	strbuf_adds(&sc, "# bench report chart over time; user text only inside single-quoted strings\n"
 			 "set encoding utf8\nset datafile missing 'NaN'\n");
 	for (size_t i = 0; i < sizeof(terms) / sizeof(terms[0]); i++) {
-		if (!(fmts & terms[i].fmt))
+		if (!terms[i].on)
 			continue;
 		strbuf_addf(&sc, "set terminal %s size %d,%d\n", terms[i].term, c->width, c->height);
 		strbuf_addf(&sc, "set output '%s.%s'\n", c->stem.buf, terms[i].ext);
@@ -90,11 +96,8 @@ static int tc_finish(struct tchart *c, struct chart_set *cs, unsigned fmts, stru
 	strbuf_release(&sc);
 	if (ret == 0) {
 		ARRAY_GROW(cs->v, cs->cap, cs->n + 1);
-		ch = &cs->v[cs->n++];
-		ch->kind = 'e';
-		ch->stem = xstrdup(c->stem.buf);
-		ch->title = xstrdup(c->title.buf);
-		ch->script = xasprintf("%s.gp", c->stem.buf);
+		cs->v[cs->n].stem = xstrdup(c->stem.buf);
+		cs->v[cs->n++].title = xstrdup(c->title.buf);
 	}
 	tc_release(c);
 	return ret;
@@ -235,8 +238,8 @@ static void run_name(struct strbuf *sb, const struct rep_run *r)
 		strbuf_addf(sb, " %s=%s", r->labels.v[i].key, r->labels.v[i].value ? r->labels.v[i].value : "");
 }
 
-static int time_chart(struct chart_set *cs, const struct rep_run *r, const struct store_sample *v, size_t n,
-		      unsigned fmts, struct errbuf *err)
+static int time_chart(struct tset *cs, const struct rep_run *r, const struct store_sample *v, size_t n,
+		      struct errbuf *err)
 {
 	struct panel panels[] = {
 		{ "iops", "IOPS", PK_RATE, 1.0 },
@@ -258,9 +261,8 @@ static int time_chart(struct chart_set *cs, const struct rep_run *r, const struc
 		return 0;
 	strbuf_init(&name);
 	run_name(&name, r);
-	tc_begin(&c, cs, name.buf);
-	strbuf_reset(&c.stem);
-	strbuf_addf(&c.stem, "e-%02zu-run-%lld-time", cs->n + 1, (long long)r->id);
+	tc_begin(&c);
+	strbuf_addf(&c.stem, "e-%02zu-run-%lld-time", cs->first + cs->n + 1, (long long)r->id);
 	strbuf_addf(&c.title, "%s: over time per host and all hosts (t = 0 at the end of ramp)", name.buf);
 	c.width = 1100;
 	c.height = 230 * npanels + 80;
@@ -279,7 +281,7 @@ static int time_chart(struct chart_set *cs, const struct rep_run *r, const struc
 	}
 	strbuf_adds(&c.body, "unset multiplot\n");
 	strbuf_release(&name);
-	return tc_finish(&c, cs, fmts, err);
+	return tc_finish(&c, cs, err);
 }
 
 struct cell {
@@ -314,8 +316,8 @@ static void band_of(int64_t lo, int64_t *blo, int64_t *bhi)
 }
 
 /* Heat map: one box per interval and bucket, all hosts and directions summed, colour = IO count. */
-static int heat_map(struct chart_set *cs, const struct rep_run *r, const struct store_sample *v, size_t n,
-		    unsigned fmts, struct errbuf *err)
+static int heat_map(struct tset *cs, const struct rep_run *r, const struct store_sample *v, size_t n,
+		    struct errbuf *err)
 {
 	unsigned w = series_window_ms(v, n, "clat_hist");
 	struct tchart c;
@@ -354,9 +356,8 @@ static int heat_map(struct chart_set *cs, const struct rep_run *r, const struct 
 	scale = lat_unit((double)maxhi, &unit);
 	strbuf_init(&name);
 	run_name(&name, r);
-	tc_begin(&c, cs, name.buf);
-	strbuf_reset(&c.stem);
-	strbuf_addf(&c.stem, "e-%02zu-run-%lld-heatmap", cs->n + 1, (long long)r->id);
+	tc_begin(&c);
+	strbuf_addf(&c.stem, "e-%02zu-run-%lld-heatmap", cs->first + cs->n + 1, (long long)r->id);
 	strbuf_addf(&c.title, "%s: completion latency heat map, all hosts (IOs per %u ms, 8 bands per octave)",
 		    name.buf, w);
 	c.width = 1100;
@@ -379,27 +380,29 @@ static int heat_map(struct chart_set *cs, const struct rep_run *r, const struct 
 			     "fc palette notitle\n", c.stem.buf);
 	free(cell);
 	strbuf_release(&name);
-	return tc_finish(&c, cs, fmts, err);
+	return tc_finish(&c, cs, err);
 }
 
-int chart_time_write(struct chart_set *cs, struct store *st, const struct rep_set *set, unsigned fmts,
-		     struct errbuf *err)
+int chart_time_write(const char *dir, size_t first, struct store *st, const struct rep_set *set, int png, int svg,
+		     struct time_chart **out, size_t *nout, struct errbuf *err)
 {
-	int done = 0;
+	struct tset cs = { dir, first, png, svg, NULL, 0, 0 };
+	int done = 0, ret = 0;
 
-	for (size_t i = 0; i < set->n && done < MAX_TIME_RUNS; i++) {
+	for (size_t i = 0; i < set->n && done < MAX_TIME_RUNS && ret == 0; i++) {
 		struct store_sample *v;
-		size_t n;
-		size_t before = cs->n;
+		size_t n, before = cs.n;
 
-		if (store_read_samples(st, set->v[i].id, &v, &n, err) < 0)
-			return -1;
-		if (time_chart(cs, &set->v[i], v, n, fmts, err) < 0 || heat_map(cs, &set->v[i], v, n, fmts, err) < 0) {
-			store_samples_free(v, n);
-			return -1;
+		if (store_read_samples(st, set->v[i].id, &v, &n, err) < 0) {
+			ret = -1;
+			break;
 		}
+		if (time_chart(&cs, &set->v[i], v, n, err) < 0 || heat_map(&cs, &set->v[i], v, n, err) < 0)
+			ret = -1;
 		store_samples_free(v, n);
-		done += cs->n > before;
+		done += cs.n > before;
 	}
-	return 0;
+	*out = cs.v;
+	*nout = cs.n;
+	return ret;
 }

@@ -8,18 +8,28 @@
  *   - per run with histogram samples, a latency heat map: time x latency bucket, colour = IO count (all
  *     hosts, all directions summed), latency on a log axis.
  * Files are written like charts.c's (<stem>.gp + <stem>.dat, pngcairo and/or svg, noenhanced; user text only
- * in single-quoted strings through esc_gnuplot) and registered in the chart set.
+ * in single-quoted strings through esc_gnuplot); charts.c registers them in its chart set (kind 'e').
  */
 #ifndef BENCH_REPORT_CHART_TIME_H
 #define BENCH_REPORT_CHART_TIME_H
 
+#include <stddef.h>
+
 #include "core/errbuf.h"
 #include "core/store.h"
-#include "report/charts.h"
 #include "report/report.h"
 
-/* Writes the time charts of up to 24 runs of set into cs->dir (already made). 0, or -1 with err. */
-int chart_time_write(struct chart_set *cs, struct store *st, const struct rep_set *set, unsigned fmts,
-		     struct errbuf *err);
+/* One chart written: file stem ("e-03-run-7-time": <stem>.gp, .dat, .png/.svg) and title (raw text). */
+struct time_chart {
+	char *stem, *title;
+};
+
+/*
+ * Writes the time charts of up to 24 runs of set into dir (already made), numbering them from first + 1
+ * ("e-NN-"), with a PNG and/or an SVG terminal. *out (malloc'd, each member too) lists them in order.
+ * Returns 0, or -1 with err (ERR_INPUT: a file cannot be written; store errors).
+ */
+int chart_time_write(const char *dir, size_t first, struct store *st, const struct rep_set *set, int png, int svg,
+		     struct time_chart **out, size_t *n, struct errbuf *err);
 
 #endif

@@ -577,6 +577,25 @@ static void run_title(struct strbuf *sb, const struct rep_run *r, int with_name)
 		strbuf_addf(sb, " rep %d", r->repetition);
 }
 
+/* (e) charts over time (chart_time.h), registered here. */
+static int time_charts(struct chart_set *cs, struct store *st, const struct rep_set *set, unsigned fmts,
+		       struct errbuf *err)
+{
+	struct time_chart *tc;
+	size_t n;
+	int ret = chart_time_write(cs->dir, cs->n, st, set, !!(fmts & CHART_PNG), !!(fmts & CHART_SVG), &tc, &n, err);
+
+	for (size_t i = 0; i < n; i++) {
+		ARRAY_GROW(cs->v, cs->cap, cs->n + 1);
+		cs->v[cs->n].kind = 'e';
+		cs->v[cs->n].stem = tc[i].stem;
+		cs->v[cs->n].title = tc[i].title;
+		cs->v[cs->n++].script = xasprintf("%s.gp", tc[i].stem);
+	}
+	free(tc);
+	return ret;
+}
+
 /* The histogram bins of the aggregate read (bins[0]) and write (bins[1]) results of a run. */
 static int run_bins(struct store *st, int64_t run_id, struct hist_bin *bins[2], size_t nbins[2],
 		    struct errbuf *err)
@@ -711,7 +730,7 @@ int charts_write(struct chart_set *cs, const char *dir, struct store *st, const 
 	cs->dir = xstrdup(dir);
 	if (cmp ? cmp_charts(cs, cmp, fmts, err) < 0 : table_charts(cs, t, fmts, err) < 0)
 		return -1;
-	if (st && (chart_time_write(cs, st, set, fmts, err) < 0 || cdf_charts(cs, st, set, fmts, err) < 0))
+	if (st && (time_charts(cs, st, set, fmts, err) < 0 || cdf_charts(cs, st, set, fmts, err) < 0))
 		return -1;
 	return 0;
 }
