@@ -96,8 +96,14 @@ for l in out.splitlines():
     f = [x.strip() for x in l.split(",")]
     if len(f) >= 3 and f[0].isdigit() and f[2]: script[int(f[0])] = float(f[2]) * 1000
 mine = lines[("p99 latency", "lab2")]
-pairs = [(t, mine[t], script[t]) for t in script if t in mine]
-assert len(pairs) >= 8, (sorted(script), sorted(mine))
+# the script gives a record the time up to the next record of its direction; where that one is missing (fio
+# does not write a last partial window) it stretches the record to the end of the test, over two quanta:
+# compare the quanta whose records of every direction have a successor
+have = {((t + 500) // 1000 * 1000, d) for (t, d) in recs}
+dirs = {d for _, d in have}
+whole = {t for t, _ in have if all((t, d) in have and (t + 1000, d) in have for d in dirs)}
+pairs = [(t, mine[t], script[t]) for t in script if t in mine and t in whole]
+assert len(pairs) >= 7, (sorted(script), sorted(mine))
 worst = max(abs(a - b) / b for _, a, b in pairs)
 assert worst < 1e-6, pairs
 print(f"acceptance 3: lab2 p99 over {len(pairs)} s = fio-histo-log-pctiles.py (rel. diff {worst:.1e})")
