@@ -172,7 +172,7 @@ ALTER TABLE run ADD COLUMN attempt INTEGER NOT NULL DEFAULT 1; -- 1 + how often 
 -- window length; histogram logs as one row per non-empty latency bucket [bucket_lo_ns, bucket_hi_ns) per
 -- interval, value = IO count. source says which reader stored the series ('fio-log', 'fio-histlog',
 -- 'procstat', ...): a re-import replaces the series of one (host, job, metric, source).
-ALTER TABLE sample ADD COLUMN job TEXT NOT NULL DEFAULT '';       -- '' = all jobs of the host
+ALTER TABLE sample ADD COLUMN job TEXT NOT NULL DEFAULT '*';      -- '*' = all jobs of the host (collectors)
 ALTER TABLE sample ADD COLUMN window_ms INTEGER NOT NULL DEFAULT 0; -- averaged over (t_ms - window_ms, t_ms]; 0 = instant/unknown
 ALTER TABLE sample ADD COLUMN source TEXT NOT NULL DEFAULT '';
 ALTER TABLE sample ADD COLUMN bucket_lo_ns INTEGER;                -- histogram rows only (NULL otherwise)

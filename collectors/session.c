@@ -91,16 +91,14 @@ static void source_sample(struct source *src)
 	ios0 = window_ios(&src->win);
 	collect_window_add(&src->win, &snap, &util);
 	src->nok++;
-	if (t <= prev_ms)
-		return;
 	if (!isnan(util)) {
 		ARRAY_GROW(src->series, src->series_cap, src->nseries + 1);
 		src->series[src->nseries].t_ms = t - src->s->t0_ms;
 		src->series[src->nseries].value = util;
-		src->series[src->nseries].window_ms = (uint32_t)(t - prev_ms);
+		src->series[src->nseries].window_ms = t > prev_ms ? (uint32_t)(t - prev_ms) : 0;
 		src->nseries++;
 	}
-	if (src->win.ndisks) {
+	if (src->win.ndisks && t > prev_ms) { /* a rate needs time to pass */
 		ARRAY_GROW(src->dseries, src->dseries_cap, src->ndseries + 1);
 		src->dseries[src->ndseries].t_ms = t - src->s->t0_ms;
 		src->dseries[src->ndseries].value = (double)(window_ios(&src->win) - ios0) * 1000.0 / (double)(t - prev_ms);

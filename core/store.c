@@ -967,7 +967,7 @@ static int write_cpu_disks_samples(struct store *st, int64_t run_id, const struc
 		bind_text(s, 3, x->metric);
 		sqlite3_bind_int64(s, 4, x->t_ms);
 		sqlite3_bind_double(s, 5, x->value);
-		bind_text(s, 6, x->job);
+		bind_text(s, 6, x->job[0] ? x->job : "*"); /* '*': all jobs, as in result.job */
 		sqlite3_bind_int64(s, 7, x->window_ms);
 		bind_text(s, 8, x->source);
 		bind_int_or_null(s, 9, x->bucket_lo_ns, x->is_bin);
@@ -1006,7 +1006,7 @@ int store_run_replace_series(struct store *st, int64_t run_id, const struct run_
 			continue; /* the same series as the previous sample: deleted already */
 		sqlite3_bind_int64(s, 1, run_id);
 		bind_text(s, 2, x->host);
-		bind_text(s, 3, x->job);
+		bind_text(s, 3, x->job[0] ? x->job : "*");
 		bind_text(s, 4, x->metric);
 		bind_text(s, 5, x->source);
 		ret = step_done(st, s, "cannot replace a series", err);
