@@ -199,3 +199,16 @@ INSERT INTO result_new (id, run_id, host, job, ddir, ios, short_ios, drop_ios, b
 	clat_stddev_ns, slat_n, slat_min_ns, slat_max_ns, slat_mean_ns, slat_stddev_ns, pct_kind FROM result;
 DROP TABLE result;
 ALTER TABLE result_new RENAME TO result;
+
+-- migration 4
+-- Samples at the source's resolution (docs/timeseries.md): per host, job and direction (in the metric name),
+-- stamped at the END of the window they average (t_ms since the end of ramp, the run's one clock), with the
+-- window length; histogram logs as one row per non-empty latency bucket [bucket_lo_ns, bucket_hi_ns) per
+-- interval, value = IO count. source says which reader stored the series ('fio-log', 'fio-histlog',
+-- 'procstat', ...): a re-import replaces the series of one (host, job, metric, source).
+ALTER TABLE sample ADD COLUMN job TEXT NOT NULL DEFAULT '*';      -- '*' = all jobs of the host (collectors)
+ALTER TABLE sample ADD COLUMN window_ms INTEGER NOT NULL DEFAULT 0; -- averaged over (t_ms - window_ms, t_ms]; 0 = instant/unknown
+ALTER TABLE sample ADD COLUMN source TEXT NOT NULL DEFAULT '';
+ALTER TABLE sample ADD COLUMN bucket_lo_ns INTEGER;                -- histogram rows only (NULL otherwise)
+ALTER TABLE sample ADD COLUMN bucket_hi_ns INTEGER;
+CREATE INDEX sample_series ON sample(run_id, host, job, metric, source);

@@ -24,6 +24,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "engines/fio_json.h"
+#include "engines/fio_histlog.h"
 #include "engines/fio_log.h"
 #include "engines/vdbench_output.h"
 
@@ -31,6 +32,7 @@
 struct import_opts {
 	const char *map;  /* --map SPEC: column mapping for the csv importer, or NULL */
 	int64_t run_id;   /* --run ID: attach to this existing run (log files), 0 = new run */
+	int append;       /* --append: add to the run's series instead of replacing them */
 };
 
 enum importer_flags {
@@ -66,6 +68,12 @@ static int fio_log_row(const char *path, const struct import_opts *o, struct imp
 	return fio_log_import(path, o->run_id, out, err);
 }
 
+static int fio_histlog_row(const char *path, const struct import_opts *o, struct import_batch *out,
+			   struct errbuf *err)
+{
+	return fio_histlog_import(path, o->run_id, out, err);
+}
+
 /* Published results as CSV (core/csv_import.c, docs/csv-format.md); --map renames columns. */
 static int csv_row(const char *path, const struct import_opts *o, struct import_batch *out, struct errbuf *err)
 {
@@ -93,6 +101,7 @@ static int vdbench_row(const char *path, const struct import_opts *o, struct imp
  * fio-json; "csv" is reached only through --csv).
  */
 static const struct importer importers[] = {
+	{ "fio-histlog", fio_histlog_name, fio_histlog_row, IMPORTER_ATTACH },
 	{ "fio-log", fio_log_detect, fio_log_row, IMPORTER_ATTACH },
 	{ "vdbench", vdbench_output_detect, vdbench_row, 0 },
 	{ "csv", NULL, csv_row, IMPORTER_MAP },
@@ -118,7 +127,7 @@ static const struct importer *importer_for(const char *path)
 
 static int usage(void)
 {
-	printf("usage: bench import FILE... [--label key=value]... [--db PATH] [--run ID]\n"
+	printf("usage: bench import FILE... [--label key=value]... [--db PATH] [--run ID [--append]]\n"
 	       "       bench import --csv FILE [--map SPEC] [--label key=value]... [--db PATH]\n\n"
 	       "Stores benchmark results produced elsewhere in the database, as runs that reports, comparisons\n"
 	       "and the CI gate treat like runs bench made itself. Each FILE may be:\n"
@@ -129,16 +138,20 @@ static int usage(void)
 	       "    fio printed it (fio 2.x latencies converted from microseconds to nanoseconds). One run per\n"
 	       "    job (or group); the whole file is kept with each run.\n"
 	       "  fio log files (write_lat_log, write_bw_log, write_iops_log: NAME_lat.N.log, NAME_clat.N.log,\n"
-	       "    NAME_bw.N.log, NAME_iops.N.log), per IO or averaged with log_avg_msec: stored as 1-second\n"
-	       "    time series (latency, IOPS, bandwidth per direction) plus, for per-IO latency logs, a\n"
-	       "    latency histogram and percentiles.\n\n"
+	       "    NAME_bw.N.log, NAME_iops.N.log), per IO or averaged with log_avg_msec: every averaged line\n"
+	       "    is one sample at its own time with its window (per-IO logs: 1-second intervals), per job\n"
+	       "    and direction, plus, for per-IO latency logs, a latency histogram and percentiles.\n"
+	       "  fio histogram logs (write_hist_log with log_hist_msec: NAME_clat_hist.N.log, fio 3.x, any\n"
+	       "    log_hist_coarseness): the latency histogram of every interval (percentiles over time).\n\n"
 	       "All files of one command are stored in one transaction: if any file is bad, nothing is stored,\n"
 	       "the error names the file and bench exits with 3.\n\n"
 	       "options:\n"
 	       "  --label key=value  label the imported suites and runs (repeatable), e.g. --label stack=zfs\n"
 	       "  --db PATH          the database file (default bench.db)\n"
 	       "  --run ID           fio log files: add the time series to the existing run ID instead of\n"
-	       "                     creating a run named after the file\n"
+	       "                     creating a run named after the file; a log imported again replaces\n"
+	       "                     its series (same host, job, metric and source)\n"
+	       "  --append           with --run: add to the run's series instead of replacing them\n"
 	       "  --csv FILE         import a table of published results (CSV with labels as columns and\n"
 	       "                     metrics with units in the header)\n"
 	       "  --map SPEC         with --csv: how the file's columns map to bench's names\n"
@@ -163,7 +176,7 @@ static int run_exists(struct store *st, int64_t id, struct errbuf *err)
 
 /* Stores one batch (inside the caller's transaction). */
 static int store_batch(struct store *st, const char *path, struct import_batch *b, const struct kvlist *labels,
-		       struct errbuf *err)
+		       int append, struct errbuf *err)
 {
 	struct kvlist suite_labels;
 	int64_t suite_id = 0;
@@ -186,6 +199,9 @@ static int store_batch(struct store *st, const char *path, struct import_batch *
 
 		if (run_id) {
 			if (run_exists(st, run_id, err) < 0)
+				goto out;
+			/* a log imported again replaces its series (host, job, metric, source), unless --append */
+			if (!append && store_run_replace_series(st, run_id, &ir->res, err) < 0)
 				goto out;
 		} else {
 			struct kvlist merged;
@@ -220,9 +236,10 @@ int cmd_import(int argc, char **argv)
 		{ "label", required_argument, NULL, 'l' }, { "db", required_argument, NULL, 'd' },
 		{ "run", required_argument, NULL, 'r' },   { "csv", required_argument, NULL, 'c' },
 		{ "map", required_argument, NULL, 'm' },   { "help", no_argument, NULL, 'h' },
+		{ "append", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct import_opts o = { NULL, 0 };
+	struct import_opts o = { NULL, 0, 0 };
 	struct kvlist labels;
 	struct input *in = NULL;
 	size_t nin = 0, cap = 0;
@@ -266,6 +283,9 @@ int cmd_import(int argc, char **argv)
 		case 'm':
 			o.map = optarg;
 			break;
+		case 'a':
+			o.append = 1;
+			break;
 		case ':':
 			code = cli_usage("import", "option '%s' needs a value", argv[optind - 1]);
 			goto out;
@@ -278,6 +298,10 @@ int cmd_import(int argc, char **argv)
 		ARRAY_GROW(in, cap, nin + 1);
 		in[nin].path = argv[i];
 		in[nin++].im = NULL;
+	}
+	if (o.append && !o.run_id) {
+		code = cli_usage("import", "--append applies with --run ID only");
+		goto out;
 	}
 	if (!nin) {
 		code = cli_usage("import", "no file to import given");
@@ -319,7 +343,7 @@ int cmd_import(int argc, char **argv)
 		size_t nruns;
 
 		import_batch_init(&b);
-		if (in[i].im->import(in[i].path, &o, &b, &err) < 0 || store_batch(st, in[i].path, &b, &labels, &err) < 0) {
+		if (in[i].im->import(in[i].path, &o, &b, &err) < 0 || store_batch(st, in[i].path, &b, &labels, o.append, &err) < 0) {
 			import_batch_release(&b);
 			store_rollback(st);
 			if (err.kind == ERR_NONE)

@@ -19,6 +19,7 @@
 #include "report/charts.h"
 #include "report/html.h"
 #include "report/render.h"
+#include "report/stall.h"
 #include "report/report.h"
 
 static const char usage_text[] =
@@ -68,7 +69,9 @@ static const char usage_text[] =
 	"                     host with its fio version, start offset and figures, and the CPU and disks of\n"
 	"                     each run: CPU utilisation per role (cluster) and host, CPU microseconds per IO,\n"
 	"                     the devices with their reads and writes, and the IO amplification (device IOs\n"
-	"                     of the targets / front-end IOs; text, markdown and json)\n"
+	"                     of the targets / front-end IOs; text, markdown and json); in text also the\n"
+	"                     stalls: windows where a host's IOPS fell below 50% of its median (host,\n"
+	"                     start on the run's clock, length)\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"exit codes: 0 ok, 2 usage error, 3 nothing to compare, 4 gnuplot failed or missing, 5 database error.\n";
@@ -493,6 +496,11 @@ int cmd_report(int argc, char **argv)
 		render_compare(&out, &cmp, a.format, &ro);
 	} else {
 		render_table(&out, &table, &set, a.format, &ro);
+	}
+	/* -v: the stall list (report/stall.h) */
+	if (a.verbose && a.format == FMT_TEXT && stall_report(&out, st, &set, STALL_DEFAULT_FRACTION, &err) < 0) {
+		rc = cli_fail(&err);
+		goto out;
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 	rc = EXIT_OK;

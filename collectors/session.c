@@ -25,8 +25,9 @@
 #include "core/strbuf.h"
 
 struct point {
-	int64_t t_ms;
+	int64_t t_ms;       /* end of the interval, ms since the session's t0 */
 	double value;
+	uint32_t window_ms; /* the interval's length */
 };
 
 struct source {
@@ -41,8 +42,10 @@ struct source {
 	struct collect_window win;
 	unsigned nok, nfail;
 	char last_err[ERRBUF_SIZE];
-	struct point *series;
+	struct point *series;          /* CPU utilisation per interval */
 	size_t nseries, series_cap;
+	struct point *dseries;         /* disk IOPS (all devices) per interval */
+	size_t ndseries, dseries_cap;
 };
 
 struct collect_session {
@@ -57,12 +60,23 @@ struct collect_session {
 	size_t nsrc;
 };
 
+/* Completed IOs of every device counted in the window so far. */
+static uint64_t window_ios(const struct collect_window *w)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < w->ndisks; i++)
+		n += w->disks[i].reads + w->disks[i].writes;
+	return n;
+}
+
 static void source_sample(struct source *src)
 {
 	struct collect_snapshot snap;
 	struct errbuf e;
 	double util;
-	long long t;
+	long long t, prev_ms;
+	uint64_t ios0;
 
 	collect_snapshot_init(&snap);
 	errbuf_init(&e);
@@ -73,13 +87,36 @@ static void source_sample(struct source *src)
 		return;
 	}
 	t = snap.t_ms;
+	prev_ms = src->win.nsnaps ? src->win.last_ms : t;
+	ios0 = window_ios(&src->win);
 	collect_window_add(&src->win, &snap, &util);
 	src->nok++;
 	if (!isnan(util)) {
 		ARRAY_GROW(src->series, src->series_cap, src->nseries + 1);
 		src->series[src->nseries].t_ms = t - src->s->t0_ms;
 		src->series[src->nseries].value = util;
+		src->series[src->nseries].window_ms = t > prev_ms ? (uint32_t)(t - prev_ms) : 0;
 		src->nseries++;
+	}
+	if (src->win.ndisks && t > prev_ms) { /* a rate needs time to pass */
+		ARRAY_GROW(src->dseries, src->dseries_cap, src->ndseries + 1);
+		src->dseries[src->ndseries].t_ms = t - src->s->t0_ms;
+		src->dseries[src->ndseries].value = (double)(window_ios(&src->win) - ios0) * 1000.0 / (double)(t - prev_ms);
+		src->dseries[src->ndseries].window_ms = (uint32_t)(t - prev_ms);
+		src->ndseries++;
+	}
+}
+
+/* A host's series as samples (t_ms = the interval's end, window_ms its length, source = the collector). */
+static void add_series(struct run_result *out, const char *host, const char *metric, const char *source,
+		       const struct point *p, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct sample *x;
+		run_result_add_sample(out, host, metric, p[k].t_ms, p[k].value);
+		x = &out->samples[out->nsamples - 1];
+		x->window_ms = p[k].window_ms;
+		snprintf(x->source, sizeof(x->source), "%s", source);
 	}
 }
 
@@ -126,6 +163,7 @@ static void source_release(struct source *src)
 		src->c.ops->close(&src->c);
 	collect_window_release(&src->win);
 	free(src->series);
+	free(src->dseries);
 }
 
 static void session_free(struct collect_session *s)
@@ -327,8 +365,8 @@ int collect_session_finish(struct collect_session *s, uint64_t front_end_ios, co
 			warn_add(warn, "host '%s': %u of %u CPU samples failed (last: %s)", src->name, src->nfail,
 				 src->nfail + src->nok, src->last_err);
 		}
-		for (size_t k = 0; k < src->nseries; k++)
-			run_result_add_sample(out, src->name, "cpu.util_pct", src->series[k].t_ms, src->series[k].value);
+		add_series(out, src->name, "cpu.util_pct", src->c.ops->name, src->series, src->nseries);
+		add_series(out, src->name, "disk.iops", src->c.ops->name, src->dseries, src->ndseries);
 		for (size_t k = 0; k < src->win.ndisks; k++) {
 			const struct disk_delta *d = &src->win.disks[k];
 			int backing = src->local && backing_device && !strcmp(d->name, backing_device);

@@ -34,7 +34,7 @@ struct collect_opts {
 	unsigned interval_ms;          /* 0: COLLECT_DEFAULT_INTERVAL_MS */
 	unsigned timeout_ms;           /* whole scrape of one exporter; 0: COLLECT_DEFAULT_TIMEOUT_MS */
 	unsigned connect_timeout_ms;   /* 0: COLLECT_DEFAULT_CONNECT_TIMEOUT_MS (never above timeout_ms) */
-	long long t0_ms;               /* mono_ms() value sample times count from (the run's start); 0: now */
+	long long t0_ms;               /* mono_ms() value sample times count from (the end of ramp); 0: now */
 };
 
 /*
@@ -54,7 +54,10 @@ struct collect_session *collect_session_start(const struct host_list *hosts, con
  *    have NAN figures and cores 0; cpu_us_per_io = busy CPU-microseconds / front_end_ios (NAN if 0 IOs);
  *  - out->disks: per host every device that did IO in the window, plus `backing_device` (may be NULL) on
  *    this machine even when it did none;
- *  - out->samples: metric "cpu.util_pct" per host per interval, t_ms since opts->t0_ms.
+ *  - out->samples: metrics "cpu.util_pct" and "disk.iops" (completed IOs/s of all devices counted) per host
+ *    per interval, t_ms = the interval's end since opts->t0_ms, window_ms = its length, source = the
+ *    collector ("procstat", "node_exporter"). The run's one clock has t = 0 at the end of ramp
+ *    (docs/timeseries.md): the caller passes that moment as t0_ms.
  * Returns 0, or 1 when something is missing: then `warn` holds one line naming every host concerned
  * (kind ERR_HOST). Never fails otherwise.
  */

@@ -393,6 +393,7 @@ void run_result_add_artifact(struct run_result *r, const char *name, const char 
 void run_result_add_sample(struct run_result *r, const char *host, const char *metric, int64_t t_ms, double value)
 {
 	ARRAY_GROW(r->samples, r->samples_cap, r->nsamples + 1);
+	memset(&r->samples[r->nsamples], 0, sizeof(r->samples[0]));
 	r->samples[r->nsamples].host = xstrdup(host);
 	r->samples[r->nsamples].metric = xstrdup(metric);
 	r->samples[r->nsamples].t_ms = t_ms;

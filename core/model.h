@@ -172,8 +172,14 @@ struct disk_result {
 struct sample {
 	char *host;            /* HOST_AGGREGATE for run totals */
 	char *metric;          /* "iops.read", "bw_bytes.write", "lat_ns.read", "cpu.util_pct", ... */
-	int64_t t_ms;          /* ms since the start of the run (or epoch ms if fio logged epoch) */
-	double value;
+	int64_t t_ms;          /* ms since the end of ramp (the run's one clock): the END of the averaged window */
+	double value;          /* histogram rows: the IO count of the bucket */
+	/* the fields below are zero unless set (run_result_add_sample zeroes them; docs/timeseries.md) */
+	char job[48];          /* fio job ("bench.1"); "" = all jobs of the host (stored as '*') */
+	char source[24];       /* which reader made it: "fio-log", "fio-histlog", "procstat", ... */
+	uint32_t window_ms;    /* length of the averaged window, 0 = instant or unknown */
+	int is_bin;            /* 1: a histogram bucket [bucket_lo_ns, bucket_hi_ns) of the interval */
+	int64_t bucket_lo_ns, bucket_hi_ns;
 };
 
 struct artifact {

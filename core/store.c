@@ -987,7 +987,8 @@ static int write_cpu_disks_samples(struct store *st, int64_t run_id, const struc
 			 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err) < 0 ||
 	    prep(st, &d, "INSERT OR REPLACE INTO disk(run_id, host, device, reads, writes, read_sectors, "
 			 "write_sectors, io_ticks_ms) VALUES (?,?,?,?,?,?,?,?)", err) < 0 ||
-	    prep(st, &s, "INSERT INTO sample(run_id, host, metric, t_ms, value) VALUES (?,?,?,?,?)", err) < 0 ||
+	    prep(st, &s, "INSERT INTO sample(run_id, host, metric, t_ms, value, job, window_ms, source, bucket_lo_ns, "
+			 "bucket_hi_ns) VALUES (?,?,?,?,?,?,?,?,?,?)", err) < 0 ||
 	    prep(st, &a, "INSERT OR REPLACE INTO artifact(run_id, name, content) VALUES (?,?,?)", err) < 0)
 		goto out;
 	for (size_t i = 0; i < res->ncpu; i++) {
@@ -1030,6 +1031,11 @@ static int write_cpu_disks_samples(struct store *st, int64_t run_id, const struc
 		bind_text(s, 3, x->metric);
 		sqlite3_bind_int64(s, 4, x->t_ms);
 		sqlite3_bind_double(s, 5, x->value);
+		bind_text(s, 6, x->job[0] ? x->job : "*"); /* '*': all jobs, as in result.job */
+		sqlite3_bind_int64(s, 7, x->window_ms);
+		bind_text(s, 8, x->source);
+		bind_int_or_null(s, 9, x->bucket_lo_ns, x->is_bin);
+		bind_int_or_null(s, 10, x->bucket_hi_ns, x->is_bin);
 		if (step_done(st, s, "cannot store a sample", err) < 0)
 			goto out;
 	}
@@ -1046,6 +1052,30 @@ out:
 	unprep(d);
 	unprep(s);
 	unprep(a);
+	return ret;
+}
+
+int store_run_replace_series(struct store *st, int64_t run_id, const struct run_result *res, struct errbuf *err)
+{
+	sqlite3_stmt *s = NULL;
+	int ret = 0;
+
+	if (prep(st, &s, "DELETE FROM sample WHERE run_id = ? AND host = ? AND job = ? AND metric = ? AND source = ?",
+		 err) < 0)
+		return -1;
+	for (size_t i = 0; i < res->nsamples && ret == 0; i++) {
+		const struct sample *x = &res->samples[i], *y = i ? &res->samples[i - 1] : NULL;
+		if (y && !strcmp(x->host, y->host) && !strcmp(x->job, y->job) && !strcmp(x->metric, y->metric) &&
+		    !strcmp(x->source, y->source))
+			continue; /* the same series as the previous sample: deleted already */
+		sqlite3_bind_int64(s, 1, run_id);
+		bind_text(s, 2, x->host);
+		bind_text(s, 3, x->job[0] ? x->job : "*");
+		bind_text(s, 4, x->metric);
+		bind_text(s, 5, x->source);
+		ret = step_done(st, s, "cannot replace a series", err);
+	}
+	unprep(s);
 	return ret;
 }
 

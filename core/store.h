@@ -86,6 +86,12 @@ int store_run_add(struct store *st, int64_t suite_id, const struct run_spec *spe
 int store_run_begin(struct store *st, int64_t suite_id, const struct run_spec *spec, int64_t *run_id,
 		    struct errbuf *err);
 
+/*
+ * Deletes the run's stored series that res's samples belong to: every (host, job, metric, source) that occurs in
+ * res->samples (within the caller's transaction). Re-importing a log after this replaces its series.
+ */
+int store_run_replace_series(struct store *st, int64_t run_id, const struct run_result *res, struct errbuf *err);
+
 /* Writes results, CPU, disks, samples and artifacts of a run (within the caller's transaction). */
 int store_run_write_result(struct store *st, int64_t run_id, const struct run_result *res, struct errbuf *err);
 

@@ -6,6 +6,7 @@
 #include "core/store_read.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,8 +47,9 @@ static const char Q_CPU[] = "SELECT host, role, source, cores, user_pct, nice_pc
 			    "WHEN 'node_exporter' THEN 1 WHEN 'import' THEN 2 WHEN 'fio' THEN 3 ELSE 4 END, source";
 static const char Q_DISKS[] = "SELECT host, device, reads, writes, read_sectors, write_sectors, io_ticks_ms "
 			      "FROM disk WHERE run_id = ?1 ORDER BY host, device";
-static const char Q_SAMPLES[] = "SELECT host, metric, t_ms, value FROM sample WHERE run_id = ?1 "
-				"ORDER BY metric, host = '*', host, t_ms";
+static const char Q_SAMPLES[] = "SELECT host, metric, t_ms, value, job, window_ms, source, bucket_lo_ns, "
+				"bucket_hi_ns FROM sample WHERE run_id = ?1 "
+				"ORDER BY metric, host = '*', host, job, source, t_ms, bucket_lo_ns";
 static const char Q_ARTIFACTS[] = "SELECT name, content FROM artifact WHERE run_id = ?1 ORDER BY name";
 
 /* ---- helpers -------------------------------------------------------------------------------------- */
@@ -658,6 +660,14 @@ static int sample_row(sqlite3_stmt *s, void *elem)
 	x->metric = col_text_or_empty(s, 1);
 	x->t_ms = sqlite3_column_int64(s, 2);
 	x->value = col_double(s, 3);
+	snprintf(x->job, sizeof(x->job), "%s",
+		 (const char *)sqlite3_column_text(s, 4) ? (const char *)sqlite3_column_text(s, 4) : "");
+	x->window_ms = (uint32_t)sqlite3_column_int64(s, 5);
+	snprintf(x->source, sizeof(x->source), "%s",
+		 (const char *)sqlite3_column_text(s, 6) ? (const char *)sqlite3_column_text(s, 6) : "");
+	x->is_bin = sqlite3_column_type(s, 7) != SQLITE_NULL;
+	x->bucket_lo_ns = sqlite3_column_int64(s, 7);
+	x->bucket_hi_ns = sqlite3_column_int64(s, 8);
 	return 1;
 }
 

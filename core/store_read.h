@@ -194,8 +194,13 @@ void store_disks_free(struct store_disk *v, size_t n);
 /* One sample of a time series. */
 struct store_sample {
 	char *host, *metric;      /* metric: "iops.read", "lat_ns.write", "cpu.util_pct", ... */
-	int64_t t_ms;             /* as stored */
-	double value;
+	int64_t t_ms;             /* ms since the end of ramp, the END of the window the sample averages */
+	double value;             /* histogram rows: IO count of the bucket */
+	char job[48];             /* fio job, "*" = all jobs of the host (collectors) */
+	char source[24];          /* "fio-log", "fio-histlog", "procstat", ... */
+	uint32_t window_ms;       /* averaged window, 0 = instant or unknown */
+	int is_bin;               /* a histogram bucket [bucket_lo_ns, bucket_hi_ns) of the interval */
+	int64_t bucket_lo_ns, bucket_hi_ns;
 };
 
 /* The run's samples, by metric, host ('*' last) and time. */

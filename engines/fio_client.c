@@ -45,6 +45,7 @@
 #include "engines/fio_hosts.h"
 #include "engines/fio_jobfile.h"
 #include "engines/fio_json.h"
+#include "engines/fio_histlog.h"
 #include "engines/fio_log.h"
 
 #define FIO_CLIENT_LOG_MS 100
@@ -125,6 +126,8 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 		kvlist_add(&extra, "write_bw_log", p->log_name);
 		kvlist_add(&extra, "write_iops_log", p->log_name);
 		kvlist_add(&extra, "log_avg_msec", FIO_CLIENT_SAMPLE_MS_TEXT);
+		kvlist_add(&extra, "write_hist_log", p->log_name);
+		kvlist_add(&extra, "log_hist_msec", FIO_CLIENT_SAMPLE_MS_TEXT);
 	} else {
 		p->log_name = FIO_CLIENT_LOG_NAME;
 		p->log_ms = FIO_CLIENT_LOG_MS;
@@ -334,6 +337,13 @@ static void host_samples(const struct client_priv *p, const struct host *h, doub
 		/* "bench_iops.1.log.ADDR" -> kind of "bench_iops.1.log" */
 		bare = xstrndup(de->d_name, strlen(de->d_name) - strlen(h->addr) - 1);
 		kind = fio_log_kind_from_name(bare);
+		if (kind < 0 && fio_histlog_name(bare) && !isnan(epoch_ms0)) {
+			/* histogram log: epoch stamps too, on the same clock as the others */
+			errbuf_init(&e);
+			path = xasprintf("%s/%s", p->dir, de->d_name);
+			fio_histlog_read(path, h->name, (int64_t)epoch_ms0, p->log_ms, FIO_HISTLOG_CLIENT, out, &e);
+			free(path);
+		}
 		free(bare);
 		if (kind < 0)
 			continue;
@@ -351,7 +361,8 @@ static void host_samples(const struct client_priv *p, const struct host *h, doub
 	if (n)
 		fio_logs_to_samples(logs, n, h->name, out);
 	for (size_t i = first; !isnan(epoch_ms0) && i < out->nsamples; i++)
-		out->samples[i].t_ms -= (int64_t)epoch_ms0;
+		if (strcmp(out->samples[i].source, "fio-histlog")) /* those came with t0 subtracted */
+			out->samples[i].t_ms -= (int64_t)epoch_ms0;
 	for (size_t i = 0; i < n; i++)
 		fio_log_release(&logs[i]);
 	free(logs);

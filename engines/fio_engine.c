@@ -125,6 +125,9 @@ static int fio_prepare(struct engine_run *run, struct errbuf *err)
 		kvlist_add(&extra, "write_bw_log", base);
 		kvlist_add(&extra, "write_iops_log", base);
 		kvlist_add(&extra, "log_avg_msec", "1000");
+		/* per-IO latency as fio-bucket histograms per second, not one line per IO (docs/timeseries.md) */
+		kvlist_add(&extra, "write_hist_log", base);
+		kvlist_add(&extra, "log_hist_msec", "1000");
 		free(base);
 	}
 	if (s->njobs && !run->logs) {

@@ -21,6 +21,7 @@
 
 #include "core/aggregate.h"
 #include "core/strbuf.h"
+#include "engines/fio_histlog.h"
 
 static const char *const kind_names[FIO_LOG_KINDS] = { "lat", "clat", "slat", "bw", "iops" };
 static const char *const dir_names[3] = { "read", "write", "trim" };
@@ -63,6 +64,7 @@ void fio_log_release(struct fio_log *l)
 	if (!l)
 		return;
 	free(l->win);
+	free(l->ent);
 	for (int d = 0; d < 3; d++)
 		free(l->hist[d]);
 	fio_log_init(l);
@@ -99,6 +101,36 @@ int fio_log_kind_from_name(const char *path)
 		}
 	}
 	return best;
+}
+
+void fio_log_job_from_name(const char *path, char *job, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	const char *suffixes[FIO_LOG_KINDS] = { "_lat.", "_clat.", "_slat.", "_bw.", "_iops." };
+	const char *at = NULL, *p;
+	size_t k = 0;
+
+	base = base ? base + 1 : path;
+	if (len)
+		job[0] = '\0';
+	for (int i = 0; i < FIO_LOG_KINDS; i++)
+		for (p = base; (p = strstr(p, suffixes[i])) != NULL; p++)
+			if (!at || p > at)
+				at = p;
+	if (!at && (p = strstr(base, "_clat_hist.")) != NULL)
+		at = p;
+	if (!at || !len)
+		return;
+	p = strchr(at + 1, '.') + 1; /* after "_iops." */
+	while (k + 1 < len && base + k < at) {
+		job[k] = base[k];
+		k++;
+	}
+	if (*p >= '0' && *p <= '9' && k + 1 < len)
+		job[k++] = '.';
+	while (*p >= '0' && *p <= '9' && k + 1 < len)
+		job[k++] = *p++;
+	job[k] = '\0';
 }
 
 /* ---- the parser ------------------------------------------------------------------------------------ */
@@ -174,6 +206,7 @@ static inline __attribute__((always_inline)) int parse_region(struct fio_log *l,
 	while (p < end) {
 		const char *ls = p;
 		uint64_t t = 0, v = 0, bs = 0;
+		double frac = 0;
 		unsigned d;
 
 		line++;
@@ -199,10 +232,13 @@ static inline __attribute__((always_inline)) int parse_region(struct fio_log *l,
 		do
 			v = v * 10 + (uint64_t)(*p++ - '0');
 		while (IS_DIGIT(*p));
-		if (*p == '.') { /* fractional values (newer fio averages): dropped below 1 */
+		if (*p == '.') { /* fractional values (newer fio averages): kept for windowed entries */
+			double scale = 0.1;
 			p++;
-			while (IS_DIGIT(*p))
-				p++;
+			while (IS_DIGIT(*p)) {
+				frac += scale * (*p++ - '0');
+				scale *= 0.1;
+			}
 		}
 		if (*p != ',')
 			BAD("expected ', ' after the value");
@@ -249,6 +285,13 @@ static inline __attribute__((always_inline)) int parse_region(struct fio_log *l,
 		cur[d].sum += v;
 		cur[d].bytes += bs;
 		nlines++;
+		if (!hist && l->windowed) {
+			ARRAY_GROW(l->ent, l->ecap, l->nent + 1);
+			l->ent[l->nent].t_ms = (int64_t)t;
+			l->ent[l->nent].value = (double)v + frac;
+			l->ent[l->nent].ddir = d;
+			l->nent++;
+		}
 		if (hist) {
 			unsigned idx = fio_hist_val_to_idx(v);
 			hp[d][idx]++;
@@ -304,6 +347,8 @@ static int parse_begin(struct fio_log *out, const char *buf, size_t len, const c
 	fio_log_release(out);
 	out->kind = kind;
 	out->window_ms = window_ms ? window_ms : 1000;
+	out->avg_ms = window_ms;
+	fio_log_job_from_name(name, out->job, sizeof(out->job));
 	first_line_shape(out, buf, len);
 	if (len && out->ncols < 4)
 		return err_set(err, ERR_INPUT, "%s:1: not a fio log: %u column%s, fio writes 4 to 6", name, out->ncols,
@@ -315,6 +360,43 @@ static int parse_begin(struct fio_log *out, const char *buf, size_t len, const c
 		}
 	}
 	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * log_avg_msec of a windowed log that was not given: the median step between two entries of one direction,
+ * to 10 ms (fio flushes a latency window at an IO's completion, so steps scatter: 915, 1000, 1085 ...;
+ * IOPS and bandwidth stamps drift by a millisecond: 499, 999, 1499).
+ */
+static void infer_avg_ms(struct fio_log *l)
+{
+	int64_t last[3] = { -1, -1, -1 }, *step, best = 0;
+	size_t n = 0;
+
+	if (!l->windowed || l->avg_ms || !l->nent)
+		return;
+	step = xcalloc(l->nent, sizeof(*step));
+	for (size_t i = 0; i < l->nent; i++) {
+		const struct fio_log_entry *e = &l->ent[i];
+		if (last[e->ddir] >= 0 && e->t_ms > last[e->ddir])
+			step[n++] = e->t_ms - last[e->ddir];
+		last[e->ddir] = e->t_ms;
+	}
+	if (n) {
+		qsort(step, n, sizeof(*step), cmp_i64);
+		best = step[n / 2];
+	} else {
+		best = l->ent[0].t_ms; /* one window: fio stamps it at its end */
+	}
+	free(step);
+	if (best >= 50)
+		best = (best + 5) / 10 * 10;
+	l->avg_ms = best > 0 && best < INT32_MAX ? (unsigned)best : 0;
 }
 
 /* Parses complete lines [buf, buf + len) (len 0 or buf[len - 1] == '\n'). */
@@ -359,6 +441,7 @@ int fio_log_parse_buf(const char *buf, size_t len, const char *name, enum fio_lo
 	}
 	if (!out->lines)
 		return err_set(err, ERR_INPUT, "%s: empty fio log, no data lines", name);
+	infer_avg_ms(out);
 	return 0;
 }
 
@@ -424,6 +507,7 @@ int fio_log_parse_file(const char *path, enum fio_log_kind kind, unsigned window
 		err_set(err, ERR_INPUT, "%s: empty fio log, no data lines", path);
 		goto out;
 	}
+	infer_avg_ms(out);
 	ret = 0;
 out:
 	if (ret < 0)
@@ -435,108 +519,92 @@ out:
 
 /* ---- samples and results ------------------------------------------------------------------------------ */
 
-/* One output series: value[i] accumulated over logs, weight[i] for weighted means. */
-struct series {
-	double *val, *wt;
-};
-
-static void emit(struct run_result *out, const char *host, const char *metric, const struct series *s,
-		 size_t nwin, int64_t t0, unsigned w, int weighted)
+static const char *metric_base(int kind)
 {
-	for (size_t i = 0; i < nwin; i++) {
-		if (s->wt[i] <= 0)
-			continue;
-		run_result_add_sample(out, host, metric, t0 + (int64_t)i * w,
-				      weighted ? s->val[i] / s->wt[i] : s->val[i]);
-	}
+	static const char *const base[FIO_LOG_KINDS] = { "lat_ns", "clat_ns", "slat_ns", "bw_bytes", "iops" };
+	return base[kind];
+}
+
+static void add_one(struct run_result *out, const char *host, const struct fio_log *l, int kind, unsigned d,
+		    int64_t t_ms, unsigned window_ms, double value)
+{
+	char metric[32];
+	struct sample *x;
+
+	snprintf(metric, sizeof(metric), "%s.%s", metric_base(kind), dir_names[d]);
+	run_result_add_sample(out, host, metric, t_ms, value);
+	x = &out->samples[out->nsamples - 1];
+	snprintf(x->job, sizeof(x->job), "%s", l->job);
+	snprintf(x->source, sizeof(x->source), "fio-log");
+	x->window_ms = window_ms;
+}
+
+/* A window-averaged log: every line is one sample at fio's own time. */
+static void windowed_samples(const struct fio_log *l, const char *host, struct run_result *out)
+{
+	for (int d = 0; d < 3; d++)
+		for (size_t i = 0; i < l->nent; i++)
+			if (l->ent[i].ddir == (unsigned)d)
+				add_one(out, host, l, l->kind, (unsigned)d, l->ent[i].t_ms, l->avg_ms,
+					l->ent[i].value * (l->kind == FIO_LOG_BW ? 1024.0 : 1.0));
+}
+
+/* A per-IO log: one sample per interval and direction (kind: the metric to make of it). */
+static void perio_samples(const struct fio_log *l, int kind, const char *host, struct run_result *out)
+{
+	unsigned w = l->window_ms;
+
+	for (int d = 0; d < 3; d++)
+		for (size_t k = 0; k < l->nwin; k++) {
+			const struct fio_log_cell *c = &l->win[k][d];
+			double v;
+			if (!c->n)
+				continue;
+			if (kind <= FIO_LOG_SLAT)
+				v = (double)c->sum / (double)c->n;
+			else if (kind == FIO_LOG_IOPS)
+				v = (double)c->n * 1000.0 / w;
+			else
+				v = (double)c->bytes * 1000.0 / w;
+			add_one(out, host, l, kind, (unsigned)d, l->t0_ms + (int64_t)(k + 1) * w, w, v);
+		}
+}
+
+/* Whether any log of the same job is of kind k. */
+static int job_has_kind(const struct fio_log *logs, size_t n, const char *job, int k)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((int)logs[i].kind == k && !strcmp(logs[i].job, job))
+			return 1;
+	return 0;
 }
 
 void fio_logs_to_samples(const struct fio_log *logs, size_t n, const char *host, struct run_result *out)
 {
-	int64_t t0 = INT64_MAX, tend = INT64_MIN;
-	unsigned w = 0;
-	size_t nwin;
-	int have_kind[FIO_LOG_KINDS] = { 0 }, derive_from = -1;
-	struct series s;
-	char metric[32];
-
 	for (size_t i = 0; i < n; i++) {
-		if (!logs[i].nwin)
+		const struct fio_log *l = &logs[i];
+		int first_lat = 1;
+
+		if (!l->lines)
 			continue;
-		if (!w)
-			w = logs[i].window_ms;
-		if (logs[i].window_ms != w)
-			continue; /* all logs of a run share one interval; callers pass one */
-		if (logs[i].t0_ms < t0)
-			t0 = logs[i].t0_ms;
-		if (logs[i].t0_ms + (int64_t)logs[i].nwin * w > tend)
-			tend = logs[i].t0_ms + (int64_t)logs[i].nwin * w;
-		have_kind[logs[i].kind] = 1 + (!logs[i].windowed);
-	}
-	if (!w || tend <= t0)
-		return;
-	nwin = (size_t)((tend - t0) / w);
-	s.val = xcalloc(nwin, sizeof(double));
-	s.wt = xcalloc(nwin, sizeof(double));
-	/* IOPS and bandwidth from per-IO latency logs only when no iops/bw log says it */
-	for (int k = FIO_LOG_LAT; k <= FIO_LOG_SLAT; k++)
-		if (have_kind[k] == 2 && derive_from < 0)
-			derive_from = k;
-
-	for (int d = 0; d < 3; d++) {
-		for (int m = 0; m < 5; m++) {
-			/* m: 0..2 latency kinds, 3 bw, 4 iops */
-			int weighted = m <= FIO_LOG_SLAT, any = 0;
-
-			memset(s.val, 0, nwin * sizeof(double));
-			memset(s.wt, 0, nwin * sizeof(double));
-			for (size_t i = 0; i < n; i++) {
-				const struct fio_log *l = &logs[i];
-				size_t off;
-				int direct = (int)l->kind == m, derived = 0;
-
-				if (!l->nwin || l->window_ms != w)
-					continue;
-				if (!direct && (m == FIO_LOG_BW || m == FIO_LOG_IOPS) && !have_kind[m] &&
-				    (int)l->kind == derive_from)
-					derived = 1;
-				if (!direct && !derived)
-					continue;
-				off = (size_t)((l->t0_ms - t0) / w);
-				for (size_t k = 0; k < l->nwin; k++) {
-					const struct fio_log_cell *c = &l->win[k][d];
-					double v;
-					if (!c->n)
-						continue;
-					any = 1;
-					if (weighted) {
-						s.val[off + k] += (double)c->sum;
-						s.wt[off + k] += (double)c->n;
-						continue;
-					}
-					if (derived)
-						v = m == FIO_LOG_IOPS ? (double)c->n * 1000.0 / w
-								      : (double)c->bytes * 1000.0 / w;
-					else if (l->windowed)
-						v = (double)c->sum / (double)c->n * (m == FIO_LOG_BW ? 1024.0 : 1.0);
-					else /* per-IO iops/bw logs: one line per IO */
-						v = m == FIO_LOG_IOPS ? (double)c->n * 1000.0 / w
-								      : (double)c->bytes * 1000.0 / w;
-					s.val[off + k] += v;
-					s.wt[off + k] = 1;
-				}
-			}
-			if (!any)
-				continue;
-			snprintf(metric, sizeof(metric), "%s.%s",
-				 m == FIO_LOG_BW ? "bw_bytes" : m == FIO_LOG_IOPS ? "iops"
-				 : m == FIO_LOG_LAT ? "lat_ns" : m == FIO_LOG_CLAT ? "clat_ns" : "slat_ns",
-				 dir_names[d]);
-			emit(out, host, metric, &s, nwin, t0, w, weighted);
+		if (l->windowed) {
+			windowed_samples(l, host, out);
+			continue;
 		}
+		perio_samples(l, l->kind, host, out);
+		if (l->kind > FIO_LOG_SLAT)
+			continue;
+		/* IOPS and bandwidth from the job's first per-IO latency log, when no iops/bw log says them */
+		for (size_t j = 0; j < i; j++)
+			if (!logs[j].windowed && logs[j].kind <= FIO_LOG_SLAT && !strcmp(logs[j].job, l->job))
+				first_lat = 0;
+		if (!first_lat)
+			continue;
+		if (!job_has_kind(logs, n, l->job, FIO_LOG_IOPS))
+			perio_samples(l, FIO_LOG_IOPS, host, out);
+		if (!job_has_kind(logs, n, l->job, FIO_LOG_BW))
+			perio_samples(l, FIO_LOG_BW, host, out);
 	}
-	free(s.val);
-	free(s.wt);
 }
 
 int fio_logs_to_result(const struct fio_log *logs, size_t n, struct host_result *h)
@@ -667,7 +735,7 @@ int fio_log_import(const char *path, int64_t target_run_id, struct import_batch 
 	int kind = fio_log_kind_from_name(path);
 
 	fio_log_init(&l);
-	if (fio_log_parse_file(path, kind < 0 ? FIO_LOG_LAT : (enum fio_log_kind)kind, 1000, &l, err) < 0)
+	if (fio_log_parse_file(path, kind < 0 ? FIO_LOG_LAT : (enum fio_log_kind)kind, 0, &l, err) < 0)
 		return -1;
 	free(out->suite_name);
 	out->suite_name = xstrdup(path);
@@ -709,6 +777,16 @@ int fio_log_collect_dir(const char *dir, const char *host, struct run_result *ou
 		int kind = fio_log_kind_from_name(de->d_name);
 		char *p;
 
+		if (kind < 0 && fio_histlog_name(de->d_name)) {
+			struct stat sb;
+			p = xasprintf("%s/%s", dir, de->d_name);
+			if (stat(p, &sb) == 0 && sb.st_size > 0 && fio_histlog_read(p, host, 0, 0, 0, out, err) < 0) {
+				free(p);
+				goto out;
+			}
+			free(p);
+			continue;
+		}
 		if (kind < 0)
 			continue;
 		p = xasprintf("%s/%s", dir, de->d_name);
@@ -722,7 +800,7 @@ int fio_log_collect_dir(const char *dir, const char *host, struct run_result *ou
 		}
 		ARRAY_GROW(logs, cap, n + 1);
 		fio_log_init(&logs[n]);
-		if (fio_log_parse_file(p, (enum fio_log_kind)kind, 1000, &logs[n], err) < 0) {
+		if (fio_log_parse_file(p, (enum fio_log_kind)kind, 0, &logs[n], err) < 0) {
 			free(p);
 			goto out;
 		}

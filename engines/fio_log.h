@@ -25,6 +25,13 @@ enum fio_log_kind { FIO_LOG_LAT = 0, FIO_LOG_CLAT, FIO_LOG_SLAT, FIO_LOG_BW, FIO
 unsigned fio_hist_val_to_idx(uint64_t v);
 uint64_t fio_hist_idx_to_val(unsigned idx);
 
+/* One line of a window-averaged log, kept as fio wrote it. */
+struct fio_log_entry {
+	int64_t t_ms;   /* fio's time stamp: the end of the window */
+	double value;   /* ns, KiB/s or IOs/s (fractions kept) */
+	unsigned ddir;  /* 0 read, 1 write, 2 trim */
+};
+
 /* One sample interval of one direction. */
 struct fio_log_cell {
 	uint64_t n;     /* lines in the interval (= IOs for per-IO logs) */
@@ -46,6 +53,11 @@ struct fio_log {
 	uint64_t *hist[3];     /* FIO_HIST_NR bucket counts per ddir, or NULL */
 	uint64_t min_v[3], max_v[3];
 	unsigned __int128 sumsq[3]; /* sum of squared values, exact */
+	/* windowed logs only: every line at its own time */
+	struct fio_log_entry *ent;
+	size_t nent, ecap;
+	unsigned avg_ms;       /* log_avg_msec: as given, else the smallest step between a direction's entries */
+	char job[48];          /* the job the log belongs to ("NAME.N" of NAME_iops.N.log), "" if unknown */
 };
 
 void fio_log_init(struct fio_log *l);
@@ -57,9 +69,13 @@ const char *fio_log_kind_name(enum fio_log_kind k);
 /* The kind a file name says (NAME_lat.3.log, NAME_clat.log, NAME_bw.1.log, NAME_iops.2.log); -1 if none. */
 int fio_log_kind_from_name(const char *path);
 
+/* The job of a log file name: "bench_iops.2.log[.ADDR]" -> "bench.2", "x_lat.log" -> "x"; "" if none. */
+void fio_log_job_from_name(const char *path, char *job, size_t len);
+
 /*
  * Parses a log held in memory (name prefixes error messages: "name:LINE: what"). kind as the file name says;
- * window_ms is the sample interval (0: 1000). Fails with ERR_INPUT on the first malformed line.
+ * window_ms is the sample interval of per-IO logs and the log_avg_msec of windowed ones (0: per-IO logs in 1 s
+ * intervals, the averaging window inferred from the time stamps). Fails with ERR_INPUT on the first malformed line.
  */
 int fio_log_parse_buf(const char *buf, size_t len, const char *name, enum fio_log_kind kind, unsigned window_ms,
 		      struct fio_log *out, struct errbuf *err);
@@ -68,10 +84,12 @@ int fio_log_parse_file(const char *path, enum fio_log_kind kind, unsigned window
 		       struct errbuf *err);
 
 /*
- * Adds per-interval samples of several logs of one run (e.g. every job's logs) to out under `host`:
- * "lat_ns.<dir>", "clat_ns.<dir>", "slat_ns.<dir>" (mean latency of the interval, ns, weighted by IOs),
- * "iops.<dir>", "bw_bytes.<dir>" (summed over jobs; from iops/bw logs, or derived from per-IO latency logs
- * when there is none). <dir> is read, write or trim; t_ms is the interval's start as fio logged time.
+ * Adds the samples of several logs of one run (e.g. every job's logs) to out under `host`, per job (the
+ * log's job), source "fio-log": "lat_ns.<dir>", "clat_ns.<dir>", "slat_ns.<dir>" (mean latency, ns),
+ * "iops.<dir>", "bw_bytes.<dir>" (bytes/s). A window-averaged log gives one sample per line at fio's own
+ * time stamp with window_ms = its log_avg_msec, nothing merged or rounded; a per-IO log gives one sample per
+ * interval (t_ms = the interval's end; IOPS and bandwidth derived from a per-IO latency log only when the job
+ * has no iops/bw log). <dir> is read, write or trim. Sums over jobs and hosts are core/series.h's.
  */
 void fio_logs_to_samples(const struct fio_log *logs, size_t n, const char *host, struct run_result *out);
 
@@ -94,8 +112,9 @@ int fio_log_import(const char *path, int64_t target_run_id, struct import_batch 
 
 /*
  * For the run loop after `bench run --logs`: reads every fio log file (*_lat, *_clat, *_slat, *_bw, *_iops
- * .log) in dir and adds their per-interval samples to out under host (1 s intervals, jobs summed).
- * Histogram logs (*_clat_hist.*) are skipped. Returns the number of log files read, or -1 with err set.
+ * .log) in dir and adds their samples to out under host (per job, fio_logs_to_samples), and every histogram
+ * log (*_clat_hist.*) as histogram samples (engines/fio_histlog.h). Returns the number of sample log files
+ * read (histogram logs not counted), or -1 with err set.
  */
 int fio_log_collect_dir(const char *dir, const char *host, struct run_result *out, struct errbuf *err);
 

@@ -18,9 +18,9 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "report/chart_bars.h"
+#include "report/chart_time.h"
 #include "report/escape.h"
 
-#define MAX_SERIES_RUNS 24  /* time-series charts: at most this many runs */
 #define MAX_CDF_LINES 16    /* CDF chart: at most this many lines */
 
 /* Ratio cell colours by class and magnitude level 0..3 (the HTML report uses the same). */
@@ -688,126 +688,22 @@ static void run_title(struct strbuf *sb, const struct rep_run *r, int with_name)
 		strbuf_addf(sb, " rep %d", r->repetition);
 }
 
-static int series_charts(struct chart_set *cs, struct store *st, const struct rep_set *set, unsigned fmts,
-			 struct errbuf *err)
+/* (e) charts over time (chart_time.h), registered here. */
+static int time_charts(struct chart_set *cs, struct store *st, const struct rep_set *set, unsigned fmts,
+		       struct errbuf *err)
 {
-	/* Panels of the chart, and which sample metrics (core/model.h struct sample) go where. */
-	enum { P_IOPS, P_BW, P_LAT, P_CPU, P_NR };
-	static const struct { const char *title; double scale; } panels[P_NR] = {
-		[P_IOPS] = { "IOPS", 1.0 }, [P_BW] = { "MiB/s", 1.0 / 1048576.0 },
-		[P_LAT] = { "latency (ms)", 1e-6 }, [P_CPU] = { "CPU %", 1.0 },
-	};
-	static const struct { const char *prefix; int panel; } metric_panel[] = {
-		{ "iops.", P_IOPS }, { "bw_bytes.", P_BW }, { "lat_ns.", P_LAT }, { "clat_ns.", P_LAT },
-		{ "slat_ns.", P_LAT }, { "cpu.", P_CPU },
-	};
-	struct strbuf lab;
-	int ret = -1, done = 0;
+	struct time_chart *tc;
+	size_t n;
+	int ret = chart_time_write(cs->dir, cs->n, st, set, !!(fmts & CHART_PNG), !!(fmts & CHART_SVG), &tc, &n, err);
 
-	strbuf_init(&lab);
-	for (size_t i = 0; i < set->n && done < MAX_SERIES_RUNS; i++) {
-		const struct rep_run *r = &set->v[i];
-		char *cur_host = NULL, *cur_metric = NULL;
-		char **titles = NULL;
-		int *panel_of = NULL;
-		size_t nser = 0, tcap = 0, pcap = 0;
-		int used[P_NR] = { 0 }, npanels = 0;
-		struct store_sample *smp;
-		size_t nsmp;
-		int64_t t0_ms;
-		struct gp g;
-
-		if (store_read_samples(st, r->id, &smp, &nsmp, err) < 0)
-			goto out;
-		t0_ms = nsmp ? smp[0].t_ms : 0;
-		for (size_t k = 1; k < nsmp; k++)
-			if (smp[k].t_ms < t0_ms)
-				t0_ms = smp[k].t_ms;
-
-		strbuf_reset(&lab);
-		strbuf_addf(&lab, "run-%lld-%s", (long long)r->id, r->name);
-		gp_begin(&g, cs, fmts, 'e', lab.buf, 1200, 420);
-		strbuf_reset(&lab);
-		run_title(&lab, r, 1);
-		strbuf_addf(&g.title, "%s: time series per host and aggregate", lab.buf);
-		/* x axis: seconds from the run's first sample (fio may log epoch times) */
-		for (size_t si = 0; si < nsmp; si++) {
-			const char *host = smp[si].host;
-			const char *metric = smp[si].metric;
-			int p = -1;
-
-			for (size_t k = 0; k < sizeof(metric_panel) / sizeof(metric_panel[0]); k++)
-				if (!strncmp(metric, metric_panel[k].prefix, strlen(metric_panel[k].prefix)))
-					p = metric_panel[k].panel;
-			if (p < 0)
-				continue;
-			if (!cur_host || strcmp(cur_host, host) || strcmp(cur_metric, metric)) {
-				if (nser)
-					strbuf_adds(&g.data, "\n\n");
-				free(cur_host);
-				free(cur_metric);
-				cur_host = xstrdup(host);
-				cur_metric = xstrdup(metric);
-				ARRAY_GROW(titles, tcap, nser + 1);
-				ARRAY_GROW(panel_of, pcap, nser + 1);
-				titles[nser] = xasprintf("%s %s", !strcmp(host, "*") ? "all hosts" : host, metric);
-				panel_of[nser++] = p;
-				used[p] = 1;
-			}
-			strbuf_addf(&g.data, "%.3f", (double)(smp[si].t_ms - t0_ms) / 1000.0);
-			gp_num(&g.data, smp[si].value * panels[p].scale);
-			strbuf_addc(&g.data, '\n');
-		}
-		free(cur_host);
-		free(cur_metric);
-		store_samples_free(smp, nsmp);
-		for (int k = 0; k < P_NR; k++)
-			npanels += used[k];
-		if (nser) {
-			g.height = 300 * npanels + 60;
-			strbuf_addf(&g.body, "set grid lc rgb '#dddddd'\nset border 3\nset tics nomirror\n"
-					     "set key outside right\nset xlabel 's'\nset multiplot layout %d,1 title ",
-				    npanels);
-			gp_str(&g.body, g.title.buf);
-			strbuf_adds(&g.body, "\n");
-			for (int p = 0; p < P_NR; p++) {
-				int first = 1;
-				if (!used[p])
-					continue;
-				strbuf_addf(&g.body, "set title '%s'\nplot ", panels[p].title);
-				for (size_t k = 0; k < nser; k++) {
-					if (panel_of[k] != p)
-						continue;
-					if (!first)
-						strbuf_adds(&g.body, ", ");
-					gp_datafile(&g);
-					strbuf_addf(&g.body, " index %zu using 1:2 with lines lw %s title ", k,
-						    strstr(titles[k], "all hosts") ? "2.5" : "1.2");
-					gp_str(&g.body, titles[k]);
-					first = 0;
-				}
-				strbuf_adds(&g.body, "\n");
-			}
-			strbuf_adds(&g.body, "unset multiplot\n");
-			if (gp_finish(&g, err) < 0) {
-				for (size_t k = 0; k < nser; k++)
-					free(titles[k]);
-				free(titles);
-				free(panel_of);
-				goto out;
-			}
-			done++;
-		} else {
-			gp_discard(&g);
-		}
-		for (size_t k = 0; k < nser; k++)
-			free(titles[k]);
-		free(titles);
-		free(panel_of);
+	for (size_t i = 0; i < n; i++) {
+		ARRAY_GROW(cs->v, cs->cap, cs->n + 1);
+		cs->v[cs->n].kind = 'e';
+		cs->v[cs->n].stem = tc[i].stem;
+		cs->v[cs->n].title = tc[i].title;
+		cs->v[cs->n++].script = xasprintf("%s.gp", tc[i].stem);
 	}
-	ret = 0;
-out:
-	strbuf_release(&lab);
+	free(tc);
 	return ret;
 }
 
@@ -954,7 +850,7 @@ int charts_write_opts(struct chart_set *cs, const char *dir, struct store *st, c
 	cs->o = o;
 	if (cmp ? cmp_charts(cs, cmp, fmts, err) < 0 : table_charts(cs, t, fmts, err) < 0)
 		ret = -1;
-	else if (st && (series_charts(cs, st, set, fmts, err) < 0 || cdf_charts(cs, st, set, fmts, err) < 0))
+	else if (st && (time_charts(cs, st, set, fmts, err) < 0 || cdf_charts(cs, st, set, fmts, err) < 0))
 		ret = -1;
 	cs->o = NULL;
 	return ret;

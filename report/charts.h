@@ -10,7 +10,8 @@
  * chart (one row per workload and compared value); (d) read and write mean latency per group. Bar charts
  * (a, b, d) are laid out for print by chart_bars.h (axis titles with units, values on bars, log axis when
  * the data span more than 20x, tick labels that never overlap); each label value keeps one colour in
- * every chart of a set, series and groups are drawn in the order given; (e) time series per host and aggregate from table sample;
+ * every chart of a set, series and groups are drawn in the order given; (e) charts over time and
+ * latency heat maps (chart_time.h);
  * (f) latency CDF from histogram bins (result_bin), several runs overlaid.
  */
 #ifndef BENCH_REPORT_CHARTS_H

@@ -40,7 +40,7 @@
 struct sim_options {
 	void *pad; /* fio writes a pointer here; an option at offset 0 would read as unset */
 	char *preset, *transport_lat, *link_bw, *link_iops, *dist, *lat, *cv, *hist, *units, *iops, *bw, *raid,
-		*members, *chunk, *seed, *spin;
+		*members, *chunk, *seed, *spin, *stall;
 	char *cliff, *cliff_factor, *drift, *wear_state, *purge; /* wear: handled here, not by sim_model.c */
 };
 
@@ -86,6 +86,8 @@ static struct fio_option options[] = {
 	SIM_OPT("wear_state", wear_state, "File that counts bytes written per member since the last purge "
 		"(default: the job's filename, which must be absent, empty or a sim wear file)"),
 	SIM_OPT("purge", purge, "1: zero the wear state when the job starts (a purge; default 0)"),
+	SIM_OPT("stall", stall, "Inject a stall: START:LEN[:FACTOR][@WHERE], device time x FACTOR (20) from START "
+		"after the first IO for LEN, only where the working directory contains WHERE"),
 	{ .name = NULL },
 };
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---------------------------------------------------------------- options */
 
@@ -157,6 +158,35 @@ static int whole(const char *value, double min, double max, double *out)
 	return 0;
 }
 
+/* "START:LEN[:FACTOR][@WHERE]" of sim_stall. */
+static int parse_stall(struct sim_config *c, const char *value, char *err, size_t errlen)
+{
+	char buf[512], *at, *f2, *f3;
+	const char *rest;
+
+	snprintf(buf, sizeof(buf), "%s", value);
+	at = strchr(buf, '@');
+	if (at)
+		*at++ = '\0';
+	f2 = strchr(buf, ':');
+	if (!f2)
+		goto bad;
+	*f2++ = '\0';
+	f3 = strchr(f2, ':');
+	if (f3)
+		*f3++ = '\0';
+	if (sim_parse_duration_ns(buf, &c->stall_at_ns) < 0 || sim_parse_duration_ns(f2, &c->stall_len_ns) < 0)
+		goto bad;
+	c->stall_factor = 20;
+	if (f3 && (parse_number(f3, &c->stall_factor, &rest) < 0 || *rest || c->stall_factor < 1))
+		goto bad;
+	snprintf(c->stall_where, sizeof(c->stall_where), "%s", at ? at : "");
+	return 0;
+bad:
+	return sim_fail(err, errlen, "sim_stall: '%s' is not START:LEN[:FACTOR][@WHERE] (e.g. 4s:2s, 4s:2s:50@host2; "
+		    "durations with ns, us, ms or s)", value);
+}
+
 int sim_config_set(struct sim_config *c, const char *name, const char *value, char *err, size_t errlen)
 {
 	char list[128];
@@ -194,6 +224,8 @@ int sim_config_set(struct sim_config *c, const char *name, const char *value, ch
 			c->transport_ns = v;
 		return 0;
 	}
+	if (!strcmp(name, "stall"))
+		return parse_stall(c, value, err, errlen);
 	if (!strcmp(name, "link_bw") || !strcmp(name, "bw")) {
 		if (sim_parse_bytes(value, &v) < 0)
 			return sim_fail(err, errlen, "sim_%s: '%s' is not a bandwidth in bytes per second (e.g. 1000000000 "
@@ -540,6 +572,7 @@ struct sim_model {
 	unsigned last_reads, last_writes;
 	double (*wear)(void *ctx, unsigned member, int write, double bytes); /* sim_model_set_wear; or NULL */
 	void *wear_ctx;
+	double first_ns;          /* the first IO's submission time, < 0 before it */
 };
 
 struct sim_model *sim_model_new(const struct sim_config *c, uint64_t stream, char *err, size_t errlen)
@@ -554,6 +587,12 @@ struct sim_model *sim_model_new(const struct sim_config *c, uint64_t stream, cha
 		return NULL;
 	}
 	m->c = *c;
+	m->first_ns = -1;
+	if (c->stall_len_ns > 0 && c->stall_where[0]) {
+		char cwd[4096];
+		if (!getcwd(cwd, sizeof(cwd)) || !strstr(cwd, c->stall_where))
+			m->c.stall_len_ns = 0; /* another host: no stall here */
+	}
 	rng_seed(&m->rng, c->seed, stream);
 	if (c->dist == SIM_DIST_LOGNORMAL) {
 		double s2 = log(1.0 + c->cv * c->cv);
@@ -632,6 +671,9 @@ static double device_reserve(struct sim_model *m, struct device *d, double ready
 		d->iops_next = start + 1e9 / m->c.iops;
 	}
 	end = start + sim_model_draw(m) * factor;
+	if (m->c.stall_len_ns > 0 && start - m->first_ns >= m->c.stall_at_ns &&
+	    start - m->first_ns < m->c.stall_at_ns + m->c.stall_len_ns)
+		end = start + (end - start) * m->c.stall_factor;
 	if (m->c.bw > 0) {
 		double xs = d->bw_free > start ? d->bw_free : start;
 
@@ -885,6 +927,8 @@ double sim_model_submit(struct sim_model *m, double now_ns, enum sim_op op, uint
 	double t = now_ns + m->c.transport_ns, reads_done = t, done = t;
 	double bytes = (op == SIM_READ || op == SIM_WRITE) ? (double)len : 0;
 
+	if (m->first_ns < 0)
+		m->first_ns = now_ns;
 	if (m->c.link_iops > 0) {
 		if (t < m->link_iops_next)
 			t = m->link_iops_next;

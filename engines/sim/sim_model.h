@@ -41,6 +41,11 @@ struct sim_config {
 	uint64_t chunk_bytes;    /* RAID chunk (stripe unit), bytes */
 	uint64_t seed;           /* random seed */
 	double spin_ns;          /* longest busy-wait before a completion; < 0 = adaptive */
+	/* sim_stall=START:LEN[:FACTOR][@WHERE]: device time x FACTOR (default 20) from START to START + LEN after
+	 * the job's first IO (ramp included), only where the process's working directory contains WHERE
+	 * (a lab host runs in DIR/host<i>: "@host2"); 0 length = no stall */
+	double stall_at_ns, stall_len_ns, stall_factor;
+	char stall_where[256];
 };
 
 /* The built-in defaults: fixed 100 us, 1 unit, no caps, no RAID, one device, 512 KiB chunk, seed 1. */

@@ -1,11 +1,12 @@
 #!/bin/bash
 # import_logs: `bench import` of fio log files (issue 6, "fio logs"). The windowed logs of tests/fixtures/fio/logs
-# (lat, clat, bw, iops; log_avg_msec 250, 500 and 1000; 4 and 5 columns) become runs with 1 s samples equal to
-# the mean of the log's lines in each second (bw logs are KiB/s, stored as bytes/s); `--run ID` attaches a log's
-# samples to an existing run without touching its results; a per-IO log (the fixture's and one generated here)
+# (lat, clat, bw, iops; log_avg_msec 250, 500 and 1000; 4 and 5 columns) become runs with one sample per line
+# per direction at the line's own time and value, with the window (issue 13; bw logs are KiB/s, stored as
+# bytes/s); `--run ID` attaches a log's samples to an existing run without touching its results, and doing it
+# again replaces them (same count), `--append` adds; a per-IO log (the fixture's and one generated here)
 # gives a result with IOs, mean latency and percentiles computed here independently with fio's bucket rule; a
-# histogram log (log_hist_msec) is not a sample log and is refused with exit 3 and one line; a bad line is refused
-# with exit 3 and file:line, leaving the database as it was.
+# histogram log (log_hist_msec) gives one interval per line and direction whose bucket counts are the line's;
+# a bad line is refused with exit 3 and file:line, leaving the database as it was.
 set -euo pipefail
 : "${BENCH:?}" "${BENCH_SRC:?}"
 T=$(mktemp -d)
@@ -67,13 +68,15 @@ for path in windowed:
     rid = run_of(path)
     if db.execute("SELECT value FROM run_label WHERE run_id = ? AND key = 'src'", (rid,)).fetchone() != ("log",):
         fails.append(f"{path}: label missing")
-    rows = db.execute("SELECT metric, t_ms, value FROM sample WHERE run_id = ? AND host = 'localhost' AND metric LIKE ?",
-                      (rid, metric + ".%")).fetchall()
-    for m, t, v in rows:
-        d = {metric + ".read": 0, metric + ".write": 1}[m]
-        vals = [x[1] * unit for x in lines if x[2] == d and t <= x[0] < t + 1000]
-        if not vals or abs(sum(vals) / len(vals) - v) > 1e-9 * v:
-            fails.append(f"{path} {m} t={t}: stored {v}, lines {vals}")
+    rows = db.execute("SELECT metric, t_ms, value, window_ms FROM sample WHERE run_id = ? AND host = 'localhost' "
+                      "AND metric LIKE ?", (rid, metric + ".%")).fetchall()
+    names = {0: metric + ".read", 1: metric + ".write"}
+    want = sorted((names[x[2]], x[0], float(x[1] * unit)) for x in lines)
+    got = sorted((m, t, v) for m, t, v, w in rows)
+    if got != want: fails.append(f"{path}: stored {len(got)} samples, {len(want)} lines; first differences "
+                                 f"{[(a, b) for a, b in zip(got, want) if a != b][:3]}")
+    avg = int(path.split("_avg")[1].split("_")[0])
+    if {w for _, _, _, w in rows} != {avg}: fails.append(f"{path}: windows {set(w for *_, w in rows)}, want {avg}")
     if len(rows) < 100: fails.append(f"{path}: only {len(rows)} samples")
 # the windows and layouts the fixtures are there for (tests/fixtures/fio/logs/SOURCES.md)
 if not {250, 500, 1000} <= seen_avg: fails.append(f"log_avg_msec of the fixtures: {sorted(seen_avg)}")
@@ -110,23 +113,47 @@ if fails:
     print("FAIL:\n  " + "\n  ".join(fails[:20]), file=sys.stderr); sys.exit(1)
 print(f"ok: {len(windowed)} windowed and {len(perio) + 1} per-IO logs: samples, results and percentiles match")
 PY
-# --run attached samples only: same results as before, twice the samples of the generated log's run target
+# --run attached samples only: same results as before; importing again replaces the series, --append adds
 after=$(sqlite3 t.db "SELECT count(*) FROM result WHERE run_id = $run1")
 [ "$after" = "$before" ] || { echo "FAIL: --run changed the results of run $run1" >&2; exit 1; }
 n=$(sqlite3 t.db "SELECT count(*) FROM sample WHERE run_id = $run1 AND metric LIKE 'clat_ns.%'")
 [ "$n" -gt 0 ] || { echo "FAIL: --run stored no samples" >&2; exit 1; }
+"$BENCH" import --db t.db --run "$run1" gen_clat.1.log >/dev/null
+n2=$(sqlite3 t.db "SELECT count(*) FROM sample WHERE run_id = $run1 AND metric LIKE 'clat_ns.%'")
+[ "$n2" = "$n" ] || { echo "FAIL: re-import: $n2 samples, was $n" >&2; exit 1; }
+"$BENCH" import --db t.db --run "$run1" --append gen_clat.1.log >/dev/null
+n3=$(sqlite3 t.db "SELECT count(*) FROM sample WHERE run_id = $run1 AND metric LIKE 'clat_ns.%'")
+[ "$n3" = "$((2 * n))" ] || { echo "FAIL: --append: $n3 samples, want $((2 * n))" >&2; exit 1; }
+rc=0; "$BENCH" import --db t.db --append gen_clat.1.log 2>/dev/null || rc=$?
+[ "$rc" -eq 2 ] || { echo "FAIL: --append without --run: exit $rc" >&2; exit 1; }
 
-# a histogram log (fio 3.x: time, ddir, bs, then one count per latency bucket) is not a sample log: exit 3,
-# one line naming it, nothing stored
+# a histogram log (fio 3.x: time, ddir, bs, then one count per latency bucket): one interval per line and
+# direction, its bucket counts the line's, buckets [lo, hi) as fio-histo-log-pctiles.py's
 for h in "${hist[@]}"; do
 	awk -F', ' 'NF != 3 + 1856 { bad = 1 } END { exit bad }' "$h" ||
 		{ echo "FAIL: $h: not 3 + 1856 columns per line (fio 3.x histogram log, log_hist_coarseness=0)" >&2; exit 1; }
-	counts=$(sqlite3 t.db "SELECT (SELECT count(*) FROM run), (SELECT count(*) FROM sample)")
-	rc=0; "$BENCH" import --db t.db "$h" 2>err.txt || rc=$?
-	[ "$rc" -eq 3 ] && [ "$(wc -l <err.txt)" -eq 1 ] && grep -qF "$(basename "$h")" err.txt ||
-		{ echo "FAIL: histogram log: exit $rc: $(cat err.txt)" >&2; exit 1; }
-	[ "$(sqlite3 t.db "SELECT (SELECT count(*) FROM run), (SELECT count(*) FROM sample)")" = "$counts" ] ||
-		{ echo "FAIL: the histogram log changed the database" >&2; exit 1; }
+	"$BENCH" import --db t.db "$h" >/dev/null
+	python3 - t.db "$h" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1]); path = sys.argv[2]; fails = []
+rid = db.execute("SELECT r.id FROM run r JOIN suite s ON s.id = r.suite_id WHERE s.name = ?", (path,)).fetchone()[0]
+def rng(i):
+    g, b = divmod(i, 64); w = 1 if g <= 1 else 1 << (g - 1); base = 0 if g == 0 else 64 << (g - 1)
+    return base + b * w, base + b * w + w
+want = {}
+for l in open(path):
+    x = [int(v) for v in l.split(",")]
+    for i, c in enumerate(x[3:]):
+        if c: want[(x[0], ("clat_hist.read", "clat_hist.write")[x[1]]) + rng(i)] = c
+got = {(t, m, lo, hi): v for t, m, lo, hi, v in db.execute(
+    "SELECT t_ms, metric, bucket_lo_ns, bucket_hi_ns, value FROM sample WHERE run_id = ?", (rid,))}
+if got != want: fails.append(f"{path}: {len(got)} bucket rows, want {len(want)}")
+lines = sum(1 for l in open(path) if l.strip())
+ivals = db.execute("SELECT count(DISTINCT t_ms || metric) FROM sample WHERE run_id = ?", (rid,)).fetchone()[0]
+if ivals != lines: fails.append(f"{path}: {ivals} intervals, {lines} lines")
+if fails: print("FAIL: " + "; ".join(fails), file=sys.stderr); sys.exit(1)
+print(f"ok: {path.rsplit('/', 1)[1]}: {lines} lines, {ivals} intervals, {len(got)} bucket rows")
+PY
 done
 
 # a bad line: exit 3, one line with file:line, nothing stored

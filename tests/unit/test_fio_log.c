@@ -110,7 +110,7 @@ static void test_fixtures(void **state)
 		assert_true(fio_log_detect(path));
 		fio_log_init(&l);
 		errbuf_init(&err);
-		if (fio_log_parse_file(path, (enum fio_log_kind)kind, 1000, &l, &err) < 0) {
+		if (fio_log_parse_file(path, (enum fio_log_kind)kind, 0, &l, &err) < 0) {
 			print_error("%s\n", err.msg);
 			fail();
 		}
@@ -118,23 +118,22 @@ static void test_fixtures(void **state)
 		assert_true(l.windowed); /* all were written with log_avg_msec */
 		/* fio 3.33 writes 5 columns (time, value, ddir, bs, prio); the fio-3.1-layout file has 4 */
 		assert_int_equal(l.ncols, strstr(path, "fio-3.1-layout") ? 4 : 5);
-		/* every window's mean per direction equals the lines' */
+		/* every line is one sample at its own time (issue 13: nothing merged or rounded), in line order */
 		run_result_init(&res);
 		fio_logs_to_samples(&l, 1, "h", &res);
+		assert_int_equal(res.nsamples, n);
+		assert_int_equal(l.avg_ms, strstr(path, "avg250") ? 250 : strstr(path, "avg500") ? 500 : 1000);
 		for (size_t s = 0; s < res.nsamples; s++) {
 			const struct sample *x = &res.samples[s];
 			long d = !strcmp(x->metric, "lat_ns.read") ? 0 : !strcmp(x->metric, "lat_ns.write") ? 1 : 2;
-			double sum = 0;
 			long cnt = 0;
 			assert_true(d < 2);
-			for (size_t i = 0; i < n; i++) {
-				if (r[i].d == d && r[i].t >= x->t_ms && r[i].t < x->t_ms + 1000) {
-					sum += (double)r[i].v;
+			assert_int_equal(x->window_ms, l.avg_ms);
+			assert_string_equal(x->source, "fio-log");
+			for (size_t i = 0; i < n; i++)
+				if (r[i].d == d && r[i].t == x->t_ms && (double)r[i].v == x->value)
 					cnt++;
-				}
-			}
 			assert_true(cnt > 0);
-			assert_true(fabs(sum / (double)cnt - x->value) <= 1e-9 * x->value);
 		}
 		assert_true(res.nsamples > 100);
 		run_result_release(&res);
@@ -312,7 +311,7 @@ static void test_collect_dir(void **state)
 	char *dir = mkdtemp(tmpl), *p;
 	struct run_result res;
 	struct errbuf err;
-	int found_lat = 0, found_bw = 0, found_iops = 0;
+	int found_lat = 0, found_bw = 0, found_iops = 0, found_hist = 0; /* counts */
 
 	(void)state;
 	assert_non_null(dir);
@@ -326,7 +325,17 @@ static void test_collect_dir(void **state)
 	write_file(p, "1000, 100, 0, 0, 0\n1000, 50, 1, 0, 0\n");
 	free(p);
 	p = xasprintf("%s/j_clat_hist.1.log", dir);
-	write_file(p, "not, read\n");
+	{
+		/* one histogram line: 7 reads in fine bucket 200 (fio 3.x, log_hist_coarseness=0) */
+		struct strbuf h;
+		strbuf_init(&h);
+		strbuf_addf(&h, "1003, 0, 4096");
+		for (int b = 0; b < 1856; b++)
+			strbuf_addf(&h, ", %d", b == 200 ? 7 : 0);
+		strbuf_addf(&h, "\n");
+		write_file(p, h.buf);
+		strbuf_release(&h);
+	}
 	free(p);
 	p = xasprintf("%s/notes.txt", dir);
 	write_file(p, "not a log\n");
@@ -336,22 +345,36 @@ static void test_collect_dir(void **state)
 	assert_int_equal(fio_log_collect_dir(dir, "h1", &res, &err), 3);
 	for (size_t i = 0; i < res.nsamples; i++) {
 		const struct sample *s = &res.samples[i];
+		int j1 = !strcmp(s->job, "j.1"), j2 = !strcmp(s->job, "j.2");
 		assert_string_equal(s->host, "h1");
-		if (!strcmp(s->metric, "lat_ns.read") && s->t_ms == 0) {
-			assert_true(s->value == 2000.0); /* (1000 + 3000 + 2000) / 3 over both jobs */
-			found_lat = 1;
+		if (s->is_bin) { /* the histogram log: bucket 200 = group 3, [256 + 8 * 4, + 4) ns */
+			assert_string_equal(s->metric, "clat_hist.read");
+			assert_true(j1 && s->t_ms == 1003 && s->value == 7.0);
+			assert_int_equal(s->bucket_lo_ns, 288);
+			assert_int_equal(s->bucket_hi_ns, 292);
+			found_hist++;
+			continue;
 		}
-		if (!strcmp(s->metric, "bw_bytes.read") && s->t_ms == 1000) {
-			assert_true(s->value == 100 * 1024.0); /* the bw log wins over derived bandwidth */
-			found_bw = 1;
+		assert_true(j1 || j2); /* per job, never summed on collection */
+		if (!strcmp(s->metric, "lat_ns.read") && s->t_ms == 1000) { /* per-IO: stamped at the interval's end */
+			assert_true(s->value == (j1 ? 2000.0 : 2000.0)); /* (1000 + 3000) / 2; 2000 */
+			assert_int_equal(s->window_ms, 1000);
+			found_lat++;
 		}
-		assert_true(strcmp(s->metric, "bw_bytes.read") || s->t_ms != 0);
-		if (!strcmp(s->metric, "iops.read") && s->t_ms == 0) {
-			assert_true(s->value == 3.0); /* derived from the per-IO lat logs of both jobs */
-			found_iops = 1;
+		if (!strcmp(s->metric, "bw_bytes.read")) {
+			/* job 1: its bw log, not derived bandwidth; job 2 has none: derived from its lat log */
+			assert_true(s->t_ms == 1000 && s->value == (j1 ? 100 * 1024.0 : 4096.0));
+			found_bw += j1;
+		}
+		if (!strcmp(s->metric, "iops.read") && s->t_ms == 1000) {
+			assert_true(s->value == (j1 ? 2.0 : 1.0)); /* ... IOPS derived from each job's per-IO lat log */
+			found_iops++;
 		}
 	}
-	assert_true(found_lat && found_bw && found_iops);
+	assert_int_equal(found_lat, 2);
+	assert_int_equal(found_bw, 1);
+	assert_int_equal(found_iops, 2);
+	assert_int_equal(found_hist, 1);
 	run_result_release(&res);
 	{
 		const char *names[] = { "j_lat.1.log", "j_lat.2.log", "j_bw.1.log", "j_clat_hist.1.log", "notes.txt" };
