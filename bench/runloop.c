@@ -224,7 +224,7 @@ static int run_one(struct store *st, int64_t suite_id, const struct run_spec *s,
 			errbuf_init(&cerr);
 			co.hosts = o->hosts;
 			co.proc_root = "/";
-			co.t0_ms = t0;
+			co.t0_ms = t0 + (long long)s->wl.ramp_s * 1000; /* the run's one clock: t = 0 at the end of ramp */
 			co.interval_ms = o->collect_interval_ms;
 			cs = collect_session_start_opts(&co, &cerr);
 			if (!cs)

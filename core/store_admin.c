@@ -811,7 +811,7 @@ int store_admin_samples(struct store *st, int64_t run_id, struct admin_sample_li
 	sqlite3_stmt *s = NULL;
 	int rc;
 
-	if (admin_prep(db, &s, "SELECT host, metric, t_ms, value FROM sample WHERE run_id = ?1 "
+	if (admin_prep(db, &s, "SELECT host, metric, t_ms, value FROM sample WHERE run_id = ?1 AND bucket_lo_ns IS NULL "
 		 "ORDER BY host, metric, t_ms", err) < 0)
 		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
