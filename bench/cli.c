@@ -3,6 +3,7 @@
  * table's flags ask for (the store) for every command.
  */
 #include "bench/cli.h"
+#include "report/escape.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -30,11 +31,37 @@ static int kind_to_exit(enum err_kind k)
 
 static void print_one_line(const char *prefix, const char *msg)
 {
-	/* One line: newlines inside a message (from foreign tools) become spaces. */
-	fputs(prefix, stderr);
-	for (const char *p = msg; *p; p++)
-		fputc(*p == '\n' ? ' ' : *p, stderr);
-	fputc('\n', stderr);
+	/* One line: newlines inside a message (from foreign tools) become spaces; other control characters
+	 * (ESC sequences in a label or a file name) never reach the terminal (report/escape.h esc_text). */
+	struct strbuf sb;
+	char *flat = xstrdup(msg);
+
+	for (char *p = flat; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	strbuf_init(&sb);
+	esc_text(&sb, flat);
+	fprintf(stderr, "%s%s\n", prefix, sb.buf);
+	strbuf_release(&sb);
+	free(flat);
+}
+
+const char *cli_safe(const char *s)
+{
+	static struct strbuf ring[4];
+	static int init, next;
+	struct strbuf *sb;
+
+	if (!init) {
+		for (int i = 0; i < 4; i++)
+			strbuf_init(&ring[i]);
+		init = 1;
+	}
+	sb = &ring[next];
+	next = (next + 1) % 4;
+	strbuf_reset(sb);
+	esc_text(sb, s ? s : "");
+	return sb->buf;
 }
 
 int cli_fail(const struct errbuf *err)

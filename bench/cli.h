@@ -54,6 +54,8 @@ int cli_fail(const struct errbuf *err);
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints "bench: warning: <fmt>". */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* s as text safe for the terminal (control characters shown as '?'); valid until four more calls. */
+const char *cli_safe(const char *s);
 /* Usage error for a command: message plus a hint to --help; returns EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -73,7 +73,7 @@ static void progress(const struct run_spec *s, size_t idx, size_t total, double 
 	fmt_dur(elapsed, a, sizeof(a));
 	fmt_dur(run_total, b, sizeof(b));
 	fmt_dur(left + remaining_after, c, sizeof(c));
-	fprintf(stderr, "\r\033[K[%zu/%zu] %.60s  %s/%s  suite ETA %s", idx, total, s->name, a, b, c);
+	fprintf(stderr, "\r\033[K[%zu/%zu] %.60s  %s/%s  suite ETA %s", idx, total, cli_safe(s->name), a, b, c);
 	fflush(stderr);
 }
 
@@ -85,12 +85,12 @@ static void summary_line(const struct run_spec *s, size_t idx, size_t total, enu
 	for (size_t i = 0; res && i < res->nhosts; i++)
 		if (!strcmp(res->hosts[i].host, HOST_AGGREGATE))
 			agg = &res->hosts[i];
-	fprintf(stderr, "[%zu/%zu] %s: %s", idx, total, s->name, run_status_name(st));
+	fprintf(stderr, "[%zu/%zu] %s: %s", idx, total, cli_safe(s->name), run_status_name(st));
 	if (agg && agg->dir[DDIR_TOTAL].present)
 		fprintf(stderr, ", %.0f IOPS, %.1f MiB/s", agg->dir[DDIR_TOTAL].iops,
 			agg->dir[DDIR_TOTAL].bw_bytes / 1048576.0);
 	if (error && *error)
-		fprintf(stderr, " (%s)", error);
+		fprintf(stderr, " (%s)", cli_safe(error));
 	fputc('\n', stderr);
 }
 
@@ -203,7 +203,7 @@ static int run_one(struct store *st, int64_t suite_id, const struct run_spec *s,
 	er.logs = o->logs;
 	er.sim_so = o->sim_so;
 	if (!o->quiet && !tty)
-		fprintf(stderr, "[%zu/%zu] %s: running\n", idx, total, s->name);
+		fprintf(stderr, "[%zu/%zu] %s: running\n", idx, total, cli_safe(s->name));
 	if (ops->prepare(&er, &eerr) < 0 || ops->start(&er, &eerr) < 0) {
 		error = xstrdup(eerr.msg);
 		goto stop;
@@ -484,7 +484,7 @@ static void config_leftover(const char *path, const struct runloop_opts *o, cons
 		return;
 	}
 	fprintf(stderr, "bench: configuration '%s' was left built by process %ld (killed?): tearing it down first\n",
-		name, pid);
+		cli_safe(name), pid);
 	step_log_init(&log);
 	strbuf_init(&text);
 	/* The killed bench's fio gets SIGTERM from the kernel (core/proc.c) but may still hold the stack busy for
@@ -619,7 +619,7 @@ static void config_fail_runs(struct store *st, int64_t suite_id, const struct pl
 		} else {
 			ls->failed++;
 			if (!o->quiet)
-				fprintf(stderr, "[%zu/%zu] %s: failed (%s)\n", i + 1, plan->n, s.name, why);
+				fprintf(stderr, "[%zu/%zu] %s: failed (%s)\n", i + 1, plan->n, cli_safe(s.name), cli_safe(why));
 		}
 		run_spec_release(&s);
 		run_result_release(&res);
@@ -683,7 +683,7 @@ static void run_config(struct store *st, int64_t suite_id, const struct plan *pl
 	strbuf_init(&record);
 	strbuf_init(&text);
 	if (!o->quiet)
-		fprintf(stderr, "configuration '%s': %s\n", c->name,
+		fprintf(stderr, "configuration '%s': %s\n", cli_safe(c->name),
 			steps ? "building" : "steps not run (the engine models the target)");
 	if (steps)
 		config_state_write(state, c->name);
@@ -716,7 +716,7 @@ static void run_config(struct store *st, int64_t suite_id, const struct plan *pl
 	} else if (steps) {
 		built = log.n;
 		if (!o->quiet)
-			fprintf(stderr, "configuration '%s': teardown\n", c->name);
+			fprintf(stderr, "configuration '%s': teardown\n", cli_safe(c->name));
 		if (steps_run_phase(c, CONFIG_TEARDOWN, o->hosts, workdir, NULL, &log, &failed) < 0) {
 			char *t = step_failure_text(failed);
 			cli_warn("configuration '%s': %s", c->name, t);
@@ -824,7 +824,8 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 	if (ls.stop)
 		goto out;
 	if (!o->quiet) {
-		fprintf(stderr, "suite %lld '%s': %zu runs, %zu done", (long long)suite_id, plan->name, plan->n, ls.done);
+		fprintf(stderr, "suite %lld '%s': %zu runs, %zu done", (long long)suite_id, cli_safe(plan->name), plan->n,
+			ls.done);
 		if (ls.skipped)
 			fprintf(stderr, " (%zu already done before --resume)", ls.skipped);
 		if (ls.partial)
