@@ -76,6 +76,12 @@ static int build(const char *name, int quick, struct plan *p, struct errbuf *err
 	o.quick = quick;
 	rc = plan_build(args, 1, &o, p, err);
 	plan_options_release(&o);
+	if (rc == 0) { /* a suite with [config] sections runs every workload on every configuration */
+		struct config_list configs;
+		config_list_init(&configs);
+		rc = config_collect(args, 1, &configs, err) < 0 || config_plan_cross(p, &configs, 0, err) < 0 ? -1 : 0;
+		config_list_release(&configs);
+	}
 	return rc;
 }
 
