@@ -29,7 +29,7 @@ static const char usage_text[] =
 	"                    [--no-samples] [--samples] [-o FILE]\n"
 	"       bench export --format influx --push URL [--influx-db NAME] [--batch N] [push options]\n"
 	"       bench export --format openmetrics --push URL [--job NAME] [push options]\n"
-	"       bench export --histogram RUN [--ddir DIR] [-o FILE]   (a latency histogram for the sim engine: --histogram 1 --help)\n"
+	"       bench export --histogram RUN [--ddir DIR] [-o FILE]   (a latency histogram for the sim engine, sim_hist=FILE: --histogram 1 --help)\n"
 	"\n"
 	"Writes the selected runs and their samples as data for other tools: CSV (one row per run; --samples:\n"
 	"one row per sample), JSON, InfluxDB line protocol (measurements bench_run and bench_sample) or\n"

@@ -77,6 +77,9 @@ static struct fio_option options[] = {
 	SIM_OPT("seed", seed, "Random seed of the device time draws (default 1; each job adds its number)"),
 	SIM_OPT("spin", spin, "Longest busy-wait before a completion (auto = adaptive, up to 150us; 0 = sleep "
 		"only, less precise)"),
+	SIM_OPT("stall", stall, "Inject a stall: START:LEN[:FACTOR][@WHERE], device time x FACTOR (20) from START "
+		"after the first IO for LEN, only where the working directory contains WHERE"),
+	/* from here on the wear options (SIM_FIRST_WEAR_OPTION), handled in this file, not by sim_config_set() */
 	SIM_OPT("cliff", cliff, "Write cliff: bytes written to a member since the last purge after which its "
 		"write device time is multiplied by sim_cliff_factor (SIZE, or Nx = N times the member's share of "
 		"size=; default none)"),
@@ -86,8 +89,6 @@ static struct fio_option options[] = {
 	SIM_OPT("wear_state", wear_state, "File that counts bytes written per member since the last purge "
 		"(default: the job's filename, which must be absent, empty or a sim wear file)"),
 	SIM_OPT("purge", purge, "1: zero the wear state when the job starts (a purge; default 0)"),
-	SIM_OPT("stall", stall, "Inject a stall: START:LEN[:FACTOR][@WHERE], device time x FACTOR (20) from START "
-		"after the first IO for LEN, only where the working directory contains WHERE"),
 	{ .name = NULL },
 };
 
