@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "core/strbuf.h"
-#include "engines/fio_log.h"
+#include "engines/fio_logname.h"
 
 void fio_histlog_bucket_range(unsigned idx, int64_t *lo_ns, int64_t *hi_ns)
 {

@@ -8,6 +8,7 @@
  * arrays, so memory does not grow with the number of lines.
  */
 #include "engines/fio_log.h"
+#include "engines/fio_logname.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -101,36 +102,6 @@ int fio_log_kind_from_name(const char *path)
 		}
 	}
 	return best;
-}
-
-void fio_log_job_from_name(const char *path, char *job, size_t len)
-{
-	const char *base = strrchr(path, '/');
-	const char *suffixes[FIO_LOG_KINDS] = { "_lat.", "_clat.", "_slat.", "_bw.", "_iops." };
-	const char *at = NULL, *p;
-	size_t k = 0;
-
-	base = base ? base + 1 : path;
-	if (len)
-		job[0] = '\0';
-	for (int i = 0; i < FIO_LOG_KINDS; i++)
-		for (p = base; (p = strstr(p, suffixes[i])) != NULL; p++)
-			if (!at || p > at)
-				at = p;
-	if (!at && (p = strstr(base, "_clat_hist.")) != NULL)
-		at = p;
-	if (!at || !len)
-		return;
-	p = strchr(at + 1, '.') + 1; /* after "_iops." */
-	while (k + 1 < len && base + k < at) {
-		job[k] = base[k];
-		k++;
-	}
-	if (*p >= '0' && *p <= '9' && k + 1 < len)
-		job[k++] = '.';
-	while (*p >= '0' && *p <= '9' && k + 1 < len)
-		job[k++] = *p++;
-	job[k] = '\0';
 }
 
 /* ---- the parser ------------------------------------------------------------------------------------ */

@@ -69,8 +69,6 @@ const char *fio_log_kind_name(enum fio_log_kind k);
 /* The kind a file name says (NAME_lat.3.log, NAME_clat.log, NAME_bw.1.log, NAME_iops.2.log); -1 if none. */
 int fio_log_kind_from_name(const char *path);
 
-/* The job of a log file name: "bench_iops.2.log[.ADDR]" -> "bench.2", "x_lat.log" -> "x"; "" if none. */
-void fio_log_job_from_name(const char *path, char *job, size_t len);
 
 /*
  * Parses a log held in memory (name prefixes error messages: "name:LINE: what"). kind as the file name says;
