@@ -154,7 +154,7 @@ EOF
 
 # The figures are about the engine, not about other load on the machine: fio runs at a higher CPU priority where
 # allowed (root). A timing check that fails is run once more, as a real-time (SCHED_FIFO) process where allowed,
-# since a burst of other load can spoil one run; a wrong engine fails both. When the second run fails too, a
+# since a burst of other load can spoil one run (up to two more runs); a wrong engine fails all. When they fail too, a
 # busy loop measures how much CPU time the machine itself is taking away: at 5% or more the check is reported as
 # NOISY and not counted (the engine's own account of late completions, BENCH_SIM_STATS, is printed with it);
 # on a quiet machine it is a failure.
@@ -172,9 +172,19 @@ for group in fixed units32 units4 bwcap raid_random raid_stripe lognormal; do
     passed=$((passed + 1))
     continue
   fi
-  echo "     ($group: once more${retry_prio:+ under '$retry_prio'}, in case other load disturbed it)"
-  impossible=0
-  if prio=$retry_prio $group; then
+  # A stalled machine only ever makes a run slower, so the best of up to three runs is the engine's figure;
+  # a miss on the fast side (`impossible`) is never retried away.
+  retried=0
+  for attempt in 2 3; do
+    echo "     ($group: attempt $attempt${retry_prio:+ under '$retry_prio'}, in case other load disturbed it)"
+    impossible=0
+    if prio=$retry_prio $group; then
+      retried=1
+      break
+    fi
+    [ "$impossible" -eq 0 ] || break
+  done
+  if [ "$retried" -eq 1 ]; then
     passed=$((passed + 1))
     continue
   fi
@@ -184,7 +194,7 @@ for group in fixed units32 units4 bwcap raid_random raid_stripe lognormal; do
     echo "      are the machine's, not the model's (run again on an idle machine); not counted"
     noisy=$((noisy + 1))
   else
-    echo "FAIL  $group: wrong twice (a busy loop lost $noise% to stalls; a miss on the fast side is never noise)"
+    echo "FAIL  $group: wrong in every run (a busy loop lost $noise% to stalls; a miss on the fast side is never noise)"
     failures=$((failures + 1))
   fi
 done
