@@ -216,7 +216,7 @@ static int query_int(sqlite3 *db, const char *sql, int *v)
  */
 static int check_owner(sqlite3 *db, const char *path, struct errbuf *err)
 {
-	int app, objects, uv, ours;
+	int app = 0, objects = 0, uv = 0, ours = 0;
 
 	if (query_int(db, "PRAGMA application_id", &app) < 0) {
 		if ((sqlite3_errcode(db) & 0xff) == SQLITE_NOTADB)

@@ -505,7 +505,11 @@ static void add_one(struct run_result *out, const char *host, const struct fio_l
 	snprintf(metric, sizeof(metric), "%s.%s", metric_base(kind), dir_names[d]);
 	run_result_add_sample(out, host, metric, t_ms, value);
 	x = &out->samples[out->nsamples - 1];
-	snprintf(x->job, sizeof(x->job), "%s", l->job);
+	{ /* the job name, cut to the sample's field */
+		size_t n = strnlen(l->job, sizeof(x->job) - 1);
+		memcpy(x->job, l->job, n);
+		x->job[n] = '\0';
+	}
 	snprintf(x->source, sizeof(x->source), "fio-log");
 	x->window_ms = window_ms;
 }
