@@ -233,13 +233,12 @@ static int parse_run_id(const char *cmd, const char *s, int64_t *id)
 }
 
 /* Run ids from the positional arguments and the --where selection; none at all is a usage error. */
-/* Opens --db with these store flags; on failure *code is the exit code (usage or storage) and 1 is returned. */
-static int db_open(const struct db_args *a, unsigned flags, struct store **st, int *code)
+/* Opens --db with these store flags: EXIT_OK, or the exit code of the failure (usage or storage). */
+static int db_open(const struct db_args *a, unsigned flags, struct store **st)
 {
 	int rc = cli_open_store(a->db, flags, st);
 
-	*code = rc < 0 ? -rc : 0;
-	return rc < 0;
+	return rc < 0 ? -rc : EXIT_OK;
 }
 
 static int select_runs(const char *cmd, struct db_args *a, struct store *st, int64_t **ids, size_t *n)
@@ -356,10 +355,8 @@ static int db_list(struct db_args *a)
 	strbuf_init(&sb);
 	if (a->npos)
 		return cli_usage("db list", "unexpected argument '%s'", a->pos[0]);
-	int code_open;
-
-	if (db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st, &code_open))
-		return code_open;
+	if ((code = db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st)) != EXIT_OK)
+		return code;
 	if (report_load(st, &a->where, a->all ? REP_ALL_STATUS : 0, &set, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
@@ -673,10 +670,8 @@ static int db_show(struct db_args *a)
 		return EXIT_USAGE;
 	if (a->output && !a->raw)
 		return cli_usage("db show", "-o FILE is for --raw");
-	int code_open;
-
-	if (db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st, &code_open))
-		return code_open;
+	if ((code = db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st)) != EXIT_OK)
+		return code;
 	if (a->raw) {
 		code = show_raw(st, id, a);
 		store_close(st);
@@ -705,6 +700,19 @@ static int db_show(struct db_args *a)
 
 /* ---- rm and relabel ---------------------------------------------------------------------------- */
 
+/* rm and relabel: opens --db for writing and selects the runs (ids or --where); none is bad input. */
+static int open_selected(struct db_args *a, const char *cmd, const char *none, struct store **st, int64_t **ids,
+			 size_t *n)
+{
+	int code = db_open(a, STORE_MUST_EXIST, st);
+
+	if (code == EXIT_OK)
+		code = select_runs(cmd, a, *st, ids, n);
+	if (code == EXIT_OK && !*n)
+		code = cli_error(EXIT_INPUT, "no run matches the selection; %s", none);
+	return code;
+}
+
 static int db_rm(struct db_args *a)
 {
 	struct store *st = NULL;
@@ -717,17 +725,8 @@ static int db_rm(struct db_args *a)
 	errbuf_init(&err);
 	if (!a->npos && !a->where.n)
 		return cli_usage("db rm", "say which runs: run ids or --where key=value (nothing is removed by default)");
-	int code_open;
-
-	if (db_open(a, STORE_MUST_EXIST, &st, &code_open))
-		return code_open;
-	code = select_runs("db rm", a, st, &ids, &n);
-	if (code != EXIT_OK)
+	if ((code = open_selected(a, "db rm", "nothing removed", &st, &ids, &n)) != EXIT_OK)
 		goto out;
-	if (!n) {
-		code = cli_error(EXIT_INPUT, "no run matches the selection; nothing removed");
-		goto out;
-	}
 	if (store_admin_rm(st, ids, n, a->dry_run, &c, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
@@ -766,17 +765,8 @@ static int db_relabel(struct db_args *a)
 		return cli_usage("db relabel", "say what to change: --set key=value or --unset key");
 	if (!a->npos && !a->where.n)
 		return cli_usage("db relabel", "say which runs: run ids or --where key=value");
-	int code_open;
-
-	if (db_open(a, STORE_MUST_EXIST, &st, &code_open))
-		return code_open;
-	code = select_runs("db relabel", a, st, &ids, &n);
-	if (code != EXIT_OK)
+	if ((code = open_selected(a, "db relabel", "nothing changed", &st, &ids, &n)) != EXIT_OK)
 		goto out;
-	if (!n) {
-		code = cli_error(EXIT_INPUT, "no run matches the selection; nothing changed");
-		goto out;
-	}
 	if (store_admin_relabel(st, ids, n, &a->changes, a->dry_run, &changed, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
@@ -810,10 +800,8 @@ static int db_merge(struct db_args *a)
 	errbuf_init(&err);
 	if (a->npos != 1)
 		return cli_usage("db merge", a->npos ? "merge one file at a time" : "say which file: bench db merge OTHER.db");
-	int code_open;
-
-	if (db_open(a, STORE_MUST_EXIST, &st, &code_open))
-		return code_open;
+	if ((code = db_open(a, STORE_MUST_EXIST, &st)) != EXIT_OK)
+		return code;
 	if (store_admin_merge(st, a->pos[0], a->dry_run, &m, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
@@ -849,10 +837,8 @@ static int db_check(struct db_args *a)
 	errbuf_init(&err);
 	if (a->npos)
 		return cli_usage("db check", "unexpected argument '%s'", a->pos[0]);
-	int code_open;
-
-	if (db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st, &code_open))
-		return code_open;
+	if ((code = db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st)) != EXIT_OK)
+		return code;
 	if (store_admin_check(st, &problems, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
@@ -899,10 +885,8 @@ static int db_vacuum(struct db_args *a)
 	errbuf_init(&err);
 	if (a->npos)
 		return cli_usage("db vacuum", "unexpected argument '%s'", a->pos[0]);
-	int code_open;
-
-	if (db_open(a, STORE_MUST_EXIST, &st, &code_open))
-		return code_open;
+	if ((code = db_open(a, STORE_MUST_EXIST, &st)) != EXIT_OK)
+		return code;
 	if (store_admin_vacuum(st, &before, &after, &err) < 0)
 		code = cli_fail(&err);
 	else
@@ -923,7 +907,7 @@ static int db_diff_config(struct db_args *a)
 
 	if (a->npos != 2)
 		return cli_usage("db diff-config", "name two configurations: bench db diff-config A B");
-	if (db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st, &code))
+	if ((code = db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st)) != EXIT_OK)
 		return code;
 	config_view_init(&va);
 	config_view_init(&vb);
