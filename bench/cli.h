@@ -11,6 +11,7 @@
 #include "core/errbuf.h"
 #include "core/kv.h"
 #include "core/store.h"
+#include "core/strbuf.h"
 
 enum exit_code {
 	EXIT_OK = 0,
@@ -56,6 +57,12 @@ int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* s as text safe for the terminal (control characters shown as '?'); valid until four more calls. */
 const char *cli_safe(const char *s);
+
+/*
+ * One gnuplot process, in `dir`, on scripts[0..n): 0 when it exited 0, 1 when it did not (what it wrote on
+ * stderr in *msg), -1 with err (ERR_HOST) when gnuplot is missing or did not finish within 120 s.
+ */
+int cli_gnuplot(const char *dir, const char *const *scripts, size_t n, struct strbuf *msg, struct errbuf *err);
 /* Usage error for a command: message plus a hint to --help; returns EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

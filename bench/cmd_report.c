@@ -14,7 +14,6 @@
 
 #include "bench/cli.h"
 #include "bench/commands.h"
-#include "core/proc.h"
 #include "core/strbuf.h"
 #include "report/charts.h"
 #include "report/html.h"
@@ -276,38 +275,17 @@ static int write_file(const char *path, const struct strbuf *sb)
 
 #define CHARTS_PER_CALL 16 /* scripts per gnuplot process: its start-up costs more than a chart */
 
-/*
- * One gnuplot process (in the chart directory) on scripts v[0..n): 0 when it exited 0, 1 when it exited
- * otherwise (its first error line in *msg), -1 with err (ERR_HOST) when gnuplot is missing or hung.
- */
+/* One gnuplot process on the scripts of charts v[0..n) (cli_gnuplot). */
 static int gnuplot_on(const struct chart_set *cs, const struct chart *v, size_t n, struct strbuf *msg,
 		      struct errbuf *err)
 {
-	char **argv = xcalloc(n + 2, sizeof(*argv));
-	char *errpath = xasprintf("%s/gnuplot.err", cs->dir);
-	struct proc p;
-	int ret = 0;
+	const char **scripts = xcalloc(n ? n : 1, sizeof(*scripts));
+	int ret;
 
-	argv[0] = "gnuplot";
 	for (size_t i = 0; i < n; i++)
-		argv[i + 1] = v[i].script;
-	memset(&p, 0, sizeof(p));
-	if (proc_start(&p, argv, cs->dir, NULL, errpath, err) < 0) {
-		if (strstr(err->msg, strerror(ENOENT)))
-			err_set(err, ERR_HOST, "gnuplot is not installed or not in PATH; charts need it "
-					       "(apt-get install gnuplot-nox)");
-		ret = -1;
-	} else if (!proc_wait(&p, 120000)) {
-		proc_stop(&p, 1000);
-		ret = err_set(err, ERR_HOST, "gnuplot did not finish within 120 s (charts in %s)", cs->dir);
-	} else if (proc_exit_code(&p) != 0) {
-		strbuf_reset(msg);
-		strbuf_read_file(msg, errpath);
-		ret = 1;
-	}
-	unlink(errpath);
-	free(errpath);
-	free(argv);
+		scripts[i] = v[i].script;
+	ret = cli_gnuplot(cs->dir, scripts, n, msg, err);
+	free(scripts);
 	return ret;
 }
 

@@ -4,7 +4,6 @@
  * them as text, Markdown or JSON, optionally writes and draws a gnuplot chart per series, and exits 1 when
  * the newest segment of a series is a regression beyond the threshold.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +12,6 @@
 
 #include "bench/cli.h"
 #include "bench/commands.h"
-#include "core/proc.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "report/report.h"
@@ -139,34 +137,18 @@ static int parse_args(int argc, char **argv, struct trend_args *a)
 /* Runs gnuplot (argv, in dir) on the scripts. 0, or an exit code after printing the error. */
 static int draw(const char *dir, char **scripts, size_t n)
 {
-	char **argv = xcalloc(n + 2, sizeof(*argv));
-	char *errpath = xasprintf("%s/gnuplot.err", dir);
+	struct strbuf msg;
 	struct errbuf err;
-	struct proc p;
-	int code, rc = EXIT_OK;
+	int rc;
 
+	strbuf_init(&msg);
 	errbuf_init(&err);
-	argv[0] = "gnuplot";
-	for (size_t i = 0; i < n; i++)
-		argv[i + 1] = scripts[i];
-	memset(&p, 0, sizeof(p));
-	if (proc_start(&p, argv, dir, NULL, errpath, &err) < 0) {
-		rc = strstr(err.msg, strerror(ENOENT)) ? cli_error(EXIT_HOST, "gnuplot is not installed or not in PATH "
-									      "(apt-get install gnuplot-nox)")
-						       : cli_fail(&err);
-	} else if (!proc_wait(&p, 120000)) {
-		proc_stop(&p, 1000);
-		rc = cli_error(EXIT_HOST, "gnuplot did not finish within 120 s (charts in %s)", dir);
-	} else if ((code = proc_exit_code(&p)) != 0) {
-		struct strbuf msg;
-		strbuf_init(&msg);
-		strbuf_read_file(&msg, errpath);
-		rc = cli_error(EXIT_HOST, "gnuplot failed (exit %d) in %s: %.400s", code, dir, msg.buf);
-		strbuf_release(&msg);
-	}
-	unlink(errpath);
-	free(errpath);
-	free(argv);
+	rc = cli_gnuplot(dir, (const char *const *)scripts, n, &msg, &err);
+	if (rc < 0)
+		rc = cli_fail(&err);
+	else if (rc > 0)
+		rc = cli_error(EXIT_HOST, "gnuplot failed in %s: %.400s", dir, msg.buf);
+	strbuf_release(&msg);
 	return rc;
 }
 
