@@ -15,7 +15,9 @@
 #include "bench/cli.h"
 #include "bench/commands.h"
 #include "core/strbuf.h"
+#include "core/units.h"
 #include "report/charts.h"
+#include "report/curve_report.h"
 #include "report/html.h"
 #include "report/render.h"
 #include "report/stall.h"
@@ -26,12 +28,17 @@ static const char usage_text[] =
 	"                    [--by key[,key]...] [--compare key=A[,A2...]:B [--match identity|name]]\n"
 	"                    [--show values,ratios] [--order key=v1,v2...] [--alias key=value:Alias]...\n"
 	"                    [--title TEXT] [--caption TEXT] [--log auto|on|off] [--dpi N]\n"
-	"                    [--names full|short] [--color auto|always|never] [--charts DIR] [--html FILE] [-v]\n"
+	"                    [--names full|short] [--color auto|always|never] [--charts DIR] [--html FILE]\n"
+	"                    [--p99-limit DUR]... [--jobs] [-v]\n"
 	"\n"
 	"Prints the stored results as the raw-data table storage articles publish: one block per label group\n"
 	"(runs with the same labels), one row per workload with IOPS, MiB/s, CPU %, read and write mean latency\n"
 	"and read and write 99th percentile latency (ms). Several runs of one workload in a group (repetitions)\n"
 	"show the median and the min-max spread. Only finished runs count (done; partial ones are marked).\n"
+	"Runs of the measurement method (docs/method.md) add sections: curve and sweep points (labels\n"
+	"curve_pct=, sweep.*=) give one latency-vs-IOPS curve per configuration with its knee and the max\n"
+	"IOPS at p99 <= X; runs with steady_state= or fio.ss* labels get their steady-state result.\n"
+	"Precondition runs and steady-state rounds are left out of the tables, with a line saying how many.\n"
 	"\n"
 	"options:\n"
 	"  --db PATH          database file (default bench.db); opened read-only\n"
@@ -61,9 +68,14 @@ static const char usage_text[] =
 	"                     load; default) or by name; rows without a counterpart are listed as unmatched\n"
 	"  --color WHEN       ANSI colours in text: auto (on a terminal; default), always, never\n"
 	"  --charts DIR       also write gnuplot charts (PNG and SVG) into DIR: per-workload bars by stack,\n"
-	"                     A-vs-B per stack, the ratio table, latency bars, time series and latency CDFs\n"
+	"                     A-vs-B per stack, the ratio table, latency bars, time series, latency CDFs\n"
+	"                     and, for curves and sweeps, latency (p99 and mean) vs IOPS\n"
 	"                     (needs gnuplot, e.g. apt-get install gnuplot-nox)\n"
 	"  --html FILE        also write one self-contained HTML report (tables, charts, metadata) to FILE\n"
+	"  --p99-limit DUR    the latency limit of \"max IOPS at p99 <= X\" for curves and sweeps (1ms,\n"
+	"                     500us; a bare number is ms; default 1ms); repeat for several columns. With\n"
+	"                     --compare key=A:B each configuration's ratio to key=B at the same limit\n"
+	"  --jobs             also list the per-job figures of runs of several jobs fio ran together\n"
 	"  -v, --verbose      also list every run with its status and error (failed and aborted too), each\n"
 	"                     host with its fio version, start offset and figures, and the CPU and disks of\n"
 	"                     each run: CPU utilisation per role (cluster) and host, CPU microseconds per IO,\n"
@@ -91,6 +103,9 @@ struct report_args {
 	const char *charts_dir;
 	const char *html_path;
 	int verbose;
+	double p99_ms[8];   /* --p99-limit values, ms */
+	size_t nlim;
+	int jobs;           /* --jobs */
 };
 
 static int parse_by(struct kvlist *by, const char *arg)
@@ -133,6 +148,20 @@ static void compare_free(struct report_args *a)
 	a->cmp_n = 0;
 }
 
+/* A latency limit in ms: "1ms", "500us", "0.002s"; a bare number is ms. */
+static int parse_limit_ms(const char *s, double *ms)
+{
+	double v;
+
+	if (parse_double(s, &v) == 0)
+		*ms = v;
+	else if (parse_duration_s(s, &v) == 0)
+		*ms = v * 1000;
+	else
+		return -1;
+	return *ms > 0 ? 0 : -1;
+}
+
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	static const struct option opts[] = {
@@ -145,6 +174,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "alias", required_argument, NULL, 'A' }, { "title", required_argument, NULL, 'T' },
 		{ "caption", required_argument, NULL, 'P' }, { "log", required_argument, NULL, 'L' },
 		{ "dpi", required_argument, NULL, 'D' },  { "names", required_argument, NULL, 'N' },
+		{ "p99-limit", required_argument, NULL, 'X' }, { "jobs", no_argument, NULL, 'J' },
 		{ "verbose", no_argument, NULL, 'v' },    { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -238,6 +268,15 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 'H':
 			a->html_path = optarg;
+			break;
+		case 'X':
+			if (parse_limit_ms(optarg, &a->p99_ms[a->nlim < 8 ? a->nlim : 7]) < 0 || a->nlim >= 8)
+				return cli_usage("report", "--p99-limit wants a latency such as 1ms, 500us or 2 (ms), at "
+							   "most 8 of them, got '%s'", optarg);
+			a->nlim++;
+			break;
+		case 'J':
+			a->jobs = 1;
 			break;
 		case 'v':
 			a->verbose = 1;
@@ -345,8 +384,10 @@ static int run_charts(struct chart_set *cs, struct errbuf *err)
 
 /* --charts DIR and/or --html FILE. Returns the exit code. */
 static int charts_and_html(const struct report_args *a, struct store *st, const struct rep_set *set,
-			   const struct rep_table *table, const struct cmp_table *cmp)
+			   const struct rep_table *table, const struct cmp_table *cmp, const struct method_view *mv,
+			   const char *method_html)
 {
+	unsigned fmts = a->charts_dir ? CHART_PNG | CHART_SVG : CHART_SVG;
 	struct chart_set cs;
 	struct errbuf err;
 	const char *tmpdir = getenv("TMPDIR");
@@ -366,8 +407,8 @@ static int charts_and_html(const struct report_args *a, struct store *st, const 
 		}
 		dir = tmp;
 	}
-	if (charts_write_opts(&cs, dir, st, set, table, cmp, a->charts_dir ? CHART_PNG | CHART_SVG : CHART_SVG,
-			      &a->chart, &err) < 0) {
+	if (charts_write_opts(&cs, dir, st, set, table, cmp, fmts, &a->chart, &err) < 0 ||
+	    (mv->curves.n && curve_charts_write(&cs, dir, &mv->curves, fmts, &err) < 0)) {
 		rc = cli_fail(&err);
 		goto out;
 	}
@@ -383,7 +424,7 @@ static int charts_and_html(const struct report_args *a, struct store *st, const 
 		fprintf(stderr, "bench: wrote %zu charts (PNG and SVG) to %s\n", cs.n, cs.dir);
 	}
 	if (a->html_path) {
-		struct html_opts ho = { a->chart.title, a->chart.caption, &a->aliases, st };
+		struct html_opts ho = { a->chart.title, a->chart.caption, &a->aliases, st, method_html };
 		struct strbuf html;
 		strbuf_init(&html);
 		html_report_opts(&html, set, table, cmp, &cs, &ho);
@@ -411,7 +452,8 @@ int cmd_report(int argc, char **argv)
 	struct rep_table table;
 	struct cmp_table cmp;
 	struct render_opts ro;
-	struct strbuf out;
+	struct method_view mv;
+	struct strbuf out, mhtml;
 	struct errbuf err;
 	int rc, have_cmp = 0;
 
@@ -426,7 +468,10 @@ int cmd_report(int argc, char **argv)
 	rep_set_init(&set);
 	memset(&table, 0, sizeof(table));
 	memset(&cmp, 0, sizeof(cmp));
+	memset(&mv, 0, sizeof(mv));
+	curve_set_init(&mv.curves);
 	strbuf_init(&out);
+	strbuf_init(&mhtml);
 	errbuf_init(&err);
 
 	rc = parse_args(argc, argv, &a);
@@ -443,6 +488,19 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	rep_alias_from_runs(&a.aliases, &set);
+	rep_set_drop_method(&set, &mv.left);
+	if (!a.nlim)
+		a.p99_ms[a.nlim++] = 1.0;
+	mv.p99_ms = a.p99_ms;
+	mv.nlim = a.nlim;
+	mv.cmp_key = a.cmp_key;
+	mv.cmp_vals = a.cmp_vals;
+	mv.cmp_n = a.cmp_n;
+	mv.st = st;
+	if (method_view_build(&mv, &set, &a.by, &err) < 0) {
+		rc = cli_fail(&err);
+		goto out;
+	}
 	rep_table_build(&table, &set, &a.by);
 	rep_table_order(&table, &a.order);
 	if (a.cmp_key) {
@@ -457,14 +515,18 @@ int cmd_report(int argc, char **argv)
 	ro.show = a.show;
 	ro.color = a.color < 0 ? isatty(1) && getenv("NO_COLOR") == NULL : a.color;
 
+	if ((a.html_path || a.format == FMT_HTML) && method_render(&mhtml, &mv, FMT_HTML, a.jobs, &err) < 0) {
+		rc = cli_fail(&err);
+		goto out;
+	}
 	if (a.charts_dir || a.html_path) {
-		rc = charts_and_html(&a, st, &set, &table, have_cmp ? &cmp : NULL);
+		rc = charts_and_html(&a, st, &set, &table, have_cmp ? &cmp : NULL, &mv, mhtml.buf);
 		if (rc)
 			goto out;
 	}
 
 	if (a.format == FMT_HTML) {
-		struct html_opts ho = { a.chart.title, a.chart.caption, &a.aliases, st };
+		struct html_opts ho = { a.chart.title, a.chart.caption, &a.aliases, st, mhtml.buf };
 		struct chart_set none;
 
 		chart_set_init(&none);
@@ -475,6 +537,11 @@ int cmd_report(int argc, char **argv)
 	} else {
 		render_table(&out, &table, &set, a.format, &ro);
 	}
+	/* curves, steady state, runs left out and --jobs (report/curve_report.h) */
+	if (a.format != FMT_HTML && method_render(&out, &mv, a.format, a.jobs, &err) < 0) {
+		rc = cli_fail(&err);
+		goto out;
+	}
 	/* -v: the stall list (report/stall.h) */
 	if (a.verbose && a.format == FMT_TEXT && stall_report(&out, st, &set, STALL_DEFAULT_FRACTION, &err) < 0) {
 		rc = cli_fail(&err);
@@ -484,6 +551,8 @@ int cmd_report(int argc, char **argv)
 	rc = EXIT_OK;
 out:
 	strbuf_release(&out);
+	strbuf_release(&mhtml);
+	method_view_release(&mv);
 	cmp_release(&cmp);
 	rep_table_release(&table);
 	rep_set_release(&set);

@@ -15,17 +15,13 @@
 #include "report/curve.h"
 #include "report/escape.h"
 
-static int write_file(const char *dir, const char *stem, const char *ext, const struct strbuf *sb,
+/* Writes DIR/STEM.EXT (charts.h's one writer). */
+static int write_part(const char *dir, const char *stem, const char *ext, const struct strbuf *sb,
 		      struct errbuf *err)
 {
 	char *path = xasprintf("%s/%s.%s", dir, stem, ext);
-	FILE *f = fopen(path, "w");
-	int ret = 0;
+	int ret = chart_write_text(path, sb, err);
 
-	if (!f || fwrite(sb->buf, 1, sb->len, f) != sb->len)
-		ret = err_set(err, ERR_INPUT, "cannot write '%s': %s", path, strerror(errno));
-	if (f && fclose(f) != 0 && ret == 0)
-		ret = err_set(err, ERR_INPUT, "cannot write '%s': %s", path, strerror(errno));
 	free(path);
 	return ret;
 }
@@ -121,9 +117,9 @@ static int one_chart(struct chart_set *cs, const struct curve_set *curves, enum 
 		strbuf_add(&sc, body.buf, body.len);
 		strbuf_adds(&sc, "unset output\nreset\nset datafile missing 'NaN'\n");
 	}
-	ret = write_file(cs->dir, stem.buf, "dat", &data, err);
+	ret = write_part(cs->dir, stem.buf, "dat", &data, err);
 	if (ret == 0)
-		ret = write_file(cs->dir, stem.buf, "gp", &sc, err);
+		ret = write_part(cs->dir, stem.buf, "gp", &sc, err);
 	if (ret == 0) {
 		struct chart *c;
 

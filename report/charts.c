@@ -77,7 +77,7 @@ char *chart_path(const struct chart_set *cs, const struct chart *c, const char *
 	return xasprintf("%s/%s.%s", cs->dir, c->stem, ext);
 }
 
-static int write_text(const char *path, const struct strbuf *sb, struct errbuf *err)
+int chart_write_text(const char *path, const struct strbuf *sb, struct errbuf *err)
 {
 	FILE *f = fopen(path, "w");
 
@@ -179,11 +179,11 @@ static int gp_finish(struct gp *g, struct errbuf *err)
 		strbuf_adds(&sc, "unset output\nreset\nset datafile missing 'NaN'\n");
 	}
 	path = xasprintf("%s/%s.dat", g->cs->dir, g->stem.buf);
-	ret = write_text(path, &g->data, err);
+	ret = chart_write_text(path, &g->data, err);
 	free(path);
 	if (ret == 0) {
 		path = xasprintf("%s/%s.gp", g->cs->dir, g->stem.buf);
-		ret = write_text(path, &sc, err);
+		ret = chart_write_text(path, &sc, err);
 		free(path);
 	}
 	strbuf_release(&sc);

@@ -12,7 +12,8 @@
  * the data span more than 20x, tick labels that never overlap); each label value keeps one colour in
  * every chart of a set, series and groups are drawn in the order given; (e) charts over time and
  * latency heat maps (chart_time.h);
- * (f) latency CDF from histogram bins (result_bin), several runs overlaid.
+ * (f) latency CDF from histogram bins (result_bin), several runs overlaid; (g) latency vs IOPS of curves and
+ * sweeps (chart_curve.c, curve.h).
  */
 #ifndef BENCH_REPORT_CHARTS_H
 #define BENCH_REPORT_CHARTS_H
@@ -25,7 +26,7 @@
 enum chart_fmt { CHART_PNG = 1 << 0, CHART_SVG = 1 << 1 };
 
 struct chart {
-	char kind;          /* 'a' .. 'f' */
+	char kind;          /* 'a' .. 'f'; 'g' latency vs IOPS (curve.h) */
 	char *stem;         /* file name without extension: "b-02-mdadm-raid5" (slug: [a-z0-9-]) */
 	char *title;        /* raw (unescaped) title for the HTML page */
 	char *script;       /* "<stem>.gp" */
@@ -74,6 +75,9 @@ char *chart_path(const struct chart_set *cs, const struct chart *c, const char *
 
 /* Removes every file charts_write made (scripts, data, images) and the directory if it is then empty. */
 void charts_remove(const struct chart_set *cs);
+
+/* Writes sb to the file `path` (a chart's script or data): 0, or -1 with ERR_INPUT "cannot write 'PATH': ...". */
+int chart_write_text(const char *path, const struct strbuf *sb, struct errbuf *err);
 
 /* A file-name slug of s: lower-case letters, digits and '-', at most 48 characters, never empty. */
 void chart_slug(struct strbuf *out, const char *s);

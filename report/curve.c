@@ -12,12 +12,25 @@ const char *const curve_point_labels[] = { "curve_pct", "vdbench.curve_pct", "sw
 					    "sweep.rate_iops", "ss_round", "phase", "precondition",
 					    "precondition.class", "sweep.stop", NULL };
 
-static int is_point_label(const char *key)
+int rep_label_is_method(const char *key)
 {
-	for (size_t i = 0; curve_point_labels[i]; i++)
-		if (!strcmp(curve_point_labels[i], key))
+	static const char *const exact[] = { "curve_pct", "vdbench.curve_pct", "ss_round", "steady_state",
+					     "precondition", NULL };
+	static const char *const prefix[] = { "curve.", "sweep.", "ss.", "precondition.", "fio.ss", NULL };
+
+	for (size_t i = 0; exact[i]; i++)
+		if (!strcmp(exact[i], key))
+			return 1;
+	for (size_t i = 0; prefix[i]; i++)
+		if (!strncmp(prefix[i], key, strlen(prefix[i])))
 			return 1;
 	return 0;
+}
+
+/* A label that names a point of a curve or the method's phase: never part of a curve's configuration. */
+static int is_point_label(const char *key)
+{
+	return rep_label_is_method(key) || !strcmp(key, "phase");
 }
 
 void curve_set_init(struct curve_set *cs)

@@ -508,9 +508,10 @@ static void runs_section(struct strbuf *out, const struct rep_set *set)
 
 /* ---- charts ----------------------------------------------------------------------------------------- */
 
-static const char *const kind_titles[6] = {
+#define NKINDS 7 /* chart kinds 'a' .. 'g' (charts.h) */
+static const char *const kind_titles[NKINDS] = {
 	"IOPS and MiB/s per workload", "Side by side per group", "Ratio charts", "Latency",
-	"Time series", "Latency distribution (CDF)",
+	"Time series", "Latency distribution (CDF)", "Latency vs IOPS (curves and sweeps)",
 };
 
 static int has_active(const char *s)
@@ -582,7 +583,7 @@ int html_inline_svg(struct strbuf *out, const char *path, const char *prefix)
 
 static void charts_section(struct strbuf *out, const struct chart_set *cs, const struct html_opts *o)
 {
-	for (int k = 0; k < 6; k++) {
+	for (int k = 0; k < NKINDS; k++) {
 		int any = 0, widest = 0;
 
 		/* a grid cell is at least 3/4 of the widest chart of the kind: its text stays legible */
@@ -690,7 +691,7 @@ void html_report_opts(struct strbuf *out, const struct rep_set *set, const struc
 	strbuf_adds(out, "</ol></li>\n");
 	if (cs && cs->n) {
 		strbuf_adds(out, "<li><a href=\"#charts\">Charts</a>\n<ol>\n");
-		for (int k = 0; k < 6; k++) {
+		for (int k = 0; k < NKINDS; k++) {
 			size_t nk = 0;
 			for (size_t i = 0; i < cs->n; i++)
 				nk += cs->v[i].kind == 'a' + k;
@@ -699,6 +700,8 @@ void html_report_opts(struct strbuf *out, const struct rep_set *set, const struc
 		}
 		strbuf_adds(out, "</ol></li>\n");
 	}
+	if (o && o->method_html && *o->method_html)
+		strbuf_adds(out, "<li><a href=\"#method\">Curves, steady state and jobs</a></li>\n");
 	strbuf_adds(out, "<li><a href=\"#runs\">Runs and hosts</a></li>\n</ol>\n</nav>\n");
 
 	metadata(out, set, o ? o->st : NULL);
@@ -737,6 +740,10 @@ void html_report_opts(struct strbuf *out, const struct rep_set *set, const struc
 			snprintf(id, sizeof(id), "g%zu", gi + 1);
 			raw_group(out, &t->v[gi], id);
 		}
+	}
+	if (o && o->method_html && *o->method_html) {
+		strbuf_adds(out, "<h2 id=\"method\">Curves, steady state and jobs</h2>\n");
+		strbuf_adds(out, o->method_html);
 	}
 	if (cs && cs->n) {
 		strbuf_adds(out, "<h2 id=\"charts\">Charts</h2>\n");

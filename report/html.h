@@ -24,6 +24,8 @@ struct html_opts {
 	const struct kvlist *aliases; /* label value aliases (report.h rep_alias_get) */
 	struct store *st;             /* to list each configuration's stored artifacts (configuration records,
 				       * job files, engine output); NULL: not listed */
+	const char *method_html;      /* the sections of curve_report.h (curves, steady state, jobs) as HTML, put
+				       * after the results; NULL or "": none */
 };
 
 /* As html_report, with presentation options (`o` may be NULL). */

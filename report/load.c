@@ -234,9 +234,8 @@ static int load_hosts(struct store *st, struct rep_run *r, const struct store_re
 	return 0;
 }
 
-/* The headline figures from the result rows of one host. */
-static int load_figures(struct store *st, struct rep_run *r, const struct store_result *res, size_t nres,
-			const char *host, struct errbuf *err)
+int rep_figures(struct store *st, double m[RM_NR], const struct store_result *res, size_t nres, const char *host,
+		const char *job, struct errbuf *err)
 {
 	double sum_iops = 0, sum_bw = 0;
 	int have_total = 0, have_dir = 0;
@@ -246,11 +245,11 @@ static int load_figures(struct store *st, struct rep_run *r, const struct store_
 		double lat = store_result_mean_lat_ns(x);
 		int w;
 
-		if (strcmp(x->host, host))
+		if (strcmp(x->host, host) || (job && (!x->job || strcmp(x->job, job))))
 			continue;
 		if (x->ddir == DDIR_TOTAL) {
-			r->m[RM_IOPS] = x->iops;
-			r->m[RM_MBPS] = x->bw_bytes / 1048576.0;
+			m[RM_IOPS] = x->iops;
+			m[RM_MBPS] = x->bw_bytes / 1048576.0;
 			have_total = 1;
 			continue;
 		}
@@ -260,14 +259,14 @@ static int load_figures(struct store *st, struct rep_run *r, const struct store_
 		if (x->ddir != DDIR_READ && x->ddir != DDIR_WRITE)
 			continue;
 		w = x->ddir == DDIR_WRITE;
-		r->m[w ? RM_WLAT : RM_RLAT] = isnan(lat) ? NAN : lat / 1e6;
+		m[w ? RM_WLAT : RM_RLAT] = isnan(lat) ? NAN : lat / 1e6;
 		if (store_read_percentile(st, x->id, 99.0, &lat, err) < 0)
 			return -1;
-		r->m[w ? RM_WP99 : RM_RP99] = lat / 1e6;
+		m[w ? RM_WP99 : RM_RP99] = lat / 1e6;
 	}
 	if (!have_total && have_dir) {
-		r->m[RM_IOPS] = sum_iops;
-		r->m[RM_MBPS] = sum_bw / 1048576.0;
+		m[RM_IOPS] = sum_iops;
+		m[RM_MBPS] = sum_bw / 1048576.0;
 	}
 	return 0;
 }
@@ -332,11 +331,11 @@ static int load_run(struct store *st, struct rep_run *r, unsigned flags, struct 
 
 	if (store_read_results(st, r->id, NULL, &res, &nres, err) < 0 ||
 	    load_hosts(st, r, res, nres, &hosts, &nhosts, err) < 0 ||
-	    load_figures(st, r, res, nres, HOST_AGGREGATE, err) < 0)
+	    rep_figures(st, r->m, res, nres, HOST_AGGREGATE, NULL, err) < 0)
 		goto out;
 	/* A run stored without an aggregate (one host only): its single host stands for the run. */
 	if (isnan(r->m[RM_IOPS]) && r->nhosts == 1 && strcmp(r->hosts[0].host, HOST_AGGREGATE) &&
-	    load_figures(st, r, res, nres, r->hosts[0].host, err) < 0)
+	    rep_figures(st, r->m, res, nres, r->hosts[0].host, NULL, err) < 0)
 		goto out;
 	if (load_cpu(st, r, hosts, nhosts, front_end_ios(res, nres), (flags & REP_CPU_DETAIL) != 0, err) < 0)
 		goto out;
@@ -345,6 +344,13 @@ out:
 	store_results_free(res, nres);
 	store_hosts_free(hosts, nhosts);
 	return ret;
+}
+
+void rep_set_remove(struct rep_set *s, size_t i)
+{
+	rep_run_release(&s->v[i]);
+	memmove(&s->v[i], &s->v[i + 1], (s->n - i - 1) * sizeof(s->v[0]));
+	s->n--;
 }
 
 static int status_wanted(const char *st, unsigned flags)

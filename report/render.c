@@ -51,31 +51,20 @@ void render_cell(struct strbuf *out, const struct rep_cell *c, int decimals)
 
 /* ---- grid: rows of cells laid out as aligned text or a Markdown table ------------------------------ */
 
-struct gcell {
-	char *s;            /* already escaped for the target format */
-	const char *ansi;   /* colour for text, or NULL */
-};
-
-struct grid {
-	struct gcell *c;
-	size_t ncols, nrows, cap;
-	unsigned char right[32]; /* column is right-aligned */
-};
-
-static void grid_init(struct grid *g, size_t ncols)
+void rgrid_init(struct rgrid *g, size_t ncols)
 {
 	memset(g, 0, sizeof(*g));
 	g->ncols = ncols;
 }
 
-static void grid_release(struct grid *g)
+void rgrid_release(struct rgrid *g)
 {
 	for (size_t i = 0; i < g->nrows * g->ncols; i++)
 		free(g->c[i].s);
 	free(g->c);
 }
 
-static void grid_row(struct grid *g)
+void rgrid_row(struct rgrid *g)
 {
 	ARRAY_GROW(g->c, g->cap, (g->nrows + 1) * g->ncols);
 	memset(&g->c[g->nrows * g->ncols], 0, g->ncols * sizeof(*g->c));
@@ -83,13 +72,15 @@ static void grid_row(struct grid *g)
 }
 
 /* Sets a cell of the last row from raw text, escaping it for the format. */
-static void grid_set(struct grid *g, size_t col, const char *raw, enum rep_format f, const char *ansi)
+void rgrid_set(struct rgrid *g, size_t col, const char *raw, enum rep_format f, const char *ansi)
 {
 	struct strbuf sb;
-	struct gcell *c = &g->c[(g->nrows - 1) * g->ncols + col];
+	struct rgcell *c = &g->c[(g->nrows - 1) * g->ncols + col];
 
 	strbuf_init(&sb);
-	if (f == FMT_MARKDOWN)
+	if (f == FMT_HTML)
+		esc_html(&sb, raw);
+	else if (f == FMT_MARKDOWN)
 		esc_markdown(&sb, raw);
 	else
 		esc_text(&sb, raw);
@@ -107,9 +98,33 @@ static size_t disp_width(const char *s)
 	return w;
 }
 
-static void grid_print(struct strbuf *out, const struct grid *g, enum rep_format f, int color)
+/* The grid as an HTML table (the first row the header; right-aligned columns of class "n"). */
+static void rgrid_html(struct strbuf *out, const struct rgrid *g)
 {
-	size_t *w = xcalloc(g->ncols, sizeof(*w));
+	strbuf_adds(out, "<div class=\"scroll\"><table>\n");
+	for (size_t r = 0; r < g->nrows; r++) {
+		strbuf_adds(out, r ? "<tr>" : "<thead><tr>");
+		for (size_t k = 0; k < g->ncols; k++) {
+			const char *s = g->c[r * g->ncols + k].s;
+			int right = k < sizeof(g->right) && g->right[k];
+
+			strbuf_addf(out, "<%s%s>%s</%s>", r ? "td" : "th", right ? " class=\"n\"" : "", s ? s : "",
+				    r ? "td" : "th");
+		}
+		strbuf_adds(out, r ? "</tr>\n" : "</tr></thead>\n<tbody>\n");
+	}
+	strbuf_adds(out, "</tbody></table></div>\n");
+}
+
+void rgrid_print(struct strbuf *out, const struct rgrid *g, enum rep_format f, int color)
+{
+	size_t *w;
+
+	if (f == FMT_HTML) {
+		rgrid_html(out, g);
+		return;
+	}
+	w = xcalloc(g->ncols, sizeof(*w));
 
 	for (size_t r = 0; r < g->nrows; r++)
 		for (size_t k = 0; k < g->ncols; k++) {
@@ -124,7 +139,7 @@ static void grid_print(struct strbuf *out, const struct grid *g, enum rep_format
 		else
 			strbuf_adds(out, "  ");
 		for (size_t k = 0; k < g->ncols; k++) {
-			const struct gcell *c = &g->c[r * g->ncols + k];
+			const struct rgcell *c = &g->c[r * g->ncols + k];
 			const char *s = c->s ? c->s : "";
 			size_t pad = w[k] - disp_width(s);
 			int right = k < sizeof(g->right) && g->right[k];
@@ -160,9 +175,13 @@ static void grid_print(struct strbuf *out, const struct grid *g, enum rep_format
 	free(w);
 }
 
-static void heading(struct strbuf *out, enum rep_format f, int level, const char *raw)
+void render_heading(struct strbuf *out, enum rep_format f, int level, const char *raw)
 {
-	if (f == FMT_MARKDOWN) {
+	if (f == FMT_HTML) {
+		strbuf_addf(out, "<h%d>", level + 1);
+		esc_html(out, raw);
+		strbuf_addf(out, "</h%d>\n", level + 1);
+	} else if (f == FMT_MARKDOWN) {
 		strbuf_addf(out, "%.*s ", level, "####");
 		esc_markdown(out, raw);
 		strbuf_adds(out, "\n\n");
@@ -215,54 +234,54 @@ static void table_text(struct strbuf *out, const struct rep_table *t, enum rep_f
 						     "no finished runs in the selection\n");
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct rep_group *g = &t->v[gi];
-		struct grid grid;
+		struct rgrid grid;
 		struct strbuf sb;
 
-		heading(out, f, 3, g->title);
-		grid_init(&grid, 2 + RM_NR + (size_t)tcpu);
-		grid_row(&grid);
-		grid_set(&grid, 0, "workload", f, NULL);
-		grid_set(&grid, 1, "runs", f, NULL);
+		render_heading(out, f, 3, g->title);
+		rgrid_init(&grid, 2 + RM_NR + (size_t)tcpu);
+		rgrid_row(&grid);
+		rgrid_set(&grid, 0, "workload", f, NULL);
+		rgrid_set(&grid, 1, "runs", f, NULL);
 		grid.right[1] = 1;
 		for (int m = 0; m < RM_NR; m++) {
-			grid_set(&grid, metric_col(m, tcpu), rep_metrics[m].title, f, NULL);
+			rgrid_set(&grid, metric_col(m, tcpu), rep_metrics[m].title, f, NULL);
 			grid.right[metric_col(m, tcpu)] = 1;
 		}
 		if (tcpu) {
-			grid_set(&grid, tcol, "target CPU %", f, NULL);
+			rgrid_set(&grid, tcol, "target CPU %", f, NULL);
 			grid.right[tcol] = 1;
 		}
 		strbuf_init(&sb);
 		for (size_t ri = 0; ri < g->n; ri++) {
 			const struct rep_row *row = &g->rows[ri];
 
-			grid_row(&grid);
+			rgrid_row(&grid);
 			strbuf_reset(&sb);
 			strbuf_adds(&sb, row->name);
 			if (row->partial) {
 				strbuf_adds(&sb, " (partial)");
 				any_partial = 1;
 			}
-			grid_set(&grid, 0, sb.buf, f, NULL);
+			rgrid_set(&grid, 0, sb.buf, f, NULL);
 			strbuf_reset(&sb);
 			strbuf_addf(&sb, "%zu", row->nruns);
-			grid_set(&grid, 1, sb.buf, f, NULL);
+			rgrid_set(&grid, 1, sb.buf, f, NULL);
 			for (int m = 0; m < RM_NR; m++) {
 				strbuf_reset(&sb);
 				render_cell(&sb, &row->c[m], rep_metrics[m].decimals);
-				grid_set(&grid, metric_col(m, tcpu), sb.buf, f, NULL);
+				rgrid_set(&grid, metric_col(m, tcpu), sb.buf, f, NULL);
 			}
 			if (tcpu) {
 				struct rep_cell tc;
 				target_cpu_cell(&tc, row);
 				strbuf_reset(&sb);
 				render_cell(&sb, &tc, rep_metrics[RM_CPU].decimals);
-				grid_set(&grid, tcol, sb.buf, f, NULL);
+				rgrid_set(&grid, tcol, sb.buf, f, NULL);
 			}
 		}
 		strbuf_release(&sb);
-		grid_print(out, &grid, f, 0);
-		grid_release(&grid);
+		rgrid_print(out, &grid, f, 0);
+		rgrid_release(&grid);
 		strbuf_addc(out, '\n');
 	}
 	if (any_partial)
@@ -330,24 +349,24 @@ static void cpu_disks_text(struct strbuf *out, const struct rep_set *set, enum r
 
 	cpuview_tables(t, set->v, set->n);
 	strbuf_addc(out, '\n');
-	heading(out, f, 2, "CPU and disks");
+	render_heading(out, f, 2, "CPU and disks");
 	for (int i = 0; i < 3; i++) {
-		struct grid grid;
+		struct rgrid grid;
 
 		if (t[i].nrows < 2)
 			continue;
 		any = 1;
-		heading(out, f, 3, t[i].title);
-		grid_init(&grid, t[i].ncols);
+		render_heading(out, f, 3, t[i].title);
+		rgrid_init(&grid, t[i].ncols);
 		for (size_t r = 0; r < t[i].nrows; r++) {
-			grid_row(&grid);
+			rgrid_row(&grid);
 			for (size_t k = 0; k < t[i].ncols; k++)
-				grid_set(&grid, k, t[i].cells[r * t[i].ncols + k], f, NULL);
+				rgrid_set(&grid, k, t[i].cells[r * t[i].ncols + k], f, NULL);
 		}
 		for (size_t k = 0; k < t[i].ncols && k < sizeof(grid.right); k++)
 			grid.right[k] = (t[i].right_mask >> k) & 1u;
-		grid_print(out, &grid, f, 0);
-		grid_release(&grid);
+		rgrid_print(out, &grid, f, 0);
+		rgrid_release(&grid);
 		strbuf_addc(out, '\n');
 	}
 	for (int i = 0; i < 3; i++)
@@ -363,51 +382,51 @@ static void cpu_disks_text(struct strbuf *out, const struct rep_set *set, enum r
 
 static void runs_text(struct strbuf *out, const struct rep_set *set, enum rep_format f)
 {
-	struct grid grid;
+	struct rgrid grid;
 	struct strbuf sb;
 	static const char *const hdr[] = { "run", "status", "workload", "labels", "started", "error" };
 
-	heading(out, f, 2, "Runs");
+	render_heading(out, f, 2, "Runs");
 	if (f == FMT_MARKDOWN)
 		strbuf_addc(out, '\n');
-	grid_init(&grid, 6);
-	grid_row(&grid);
+	rgrid_init(&grid, 6);
+	rgrid_row(&grid);
 	for (int k = 0; k < 6; k++)
-		grid_set(&grid, (size_t)k, hdr[k], f, NULL);
+		rgrid_set(&grid, (size_t)k, hdr[k], f, NULL);
 	strbuf_init(&sb);
 	for (size_t i = 0; i < set->n; i++) {
 		const struct rep_run *r = &set->v[i];
 
-		grid_row(&grid);
+		rgrid_row(&grid);
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%lld", (long long)r->id);
-		grid_set(&grid, 0, sb.buf, f, NULL);
-		grid_set(&grid, 1, r->status, f,
+		rgrid_set(&grid, 0, sb.buf, f, NULL);
+		rgrid_set(&grid, 1, r->status, f,
 			 strcmp(r->status, "done") ? (strcmp(r->status, "partial") ? "31" : "33") : NULL);
-		grid_set(&grid, 2, r->name, f, NULL);
+		rgrid_set(&grid, 2, r->name, f, NULL);
 		strbuf_reset(&sb);
 		for (size_t k = 0; k < r->labels.n; k++)
 			strbuf_addf(&sb, "%s%s=%s", k ? " " : "", r->labels.v[k].key,
 				    r->labels.v[k].value ? r->labels.v[k].value : "");
-		grid_set(&grid, 3, sb.buf, f, NULL);
-		grid_set(&grid, 4, r->started_at ? r->started_at : "", f, NULL);
-		grid_set(&grid, 5, r->error ? r->error : "", f, NULL);
+		rgrid_set(&grid, 3, sb.buf, f, NULL);
+		rgrid_set(&grid, 4, r->started_at ? r->started_at : "", f, NULL);
+		rgrid_set(&grid, 5, r->error ? r->error : "", f, NULL);
 	}
-	grid_print(out, &grid, f, 0);
-	grid_release(&grid);
+	rgrid_print(out, &grid, f, 0);
+	rgrid_release(&grid);
 	strbuf_addc(out, '\n');
 
-	heading(out, f, 2, "Hosts");
+	render_heading(out, f, 2, "Hosts");
 	if (f == FMT_MARKDOWN)
 		strbuf_addc(out, '\n');
 	{
 		/* fio's own usr/sys of its jobs (not a whole-host measurement): named as such */
 		static const char *const h2[] = { "run", "host", "fio", "start offset ms", "IOPS", "MiB/s",
 						  "fio usr %", "fio sys %", "error" };
-		grid_init(&grid, 9);
-		grid_row(&grid);
+		rgrid_init(&grid, 9);
+		rgrid_row(&grid);
 		for (int k = 0; k < 9; k++) {
-			grid_set(&grid, (size_t)k, h2[k], f, NULL);
+			rgrid_set(&grid, (size_t)k, h2[k], f, NULL);
 			grid.right[k] = k >= 3 && k <= 7;
 		}
 		for (size_t i = 0; i < set->n; i++) {
@@ -415,35 +434,35 @@ static void runs_text(struct strbuf *out, const struct rep_set *set, enum rep_fo
 			for (size_t h = 0; h < r->nhosts; h++) {
 				const struct rep_host *x = &r->hosts[h];
 
-				grid_row(&grid);
+				rgrid_row(&grid);
 				strbuf_reset(&sb);
 				strbuf_addf(&sb, "%lld", (long long)r->id);
-				grid_set(&grid, 0, sb.buf, f, NULL);
-				grid_set(&grid, 1, !strcmp(x->host, "*") ? "* (all)" : x->host, f, NULL);
-				grid_set(&grid, 2, x->fio_version ? x->fio_version : "-", f, NULL);
+				rgrid_set(&grid, 0, sb.buf, f, NULL);
+				rgrid_set(&grid, 1, !strcmp(x->host, "*") ? "* (all)" : x->host, f, NULL);
+				rgrid_set(&grid, 2, x->fio_version ? x->fio_version : "-", f, NULL);
 				strbuf_reset(&sb);
 				render_num(&sb, x->start_offset_ms, 1);
-				grid_set(&grid, 3, sb.buf, f, NULL);
+				rgrid_set(&grid, 3, sb.buf, f, NULL);
 				strbuf_reset(&sb);
 				render_num(&sb, x->iops, 0);
-				grid_set(&grid, 4, sb.buf, f, NULL);
+				rgrid_set(&grid, 4, sb.buf, f, NULL);
 				strbuf_reset(&sb);
 				render_num(&sb, x->mbps, 1);
-				grid_set(&grid, 5, sb.buf, f, NULL);
+				rgrid_set(&grid, 5, sb.buf, f, NULL);
 				strbuf_reset(&sb);
 				render_num(&sb, x->usr_cpu_pct, 1);
-				grid_set(&grid, 6, sb.buf, f, NULL);
+				rgrid_set(&grid, 6, sb.buf, f, NULL);
 				strbuf_reset(&sb);
 				render_num(&sb, x->sys_cpu_pct, 1);
-				grid_set(&grid, 7, sb.buf, f, NULL);
+				rgrid_set(&grid, 7, sb.buf, f, NULL);
 				strbuf_reset(&sb);
 				if (x->error_code || x->error)
 					strbuf_addf(&sb, "%d %s", x->error_code, x->error ? x->error : "");
-				grid_set(&grid, 8, sb.buf, f, NULL);
+				rgrid_set(&grid, 8, sb.buf, f, NULL);
 			}
 		}
-		grid_print(out, &grid, f, 0);
-		grid_release(&grid);
+		rgrid_print(out, &grid, f, 0);
+		rgrid_release(&grid);
 	}
 	strbuf_release(&sb);
 	cpu_disks_text(out, set, f);
@@ -518,7 +537,7 @@ static void table_csv(struct strbuf *out, const struct rep_table *t)
 	kvlist_release(&keys);
 }
 
-static void json_labels(struct strbuf *out, const struct kvlist *l)
+void render_json_labels(struct strbuf *out, const struct kvlist *l)
 {
 	strbuf_addc(out, '{');
 	for (size_t i = 0; i < l->n; i++) {
@@ -566,7 +585,7 @@ static void json_runs(struct strbuf *out, const struct rep_set *set)
 		strbuf_adds(out, ",\"started_at\":");
 		json_str_or_null(out, r->started_at);
 		strbuf_adds(out, ",\"labels\":");
-		json_labels(out, &r->labels);
+		render_json_labels(out, &r->labels);
 		strbuf_adds(out, ",\"hosts\":[");
 		for (size_t h = 0; h < r->nhosts; h++) {
 			const struct rep_host *x = &r->hosts[h];
@@ -603,7 +622,7 @@ static void table_json(struct strbuf *out, const struct rep_table *t, const stru
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct rep_group *g = &t->v[gi];
 		strbuf_adds(out, gi ? ",{\"labels\":" : "{\"labels\":");
-		json_labels(out, &g->keys);
+		render_json_labels(out, &g->keys);
 		strbuf_adds(out, ",\"rows\":[");
 		for (size_t ri = 0; ri < g->n; ri++) {
 			const struct rep_row *row = &g->rows[ri];
@@ -694,22 +713,22 @@ static void compare_text(struct strbuf *out, const struct cmp_table *t, enum rep
 	strbuf_adds(out, f == FMT_MARKDOWN ? "\n\n" : "\n\n");
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct cmp_group *g = &t->v[gi];
-		struct grid grid;
+		struct rgrid grid;
 
-		heading(out, f, 3, g->title);
-		grid_init(&grid, 2 + RM_NR);
-		grid_row(&grid);
-		grid_set(&grid, 0, "workload", f, NULL);
+		render_heading(out, f, 3, g->title);
+		rgrid_init(&grid, 2 + RM_NR);
+		rgrid_row(&grid);
+		rgrid_set(&grid, 0, "workload", f, NULL);
 		for (int k = 0; k < RM_NR; k++) {
-			grid_set(&grid, 1 + (size_t)k, ratio_titles[ratio_order[k]], f, NULL);
+			rgrid_set(&grid, 1 + (size_t)k, ratio_titles[ratio_order[k]], f, NULL);
 			grid.right[1 + k] = 1;
 		}
-		grid_set(&grid, 1 + RM_NR, f == FMT_MARKDOWN ? "note" : "", f, NULL);
+		rgrid_set(&grid, 1 + RM_NR, f == FMT_MARKDOWN ? "note" : "", f, NULL);
 		for (size_t ri = 0; ri < g->n; ri++) {
 			const struct cmp_row *row = &g->rows[ri];
 
-			grid_row(&grid);
-			grid_set(&grid, 0, row->workload, f, NULL);
+			rgrid_row(&grid);
+			rgrid_set(&grid, 0, row->workload, f, NULL);
 			for (int k = 0; k < RM_NR; k++) {
 				enum rep_metric m = ratio_order[k];
 				const char *ansi = ansi_for(m, row->ratio[m]);
@@ -720,14 +739,14 @@ static void compare_text(struct strbuf *out, const struct cmp_table *t, enum rep
 					int level;
 					strbuf_adds(&sb, strcmp(cmp_class(m, row->ratio[m], &level), "good") ? " ▼" : " ▲");
 				}
-				grid_set(&grid, 1 + (size_t)k, sb.buf, f, ansi);
+				rgrid_set(&grid, 1 + (size_t)k, sb.buf, f, ansi);
 			}
 			strbuf_reset(&sb);
 			side_label(&sb, t, row);
-			grid_set(&grid, 1 + RM_NR, sb.buf, f, sb.len ? "2" : NULL);
+			rgrid_set(&grid, 1 + RM_NR, sb.buf, f, sb.len ? "2" : NULL);
 		}
-		grid_print(out, &grid, f, color);
-		grid_release(&grid);
+		rgrid_print(out, &grid, f, color);
+		rgrid_release(&grid);
 		strbuf_addc(out, '\n');
 	}
 	strbuf_reset(&sb);
@@ -857,7 +876,7 @@ static void compare_json(struct strbuf *out, const struct cmp_table *t)
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct cmp_group *g = &t->v[gi];
 		strbuf_adds(out, gi ? ",{\"labels\":" : "{\"labels\":");
-		json_labels(out, &g->keys);
+		render_json_labels(out, &g->keys);
 		strbuf_adds(out, ",\"rows\":[");
 		for (size_t ri = 0; ri < g->n; ri++) {
 			const struct cmp_row *row = &g->rows[ri];
@@ -951,28 +970,28 @@ static void compare_text_n(struct strbuf *out, const struct cmp_table *t, enum r
 	strbuf_adds(out, "\n\n");
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct cmp_group *g = &t->v[gi];
-		struct grid grid;
+		struct rgrid grid;
 		size_t col;
 
-		heading(out, f, 3, g->title);
-		grid_init(&grid, ncol);
-		grid_row(&grid);
-		grid_set(&grid, 0, "workload", f, NULL);
-		grid_set(&grid, 1, t->key, f, NULL);
+		render_heading(out, f, 3, g->title);
+		rgrid_init(&grid, ncol);
+		rgrid_row(&grid);
+		rgrid_set(&grid, 0, "workload", f, NULL);
+		rgrid_set(&grid, 1, t->key, f, NULL);
 		col = 2;
 		for (int k = 0; k < RM_NR; k++) {
 			if (vals) {
-				grid_set(&grid, col, rep_metrics[ratio_order[k]].title, f, NULL);
+				rgrid_set(&grid, col, rep_metrics[ratio_order[k]].title, f, NULL);
 				grid.right[col++] = 1;
 			}
 			if (rats) {
 				strbuf_reset(&sb);
 				strbuf_addf(&sb, "%s ratio", ratio_titles[ratio_order[k]]);
-				grid_set(&grid, col, sb.buf, f, NULL);
+				rgrid_set(&grid, col, sb.buf, f, NULL);
 				grid.right[col++] = 1;
 			}
 		}
-		grid_set(&grid, col, f == FMT_MARKDOWN ? "note" : "", f, NULL);
+		rgrid_set(&grid, col, f == FMT_MARKDOWN ? "note" : "", f, NULL);
 		for (size_t ri = 0; ri < g->n; ri++) {
 			const struct cmp_row *row = &g->rows[ri];
 			int first = 1;
@@ -983,12 +1002,12 @@ static void compare_text_n(struct strbuf *out, const struct cmp_table *t, enum r
 
 				if (base && !vals)
 					continue; /* its ratios are 1 */
-				grid_row(&grid);
-				grid_set(&grid, 0, first ? row->workload : "", f, NULL);
+				rgrid_row(&grid);
+				rgrid_set(&grid, 0, first ? row->workload : "", f, NULL);
 				first = 0;
 				strbuf_reset(&sb);
 				strbuf_addf(&sb, "%s%s", t->vals[vi], base ? " (baseline)" : "");
-				grid_set(&grid, 1, sb.buf, f, NULL);
+				rgrid_set(&grid, 1, sb.buf, f, NULL);
 				col = 2;
 				for (int k = 0; k < RM_NR; k++) {
 					enum rep_metric m = ratio_order[k];
@@ -998,7 +1017,7 @@ static void compare_text_n(struct strbuf *out, const struct cmp_table *t, enum r
 							render_cell(&sb, &x->c[m], rep_metrics[m].decimals);
 						else
 							strbuf_adds(&sb, "-");
-						grid_set(&grid, col++, sb.buf, f, NULL);
+						rgrid_set(&grid, col++, sb.buf, f, NULL);
 					}
 					if (rats) {
 						const char *ansi = base ? NULL : ansi_for(m, row->ratios[vi][m]);
@@ -1009,14 +1028,14 @@ static void compare_text_n(struct strbuf *out, const struct cmp_table *t, enum r
 							strbuf_adds(&sb, strcmp(cmp_class(m, row->ratios[vi][m], &level),
 										"good") ? " ▼" : " ▲");
 						}
-						grid_set(&grid, col++, sb.buf, f, ansi);
+						rgrid_set(&grid, col++, sb.buf, f, ansi);
 					}
 				}
-				grid_set(&grid, col, x ? "" : "no run", f, x ? NULL : "2");
+				rgrid_set(&grid, col, x ? "" : "no run", f, x ? NULL : "2");
 			}
 		}
-		grid_print(out, &grid, f, color);
-		grid_release(&grid);
+		rgrid_print(out, &grid, f, color);
+		rgrid_release(&grid);
 		strbuf_addc(out, '\n');
 	}
 	strbuf_reset(&sb);

@@ -45,4 +45,32 @@ void render_cpu_note(struct strbuf *out, const struct rep_table *t);
 /* A cell for reading: median, and " (min-max)" when the repetitions differ. */
 void render_cell(struct strbuf *out, const struct rep_cell *c, int decimals);
 
+/* A label list as a JSON object {"key":"value",...} (a NULL value as ""). */
+void render_json_labels(struct strbuf *out, const struct kvlist *l);
+
+/* ---- the one text-table layouter: rows of cells as aligned text or a Markdown pipe table ---------- */
+
+struct rgcell {
+	char *s;            /* already escaped for the target format */
+	const char *ansi;   /* colour for text, or NULL */
+};
+
+struct rgrid {
+	struct rgcell *c;
+	size_t ncols, nrows, cap;
+	unsigned char right[32]; /* column is right-aligned */
+};
+
+void rgrid_init(struct rgrid *g, size_t ncols);
+void rgrid_release(struct rgrid *g);
+/* Starts a row of empty cells. */
+void rgrid_row(struct rgrid *g);
+/* Sets a cell of the last row from raw text, escaping it for the format (HTML, Markdown, else text). */
+void rgrid_set(struct rgrid *g, size_t col, const char *raw, enum rep_format f, const char *ansi);
+/* Lays the rows out: aligned columns (colour with `color`), a Markdown table or an HTML table (the first row
+ * the header). */
+void rgrid_print(struct strbuf *out, const struct rgrid *g, enum rep_format f, int color);
+/* A section heading: "== TITLE" (level <= 2) or "-- TITLE" in text, "### TITLE" in Markdown, <h3> in HTML. */
+void render_heading(struct strbuf *out, enum rep_format f, int level, const char *raw);
+
 #endif

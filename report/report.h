@@ -107,9 +107,30 @@ int rep_where_add(struct kvlist *where, const char *arg, struct errbuf *err);
 int rep_run_matches(const struct rep_run *r, const struct kvlist *where);
 const char *rep_run_value(const struct rep_run *r, const char *key, char *buf, size_t len);
 
+/*
+ * Labels of the measurement method (docs/method.md) that say where a run stands in a curve, sweep, steady-state
+ * sequence or precondition, or what came of it (curve_pct, vdbench.curve_pct, curve.*, sweep.*, ss_round,
+ * steady_state, ss.*, precondition, precondition.*, fio.ss*): not a configuration, so never a group key of the
+ * tables (the rows still differ by workload identity). "phase" stays a group key (users label phases).
+ */
+int rep_label_is_method(const char *key);
+
 /* Reads runs (done and partial, or all with REP_ALL_STATUS) that match `where` (may be NULL). */
 int report_load(struct store *st, const struct kvlist *where, unsigned flags, struct rep_set *out,
 		struct errbuf *err);
+
+/* Releases run i of the set and closes the gap (the order of the rest is kept). */
+void rep_set_remove(struct rep_set *s, size_t i);
+
+struct store_result; /* core/store_read.h */
+
+/*
+ * The headline figures (IOPS, MiB/s, mean and p99 latency per direction; RM_CPU untouched) of the result rows
+ * res[0..n) of one host and, with `job` (NULL: any), one job: the total row's IOPS and MiB/s, else the sum of
+ * the directions; p99 by store_read_percentile. Figures without rows are left as they are (NAN).
+ */
+int rep_figures(struct store *st, double m[RM_NR], const struct store_result *res, size_t nres, const char *host,
+		const char *job, struct errbuf *err);
 
 /*
  * The run spec of a stored run as it was asked for: parsed from its stored spec JSON (core/spec_json.h),

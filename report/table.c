@@ -65,7 +65,7 @@ void rep_cell_fill(struct rep_cell *c, const double *v, size_t n)
 }
 
 /* The group keys of a run: the --by keys with their values ("-" when the run lacks one), or all labels
- * except `skip`. */
+ * except `skip`, presentation (alias.*) and method labels (rep_label_is_method). */
 static void group_keys(struct kvlist *keys, const struct rep_run *r, const struct kvlist *by, const char *skip)
 {
 	if (by && by->n) {
@@ -77,7 +77,8 @@ static void group_keys(struct kvlist *keys, const struct rep_run *r, const struc
 		return;
 	}
 	for (size_t i = 0; i < r->labels.n; i++)
-		if ((!skip || strcmp(r->labels.v[i].key, skip)) && strncmp(r->labels.v[i].key, "alias.", 6))
+		if ((!skip || strcmp(r->labels.v[i].key, skip)) && strncmp(r->labels.v[i].key, "alias.", 6) &&
+		    !rep_label_is_method(r->labels.v[i].key))
 			kvlist_add(keys, r->labels.v[i].key, r->labels.v[i].value ? r->labels.v[i].value : "");
 }
 
