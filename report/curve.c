@@ -62,9 +62,37 @@ static double worse(double a, double b)
 	return a > b ? a : b;
 }
 
+/* The key of the curve a point belongs to besides its configuration: what kind of point it is (a rate curve
+ * or a sweep over one parameter) and its workload identity without the load level (iodepth, numjobs,
+ * rate_iops), so that two workloads, or a sweep and a curve of one workload, are never one line. */
+#define CURVE_OF_KEY "\x01curve" /* never a label key (labels are printable) */
+
+static void curve_of(const struct rep_run *r, struct strbuf *sb)
+{
+	static const char *const level[] = { "iodepth=", "numjobs=", "rate_iops=", "rate=", NULL };
+	const char *kind = "curve";
+
+	for (size_t i = 0; i < r->labels.n; i++)
+		if (!strncmp(r->labels.v[i].key, "sweep.", 6) && strcmp(r->labels.v[i].key, "sweep.stop"))
+			kind = r->labels.v[i].key;
+	strbuf_addf(sb, "%s", kind);
+	for (const char *p = r->identity; p && *p;) {
+		size_t l = strcspn(p, "|"), k = 0;
+
+		while (level[k] && strncmp(p, level[k], strlen(level[k])))
+			k++;
+		if (!level[k])
+			strbuf_addf(sb, "|%.*s", (int)l, p);
+		p += l;
+		if (*p == '|')
+			p++;
+	}
+}
+
 static void config_keys(const struct rep_run *r, const struct kvlist *by, struct kvlist *keys)
 {
 	char buf[128];
+	struct strbuf of;
 
 	kvlist_init(keys);
 	if (by && by->n) {
@@ -73,11 +101,34 @@ static void config_keys(const struct rep_run *r, const struct kvlist *by, struct
 
 			kvlist_add(keys, by->v[i].key, v ? v : "-");
 		}
-		return;
+	} else {
+		for (size_t i = 0; i < r->labels.n; i++)
+			if (!is_point_label(r->labels.v[i].key))
+				kvlist_add(keys, r->labels.v[i].key, r->labels.v[i].value ? r->labels.v[i].value : "");
 	}
-	for (size_t i = 0; i < r->labels.n; i++)
-		if (!is_point_label(r->labels.v[i].key))
-			kvlist_add(keys, r->labels.v[i].key, r->labels.v[i].value ? r->labels.v[i].value : "");
+	strbuf_init(&of);
+	curve_of(r, &of);
+	kvlist_add(keys, CURVE_OF_KEY, of.buf);
+	strbuf_release(&of);
+}
+
+/* Titles that two curves share (one configuration, several workloads): the workload's name is added. */
+static void unique_titles(struct curve_set *cs)
+{
+	for (size_t i = 0; i < cs->n; i++) {
+		int dup = 0;
+
+		for (size_t j = 0; j < cs->n; j++)
+			dup |= j != i && !strcmp(cs->v[i].title, cs->v[j].title);
+		if (dup && cs->v[i].n) {
+			char *t = xasprintf("%s (%s)", cs->v[i].title, cs->v[i].v[0].run->name);
+
+			free(cs->v[i].title);
+			cs->v[i].title = t;
+		}
+	}
+	for (size_t i = 0; i < cs->n; i++)
+		kvlist_del(&cs->v[i].keys, CURVE_OF_KEY);
 }
 
 static struct curve *find_curve(struct curve_set *cs, const struct kvlist *keys)
@@ -103,8 +154,9 @@ static struct curve *find_curve(struct curve_set *cs, const struct kvlist *keys)
 	kvlist_copy(&c->keys, keys);
 	strbuf_init(&t);
 	for (size_t i = 0; i < keys->n; i++)
-		strbuf_addf(&t, "%s%s=%s", i ? " " : "", keys->v[i].key, keys->v[i].value);
-	if (!keys->n)
+		if (strcmp(keys->v[i].key, CURVE_OF_KEY))
+			strbuf_addf(&t, "%s%s=%s", t.len ? " " : "", keys->v[i].key, keys->v[i].value);
+	if (!t.len)
 		strbuf_adds(&t, "(no labels)");
 	c->title = strbuf_detach(&t, NULL);
 	c->knee = -1;
@@ -188,6 +240,7 @@ int curve_build(struct curve_set *cs, const struct rep_set *set, const struct kv
 		qsort(cs->v[i].v, cs->v[i].n, sizeof(cs->v[i].v[0]), by_iops);
 		find_knee(&cs->v[i], knee_k, lat);
 	}
+	unique_titles(cs);
 	return 0;
 }
 

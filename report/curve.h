@@ -64,8 +64,11 @@ void curve_set_release(struct curve_set *cs);
 /*
  * Builds one curve per configuration from the done and partial runs of `set`: grouped by the values of the
  * `by` keys (labels or workload parameters, value ignored), or, with `by` empty, by the whole label set without
- * the point labels (curve_point_labels) and phase labels. Runs of phase=precondition are left out. Then finds
- * each curve's knee with k (> 1) on latency `lat`.
+ * the method labels (rep_label_is_method) and phase; and always by the kind of point (a rate curve, or a sweep
+ * over sweep.iodepth / sweep.numjobs / sweep.rate_iops) and the workload identity without its load level
+ * (iodepth, numjobs, rate_iops), so two workloads of one configuration are two curves (their titles then
+ * end in the workload's name). Runs of phase=precondition are left out. Then finds each curve's knee with
+ * k (> 1) on latency `lat`.
  */
 int curve_build(struct curve_set *cs, const struct rep_set *set, const struct kvlist *by, double knee_k,
 		enum curve_lat lat, struct errbuf *err);
