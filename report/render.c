@@ -485,6 +485,33 @@ static void key_union(struct kvlist *keys, const struct kvlist *by, const void *
 	}
 }
 
+/* One CSV cell per key, each followed by a comma: the key names (vals NULL: a header) or their values in vals. */
+static void csv_cells(struct strbuf *out, const struct kvlist *keys, const struct kvlist *vals)
+{
+	for (size_t i = 0; i < keys->n; i++) {
+		esc_csv(out, vals ? kvlist_get(vals, keys->v[i].key, "") : keys->v[i].key);
+		strbuf_addc(out, ',');
+	}
+}
+
+/* The first cells of a comparison row: group keys, workload, tool, bs, read_pct, random_pct (no trailing comma). */
+static void csv_row_head(struct strbuf *out, const struct kvlist *keys, const struct kvlist *gkeys,
+			 const char *workload, const struct rep_run *r)
+{
+	char bs[32];
+
+	csv_cells(out, keys, gkeys);
+	esc_csv(out, workload);
+	strbuf_addc(out, ',');
+	esc_csv(out, r->tool ? r->tool : "");
+	strbuf_addf(out, ",%s,", r->bs_bytes ? format_size_short(r->bs_bytes, bs, sizeof(bs)) : "");
+	if (r->read_pct >= 0)
+		strbuf_addf(out, "%d", r->read_pct);
+	strbuf_addc(out, ',');
+	if (r->random_pct >= 0)
+		strbuf_addf(out, "%d", r->random_pct);
+}
+
 static void csv_sep_exact(struct strbuf *out, double v)
 {
 	strbuf_addc(out, ',');
@@ -498,10 +525,7 @@ static void table_csv(struct strbuf *out, const struct rep_table *t)
 
 	kvlist_init(&keys);
 	key_union(&keys, &t->by, t->v, t->n, sizeof(t->v[0]), offsetof(struct rep_group, keys));
-	for (size_t i = 0; i < keys.n; i++) {
-		esc_csv(out, keys.v[i].key);
-		strbuf_addc(out, ',');
-	}
+	csv_cells(out, &keys, NULL);
 	strbuf_adds(out, "workload,runs,partial");
 	for (int m = 0; m < RM_NR; m++) {
 		strbuf_addf(out, ",%s,%s_min,%s_max", rep_metrics[m].key, rep_metrics[m].key, rep_metrics[m].key);
@@ -513,10 +537,7 @@ static void table_csv(struct strbuf *out, const struct rep_table *t)
 		const struct rep_group *g = &t->v[gi];
 		for (size_t ri = 0; ri < g->n; ri++) {
 			const struct rep_row *row = &g->rows[ri];
-			for (size_t i = 0; i < keys.n; i++) {
-				esc_csv(out, kvlist_get(&g->keys, keys.v[i].key, ""));
-				strbuf_addc(out, ',');
-			}
+			csv_cells(out, &keys, &g->keys);
 			esc_csv(out, row->name);
 			strbuf_addf(out, ",%zu,%d", row->nruns, row->partial);
 			for (int m = 0; m < RM_NR; m++) {
@@ -777,10 +798,7 @@ static void compare_csv(struct strbuf *out, const struct cmp_table *t)
 
 	kvlist_init(&keys);
 	key_union(&keys, &t->sides[0].by, t->v, t->n, sizeof(t->v[0]), offsetof(struct cmp_group, keys));
-	for (size_t i = 0; i < keys.n; i++) {
-		esc_csv(out, keys.v[i].key);
-		strbuf_addc(out, ',');
-	}
+	csv_cells(out, &keys, NULL);
 	strbuf_adds(out, "workload,tool,bs,read_pct,random_pct,status,only,runs_a,runs_b");
 	for (int k = 0; k < RM_NR; k++) {
 		const char *n = rep_metrics[ratio_order[k]].key;
@@ -792,21 +810,8 @@ static void compare_csv(struct strbuf *out, const struct cmp_table *t)
 		for (size_t ri = 0; ri < g->n; ri++) {
 			const struct cmp_row *row = &g->rows[ri];
 			const struct rep_run *r = row_run(row);
-			char bs[32];
 
-			for (size_t i = 0; i < keys.n; i++) {
-				esc_csv(out, kvlist_get(&g->keys, keys.v[i].key, ""));
-				strbuf_addc(out, ',');
-			}
-			esc_csv(out, row->workload);
-			strbuf_addc(out, ',');
-			esc_csv(out, r->tool ? r->tool : "");
-			strbuf_addf(out, ",%s,", r->bs_bytes ? format_size_short(r->bs_bytes, bs, sizeof(bs)) : "");
-			if (r->read_pct >= 0)
-				strbuf_addf(out, "%d", r->read_pct);
-			strbuf_addc(out, ',');
-			if (r->random_pct >= 0)
-				strbuf_addf(out, "%d", r->random_pct);
+			csv_row_head(out, &keys, &g->keys, row->workload, r);
 			strbuf_adds(out, row->a && row->b ? ",matched," : ",unmatched,");
 			if (!(row->a && row->b)) {
 				struct strbuf sb;
@@ -1062,10 +1067,7 @@ static void compare_csv_n(struct strbuf *out, const struct cmp_table *t)
 
 	kvlist_init(&keys);
 	key_union(&keys, &t->sides[0].by, t->v, t->n, sizeof(t->v[0]), offsetof(struct cmp_group, keys));
-	for (size_t i = 0; i < keys.n; i++) {
-		esc_csv(out, keys.v[i].key);
-		strbuf_addc(out, ',');
-	}
+	csv_cells(out, &keys, NULL);
 	strbuf_adds(out, "workload,tool,bs,read_pct,random_pct,status,value,baseline,runs");
 	for (int k = 0; k < RM_NR; k++)
 		strbuf_addf(out, ",%s,%s_ratio", rep_metrics[ratio_order[k]].key, rep_metrics[ratio_order[k]].key);
@@ -1075,7 +1077,6 @@ static void compare_csv_n(struct strbuf *out, const struct cmp_table *t)
 		for (size_t ri = 0; ri < g->n; ri++) {
 			const struct cmp_row *row = &g->rows[ri];
 			const struct rep_run *r = NULL;
-			char bs[32];
 
 			for (size_t vi = 0; vi < t->nvals && !r; vi++)
 				r = row->at[vi] ? row->at[vi]->runs[0] : NULL;
@@ -1083,19 +1084,7 @@ static void compare_csv_n(struct strbuf *out, const struct cmp_table *t)
 				const struct rep_row *x = row->at[vi];
 				if (!x)
 					continue;
-				for (size_t i = 0; i < keys.n; i++) {
-					esc_csv(out, kvlist_get(&g->keys, keys.v[i].key, ""));
-					strbuf_addc(out, ',');
-				}
-				esc_csv(out, row->workload);
-				strbuf_addc(out, ',');
-				esc_csv(out, r->tool ? r->tool : "");
-				strbuf_addf(out, ",%s,", r->bs_bytes ? format_size_short(r->bs_bytes, bs, sizeof(bs)) : "");
-				if (r->read_pct >= 0)
-					strbuf_addf(out, "%d", r->read_pct);
-				strbuf_addc(out, ',');
-				if (r->random_pct >= 0)
-					strbuf_addf(out, "%d", r->random_pct);
+				csv_row_head(out, &keys, &g->keys, row->workload, r);
 				strbuf_adds(out, row->present == t->nvals ? ",matched," : ",unmatched,");
 				esc_csv(out, t->vals[vi]);
 				strbuf_addc(out, ',');
