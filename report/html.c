@@ -168,6 +168,34 @@ static void artifact_list(struct strbuf *out, struct store *st, const struct rep
 
 /* One row per configuration: its suites, runs, the runs' own start dates, hosts, fio versions, kernels, the
  * labels that describe it (config*, kernel) and the artifacts stored with its first run. */
+
+/* Adds a run's hosts (not the aggregate) and fio versions, and widens [first, last] to its start date. */
+static void run_hosts_dates(const struct rep_run *r, struct distinct *hosts, struct distinct *versions,
+			    const char **first, const char **last)
+{
+	for (size_t k = 0; k < r->nhosts; k++) {
+		if (strcmp(r->hosts[k].host, "*"))
+			distinct_add(hosts, r->hosts[k].host);
+		distinct_add(versions, r->hosts[k].fio_version);
+	}
+	if (r->started_at && (!*first || strcmp(r->started_at, *first) < 0))
+		*first = r->started_at;
+	if (r->started_at && (!*last || strcmp(r->started_at, *last) > 0))
+		*last = r->started_at;
+}
+
+/* "FIRST to LAST", or "unknown" when no run has a start date. */
+static void date_range(struct strbuf *out, const char *first, const char *last)
+{
+	if (first) {
+		h(out, first);
+		strbuf_adds(out, " to ");
+		h(out, last);
+	} else {
+		strbuf_adds(out, "<span class=\"sub\">unknown</span>");
+	}
+}
+
 static void configurations(struct strbuf *out, const struct rep_set *set, struct store *st)
 {
 	struct distinct cfgs = { 0 };
@@ -196,11 +224,7 @@ static void configurations(struct strbuf *out, const struct rep_set *set, struct
 				first_run = r;
 			nruns++;
 			distinct_add(&suites, r->suite);
-			for (size_t k = 0; k < r->nhosts; k++) {
-				if (strcmp(r->hosts[k].host, "*"))
-					distinct_add(&hosts, r->hosts[k].host);
-				distinct_add(&versions, r->hosts[k].fio_version);
-			}
+			run_hosts_dates(r, &hosts, &versions, &first, &last);
 			for (size_t k = 0; k < r->labels.n; k++) {
 				const struct kv *l = &r->labels.v[k];
 				if (!strcmp(l->key, "kernel"))
@@ -211,23 +235,13 @@ static void configurations(struct strbuf *out, const struct rep_set *set, struct
 					free(kv);
 				}
 			}
-			if (r->started_at && (!first || strcmp(r->started_at, first) < 0))
-				first = r->started_at;
-			if (r->started_at && (!last || strcmp(r->started_at, last) > 0))
-				last = r->started_at;
 		}
 		strbuf_adds(out, "<tr><td><code>");
 		h(out, cfgs.v[c]);
 		strbuf_adds(out, "</code></td><td>");
 		distinct_list(out, &suites);
 		strbuf_addf(out, "</td><td class=\"n\">%zu</td><td>", nruns);
-		if (first) {
-			h(out, first);
-			strbuf_adds(out, " to ");
-			h(out, last);
-		} else {
-			strbuf_adds(out, "<span class=\"sub\">unknown</span>");
-		}
+		date_range(out, first, last);
 		strbuf_adds(out, "</td><td>");
 		distinct_list(out, &hosts);
 		strbuf_adds(out, "</td><td>");
@@ -263,15 +277,7 @@ static void metadata(struct strbuf *out, const struct rep_set *set, struct store
 		distinct_add(&engines, r->engine);
 		for (size_t k = 0; k < r->labels.n; k++)
 			distinct_add(&keys, r->labels.v[k].key);
-		for (size_t k = 0; k < r->nhosts; k++) {
-			if (strcmp(r->hosts[k].host, "*"))
-				distinct_add(&hosts, r->hosts[k].host);
-			distinct_add(&versions, r->hosts[k].fio_version);
-		}
-		if (r->started_at && (!first || strcmp(r->started_at, first) < 0))
-			first = r->started_at;
-		if (r->started_at && (!last || strcmp(r->started_at, last) > 0))
-			last = r->started_at;
+		run_hosts_dates(r, &hosts, &versions, &first, &last);
 		for (int k = 0; k < 5; k++)
 			if (!strcmp(r->status, st[k]))
 				counts[k]++;
@@ -284,13 +290,7 @@ static void metadata(struct strbuf *out, const struct rep_set *set, struct store
 	strbuf_adds(out, "</dd>\n<dt>suites</dt><dd>");
 	distinct_list(out, &suites);
 	strbuf_adds(out, "</dd>\n<dt>dates</dt><dd>");
-	if (first) {
-		h(out, first);
-		strbuf_adds(out, " to ");
-		h(out, last);
-	} else {
-		strbuf_adds(out, "<span class=\"sub\">unknown</span>");
-	}
+	date_range(out, first, last);
 	strbuf_adds(out, "</dd>\n<dt>hosts</dt><dd>");
 	distinct_list(out, &hosts);
 	strbuf_adds(out, "</dd>\n<dt>fio versions</dt><dd>");
