@@ -45,6 +45,7 @@ void curve_set_release(struct curve_set *cs)
 		return;
 	for (size_t i = 0; i < cs->n; i++) {
 		free(cs->v[i].title);
+		free(cs->v[i].of);
 		kvlist_release(&cs->v[i].keys);
 		free(cs->v[i].v);
 	}
@@ -112,23 +113,42 @@ static void config_keys(const struct rep_run *r, const struct kvlist *by, struct
 	strbuf_release(&of);
 }
 
-/* Titles that two curves share (one configuration, several workloads): the workload's name is added. */
+/* Appends " (WHAT)" to the title of every curve whose title another curve has; WHAT is the kind of point
+ * (pass 0: "sweep.iodepth", "rate curve"), then the name of its first workload (pass 1). */
+static void suffix_shared(struct curve_set *cs, int pass)
+{
+	unsigned char *dup = xcalloc(cs->n ? cs->n : 1, 1);
+
+	for (size_t i = 0; i < cs->n; i++)
+		for (size_t j = 0; j < cs->n; j++)
+			dup[i] |= j != i && !strcmp(cs->v[i].title, cs->v[j].title);
+	for (size_t i = 0; i < cs->n; i++) {
+		const char *of = kvlist_get(&cs->v[i].keys, CURVE_OF_KEY, "");
+		char *t;
+
+		if (!dup[i] || !cs->v[i].n)
+			continue;
+		if (pass == 0 && !strncmp(of, "curve", 5) && (!of[5] || of[5] == '|'))
+			t = xasprintf("%s (rate curve)", cs->v[i].title);
+		else if (pass == 0)
+			t = xasprintf("%s (%.*s)", cs->v[i].title, (int)strcspn(of, "|"), of);
+		else
+			t = xasprintf("%s (%s)", cs->v[i].title, cs->v[i].v[0].run->name);
+		free(cs->v[i].title);
+		cs->v[i].title = t;
+	}
+	free(dup);
+}
+
+/* Titles that two curves share (one configuration, several kinds or workloads) get what tells them apart. */
 static void unique_titles(struct curve_set *cs)
 {
+	suffix_shared(cs, 0);
+	suffix_shared(cs, 1);
 	for (size_t i = 0; i < cs->n; i++) {
-		int dup = 0;
-
-		for (size_t j = 0; j < cs->n; j++)
-			dup |= j != i && !strcmp(cs->v[i].title, cs->v[j].title);
-		if (dup && cs->v[i].n) {
-			char *t = xasprintf("%s (%s)", cs->v[i].title, cs->v[i].v[0].run->name);
-
-			free(cs->v[i].title);
-			cs->v[i].title = t;
-		}
-	}
-	for (size_t i = 0; i < cs->n; i++)
+		cs->v[i].of = xstrdup(kvlist_get(&cs->v[i].keys, CURVE_OF_KEY, ""));
 		kvlist_del(&cs->v[i].keys, CURVE_OF_KEY);
+	}
 }
 
 static struct curve *find_curve(struct curve_set *cs, const struct kvlist *keys)

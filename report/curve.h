@@ -40,6 +40,8 @@ struct curve_point {
 struct curve {
 	char *title;               /* "transport=iser" or "(no labels)" */
 	struct kvlist keys;        /* the label values of the configuration */
+	char *of;                  /* the kind of point and the workload without its load level ("sweep.iodepth|
+				    * bs=4096|..."): curves of one configuration differ by it */
 	struct curve_point *v;     /* ordered by IOPS */
 	size_t n, cap;
 	double min_lat_ms;         /* minimum of the knee metric over the points; NAN when none known */

@@ -106,7 +106,8 @@ static const struct curve *baseline_of(const struct method_view *mv, const struc
 		const struct curve *o = &mv->curves.v[i];
 		size_t same = 0;
 
-		if (o->keys.n != c->keys.n || strcmp(kvlist_get(&o->keys, mv->cmp_key, ""), base))
+		if (o->keys.n != c->keys.n || strcmp(kvlist_get(&o->keys, mv->cmp_key, ""), base) ||
+		    strcmp(o->of ? o->of : "", c->of ? c->of : ""))
 			continue;
 		for (size_t k = 0; k < c->keys.n; k++)
 			same += !strcmp(c->keys.v[k].key, mv->cmp_key) ||

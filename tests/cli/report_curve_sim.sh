@@ -32,6 +32,18 @@ for tr in iser:$T_ISER_MS nvmeof:$T_NVME_MS; do
     --engine-opt sim_units=$U --engine-opt sim_transport_lat=${tr#*:}ms --label transport=${tr%%:*} \
     --target "$T/${tr%%:*}.dat" --db c.db -q --no-collectors || fail "bench run the ${tr%%:*} sweep"
 done
+# A rate curve beside the nvmeof sweep (the run loop's labels: the max run, then a point at 50 % of it): a
+# curve of its own, not points of the sweep.
+RATE=$(python3 -c "print(round(8 / ($T_NVME_MS + $S_MS) * 1000 / 2))")
+printf '[suite]\nname = curve\n[options]\nrw=randread\nbs=4k\nsize=64m\ntime_based\nruntime=1\niodepth=8\n%s\n%s\n' \
+  '[workload cmax]
+bench.label.curve_pct=max' "[workload c50]
+rate_iops=$RATE
+bench.label.curve_pct=50
+bench.label.curve.target_iops=$RATE" > curve.suite
+"$BENCH" run curve.suite --engine sim --engine-opt sim_dist=fixed --engine-opt sim_lat=${S_MS}ms \
+  --engine-opt sim_units=$U --engine-opt sim_transport_lat=${T_NVME_MS}ms --label transport=nvmeof \
+  --target "$T/c.dat" --db c.db -q --no-collectors || fail "bench run the rate curve"
 # Runs of the method that are not measured results, and one that carries a steady-state result.
 cat > method.suite <<'EOF'
 [suite]
@@ -55,7 +67,7 @@ bench.label.fio.ss.after_s=4.9
 EOF
 "$BENCH" run method.suite --engine sim --engine-opt sim_lat=1ms --target "$T/m.dat" --db c.db -q --no-collectors ||
   fail "bench run method.suite"
-expect_eq "runs stored" "$(q c.db "SELECT count(*) FROM run WHERE status = 'done'")" 9
+expect_eq "runs stored" "$(q c.db "SELECT count(*) FROM run WHERE status = 'done'")" 11
 
 "$BENCH" report --db c.db --p99-limit ${LIMIT_MS}ms --compare transport=nvmeof:iser --by transport > text.out 2>text.err ||
   fail "bench report (text): $(cat text.err)"
@@ -88,7 +100,8 @@ def max_at(m):  # fixed service time: p99 = the latency
 curves = {c["configuration"]: c for c in doc["curves"]["configurations"]}
 bad = 0
 want_iops = {}
-for name, t in (("transport=iser", TI), ("transport=nvmeof", TN)):
+NV = "transport=nvmeof (sweep.iodepth)"  # the nvmeof configuration has a sweep and a rate curve
+for name, t in (("transport=iser", TI), (NV, TN)):
     c, m = curves[name], model(t)
     k, mq = knee(m), max_at(m)
     got_knee = c["knee"]["workload"]
@@ -102,10 +115,20 @@ for name, t in (("transport=iser", TI), ("transport=nvmeof", TN)):
     bad += point["workload"] != f"qd{mq}" or at["iops"] != point["iops"] or abs(at["iops"] / m[mq][0] - 1) > TOL
     want_iops[name] = (m[mq][0], at["iops"])
     bad += len(c["points"]) != len(qs)
-r = curves["transport=nvmeof"]["max_iops_at_p99"][0]["ratio"]
-model_ratio = want_iops["transport=nvmeof"][0] / want_iops["transport=iser"][0]
+rate = curves.get("transport=nvmeof (rate curve)")
+print("rate curve:", rate and [(p["workload"], round(p["iops"])) for p in rate["points"]])
+bad += rate is None or sorted(p["workload"] for p in rate["points"]) != ["c50", "cmax"]
+bad += len(curves) != 3
+if rate:
+    c50 = next(p for p in rate["points"] if p["workload"] == "c50")
+    target = round(8 / (TN + S) * 1000 / 2)
+    print(f"rate curve point at 50 %: {c50['iops']:.1f} IOPS, rate_iops {target}")
+    bad += abs(c50["iops"] / target - 1) > 0.05
+    bad += rate["max_iops_at_p99"][0]["ratio"] is not None  # no iser rate curve: no ratio
+r = curves[NV]["max_iops_at_p99"][0]["ratio"]
+model_ratio = want_iops[NV][0] / want_iops["transport=iser"][0]
 print(f"ratio nvmeof / iser at p99 <= {LIM:g} ms: model {model_ratio:.3f}, report {r:.3f}")
-bad += abs(r / model_ratio - 1) > TOL / 2 or abs(r - want_iops["transport=nvmeof"][1] / want_iops["transport=iser"][1]) > 1e-9
+bad += abs(r / model_ratio - 1) > TOL / 2 or abs(r - want_iops[NV][1] / want_iops["transport=iser"][1]) > 1e-9
 bad += curves["transport=iser"]["max_iops_at_p99"][0]["ratio"] != 1
 sys.exit(1 if bad else 0)
 PY
@@ -113,7 +136,7 @@ PY
 # ---- text: the sections, the ratio column, the runs left out, steady state ------------------------------
 grep -q '^== Curves: max IOPS at p99 <= X per configuration' text.out && ok "text: curves section" ||
   fail "text: no curves section"
-grep -Eq '^  transport=nvmeof +[0-9]+ +[0-9]+ +1\.[0-9]{2}$' text.out && ok "text: nvmeof row with a ratio column" ||
+grep -Eq '^  transport=nvmeof \(sweep\.iodepth\) +[0-9]+ +[0-9]+ +1\.[0-9]{2}$' text.out && ok "text: nvmeof row with a ratio column" ||
   fail "text: no nvmeof row with a ratio"
 grep -Eq '^  transport=iser +3 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9]+ +qd8$' text.out && ok "text: knee row of iser" ||
   fail "text: no knee row qd8 for iser"
@@ -132,7 +155,7 @@ grep -q '^-- transport=iser$' plain.out && [ "$(grep -c '^-- transport=' plain.o
 "$BENCH" report --db c.db --p99-limit $LIMIT_MS --format csv | tr -d '\r' > r.csv || fail "bench report --format csv"
 grep -Eq "^max_iops_at_p99,transport=iser,$LIMIT_MS,[0-9.]+,[0-9]+,\$" r.csv && ok "csv: max IOPS section" ||
   fail "csv: no max_iops_at_p99 row: $(grep max_iops r.csv)"
-grep -Eq '^knee,transport=nvmeof,3,' r.csv && ok "csv: knee section" || fail "csv: no knee row"
+grep -Eq '^knee,transport=nvmeof \(sweep\.iodepth\),3,' r.csv && grep -Eq '^knee,transport=nvmeof \(rate curve\),2,' r.csv && ok "csv: knee section" || fail "csv: no knee row"
 "$BENCH" report --db c.db --format markdown > r.md || fail "bench report --format markdown"
 grep -q '^## Curves: max IOPS at p99' r.md && grep -q '^| transport=iser |' r.md && ok "markdown: curves table" ||
   fail "markdown: no curves table"
@@ -143,9 +166,10 @@ for m in p99 mean; do
     fail "no latency-$m-vs-iops chart in ch/: $(ls ch | tr '\n' ' ')"
 done
 grep -q "index 1 using 1:2 with linespoints" ch/g-*-latency-p99-vs-iops.gp &&
-  ! grep -q "index 2 using 1:2 with linespoints" ch/g-*-latency-p99-vs-iops.gp &&
-  grep -q "title 'transport=nvmeof'" ch/g-*-latency-p99-vs-iops.gp && ok "chart: one line per transport" ||
-  fail "chart: not one line per transport"
+  grep -q "index 2 using 1:2 with linespoints" ch/g-*-latency-p99-vs-iops.gp &&
+  ! grep -q "index 3 using 1:2 with linespoints" ch/g-*-latency-p99-vs-iops.gp &&
+  grep -q "title 'transport=nvmeof (rate curve)'" ch/g-*-latency-p99-vs-iops.gp && ok "chart: one line per curve (two sweeps, one rate curve)" ||
+  fail "chart: not one line per curve"
 grep -q 'Latency vs IOPS (curves and sweeps)' r.html && grep -q '<h2 id="method">Curves, steady state and jobs</h2>' r.html &&
-  grep -q '<td>transport=nvmeof</td>' r.html && ok "html: curve section and chart" || fail "html: curves missing"
+  grep -q '<td>transport=nvmeof (sweep.iodepth)</td>' r.html && ok "html: curve section and chart" || fail "html: curves missing"
 finish
