@@ -172,4 +172,12 @@ grep -q "index 1 using 1:2 with linespoints" ch/g-*-latency-p99-vs-iops.gp &&
   fail "chart: not one line per curve"
 grep -q 'Latency vs IOPS (curves and sweeps)' r.html && grep -q '<h2 id="method">Curves, steady state and jobs</h2>' r.html &&
   grep -q '<td>transport=nvmeof (sweep.iodepth)</td>' r.html && ok "html: curve section and chart" || fail "html: curves missing"
+
+# ---- bad limits: one line, exit 2 -------------------------------------------------------------------------
+for bad in abc 0 -1ms; do
+  "$BENCH" report --db c.db --p99-limit "$bad" >/dev/null 2>bad.err
+  rc=$?
+  [ "$rc" = 2 ] && [ "$(wc -l < bad.err)" = 1 ] && grep -q -- "--p99-limit wants a latency" bad.err &&
+    ok "--p99-limit $bad: exit 2, one line" || fail "--p99-limit $bad: exit $rc: $(cat bad.err)"
+done
 finish
