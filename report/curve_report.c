@@ -129,12 +129,6 @@ static double max_at(const struct method_view *mv, const struct curve *c, size_t
 	return a;
 }
 
-static void fmt_num(struct strbuf *sb, double v, int decimals)
-{
-	strbuf_reset(sb);
-	render_num(sb, v, decimals);
-}
-
 /* ---- text, Markdown and HTML (the grid lays out all three) -------------------------------------------------------------------------------- */
 
 static void para(struct strbuf *out, enum rep_format f, const char *raw)
@@ -191,15 +185,13 @@ static void curves_text(struct strbuf *out, const struct method_view *mv, enum r
 			long idx;
 			double ratio, v = max_at(mv, c, j, &idx, &ratio);
 
-			fmt_num(&sb, v, 0);
-			rgrid_set(&g, col++, sb.buf, f, NULL);
+			rgrid_num(&g, col++, v, 0, f);
 			strbuf_reset(&sb);
 			if (idx >= 0)
 				strbuf_addf(&sb, "%lld", (long long)c->v[idx].run->id);
 			rgrid_set(&g, col++, idx >= 0 ? sb.buf : "-", f, NULL);
 			if (ratios) {
-				fmt_num(&sb, ratio, 2);
-				rgrid_set(&g, col++, sb.buf, f, NULL);
+				rgrid_num(&g, col++, ratio, 2, f);
 			}
 		}
 	}
@@ -233,12 +225,9 @@ static void curves_text(struct strbuf *out, const struct method_view *mv, enum r
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%zu", c->n);
 		rgrid_set(&g, 1, sb.buf, f, NULL);
-		fmt_num(&sb, p ? p->iops : NAN, 0);
-		rgrid_set(&g, 2, sb.buf, f, NULL);
-		fmt_num(&sb, p ? p->lat_ms : NAN, 3);
-		rgrid_set(&g, 3, sb.buf, f, NULL);
-		fmt_num(&sb, p ? p->p99_ms : NAN, 3);
-		rgrid_set(&g, 4, sb.buf, f, NULL);
+		rgrid_num(&g, 2, p ? p->iops : NAN, 0, f);
+		rgrid_num(&g, 3, p ? p->lat_ms : NAN, 3, f);
+		rgrid_num(&g, 4, p ? p->p99_ms : NAN, 3, f);
 		strbuf_reset(&sb);
 		if (p)
 			strbuf_addf(&sb, "%lld", (long long)p->run->id);
@@ -457,8 +446,7 @@ static void jobs_text(struct strbuf *out, const struct job_rows *j, enum rep_for
 		col = 3;
 		for (int m = 0; m < RM_NR; m++)
 			if (job_metric(m)) {
-				fmt_num(&sb, j->v[i].m[m], rep_metrics[m].decimals);
-				rgrid_set(&g, col++, sb.buf, f, NULL);
+				rgrid_num(&g, col++, j->v[i].m[m], rep_metrics[m].decimals, f);
 			}
 	}
 	if (!j->n) {

@@ -116,6 +116,16 @@ static void rgrid_html(struct strbuf *out, const struct rgrid *g)
 	strbuf_adds(out, "</tbody></table></div>\n");
 }
 
+void rgrid_num(struct rgrid *g, size_t col, double v, int decimals, enum rep_format f)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	render_num(&sb, v, decimals);
+	rgrid_set(g, col, sb.buf, f, NULL);
+	strbuf_release(&sb);
+}
+
 void rgrid_print(struct strbuf *out, const struct rgrid *g, enum rep_format f, int color)
 {
 	size_t *w;
@@ -440,21 +450,11 @@ static void runs_text(struct strbuf *out, const struct rep_set *set, enum rep_fo
 				rgrid_set(&grid, 0, sb.buf, f, NULL);
 				rgrid_set(&grid, 1, !strcmp(x->host, "*") ? "* (all)" : x->host, f, NULL);
 				rgrid_set(&grid, 2, x->fio_version ? x->fio_version : "-", f, NULL);
-				strbuf_reset(&sb);
-				render_num(&sb, x->start_offset_ms, 1);
-				rgrid_set(&grid, 3, sb.buf, f, NULL);
-				strbuf_reset(&sb);
-				render_num(&sb, x->iops, 0);
-				rgrid_set(&grid, 4, sb.buf, f, NULL);
-				strbuf_reset(&sb);
-				render_num(&sb, x->mbps, 1);
-				rgrid_set(&grid, 5, sb.buf, f, NULL);
-				strbuf_reset(&sb);
-				render_num(&sb, x->usr_cpu_pct, 1);
-				rgrid_set(&grid, 6, sb.buf, f, NULL);
-				strbuf_reset(&sb);
-				render_num(&sb, x->sys_cpu_pct, 1);
-				rgrid_set(&grid, 7, sb.buf, f, NULL);
+				rgrid_num(&grid, 3, x->start_offset_ms, 1, f);
+				rgrid_num(&grid, 4, x->iops, 0, f);
+				rgrid_num(&grid, 5, x->mbps, 1, f);
+				rgrid_num(&grid, 6, x->usr_cpu_pct, 1, f);
+				rgrid_num(&grid, 7, x->sys_cpu_pct, 1, f);
 				strbuf_reset(&sb);
 				if (x->error_code || x->error)
 					strbuf_addf(&sb, "%d %s", x->error_code, x->error ? x->error : "");

@@ -67,6 +67,8 @@ void rgrid_release(struct rgrid *g);
 void rgrid_row(struct rgrid *g);
 /* Sets a cell of the last row from raw text, escaping it for the format (HTML, Markdown, else text). */
 void rgrid_set(struct rgrid *g, size_t col, const char *raw, enum rep_format f, const char *ansi);
+/* Sets a cell of the last row to a number for reading (render_num: "-" when NAN). */
+void rgrid_num(struct rgrid *g, size_t col, double v, int decimals, enum rep_format f);
 /* Lays the rows out: aligned columns (colour with `color`), a Markdown table or an HTML table (the first row
  * the header). */
 void rgrid_print(struct strbuf *out, const struct rgrid *g, enum rep_format f, int color);
