@@ -15,17 +15,6 @@
 #include "report/curve.h"
 #include "report/escape.h"
 
-/* Writes DIR/STEM.EXT (charts.h's one writer). */
-static int write_part(const char *dir, const char *stem, const char *ext, const struct strbuf *sb,
-		      struct errbuf *err)
-{
-	char *path = xasprintf("%s/%s.%s", dir, stem, ext);
-	int ret = chart_write_text(path, sb, err);
-
-	free(path);
-	return ret;
-}
-
 static double point_lat(const struct curve_point *p, enum curve_lat lat)
 {
 	return lat == CURVE_LAT_P99 ? p->p99_ms : p->lat_ms;
@@ -117,9 +106,9 @@ static int one_chart(struct chart_set *cs, const struct curve_set *curves, enum 
 		strbuf_add(&sc, body.buf, body.len);
 		strbuf_adds(&sc, "unset output\nreset\nset datafile missing 'NaN'\n");
 	}
-	ret = write_part(cs->dir, stem.buf, "dat", &data, err);
+	ret = chart_write_part(cs->dir, stem.buf, "dat", &data, err);
 	if (ret == 0)
-		ret = write_part(cs->dir, stem.buf, "gp", &sc, err);
+		ret = chart_write_part(cs->dir, stem.buf, "gp", &sc, err);
 	if (ret == 0) {
 		struct chart *c;
 

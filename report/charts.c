@@ -90,6 +90,16 @@ int chart_write_text(const char *path, const struct strbuf *sb, struct errbuf *e
 	return 0;
 }
 
+int chart_write_part(const char *dir, const char *stem, const char *ext, const struct strbuf *sb,
+		     struct errbuf *err)
+{
+	char *path = xasprintf("%s/%s.%s", dir, stem, ext);
+	int ret = chart_write_text(path, sb, err);
+
+	free(path);
+	return ret;
+}
+
 /* ---- one chart ----------------------------------------------------------------------------------- */
 
 struct gp {
