@@ -3,7 +3,8 @@
  * runs: jobs[] gives one run per entry (one per job, or one per group with group_reporting) on host
  * "localhost"; client_stats[] gives one run per job name and group with one host result per fio server plus
  * bench's own aggregate (core/aggregate.h, never averaged percentiles). The workload of each run is read
- * from the job's options so imported runs match and compare like runs bench ran itself.
+ * from the job's options so imported runs match and compare like runs bench ran itself; fio's steady-state
+ * result (ss=) becomes the run's fio.ss labels, as for runs bench ran itself.
  */
 #include "engines/fio_json.h"
 
@@ -158,6 +159,7 @@ static void import_jobs(struct fio_output *fo, const char *path, const struct st
 {
 	for (size_t i = 0; i < fo->njobs; i++) {
 		struct imported_run *ir = new_run(out, &fo->jobs[i], path, text);
+		fio_ss_labels(&fo->jobs[i].ss, &ir->spec.labels);
 		take_result(&ir->res, &fo->jobs[i], "localhost");
 		run_result_aggregate(&ir->res);
 		set_status(ir);
@@ -187,10 +189,12 @@ static void import_clients(struct fio_output *fo, const char *path, const struct
 	for (size_t i = 0; i < fo->njobs; i++) {
 		struct imported_run *ir;
 		const struct fio_job *g = &fo->jobs[i];
+		struct fio_ss ss;
 
 		if (done[i])
 			continue;
 		ir = new_run(out, g, path, text);
+		memset(&ss, 0, sizeof(ss));
 		/* every server of this group, in order of first appearance */
 		for (size_t k = i; k < fo->njobs; k++) {
 			char *host;
@@ -206,6 +210,7 @@ static void import_clients(struct fio_output *fo, const char *path, const struct
 					continue;
 				xh = client_host(fo, x);
 				if (!strcmp(xh, host)) {
+					fio_ss_combine(&ss, &x->ss);
 					same[n++] = x;
 					done[m] = 1;
 				}
@@ -217,6 +222,7 @@ static void import_clients(struct fio_output *fo, const char *path, const struct
 				combine_jobs(&ir->res, same, n, host);
 			free(host);
 		}
+		fio_ss_labels(&ss, &ir->spec.labels);
 		run_result_aggregate(&ir->res);
 		set_status(ir);
 		set_times(ir, fo);

@@ -326,8 +326,8 @@ static void asked_dirs(const struct kvlist *opts, int asked[3])
 
 /* ---- one job --------------------------------------------------------------------------------------- */
 
-static int read_job(const struct ctx *cx, const cJSON *j, const struct kvlist *globals, const char *version,
-		    struct fio_job *job, struct errbuf *err)
+static int read_job(const struct ctx *cx, const cJSON *j, const cJSON *doc, const struct kvlist *globals,
+		    const char *version, const char *where, struct fio_job *job, struct errbuf *err)
 {
 	const cJSON *v;
 	const char *dnames[3] = { "read", "write", "trim" };
@@ -349,6 +349,8 @@ static int read_job(const struct ctx *cx, const cJSON *j, const struct kvlist *g
 		job->port = (unsigned)to_int(x);
 	kvlist_copy(&job->options, globals);
 	read_options(get(j, "job options"), &job->options);
+	if (fio_ss_read(j, get(doc, "global options"), &job->ss, err) < 0)
+		return err_prefix(err, "%s: %s", cx->name, where);
 
 	host_result_init(&job->res, job->hostname ? job->hostname : "localhost");
 	job->res.fio_version = xstrdup(version);
@@ -583,11 +585,21 @@ static int read_document(const struct ctx *cx, const cJSON *doc, struct fio_outp
 		job = &out->jobs[out->njobs++];
 		memset(job, 0, sizeof(*job));
 		kvlist_init(&job->options);
-		if (read_job(cx, j, &out->global_options, out->fio_version, job, err) < 0 ||
+		if (read_job(cx, j, doc, &out->global_options, out->fio_version, where, job, err) < 0 ||
 		    check_job(cx, j, where, err) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+void fio_output_ss_labels(const struct fio_output *o, struct kvlist *labels)
+{
+	struct fio_ss all;
+
+	memset(&all, 0, sizeof(all));
+	for (size_t i = 0; i < o->njobs; i++)
+		fio_ss_combine(&all, &o->jobs[i].ss);
+	fio_ss_labels(&all, labels);
 }
 
 int fio_json_parse(const char *text, size_t len, const char *name, struct fio_output *out, struct errbuf *err)
