@@ -54,6 +54,17 @@ int fio_json_parse(const char *text, size_t len, const char *name, struct fio_ou
  */
 unsigned fio_version_number(const char *s);
 
+/* Moves job's host result into r as host `host` and returns it; the job keeps an empty, releasable one. */
+struct host_result *fio_job_take_result(struct fio_job *job, struct run_result *r, const char *host);
+
+/*
+ * Combines several entries of one server in one group (client mode without group_reporting) into h (a host
+ * result of the run, named): directions combined exactly (core/aggregate.h), the total from them (or from the
+ * entries' own totals with unified_rw_reporting), CPU the mean of the entries that report it, the first
+ * error and fio version.
+ */
+void fio_jobs_combine(const struct fio_job *const *jobs, size_t n, struct host_result *h);
+
 /* The steady-state labels of a run made of all of o's jobs (fio_ss_combine, fio_ss_labels); none without ss=. */
 void fio_output_ss_labels(const struct fio_output *o, struct kvlist *labels);
 
