@@ -1,9 +1,9 @@
 /*
  * test_fio_ss_labels: fio's steady-state result on the JSON path every reader shares (fio_json_parse fills
- * fio_job.ss) and the run labels made from it (fio_ss_labels, fio_ss_combine, fio_output_ss_labels), on the
- * real fio 3.33 outputs of tests/fixtures/fio/steadystate (SOURCES.md): attained and stopped early, not
- * attained, ss= only in [global]; a job without ss= gets no labels; a malformed steadystate object is bad input
- * with the file and the job named.
+ * fio_job.ss) and the run labels made from it (fio_ss_labels, fio_ss_combine, fio_output_ss_labels): the real
+ * fio 3.33 outputs of tests/fixtures/fio/steadystate (SOURCES.md) imported as `bench import` does (attained
+ * and stopped early, not attained, ss= only in [global]); jobs combined; a job without ss= gets no labels; a
+ * malformed steadystate object is bad input with the file and the job named.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,77 +16,76 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "core/import.h"
 #include "engines/fio_json.h"
 
-static void parse_fixture(const char *name, struct fio_output *fo)
+/* Imports a fixture as `bench import` does (fio_json_import); one run per job. */
+static void import_fixture(const char *name, struct import_batch *b)
 {
 	const char *src = getenv("BENCH_SRC");
 	char *path;
-	struct strbuf sb;
 	struct errbuf err;
 
 	if (!src)
 		fail_msg("BENCH_SRC is not set (run under ctest)");
 	path = xasprintf("%s/tests/fixtures/fio/steadystate/%s", src, name);
-	strbuf_init(&sb);
 	errbuf_init(&err);
-	if (strbuf_read_file(&sb, path) < 0)
-		fail_msg("cannot read %s", path);
-	fio_output_init(fo);
-	if (fio_json_parse(sb.buf, sb.len, name, fo, &err) < 0)
-		fail_msg("%s: %s", path, err.msg);
-	strbuf_release(&sb);
+	import_batch_init(b);
+	if (fio_json_import(path, b, &err) < 0)
+		fail_msg("%s", err.msg);
 	free(path);
 }
 
-/* The labels as one "k=v k=v" line in their order, to compare with a table. */
-static char *joined(const struct kvlist *l)
+/* Every "key=value" of want (NULL-terminated) is in l, and l has nothing else. */
+static void expect_labels(const struct kvlist *l, const char *const *want, const char *what)
 {
-	struct strbuf sb;
+	size_t n = 0;
 
-	strbuf_init(&sb);
-	for (size_t i = 0; i < l->n; i++)
-		strbuf_addf(&sb, "%s%s=%s", i ? " " : "", l->v[i].key, l->v[i].value);
-	return strbuf_detach(&sb, NULL);
+	for (; want[n]; n++) {
+		const char *eq = strchr(want[n], '=');
+		char *key = xstrndup(want[n], (size_t)(eq - want[n]));
+		const char *got = kvlist_get(l, key, NULL);
+
+		if (!got || strcmp(got, eq + 1))
+			fail_msg("%s: %s is '%s', want '%s'", what, key, got ? got : "(none)", eq + 1);
+		free(key);
+	}
+	if (l->n != n)
+		fail_msg("%s: %zu labels, want %zu", what, l->n, n);
 }
 
 static void test_fixtures(void **state)
 {
-	static const struct { const char *file; size_t njobs; const char *labels; } cases[] = {
-		{ "fio-3.33_ss-iops-0.5pct_attained.json", 1,
-		  "fio.ss=attained fio.ss.criterion=iops:0.5% fio.ss.after_s=4.9 fio.ss.window_s=3 fio.ss.ramp_s=1 "
-		  "fio.ss.value=0.033322%" },
+	static const char *const attained[] = { "fio.ss=attained", "fio.ss.criterion=iops:0.5%", "fio.ss.after_s=4.9",
+						"fio.ss.window_s=3", "fio.ss.ramp_s=1", "fio.ss.value=0.033322%", NULL };
+	static const struct { const char *file; size_t nruns; const char *const *labels; } cases[] = {
+		{ "fio-3.33_ss-iops-0.5pct_attained.json", 1, attained },
 		{ "fio-3.33_ss-iops-slope_not-attained.json", 1, NULL /* checked below: not-attained, full 5 s */ },
 		{ "fio-3.33_ss-bw-1pct_2jobs_grouprep.json", 1, NULL /* ss= in [global] only: ramp 0 from there */ },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct fio_output fo;
-		struct kvlist l;
-		char *got;
+		struct import_batch b;
+		const struct kvlist *lp;
 
-		parse_fixture(cases[i].file, &fo);
-		assert_int_equal(fo.njobs, cases[i].njobs);
-		assert_true(fo.jobs[0].ss.present);
-		kvlist_init(&l);
-		fio_output_ss_labels(&fo, &l);
-		got = joined(&l);
-		if (cases[i].labels && strcmp(got, cases[i].labels))
-			fail_msg("%s: labels\n  %s\nwant\n  %s", cases[i].file, got, cases[i].labels);
+		import_fixture(cases[i].file, &b);
+		assert_int_equal(b.n, cases[i].nruns);
+		assert_int_equal(b.runs[0].status, RUN_DONE);
+		lp = &b.runs[0].spec.labels;
+		if (cases[i].labels)
+			expect_labels(lp, cases[i].labels, cases[i].file);
 		if (i == 1) {
-			assert_string_equal(kvlist_get(&l, "fio.ss", ""), "not-attained");
-			assert_string_equal(kvlist_get(&l, "fio.ss.criterion", ""), "iops_slope:0.001%");
-			assert_true(strtod(kvlist_get(&l, "fio.ss.after_s", "0"), NULL) >= 5.0); /* ran its runtime=5 */
+			assert_string_equal(kvlist_get(lp, "fio.ss", ""), "not-attained");
+			assert_string_equal(kvlist_get(lp, "fio.ss.criterion", ""), "iops_slope:0.001%");
+			assert_true(strtod(kvlist_get(lp, "fio.ss.after_s", "0"), NULL) >= 5.0); /* ran its runtime=5 */
 		}
 		if (i == 2) {
-			assert_string_equal(kvlist_get(&l, "fio.ss", ""), "attained");
-			assert_string_equal(kvlist_get(&l, "fio.ss.criterion", ""), "bw:1%");
-			assert_string_equal(kvlist_get(&l, "fio.ss.ramp_s", ""), "0");
-			assert_string_equal(kvlist_get(&l, "fio.ss.window_s", ""), "2");
+			assert_string_equal(kvlist_get(lp, "fio.ss", ""), "attained");
+			assert_string_equal(kvlist_get(lp, "fio.ss.criterion", ""), "bw:1%");
+			assert_string_equal(kvlist_get(lp, "fio.ss.ramp_s", ""), "0");
+			assert_string_equal(kvlist_get(lp, "fio.ss.window_s", ""), "2");
 		}
-		free(got);
-		kvlist_release(&l);
-		fio_output_release(&fo);
+		import_batch_release(&b);
 	}
 }
 
