@@ -42,8 +42,10 @@ static const char gate_help[] =
 	"                option, the engine or its options, the targets or the host count differ; named)\n"
 	"The gate PASSes only when every cell is EQUIVALENT or IMPROVEMENT; a REGRESSION fails it; else it is\n"
 	"INCONCLUSIVE (exit 6) or, with INVALID cells, exit 3.\n"
-	"Runs that failed, are partial, aborted or still running, had a fio error on a host or ran short are\n"
-	"excluded and listed with the reason. Higher is better for IOPS and MiB/s, lower for latency and CPU.\n"
+	"Runs that failed, are partial, aborted or still running, had a fio error on a host, ran short or are not\n"
+	"at steady state (label steady_state=not-reached:N) are excluded and listed with the reason. A job that\n"
+	"fio stopped early because its ss= criterion was met (label fio.ss=attained) is complete, not short.\n"
+	"Higher is better for IOPS and MiB/s, lower for latency and CPU.\n"
 	"Store repetitions with 'bench run --repeat N --label k=v'.\n"
 	"\n"
 	"selections (--baseline, --candidate):\n"
@@ -66,7 +68,8 @@ static const char gate_help[] =
 	"  --match identity|name match workloads across sides by identity (tool, rw, block size, bssplit, read %,\n"
 	"                        random %, iodepth, numjobs; default) or by run name\n"
 	"  --min-runtime SEC     exclude runs measured for less than SEC seconds (time_based runs measured for\n"
-	"                        less than 90% of their runtime are always excluded)\n"
+	"                        less than 90% of their runtime are always excluded, unless fio stopped them\n"
+	"                        because their ss= criterion was met)\n"
 	"  --on-inconclusive pass|fail\n"
 	"                        an INCONCLUSIVE gate exits 0 (pass) or 1 (fail) instead of 6; the headline\n"
 	"                        still says INCONCLUSIVE\n"
@@ -74,6 +77,8 @@ static const char gate_help[] =
 	"  --allow-diff OPTION   the sides may differ in this fio option or item (rate_iops, engine,\n"
 	"                        engine_opt.sim_lat, targets, hosts); repeat for several\n"
 	"  --allow-invalid       INVALID cells do not fail the gate\n"
+	"  --allow-unsteady      include runs not at steady state (steady_state=not-reached:N or running:N);\n"
+	"                        every output still says so\n"
 	"  --markdown FILE       write a Markdown summary (CI job summary, pull-request comment); - = stdout\n"
 	"  --junit FILE          write JUnit XML: one testcase per cell, <failure> for a regression, <skipped>\n"
 	"                        for inconclusive or invalid, properties ratio, ci_low, ci_high, p, q, n\n"
@@ -92,7 +97,7 @@ static const char gate_help[] =
 enum {
 	OPT_DB = 256, OPT_BASELINE, OPT_CANDIDATE, OPT_THRESHOLD, OPT_CONFIDENCE, OPT_MIN_RUNS, OPT_PAIRED,
 	OPT_MATCH, OPT_MIN_RUNTIME, OPT_STRICT, OPT_ALLOW_INVALID, OPT_MARKDOWN, OPT_JUNIT, OPT_JSON,
-	OPT_CALIBRATE, OPT_QUIET, OPT_ON_INCONCLUSIVE, OPT_ALLOW_DIFF, OPT_METHOD, OPT_PLAN,
+	OPT_CALIBRATE, OPT_QUIET, OPT_ON_INCONCLUSIVE, OPT_ALLOW_DIFF, OPT_METHOD, OPT_PLAN, OPT_ALLOW_UNSTEADY,
 };
 
 static const struct option gate_options[] = {
@@ -107,6 +112,7 @@ static const struct option gate_options[] = {
 	{ "min-runtime", required_argument, NULL, OPT_MIN_RUNTIME },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "allow-invalid", no_argument, NULL, OPT_ALLOW_INVALID },
+	{ "allow-unsteady", no_argument, NULL, OPT_ALLOW_UNSTEADY },
 	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "json", required_argument, NULL, OPT_JSON },
@@ -190,7 +196,7 @@ static int outcome_exit(const struct gate *g)
 	return cli_error(EXIT_INPUT,
 			 "gate: %zu cell(s) are INVALID (too few valid runs per side, at least %u, or the sides are "
 			 "not like for like; see the notes above), a gate without comparable data is not a pass "
-			 "(--allow-diff OPTION, --allow-invalid to accept)",
+			 "(--allow-diff OPTION, --allow-unsteady, --allow-invalid to accept)",
 			 g->count[GATE_INVALID], gate_min_runs(&g->opts));
 }
 
@@ -259,6 +265,7 @@ int cmd_gate(int argc, char **argv)
 			break;
 		case OPT_PLAN: plan = 1; break;
 		case OPT_ALLOW_INVALID: go.allow_invalid = 1; break;
+		case OPT_ALLOW_UNSTEADY: so.allow_unsteady = 1; break;
 		case OPT_MARKDOWN: md_path = optarg; break;
 		case OPT_JUNIT: junit_path = optarg; break;
 		case OPT_JSON: json_path = optarg; break;

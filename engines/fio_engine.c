@@ -241,12 +241,8 @@ static int take_jobs(const struct engine_run *run, struct fio_output *fo, struct
 		return err_set(err, ERR_HOST, "fio reported %zu job groups for the %zu jobs of run '%s'", fo->njobs,
 			       s->njobs, s->name);
 	for (size_t i = 0; i < fo->njobs; i++) {
-		struct host_result *h = run_result_add_host(out, "localhost");
-		host_result_release(h);
-		*h = fo->jobs[i].res;
-		memset(&fo->jobs[i].res, 0, sizeof(fo->jobs[i].res));
-		free(h->host);
-		h->host = xstrdup("localhost");
+		struct host_result *h = fio_job_take_result(&fo->jobs[i], out, "localhost");
+
 		free(h->job);
 		h->job = xstrdup(s->jobs[i].name);
 		if (isnan(h->job_start_ms))
@@ -295,12 +291,8 @@ static int fio_collect(struct engine_run *run, struct run_result *out, enum run_
 	if (run->spec->njobs && take_jobs(run, &fo, out, err) < 0)
 		goto out;
 	for (size_t i = 0; !run->spec->njobs && i < fo.njobs; i++) {
-		struct host_result *h = run_result_add_host(out, "localhost");
-		host_result_release(h);
-		*h = fo.jobs[i].res;
-		memset(&fo.jobs[i].res, 0, sizeof(fo.jobs[i].res));
-		free(h->host);
-		h->host = xstrdup("localhost");
+		struct host_result *h = fio_job_take_result(&fo.jobs[i], out, "localhost");
+
 		if (!h->fio_version && fo.fio_version)
 			h->fio_version = xstrdup(fo.fio_version);
 		if (fo.njobs > 1)

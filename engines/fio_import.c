@@ -3,7 +3,8 @@
  * runs: jobs[] gives one run per entry (one per job, or one per group with group_reporting) on host
  * "localhost"; client_stats[] gives one run per job name and group with one host result per fio server plus
  * bench's own aggregate (core/aggregate.h, never averaged percentiles). The workload of each run is read
- * from the job's options so imported runs match and compare like runs bench ran itself.
+ * from the job's options so imported runs match and compare like runs bench ran itself; fio's steady-state
+ * result (ss=) becomes the run's fio.ss labels, as for runs bench ran itself.
  */
 #include "engines/fio_json.h"
 
@@ -34,61 +35,6 @@ void fio_options_to_workload(const struct kvlist *opts, struct workload *wl)
 		return; /* fio 2.1 printed no options: nothing is known */
 	errbuf_init(&e);
 	(void)fio_options_normalise(opts, NULL, "fio output", 0, 0, wl, &e);
-}
-
-/* Moves a job's host result into the run (the job keeps an empty, releasable one). */
-static struct host_result *take_result(struct run_result *r, struct fio_job *job, const char *host)
-{
-	struct host_result *h = run_result_add_host(r, host);
-
-	host_result_release(h);
-	*h = job->res;
-	memset(&job->res, 0, sizeof(job->res));
-	free(h->host);
-	h->host = xstrdup(host);
-	return h;
-}
-
-/* Combines several entries of one server in one group (client mode without group_reporting). */
-static void combine_jobs(struct run_result *r, struct fio_job **jobs, size_t n, const char *host)
-{
-	struct host_result *h = run_result_add_host(r, host);
-	const struct dir_result **parts = xcalloc(n, sizeof(*parts));
-	double usr = 0, sys = 0;
-	size_t ncpu = 0;
-	int has_dirs = 0;
-
-	for (int d = 0; d < DDIR_TOTAL; d++) {
-		for (size_t i = 0; i < n; i++) {
-			parts[i] = &jobs[i]->res.dir[d];
-			has_dirs |= parts[i]->present;
-		}
-		dir_combine(&h->dir[d], parts, n);
-	}
-	if (has_dirs) {
-		host_result_total(h);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			parts[i] = &jobs[i]->res.dir[DDIR_TOTAL];
-		dir_combine(&h->dir[DDIR_TOTAL], parts, n);
-	}
-	free(parts);
-	for (size_t i = 0; i < n; i++) {
-		const struct host_result *x = &jobs[i]->res;
-		if (!h->fio_version)
-			h->fio_version = xstrdup(x->fio_version);
-		if (!h->error)
-			h->error = x->error;
-		if (!isnan(x->usr_cpu_pct)) {
-			usr += x->usr_cpu_pct;
-			sys += x->sys_cpu_pct;
-			ncpu++;
-		}
-	}
-	if (ncpu) {
-		h->usr_cpu_pct = usr / (double)ncpu;
-		h->sys_cpu_pct = sys / (double)ncpu;
-	}
 }
 
 static void set_status(struct imported_run *ir)
@@ -158,7 +104,8 @@ static void import_jobs(struct fio_output *fo, const char *path, const struct st
 {
 	for (size_t i = 0; i < fo->njobs; i++) {
 		struct imported_run *ir = new_run(out, &fo->jobs[i], path, text);
-		take_result(&ir->res, &fo->jobs[i], "localhost");
+		fio_ss_labels(&fo->jobs[i].ss, &ir->spec.labels);
+		fio_job_take_result(&fo->jobs[i], &ir->res, "localhost");
 		run_result_aggregate(&ir->res);
 		set_status(ir);
 		set_times(ir, fo);
@@ -187,10 +134,12 @@ static void import_clients(struct fio_output *fo, const char *path, const struct
 	for (size_t i = 0; i < fo->njobs; i++) {
 		struct imported_run *ir;
 		const struct fio_job *g = &fo->jobs[i];
+		struct fio_ss ss;
 
 		if (done[i])
 			continue;
 		ir = new_run(out, g, path, text);
+		memset(&ss, 0, sizeof(ss));
 		/* every server of this group, in order of first appearance */
 		for (size_t k = i; k < fo->njobs; k++) {
 			char *host;
@@ -206,17 +155,19 @@ static void import_clients(struct fio_output *fo, const char *path, const struct
 					continue;
 				xh = client_host(fo, x);
 				if (!strcmp(xh, host)) {
+					fio_ss_combine(&ss, &x->ss);
 					same[n++] = x;
 					done[m] = 1;
 				}
 				free(xh);
 			}
 			if (n == 1)
-				take_result(&ir->res, same[0], host);
+				fio_job_take_result(same[0], &ir->res, host);
 			else
-				combine_jobs(&ir->res, same, n, host);
+				fio_jobs_combine((const struct fio_job *const *)same, n, run_result_add_host(&ir->res, host));
 			free(host);
 		}
+		fio_ss_labels(&ss, &ir->spec.labels);
 		run_result_aggregate(&ir->res);
 		set_status(ir);
 		set_times(ir, fo);

@@ -326,8 +326,8 @@ static void asked_dirs(const struct kvlist *opts, int asked[3])
 
 /* ---- one job --------------------------------------------------------------------------------------- */
 
-static int read_job(const struct ctx *cx, const cJSON *j, const struct kvlist *globals, const char *version,
-		    struct fio_job *job, struct errbuf *err)
+static int read_job(const struct ctx *cx, const cJSON *j, const cJSON *doc, const struct kvlist *globals,
+		    const char *version, const char *where, struct fio_job *job, struct errbuf *err)
 {
 	const cJSON *v;
 	const char *dnames[3] = { "read", "write", "trim" };
@@ -349,6 +349,8 @@ static int read_job(const struct ctx *cx, const cJSON *j, const struct kvlist *g
 		job->port = (unsigned)to_int(x);
 	kvlist_copy(&job->options, globals);
 	read_options(get(j, "job options"), &job->options);
+	if (fio_ss_read(j, get(doc, "global options"), &job->ss, err) < 0)
+		return err_prefix(err, "%s: %s", cx->name, where);
 
 	host_result_init(&job->res, job->hostname ? job->hostname : "localhost");
 	job->res.fio_version = xstrdup(version);
@@ -583,11 +585,73 @@ static int read_document(const struct ctx *cx, const cJSON *doc, struct fio_outp
 		job = &out->jobs[out->njobs++];
 		memset(job, 0, sizeof(*job));
 		kvlist_init(&job->options);
-		if (read_job(cx, j, &out->global_options, out->fio_version, job, err) < 0 ||
+		if (read_job(cx, j, doc, &out->global_options, out->fio_version, where, job, err) < 0 ||
 		    check_job(cx, j, where, err) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+struct host_result *fio_job_take_result(struct fio_job *job, struct run_result *r, const char *host)
+{
+	struct host_result *h = run_result_add_host(r, host);
+
+	host_result_release(h);
+	*h = job->res;
+	memset(&job->res, 0, sizeof(job->res));
+	free(h->host);
+	h->host = xstrdup(host);
+	return h;
+}
+
+void fio_jobs_combine(const struct fio_job *const *jobs, size_t n, struct host_result *h)
+{
+	const struct dir_result **parts = xcalloc(n ? n : 1, sizeof(*parts));
+	double usr = 0, sys = 0;
+	size_t ncpu = 0;
+	int has_dirs = 0;
+
+	for (int d = 0; d < DDIR_TOTAL; d++) {
+		for (size_t i = 0; i < n; i++) {
+			parts[i] = &jobs[i]->res.dir[d];
+			has_dirs |= parts[i]->present;
+		}
+		dir_combine(&h->dir[d], parts, n);
+	}
+	if (has_dirs) {
+		host_result_total(h);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			parts[i] = &jobs[i]->res.dir[DDIR_TOTAL];
+		dir_combine(&h->dir[DDIR_TOTAL], parts, n);
+	}
+	free(parts);
+	for (size_t i = 0; i < n; i++) {
+		const struct host_result *x = &jobs[i]->res;
+		if (!h->fio_version)
+			h->fio_version = xstrdup(x->fio_version);
+		if (!h->error)
+			h->error = x->error;
+		if (!isnan(x->usr_cpu_pct)) {
+			usr += x->usr_cpu_pct;
+			sys += x->sys_cpu_pct;
+			ncpu++;
+		}
+	}
+	if (ncpu) {
+		h->usr_cpu_pct = usr / (double)ncpu;
+		h->sys_cpu_pct = sys / (double)ncpu;
+	}
+}
+
+void fio_output_ss_labels(const struct fio_output *o, struct kvlist *labels)
+{
+	struct fio_ss all;
+
+	memset(&all, 0, sizeof(all));
+	for (size_t i = 0; i < o->njobs; i++)
+		fio_ss_combine(&all, &o->jobs[i].ss);
+	fio_ss_labels(&all, labels);
 }
 
 int fio_json_parse(const char *text, size_t len, const char *name, struct fio_output *out, struct errbuf *err)

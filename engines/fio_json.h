@@ -14,6 +14,7 @@
 #include "core/errbuf.h"
 #include "core/import.h"
 #include "core/model.h"
+#include "engines/fio_ss.h"
 
 /* One entry of jobs[] or client_stats[]. */
 struct fio_job {
@@ -24,6 +25,8 @@ struct fio_job {
 	struct kvlist options;      /* "global options" then "job options" (job wins), as fio printed them */
 	struct host_result res;     /* res.host = hostname or "localhost"; dir[] read/write/trim filled,
 	                               dir[DDIR_TOTAL] computed; usr/sys CPU; error; fio_version */
+	struct fio_ss ss;           /* fio's steadystate object (ss=), ss_ramp from the job's or the global
+	                               options; ss.present = 0 without ss= */
 };
 
 struct fio_output {
@@ -51,12 +54,26 @@ int fio_json_parse(const char *text, size_t len, const char *name, struct fio_ou
  */
 unsigned fio_version_number(const char *s);
 
+/* Moves job's host result into r as host `host` and returns it; the job keeps an empty, releasable one. */
+struct host_result *fio_job_take_result(struct fio_job *job, struct run_result *r, const char *host);
+
+/*
+ * Combines several entries of one server in one group (client mode without group_reporting) into h (a host
+ * result of the run, named): directions combined exactly (core/aggregate.h), the total from them (or from the
+ * entries' own totals with unified_rw_reporting), CPU the mean of the entries that report it, the first
+ * error and fio version.
+ */
+void fio_jobs_combine(const struct fio_job *const *jobs, size_t n, struct host_result *h);
+
+/* The steady-state labels of a run made of all of o's jobs (fio_ss_combine, fio_ss_labels); none without ss=. */
+void fio_output_ss_labels(const struct fio_output *o, struct kvlist *labels);
+
 /*
  * Reads a fio JSON/JSON+ output file into runs (engines/fio_import.c): jobs[] gives one run per entry (per job,
  * or per group with group_reporting), host "localhost" plus the aggregate; client_stats[] gives one run per job
  * name and group with one host result per server (several entries of one server in a group are combined) plus
- * the aggregate. The workload comes from the global and job options; the whole file is kept as the artifact
- * "fio-output.json" of every run. Fails with ERR_INPUT and one line "path: reason" for an empty file, a
+ * the aggregate. The workload comes from the global and job options; fio's steady-state result (ss=) becomes
+ * the run's fio.ss labels (fio_ss_labels); the whole file is kept as the artifact "fio-output.json" of every run. Fails with ERR_INPUT and one line "path: reason" for an empty file, a
  * directory, a truncated document or a JSON document that is not fio's.
  */
 int fio_json_import(const char *path, struct import_batch *out, struct errbuf *err);

@@ -151,3 +151,42 @@ int fio_ss_complete(const struct fio_ss *ss, double ran_s, double planned_s, dou
 		return 1;
 	return !(planned_s > 0) || ran_s >= min_share * planned_s;
 }
+
+void fio_ss_combine(struct fio_ss *acc, const struct fio_ss *one)
+{
+	if (!one->present)
+		return;
+	if (!acc->present) {
+		*acc = *one;
+		return;
+	}
+	acc->attained = acc->attained && one->attained;
+	if (one->ran_s > acc->ran_s)
+		acc->ran_s = one->ran_s;
+}
+
+/* Sets key to a number as "%g" (no trailing zeros); leaves it out when the number is not known. */
+static void set_number(struct kvlist *labels, const char *key, double v, const char *unit)
+{
+	char buf[48];
+
+	if (isnan(v))
+		return;
+	snprintf(buf, sizeof(buf), "%.6g%s", v, unit);
+	kvlist_set(labels, key, buf);
+}
+
+void fio_ss_labels(const struct fio_ss *ss, struct kvlist *labels)
+{
+	char buf[64];
+
+	if (!ss || !ss->present)
+		return;
+	kvlist_set(labels, "fio.ss", ss->attained ? "attained" : "not-attained");
+	snprintf(buf, sizeof(buf), "%s:%.6g%s", ss->metric, ss->limit, ss->limit_pct ? "%" : "");
+	kvlist_set(labels, "fio.ss.criterion", buf);
+	set_number(labels, "fio.ss.after_s", round(ss->ran_s * 1000) / 1000, "");
+	set_number(labels, "fio.ss.window_s", ss->window_s, "");
+	set_number(labels, "fio.ss.ramp_s", ss->ramp_s, "");
+	set_number(labels, "fio.ss.value", ss->criterion, ss->limit_pct ? "%" : "");
+}

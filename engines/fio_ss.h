@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "core/errbuf.h"
+#include "core/kv.h"
 
 struct fio_ss {
 	int present;            /* the job has a steadystate object (ss= was given) */
@@ -46,5 +47,21 @@ int fio_ss_parse(const char *text, size_t len, size_t index, struct fio_ss *out,
  * never short; otherwise it is complete when it ran at least `min_share` (0..1) of the planned seconds.
  */
 int fio_ss_complete(const struct fio_ss *ss, double ran_s, double planned_s, double min_share);
+
+/*
+ * Folds one job's result into acc (zeroed, or filled by earlier calls): the first job with ss= gives the
+ * criterion and window; the run attained only when every such job did; it ran as long as its longest job.
+ */
+void fio_ss_combine(struct fio_ss *acc, const struct fio_ss *one);
+
+/*
+ * The run labels of a result (docs/fio-facts.md "Steady-state labels"); nothing when ss= was not given:
+ *   fio.ss=attained|not-attained   fio.ss.criterion=iops:0.5% (metric:limit, % or per second)
+ *   fio.ss.after_s=4.9             how long the job ran: until fio stopped it (attained), else its full time
+ *   fio.ss.window_s=3              ss_dur
+ *   fio.ss.ramp_s=1                ss_ramp, when fio printed it
+ *   fio.ss.value=0.033322%         the criterion's value at the end (fio's "criterion"), when printed
+ */
+void fio_ss_labels(const struct fio_ss *ss, struct kvlist *labels);
 
 #endif

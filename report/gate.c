@@ -61,6 +61,7 @@ void gate_side_release(struct gate_side *s)
 		free(s->runs[i].name);
 		free(s->runs[i].key);
 		free(s->runs[i].invalid);
+		free(s->runs[i].remark);
 		kvlist_release(&s->runs[i].like);
 	}
 	free(s->runs);
@@ -90,6 +91,14 @@ void gate_run_set_invalid(struct gate_run *r, const char *reason)
 {
 	if (!r->invalid)
 		r->invalid = xstrdup(reason);
+}
+
+void gate_run_add_remark(struct gate_run *r, const char *remark)
+{
+	char *both = r->remark ? xasprintf("%s; %s", r->remark, remark) : xstrdup(remark);
+
+	free(r->remark);
+	r->remark = both;
 }
 
 /* fio options that change what fio logs or reports, not the load */
@@ -374,6 +383,38 @@ static void note_shared_identity(struct gate *g, const struct gate_side *s, cons
 	}
 }
 
+/* The runs of workload key that a side excluded as not at steady state. */
+static size_t side_unsteady(const struct gate_side *s, const char *key)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		n += s->runs[i].unsteady && !strcmp(s->runs[i].key, key);
+	return n;
+}
+
+/* Every cell of a workload (cells[from..]) says how many of its runs are not at steady state. */
+static void note_unsteady(struct gate *g, size_t from, const char *key)
+{
+	size_t b = side_unsteady(g->base, key), c = side_unsteady(g->cand, key);
+
+	for (size_t k = from; (b || c) && k < g->ncells; k++)
+		set_cell_note(&g->cells[k], xasprintf("%zu baseline and %zu candidate run(s) not at steady state "
+						      "excluded (--allow-unsteady to include them)", b, c));
+}
+
+/* A note per valid run with a remark (its steady state), so that every output shows it. */
+static void note_remarks(struct gate *g, const struct gate_side *s, const char *side)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct gate_run *r = &s->runs[i];
+
+		if (r->remark && !r->invalid)
+			add_note(g, xasprintf("%s run %lld (%s, repetition %u): %s", side, (long long)r->id, r->name,
+					      r->repetition, r->remark));
+	}
+}
+
 /* ---- like for like ---------------------------------------------------------------------------------- */
 
 static int allowed_diff(const struct gate_opts *o, const char *key)
@@ -531,6 +572,7 @@ int gate_build(struct gate *g, const struct gate_side *base, const struct gate_s
 			struct gate_cell *c = new_cell(g, r->key, r->name, GM_WORKLOAD);
 			set_cell_note(c, xstrdup("no valid measurement on either side"));
 		}
+		note_unsteady(g, before, r->key);
 		if (diff) {
 			/* not like for like: every cell of the workload is INVALID, naming what differs */
 			for (size_t k = before; k < g->ncells; k++) {
@@ -544,6 +586,8 @@ int gate_build(struct gate *g, const struct gate_side *base, const struct gate_s
 	for (size_t i = 0; i < cand->n; i++)
 		if (!key_seen_before(cand, i, cand->runs[i].key) && !side_has_key(base, cand->runs[i].key))
 			add_note(g, xasprintf("only in the candidate: %s", cand->runs[i].name));
+	note_remarks(g, base, "baseline");
+	note_remarks(g, cand, "candidate");
 	{
 		size_t shared = 0;
 		for (size_t i = 0; i < base->n; i++)

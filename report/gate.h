@@ -11,8 +11,8 @@
  *   IMPROVEMENT   the mirror image;
  *   EQUIVALENT    the whole interval lies inside 1 +- threshold;
  *   INCONCLUSIVE  anything else (with an estimate of how many more runs per side would likely settle it);
- *   INVALID       too few valid runs (runs that failed, are partial, aborted, had fio errors or ran short are
- *                 excluded with a reason), or the two sides are not like for like: their fingerprints
+ *   INVALID       too few valid runs (runs that failed, are partial, aborted, had fio errors, ran short or
+ *                 are not at steady state are excluded with a reason), or the two sides are not like for like: their fingerprints
  *                 (gate_run.like: load-changing fio options, engine and its options, targets, host count)
  *                 differ in an item not named by --allow-diff.
  *
@@ -66,6 +66,9 @@ struct gate_run {
 	char *key;            /* what workloads are matched on across sides (identity text or the name) */
 	unsigned repetition;  /* 1-based; pairs runs with --paired */
 	char *invalid;        /* why the run is excluded, or NULL when valid */
+	char *remark;         /* what the outputs say about a valid run besides its figures (its steady state:
+	                         "steady state reached at round 7", fio's ss= result), malloc'd, or NULL */
+	int unsteady;         /* excluded because it is not at steady state (label steady_state, not reached:N) */
 	double value[GM_NR];  /* stored units (see gate_metric_info.scale); NAN when not measured */
 	struct kvlist like;   /* fingerprint: what must be equal on both sides (gate_run_set_like), sorted by key */
 	int has_like;         /* like was filled; runs without a fingerprint are not compared */
@@ -84,6 +87,8 @@ struct gate_run *gate_side_add(struct gate_side *s, int64_t id, const char *name
 			       unsigned repetition);
 /* Marks a run invalid (keeps the first reason). */
 void gate_run_set_invalid(struct gate_run *r, const char *reason);
+/* Adds a remark to a run (after an earlier one, separated by "; "). */
+void gate_run_add_remark(struct gate_run *r, const char *remark);
 /*
  * Fills r->like from the run's spec: the workload identity items (core/identity.h workload_identity_kv),
  * the fio options kept verbatim that the identity does not name (minus logging/reporting options, which do

@@ -115,6 +115,37 @@ static void settings_line(const struct gate *g, struct strbuf *out)
 }
 
 
+/*
+ * The excluded runs with their reasons, then the notes (workloads on one side, runs' steady state, ...), one
+ * line each, escaped by esc: "<exc>baseline run 12 (name, repetition 1): reason" and "<note>text";
+ * `first` before the first line. Returns the number of lines.
+ */
+static size_t emit_runs_and_notes(const struct gate *g, struct strbuf *out, void (*esc)(struct strbuf *, const char *),
+				  const char *exc, const char *note, const char *first)
+{
+	size_t n = 0;
+
+	for (int side = 0; side < 2; side++) {
+		const struct gate_side *s = side ? g->cand : g->base;
+		for (size_t i = 0; s && i < s->n; i++) {
+			if (!s->runs[i].invalid)
+				continue;
+			strbuf_addf(out, "%s%s%s run %lld (", n++ ? "" : first, exc, side ? "candidate" : "baseline",
+				    (long long)s->runs[i].id);
+			esc(out, s->runs[i].name);
+			strbuf_addf(out, ", repetition %u): ", s->runs[i].repetition);
+			esc(out, s->runs[i].invalid);
+			strbuf_addc(out, '\n');
+		}
+	}
+	for (size_t i = 0; i < g->nnotes; i++) {
+		strbuf_addf(out, "%s%s", n++ ? "" : first, note);
+		esc(out, g->notes[i]);
+		strbuf_addc(out, '\n');
+	}
+	return n;
+}
+
 /* ---- text ------------------------------------------------------------------------------------------------ */
 
 
@@ -211,22 +242,7 @@ void gate_render_text(const struct gate *g, struct strbuf *out)
 	gate_emit_table(out, rows, g->ncells + 1, GATE_TCOLS, (1u << 3) | (1u << 4) | (1u << 5) | (1u << 7) | (1u << 8));
 	free(rows);
 
-	for (int side = 0; side < 2; side++) {
-		const struct gate_side *s = side ? g->cand : g->base;
-		for (size_t i = 0; s && i < s->n; i++) {
-			if (!s->runs[i].invalid)
-				continue;
-			gate_text_cell(&sb, s->runs[i].name);
-			strbuf_addf(out, "excluded: %s run %lld (%s", side ? "candidate" : "baseline",
-				    (long long)s->runs[i].id, sb.buf);
-			gate_text_cell(&sb, s->runs[i].invalid);
-			strbuf_addf(out, ", repetition %u): %s\n", s->runs[i].repetition, sb.buf);
-		}
-	}
-	for (size_t i = 0; i < g->nnotes; i++) {
-		gate_text_cell(&sb, g->notes[i]);
-		strbuf_addf(out, "note: %s\n", sb.buf);
-	}
+	emit_runs_and_notes(g, out, esc_text, "excluded: ", "note: ", "");
 	gate_render_next_steps(g, out, 0);
 	strbuf_addf(out, "gate: %s: ", gate_headline(g));
 	summary_line(g, out);
@@ -285,31 +301,7 @@ void gate_render_markdown(const struct gate *g, struct strbuf *out)
 	}
 	if (g->ncells == 0)
 		strbuf_adds(out, "| - | - | - | - | - | - | - | - | - | no cells |\n");
-	{
-		int any = 0;
-		for (int side = 0; side < 2; side++) {
-			const struct gate_side *s = side ? g->cand : g->base;
-			for (size_t i = 0; s && i < s->n; i++) {
-				if (!s->runs[i].invalid)
-					continue;
-				if (!any++)
-					strbuf_adds(out, "\n");
-				strbuf_addf(out, "- excluded %s run %lld (", side ? "candidate" : "baseline",
-					    (long long)s->runs[i].id);
-				esc_markdown(out, s->runs[i].name);
-				strbuf_addf(out, ", repetition %u): ", s->runs[i].repetition);
-				esc_markdown(out, s->runs[i].invalid);
-				strbuf_adds(out, "\n");
-			}
-		}
-		for (size_t i = 0; i < g->nnotes; i++) {
-			if (!any++)
-				strbuf_adds(out, "\n");
-			strbuf_adds(out, "- ");
-			esc_markdown(out, g->notes[i]);
-			strbuf_adds(out, "\n");
-		}
-	}
+	emit_runs_and_notes(g, out, esc_markdown, "- excluded ", "- ", "\n");
 	gate_render_next_steps(g, out, 1);
 }
 
@@ -401,6 +393,13 @@ void gate_render_junit(const struct gate *g, struct strbuf *out)
 			strbuf_adds(out, "\"/>\n");
 		}
 		strbuf_adds(out, "    </testcase>\n");
+	}
+	/* the excluded runs (why: status, short, not at steady state) and the notes, as the other outputs list them */
+	strbuf_reset(&sb);
+	if (emit_runs_and_notes(g, &sb, esc_xml_text, "excluded: ", "note: ", "")) {
+		strbuf_adds(out, "    <system-out>");
+		strbuf_add(out, sb.buf, sb.len);
+		strbuf_adds(out, "    </system-out>\n");
 	}
 	strbuf_adds(out, "  </testsuite>\n</testsuites>\n");
 	strbuf_release(&sb);

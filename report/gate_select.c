@@ -16,6 +16,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "report/report.h"
+#include "report/steady.h"
 
 void gate_select_opts_default(struct gate_select_opts *o)
 {
@@ -121,20 +122,106 @@ static const char *figures_host(const struct store_result *res, size_t n, int *n
 	return host;
 }
 
-/* Excludes the run when it was measured too short. */
-static void check_runtime(struct gate_run *r, int64_t max_runtime_ms, int time_based, long runtime_s,
+/*
+ * fio's own ss= result (labels fio.ss*): the remark, and whether fio stopped the job early because the
+ * criterion was met (then the run is complete, not short).
+ */
+static int check_fio_ss(struct gate_run *r, const struct rep_run *rr, int64_t max_runtime_ms, long runtime_s)
+{
+	const char *ss = kvlist_get(&rr->labels, "fio.ss", NULL);
+	const char *crit = kvlist_get(&rr->labels, "fio.ss.criterion", "?");
+	char *remark;
+
+	if (!ss)
+		return 0;
+	if (!strcmp(ss, "attained")) {
+		remark = xasprintf("fio's ss=%s attained after %s s (stopped early by fio: complete, not short)", crit,
+				   kvlist_get(&rr->labels, "fio.ss.after_s", "?"));
+	} else if (runtime_s > 0) {
+		remark = xasprintf("fio's steady-state criterion ss=%s was not met (ran %.1f s of %ld s)", crit,
+				   (double)max_runtime_ms / 1000, runtime_s);
+	} else {
+		remark = xasprintf("fio's steady-state criterion ss=%s was not met", crit);
+	}
+	gate_run_add_remark(r, remark);
+	free(remark);
+	return !strcmp(ss, "attained");
+}
+
+/* Excludes the run when it was measured too short; a job fio stopped with its ss= attained is not short. */
+static void check_runtime(struct gate_run *r, const struct rep_run *rr, int64_t max_runtime_ms, int time_based,
 			  const struct gate_select_opts *o)
 {
+	long runtime_s = rr->runtime_s;
+	int stopped_by_ss = check_fio_ss(r, rr, max_runtime_ms, runtime_s);
 	char *why = NULL;
 
 	if (o->min_runtime_s > 0 && (double)max_runtime_ms < o->min_runtime_s * 1000)
 		why = xasprintf("ran %.1f s, less than --min-runtime %g s", (double)max_runtime_ms / 1000,
 				o->min_runtime_s);
-	else if (time_based && runtime_s > 0 && (double)max_runtime_ms < o->short_fraction * (double)runtime_s * 1000)
+	else if (time_based && runtime_s > 0 && !stopped_by_ss &&
+		 (double)max_runtime_ms < o->short_fraction * (double)runtime_s * 1000)
 		why = xasprintf("ran short: %.1f s of the %ld s asked", (double)max_runtime_ms / 1000, runtime_s);
 	if (why)
 		gate_run_set_invalid(r, why);
 	free(why);
+}
+
+/*
+ * The words for a steady_state label value (docs/method.md): "steady state reached at round 7" and *reached
+ * = 1; "steady state not reached after 25 rounds", "... not decided after 3 rounds" or what is not understood,
+ * *reached = 0. malloc'd.
+ */
+static char *steady_words(const char *value, int *reached)
+{
+	static const struct { const char *prefix; enum ss_state state; } forms[] = {
+		{ "reached:", SS_REACHED }, { "not-reached:", SS_NOT_REACHED }, { "running:", SS_CONTINUE },
+	};
+	struct ss_rule rule;
+	struct ss_result res;
+	char buf[128];
+	long n;
+
+	*reached = 0;
+	ss_rule_defaults(&rule);
+	memset(&res, 0, sizeof(res));
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		size_t len = strlen(forms[i].prefix);
+
+		if (strncmp(value, forms[i].prefix, len) || parse_long(value + len, 0, 0x7fffffffL, &n) < 0)
+			continue;
+		if (forms[i].state == SS_REACHED) {
+			*reached = 1; /* the window and its average are the run loop's to say (ss.window_iops) */
+			return xasprintf("steady state reached at round %ld", n);
+		}
+		res.state = forms[i].state;
+		res.round = (unsigned)n;
+		ss_result_describe(&rule, &res, buf, sizeof(buf));
+		return xstrdup(buf);
+	}
+	return xasprintf("steady_state label '%s' is none of reached:N, not-reached:N, running:N", value);
+}
+
+/* A run whose steady_state label says it is not at steady state is excluded unless allow_unsteady. */
+static void check_steady(struct gate_run *r, const struct rep_run *rr, const struct gate_select_opts *o)
+{
+	const char *v = kvlist_get(&rr->labels, "steady_state", NULL);
+	int reached;
+	char *words, *text;
+
+	if (!v)
+		return;
+	words = steady_words(v, &reached);
+	if (reached || o->allow_unsteady) {
+		text = reached ? xstrdup(words) : xasprintf("%s (included: --allow-unsteady)", words);
+		gate_run_add_remark(r, text);
+	} else {
+		text = xasprintf("%s (--allow-unsteady to include it)", words);
+		r->unsteady = !r->invalid;
+		gate_run_set_invalid(r, text);
+	}
+	free(text);
+	free(words);
 }
 
 /*
@@ -203,7 +290,8 @@ static int load_run_figures(struct store *st, const struct rep_run *rr, struct g
 		/* no collector figure: fio's own CPU of its single job, usr + sys % of the job's runtime */
 		r->value[GM_CPU_PER_IO] = rr->m[RM_CPU] / 100 * (double)max_runtime_ms * 1000 / (double)total_ios;
 	}
-	check_runtime(r, max_runtime_ms, time_based, rr->runtime_s, o);
+	check_runtime(r, rr, max_runtime_ms, time_based, o);
+	check_steady(r, rr, o);
 out:
 	store_results_free(res, nres);
 	return 0;

@@ -17,8 +17,16 @@
  *
  * Each run is checked and, when it cannot be trusted, kept with the reason it is excluded: status other than
  * done (failed, partial, aborted, still running), a fio error on a host (run_host.error_code != 0), no stored
- * result, or a short runtime (measured time below `short_fraction` of the asked runtime of a time_based job,
- * or below `min_runtime_s`).
+ * result, a short runtime (measured time below `short_fraction` of the asked runtime of a time_based job,
+ * or below `min_runtime_s`), or not at steady state (docs/gate.md "Steady state").
+ *
+ * Steady state, from the run's labels (docs/method.md, docs/fio-facts.md "Steady-state labels"):
+ *   steady_state=reached:N       valid; remark "steady state reached at round N"
+ *   steady_state=not-reached:N   (or running:N, or a value not understood) excluded as not at steady state,
+ *                                unless allow_unsteady: then valid with the words as its remark
+ *   fio.ss=attained              fio stopped the job early on purpose: never "ran short" (min_runtime_s
+ *                                still applies); remark "fio's ss=... attained after N s"
+ *   fio.ss=not-attained          the usual runtime rules; remark "fio's steady-state criterion ... was not met"
  */
 #ifndef BENCH_REPORT_GATE_SELECT_H
 #define BENCH_REPORT_GATE_SELECT_H
@@ -37,6 +45,7 @@ struct gate_select_opts {
 	enum gate_match match;
 	double min_runtime_s;   /* runs measured for less are excluded; 0 = no floor */
 	double short_fraction;  /* time_based runs measured for less than this share of runtime are excluded (0.9) */
+	int allow_unsteady;     /* runs labelled steady_state other than reached:N are valid (with a remark) */
 };
 void gate_select_opts_default(struct gate_select_opts *o);
 
