@@ -352,6 +352,7 @@ void run_result_release(struct run_result *r)
 		free(r->samples[i].metric);
 	}
 	free(r->samples);
+	kvlist_release(&r->labels);
 	for (size_t i = 0; i < r->nart; i++) {
 		free(r->art[i].name);
 		free(r->art[i].content);

@@ -199,6 +199,8 @@ struct run_result {
 	size_t nsamples, samples_cap;
 	struct artifact *art;
 	size_t nart, art_cap;
+	struct kvlist labels;        /* what the engine learned about the run (fio's ss= result: fio.ss=...),
+	                                stored as run labels with the results (a key of the spec's is replaced) */
 };
 
 enum run_status { RUN_RUNNING = 0, RUN_DONE, RUN_FAILED, RUN_PARTIAL, RUN_ABORTED };

@@ -1083,7 +1083,9 @@ int store_run_write_result(struct store *st, int64_t run_id, const struct run_re
 {
 	if (!res)
 		return 0;
-	if (write_results(st, run_id, res, err) < 0)
+	if (write_results(st, run_id, res, err) < 0 ||
+	    write_labels(st, "INSERT OR REPLACE INTO run_label(run_id, key, value) VALUES (?,?,?)", run_id,
+			 &res->labels, err) < 0)
 		return -1;
 	return write_cpu_disks_samples(st, run_id, res, err);
 }

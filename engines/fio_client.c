@@ -500,6 +500,8 @@ int fio_client_collect(struct engine_run *run, struct run_result *out, enum run_
 	free(starts);
 	if (good)
 		run_result_aggregate(out);
+	if (parsed)
+		fio_output_ss_labels(&fo, &out->labels);
 	if (!parsed) {
 		err_set(err, ERR_HOST, "fio client (exit %d) gave no usable output: %s", code, perr.msg);
 		*status = RUN_FAILED;

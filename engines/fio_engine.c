@@ -303,6 +303,7 @@ static int fio_collect(struct engine_run *run, struct run_result *out, enum run_
 		goto out;
 	}
 	run_result_aggregate(out);
+	fio_output_ss_labels(&fo, &out->labels);
 	if (first_error(out)) {
 		const struct host_result *e = first_error(out);
 		err_set(err, ERR_HOST, "fio reported error %d (%s) for run '%s'%s%s", e->error, strerror(e->error),

@@ -54,11 +54,15 @@ done
 q g.db "SELECT l.value, group_concat(x.runtime_ms, ' ') FROM result x JOIN run_label l ON l.run_id = x.run_id
   AND l.key = 'side' WHERE x.host = '*' AND x.ddir = 'read' GROUP BY l.value"
 expect_eq "sim runs fio stopped early (attained)" "$(q g.db "SELECT count(*) FROM run_label WHERE key = 'fio.ss' AND value = 'attained'")" 8
-"$BENCH" gate --db g.db --baseline side=A --candidate side=B --threshold 60 --confidence 90 --junit g.xml >gate.out 2>&1
+# Under test is whether the gate takes these runs (valid, not short), not this machine's latency noise: a
+# tail-latency cell the noise leaves undecided passes (--on-inconclusive pass); no cell may be INVALID.
+"$BENCH" gate --db g.db --baseline side=A --candidate side=B --threshold 60 --confidence 90 \
+  --on-inconclusive pass --junit g.xml >gate.out 2>&1
 rc=$?
 cat gate.out
 expect_eq "gate exit over runs stopped early by ss=" "$rc" 0
-grep -q '^gate: PASS' gate.out && ok "headline PASS" || fail "headline: $(tail -1 gate.out)"
+grep -qE '^gate: (PASS|INCONCLUSIVE): 0 regressions, .* 0 invalid$' gate.out && ok "headline: accepted, 0 invalid" ||
+  fail "headline: $(tail -1 gate.out)"
 grep -q "^baseline 'side=A' (4 runs, 4 valid), candidate 'side=B' (4 runs, 4 valid)" gate.out &&
   ok "every run valid" || fail "not every run valid: $(head -1 gate.out)"
 grep -q 'ran short' gate.out && fail "a run was called short" || ok "no run called short"
