@@ -377,8 +377,8 @@ static int add_fill(struct plan *out, const struct run_spec *s, const struct pre
 	return 0;
 }
 
-static void add_wdpc(struct plan *out, const struct run_spec *s, const struct precond_phase *ph,
-		     const struct precond_opts *po)
+static void add_round(struct plan *out, const struct run_spec *s, const struct precond_phase *ph,
+		      const struct precond_opts *po, unsigned round)
 {
 	struct run_spec *d = plan_add(out);
 	unsigned seq = d->seq;
@@ -389,7 +389,9 @@ static void add_wdpc(struct plan *out, const struct run_spec *s, const struct pr
 	d->seq = seq;
 	copy_phase_labels(d, s, &ph->labels);
 	free(d->name);
-	d->name = xasprintf("precondition-wdpc-%s", kvlist_get(&ph->labels, "precondition.class", ""));
+	d->name = xasprintf("precondition-wdpc-%s-round%u", kvlist_get(&ph->labels, "precondition.class", ""), round);
+	snprintf(buf, sizeof(buf), "%u", round);
+	kvlist_set(&d->labels, "ss_round", buf);
 	kvlist_del(&d->wl.opts, "rate_iops");
 	d->wl.runtime_s = po->round_s;
 	d->wl.ramp_s = 0;
@@ -402,6 +404,14 @@ static void add_wdpc(struct plan *out, const struct run_spec *s, const struct pr
 	kvlist_set(&d->engine_opts, A_ROUND_S, buf);
 	snprintf(buf, sizeof(buf), "%u", po->rule.max_rounds);
 	kvlist_set(&d->engine_opts, A_ROUNDS, buf);
+}
+
+/* The wdpc rounds: one entry each (ss_round=K), as many as the rule allows; those after steady state are not run. */
+static void add_wdpc(struct plan *out, const struct run_spec *s, const struct precond_phase *ph,
+		     const struct precond_opts *po)
+{
+	for (unsigned k = 1; k <= po->rule.max_rounds; k++)
+		add_round(out, s, ph, po, k);
 }
 
 static int expand_precondition(struct plan *p, const struct method_settings *m, const struct config_list *configs,
@@ -489,9 +499,10 @@ void method_describe(const struct run_spec *s, char *buf, size_t len)
 		snprintf(buf, len, "precondition wipc (%s): %s bytes of 128 KiB sequential writes (2 x the working set)",
 			 kvlist_get(&s->labels, "precondition.class", ""), kvlist_get(&s->wl.opts, "io_size", "?"));
 	else if (phase)
-		snprintf(buf, len, "precondition wdpc (%s): rounds of %s s until steady state (SNIA PTS rule), at most "
-			 "%s rounds, each stored with ss_round=N", kvlist_get(&s->labels, "precondition.class", ""),
-			 kvlist_get(&s->engine_opts, A_ROUND_S, "?"), kvlist_get(&s->engine_opts, A_ROUNDS, "?"));
+		snprintf(buf, len, "precondition wdpc (%s): round %s of at most %s, %s s each, until steady state (SNIA "
+			 "PTS rule); the rounds after it are not run", kvlist_get(&s->labels, "precondition.class", ""),
+			 kvlist_get(&s->labels, "ss_round", "?"), kvlist_get(&s->engine_opts, A_ROUNDS, "?"),
+			 kvlist_get(&s->engine_opts, A_ROUND_S, "?"));
 	else if (pct && !strcmp(pct, "max"))
 		snprintf(buf, len, "curve: the max run (unthrottled); its measured total IOPS set the points' rates");
 	else if (pct)
@@ -506,15 +517,6 @@ void method_describe(const struct run_spec *s, char *buf, size_t len)
 }
 
 /* ---- run time: reading the store ------------------------------------------------------------------------ */
-
-void method_ctx_release(struct method_ctx *mc)
-{
-	if (!mc)
-		return;
-	free(mc->round_iops);
-	mc->round_iops = NULL;
-	mc->round_cap = 0;
-}
 
 /* The stored figures of a run ('*' host, all jobs): total IOPS, worse direction's mean and p99 (ms). */
 static int read_point(struct store *st, int64_t run_id, struct method_point *p, struct errbuf *err)
@@ -694,18 +696,105 @@ static int sweep_point_before(struct method_ctx *mc, size_t i, enum method_actio
 	return 0;
 }
 
-/* The measured run after wdpc entries: the steady-state labels of its last stored round. */
+static int is_round(const struct plan *p, size_t j)
+{
+	return kvlist_get(&p->runs[j].labels, "ss_round", NULL) &&
+	       !strcmp(kvlist_get(&p->runs[j].labels, "precondition", ""), "wdpc");
+}
+
+/* The first round of the wdpc that entry i (a round) belongs to. */
+static size_t round_first(const struct plan *p, size_t i)
+{
+	while (i > 0 && is_round(p, i - 1) && strcmp(kvlist_get(&p->runs[i].labels, "ss_round", ""), "1"))
+		i--;
+	return i;
+}
+
+/* The round of [first, end) whose stored run says how the rounds ended (steady_state=...): its index, or -1. */
+static int rounds_ended(struct method_ctx *mc, size_t first, size_t end, char *buf, size_t len, struct errbuf *err)
+{
+	for (size_t k = first; k < end; k++) {
+		if (entry_label(mc, k, "steady_state", buf, len, err) < 0)
+			return -2;
+		if (buf[0])
+			return (int)k;
+	}
+	return -1;
+}
+
+/* A wdpc round: not run once an earlier round reached steady state (or the rule's end). */
+static int round_before(struct method_ctx *mc, size_t i, enum method_action *act, char **why, struct errbuf *err)
+{
+	char buf[64];
+	int k = rounds_ended(mc, round_first(mc->plan, i), i, buf, sizeof(buf), err);
+
+	if (k < -1)
+		return -1;
+	if (k >= 0) {
+		*act = METHOD_SKIP;
+		*why = xasprintf("steady_state=%s at run %u", buf, mc->plan->runs[k].seq);
+	}
+	return 0;
+}
+
+/* After round i: the rule over the stored rounds so far; the round that decides it is labelled. */
+static int round_after(struct method_ctx *mc, size_t i, int64_t run_id, struct errbuf *err)
+{
+	const struct run_spec *s = &mc->plan->runs[i];
+	size_t first = round_first(mc->plan, i), n = 0;
+	double v[1000];
+	unsigned max = (unsigned)strtoul(kvlist_get(&s->engine_opts, A_ROUNDS, "25"), NULL, 10);
+	double round_s = strtod(kvlist_get(&s->engine_opts, A_ROUND_S, "60"), NULL);
+	struct ss_rule rule;
+	struct ss_result res;
+	char words[160], label[64], avg[64];
+
+	ss_rule_defaults(&rule);
+	if (max >= rule.window)
+		rule.max_rounds = max;
+	for (size_t k = first; k <= i && n < sizeof(v) / sizeof(v[0]); k++) {
+		struct method_point mp;
+		enum run_status status;
+		int64_t id = run_id;
+
+		if (k < i && entry_run(mc, k, &id, &status, err) < 0)
+			return -1;
+		if (read_point(mc->st, id, &mp, err) < 0)
+			return -1;
+		v[n++] = isfinite(mp.iops) ? mp.iops : 0;
+	}
+	ss_check1(&rule, v, n, &res);
+	ss_result_describe(&rule, &res, words, sizeof(words));
+	fprintf(stderr, "bench: precondition wdpc round %zu of at most %u: %.0f IOPS; %s", n, rule.max_rounds,
+		v[n - 1], words);
+	if (res.state == SS_CONTINUE) {
+		fprintf(stderr, "; ETA at most %.0f s\n", (rule.max_rounds - n) * (round_s + 1));
+		return 0;
+	}
+	fputc('\n', stderr);
+	ss_result_label(&res, label, sizeof(label));
+	if (relabel(mc->st, run_id, "steady_state", label, err) < 0)
+		return -1;
+	snprintf(avg, sizeof(avg), "%.1f", res.avg);
+	return res.state == SS_REACHED ? relabel(mc->st, run_id, "ss.window_iops", avg, err) : 0;
+}
+
+/* The measured run after wdpc rounds: the steady-state labels of the round that ended them. */
 static int measured_before(struct method_ctx *mc, size_t i, struct run_spec *s, struct errbuf *err)
 {
 	char buf[64];
+	int k;
 
-	if (i == 0 || strcmp(kvlist_get(&mc->plan->runs[i - 1].labels, "precondition", ""), "wdpc"))
+	if (i == 0 || !is_round(mc->plan, i - 1))
 		return 0;
-	if (entry_label(mc, i - 1, "steady_state", buf, sizeof(buf), err) < 0)
+	if ((k = rounds_ended(mc, round_first(mc->plan, i - 1), i, buf, sizeof(buf), err)) < -1)
 		return -1;
-	if (buf[0])
-		kvlist_set(&s->labels, "steady_state", buf);
-	if (entry_label(mc, i - 1, "ss.window_iops", buf, sizeof(buf), err) < 0)
+	if (k < 0) {
+		kvlist_set(&s->labels, "steady_state", "not-decided");
+		return 0;
+	}
+	kvlist_set(&s->labels, "steady_state", buf);
+	if (entry_label(mc, (size_t)k, "ss.window_iops", buf, sizeof(buf), err) < 0)
 		return -1;
 	if (buf[0])
 		kvlist_set(&s->labels, "ss.window_iops", buf);
@@ -724,11 +813,8 @@ int method_before(struct method_ctx *mc, size_t i, struct run_spec *s, enum meth
 		*act = METHOD_PURGE;
 		return 0;
 	}
-	if (phase && !strcmp(phase, "wdpc")) {
-		*act = METHOD_ROUNDS;
-		mc->rounds_done = 0;
-		return 0;
-	}
+	if (phase && !strcmp(phase, "wdpc"))
+		return round_before(mc, i, act, why, err);
 	if (phase)
 		return 0;
 	if (pct && strcmp(pct, "max"))
@@ -832,6 +918,8 @@ int method_after(struct method_ctx *mc, size_t i, int64_t run_id, struct errbuf 
 	}
 	if (kvlist_get(&s->engine_opts, A_POINT, NULL))
 		return sweep_point_after(mc, i, run_id, err);
+	if (is_round(mc->plan, i))
+		return round_after(mc, i, run_id, err);
 	return 0;
 }
 
@@ -902,64 +990,4 @@ int method_purge(const struct method_ctx *mc, const struct run_spec *s, char **l
 	}
 	*log = strbuf_detach(&sb, NULL);
 	return 0;
-}
-
-void method_round_spec(struct run_spec *s, unsigned k)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%u", k);
-	kvlist_set(&s->labels, "ss_round", buf);
-	free(s->name);
-	s->name = xasprintf("precondition-wdpc-%s-round%u", kvlist_get(&s->labels, "precondition.class", ""), k);
-}
-
-int method_round_after(struct method_ctx *mc, const struct run_spec *s, unsigned k, int64_t run_id,
-		       struct errbuf *err)
-{
-	struct method_point mp;
-	struct ss_rule rule;
-	struct ss_result res;
-	char words[160], label[64], avg[64];
-	unsigned max = (unsigned)strtoul(kvlist_get(&s->engine_opts, A_ROUNDS, "25"), NULL, 10);
-	double round_s = strtod(kvlist_get(&s->engine_opts, A_ROUND_S, "60"), NULL);
-
-	ss_rule_defaults(&rule);
-	if (max >= rule.window)
-		rule.max_rounds = max;
-	if (read_point(mc->st, run_id, &mp, err) < 0)
-		return -1;
-	ARRAY_GROW(mc->round_iops, mc->round_cap, (size_t)k);
-	mc->round_iops[k - 1] = isfinite(mp.iops) ? mp.iops : 0;
-	mc->rounds_done = k;
-	ss_check1(&rule, mc->round_iops, k, &res);
-	ss_result_describe(&rule, &res, words, sizeof(words));
-	fprintf(stderr, "bench: precondition wdpc round %u of at most %u: %.0f IOPS; %s", k, rule.max_rounds, mp.iops,
-		words);
-	if (res.state == SS_CONTINUE) {
-		fprintf(stderr, "; ETA at most %.0f s\n", (rule.max_rounds - k) * (round_s + 1));
-		return 0;
-	}
-	fputc('\n', stderr);
-	ss_result_label(&res, label, sizeof(label));
-	if (relabel(mc->st, run_id, "steady_state", label, err) < 0)
-		return -1;
-	if (res.state == SS_REACHED) {
-		snprintf(avg, sizeof(avg), "%.1f", res.avg);
-		if (relabel(mc->st, run_id, "ss.window_iops", avg, err) < 0)
-			return -1;
-	}
-	return 1;
-}
-
-int method_entry_done(struct method_ctx *mc, size_t i, int64_t run_id, struct errbuf *err)
-{
-	char buf[64];
-
-	(void)run_id;
-	if (strcmp(kvlist_get(&mc->plan->runs[i].labels, "precondition", ""), "wdpc"))
-		return 1;
-	if (entry_label(mc, i, "steady_state", buf, sizeof(buf), err) < 0)
-		return -1;
-	return buf[0] != '\0';
 }

@@ -61,7 +61,6 @@ enum method_action {
 	METHOD_SKIP,    /* not run: its sweep or curve stopped before it (*why says so) */
 	METHOD_FAIL,    /* stored failed with *why (a curve point whose max run has no figure) */
 	METHOD_PURGE,   /* not an engine run: method_purge, then stored done */
-	METHOD_ROUNDS,  /* wdpc: rounds until steady state (method_round_after after each) */
 };
 
 struct method_ctx {
@@ -70,34 +69,20 @@ struct method_ctx {
 	const struct plan *plan;
 	const struct host_list *hosts;  /* NULL or empty: this host */
 	int destructive, overwrite_files;
-	unsigned rounds_done;           /* METHOD_ROUNDS: rounds run so far of the current entry */
-	double *round_iops;             /* their total IOPS */
-	size_t round_cap;
 };
-
-void method_ctx_release(struct method_ctx *mc);
 
 /* Decides what to do with plan entry i (s: its copy, labels merged). *why is malloc'd or NULL. -1: store error. */
 int method_before(struct method_ctx *mc, size_t i, struct run_spec *s, enum method_action *act, char **why,
 		  struct errbuf *err);
 
-/* After entry i was stored as run_id (done or not): checks a curve point, decides a sweep's stop. -1: error. */
+/*
+ * After entry i was stored as run_id (done or not): checks a curve point, decides a sweep's stop, judges the
+ * wdpc rounds so far by the steady-state rule (the round that decides it labelled steady_state=reached:N or
+ * not-reached:N, and ss.window_iops). -1: error.
+ */
 int method_after(struct method_ctx *mc, size_t i, int64_t run_id, struct errbuf *err);
 
 /* Purges the targets of a purge entry; the log of what was done into *log (malloc'd). -1 with err: failed. */
 int method_purge(const struct method_ctx *mc, const struct run_spec *s, char **log, struct errbuf *err);
-
-/* The copy of round k (1-based) of a wdpc entry: label ss_round=k. */
-void method_round_spec(struct run_spec *s, unsigned k);
-
-/*
- * After round k (stored as run_id): 1 when the rounds are over (steady state reached or max rounds: that round
- * relabelled steady_state=..., ss.window_iops=...), 0 for another round, -1 on error. Prints the round's line.
- */
-int method_round_after(struct method_ctx *mc, const struct run_spec *s, unsigned k, int64_t run_id,
-		       struct errbuf *err);
-
-/* Whether a stored entry i counts as done for --resume: a wdpc entry only once its rounds ended. */
-int method_entry_done(struct method_ctx *mc, size_t i, int64_t run_id, struct errbuf *err);
 
 #endif

@@ -396,53 +396,34 @@ static void count_status(enum run_status status, const struct runloop_opts *o, s
 }
 
 /*
- * The measurement method's entries (method_run.h): a purge, the rounds of a wdpc, a point not run or failed
- * before it started. Returns 0 and *status, or -1 on a storage error (err set).
+ * The measurement method's entries no engine runs (method_run.h): a purge, a point that cannot run. Returns 0
+ * and *status, or -1 on a storage error (err set).
  */
 static int run_method(struct store *st, int64_t suite_id, const struct runloop_opts *o, size_t i, size_t n,
-		      double remaining, const struct kvlist *extra_art, struct run_spec *s, enum method_action act,
-		      const char *why, struct loop_state *ls, enum run_status *status, int64_t *run_id,
-		      struct errbuf *err)
+		      const struct kvlist *extra_art, struct run_spec *s, enum method_action act, const char *why,
+		      struct loop_state *ls, enum run_status *status, int64_t *run_id, struct errbuf *err)
 {
 	struct kvlist art;
 	struct errbuf perr;
 	char *log = NULL;
-	int rc = 0;
+	int rc;
 
 	kvlist_init(&art);
-	kvlist_copy(&art, extra_art ? extra_art : &art);
+	if (extra_art)
+		kvlist_copy(&art, extra_art);
 	errbuf_init(&perr);
 	*status = RUN_FAILED;
-	if (act == METHOD_PURGE) {
-		if (method_purge(&ls->mc, s, &log, &perr) == 0) {
-			*status = RUN_DONE;
-			kvlist_set(&art, "precondition.purge", log);
-		}
-		rc = store_no_engine(st, suite_id, s, *status, *status == RUN_DONE ? NULL : perr.msg, &art, run_id, err);
-		if (rc == 0 && !o->quiet)
-			fprintf(stderr, "[%zu/%zu] %s: %s%s%s\n", i + 1, n, cli_safe(s->name), run_status_name(*status),
-				*status == RUN_DONE ? "" : " ", *status == RUN_DONE ? "" : cli_safe(perr.msg));
-	} else if (act == METHOD_FAIL) {
-		rc = store_no_engine(st, suite_id, s, RUN_FAILED, why, &art, run_id, err);
-		if (rc == 0 && !o->quiet)
-			fprintf(stderr, "[%zu/%zu] %s: failed (%s)\n", i + 1, n, cli_safe(s->name), cli_safe(why));
-	} else { /* METHOD_ROUNDS */
-		for (unsigned k = 1; rc == 0; k++) {
-			struct run_spec r;
-			int end;
-
-			run_spec_copy(&r, s);
-			method_round_spec(&r, k);
-			rc = run_one(st, suite_id, &r, o, i + 1, n, remaining, extra_art, status, run_id, err);
-			run_spec_release(&r);
-			if (rc < 0 || *status != RUN_DONE || cli_interrupted)
-				break;
-			if ((end = method_round_after(&ls->mc, s, k, *run_id, err)) != 0) {
-				rc = end < 0 ? -1 : 0;
-				break;
-			}
-		}
+	if (act == METHOD_PURGE && method_purge(&ls->mc, s, &log, &perr) == 0) {
+		*status = RUN_DONE;
+		kvlist_set(&art, "precondition.purge", log);
 	}
+	if (act == METHOD_FAIL)
+		snprintf(perr.msg, sizeof(perr.msg), "%s", why);
+	rc = store_no_engine(st, suite_id, s, *status, *status == RUN_DONE ? NULL : perr.msg, &art, run_id, err);
+	if (rc == 0 && !o->quiet)
+		fprintf(stderr, "[%zu/%zu] %s: %s%s%s%s\n", i + 1, n, cli_safe(s->name), run_status_name(*status),
+			*status == RUN_DONE ? "" : " (", *status == RUN_DONE ? "" : cli_safe(perr.msg),
+			*status == RUN_DONE ? "" : ")");
 	free(log);
 	kvlist_release(&art);
 	return rc;
@@ -465,11 +446,9 @@ static void run_at(struct store *st, int64_t suite_id, const struct plan *plan, 
 
 	errbuf_init(&err);
 	ls->remaining -= spec_time_s(&plan->runs[i]);
-	if ((d = already_done(st, suite_id, &plan->runs[i], o, run_id)) == 1)
-		d = method_entry_done(&ls->mc, i, *run_id, &err);
-	if (d != 0) {
+	if ((d = already_done(st, suite_id, &plan->runs[i], o, run_id)) != 0) {
 		if (d < 0) {
-			ls->code = d == -1 && err.msg[0] ? cli_fail(&err) : EXIT_STORE;
+			ls->code = EXIT_STORE;
 			ls->stop = 1;
 			return;
 		}
@@ -491,8 +470,7 @@ static void run_at(struct store *st, int64_t suite_id, const struct plan *plan, 
 	}
 	if (act == METHOD_RUN ? run_one(st, suite_id, &s, o, i + 1, plan->n, ls->remaining, extra_art, &status, run_id,
 					&err) < 0 || method_after(&ls->mc, i, *run_id, &err) < 0
-			      : run_method(st, suite_id, o, i, plan->n, ls->remaining, extra_art, &s, act, why, ls, &status,
-					   run_id, &err) < 0)
+			      : run_method(st, suite_id, o, i, plan->n, extra_art, &s, act, why, ls, &status, run_id, &err) < 0)
 		goto store_error;
 	count_status(status, o, i, plan->n, ls);
 	goto out;
@@ -608,7 +586,9 @@ static void config_leftover(const char *path, const struct runloop_opts *o, cons
  * The precondition hook of the measurement method (docs/method.md): called once a configuration is built,
  * checked and recorded, before its first workload, with the configuration's precondition.* settings
  * (c->precondition). Returns 0 to go on, or -1 with err set to fail the configuration (its teardown runs).
- * The method engineer wires blkdiscard, fill and settle here; until then it does nothing.
+ * The preconditioning itself (purge, fill, rounds to steady state) is plan entries, placed before the
+ * configuration's first workload on each target by method_expand (method_run.h) from the same settings, so
+ * `bench plan` shows it and every phase is stored as a run; nothing is left to do here.
  */
 static int config_precondition(const struct suite_config *c, const struct plan *plan, size_t first, size_t end,
 			       const struct runloop_opts *o, struct step_log *log, struct errbuf *err)
@@ -924,7 +904,7 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 		if (ls.skipped)
 			fprintf(stderr, " (%zu already done before --resume)", ls.skipped);
 		if (ls.not_run)
-			fprintf(stderr, ", %zu not run (their sweep or curve stopped)", ls.not_run);
+			fprintf(stderr, ", %zu not run (after their sweep, curve or steady-state rounds ended)", ls.not_run);
 		if (ls.partial)
 			fprintf(stderr, ", %zu partial", ls.partial);
 		if (ls.failed)
@@ -934,7 +914,6 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 	if (ls.failed || ls.partial)
 		ls.code = EXIT_HOST;
 out:
-	method_ctx_release(&ls.mc);
 	if (suite_id)
 		store_suite_unlock(st, suite_id);
 	return ls.code;
