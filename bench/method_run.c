@@ -510,7 +510,8 @@ void method_describe(const struct run_spec *s, char *buf, size_t len)
 			 "IOPS", pct, pct);
 	else if (point)
 		snprintf(buf, len, "sweep point %s%s%s", point, kvlist_get(&s->engine_opts, A_UNTIL, NULL) ?
-			 ": stops after the first point past " : "", kvlist_get(&s->engine_opts, A_UNTIL, ""));
+			 ": the sweep ends after the first point past (any of ';') " : "",
+			 kvlist_get(&s->engine_opts, A_UNTIL, ""));
 	if (kvlist_get(&s->engine_opts, A_SKIPPED, NULL))
 		snprintf(buf + strlen(buf), len - strlen(buf), "%sprecondition skipped: %s", buf[0] ? "; " : "",
 			 kvlist_get(&s->engine_opts, A_SKIPPED, ""));
@@ -789,8 +790,21 @@ static int measured_before(struct method_ctx *mc, size_t i, struct run_spec *s, 
 		return 0;
 	if ((k = rounds_ended(mc, round_first(mc->plan, i - 1), i, buf, sizeof(buf), err)) < -1)
 		return -1;
-	if (k < 0) {
-		kvlist_set(&s->labels, "steady_state", "not-decided");
+	if (k < 0) { /* the rounds were cut (a failed round): "running:N", N the rounds stored */
+		struct ss_result res;
+		size_t first = round_first(mc->plan, i - 1);
+
+		memset(&res, 0, sizeof(res));
+		res.state = SS_CONTINUE;
+		for (size_t j = first; j < i; j++) {
+			enum run_status status;
+			int64_t id;
+			if (entry_run(mc, j, &id, &status, err) < 0)
+				return -1;
+			res.round += id && status == RUN_DONE;
+		}
+		ss_result_label(&res, buf, sizeof(buf));
+		kvlist_set(&s->labels, "steady_state", buf);
 		return 0;
 	}
 	kvlist_set(&s->labels, "steady_state", buf);
