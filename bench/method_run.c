@@ -374,6 +374,13 @@ static int add_fill(struct plan *out, const struct run_spec *s, const struct pre
 	free(d->wl.tool);
 	d->wl.tool = xstrdup("bench");
 	d->wl.runtime_s = d->wl.ramp_s = 0;
+	if (ph->kind == PRECOND_PURGE) { /* no load: no workload figures under its name */
+		free(d->wl.rw);
+		d->wl.rw = xstrdup("purge");
+		d->wl.bs_bytes = 0;
+		d->wl.read_pct = d->wl.random_pct = -1;
+		d->wl.iodepth = d->wl.numjobs = 0;
+	}
 	return 0;
 }
 
@@ -965,7 +972,10 @@ int method_purge(const struct method_ctx *mc, const struct run_spec *s, char **l
 		const char *path = s->targets[t];
 		struct stat st;
 
-		if (stat(path, &st) == 0 && S_ISBLK(st.st_mode)) {
+		if (sim && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			/* the sim engine models the target: a device path is never touched */
+			strbuf_addf(&sb, "%s: not touched (the sim engine models it; its wear state: sim_wear_state)\n", path);
+		} else if (stat(path, &st) == 0 && S_ISBLK(st.st_mode)) {
 			char *argv[] = { "blkdiscard", (char *)path, NULL }, *out = NULL;
 			int code = -1;
 
