@@ -94,7 +94,7 @@ static void spec_set_opt(struct run_spec *s, const char *key, double v)
 static void drop_method_opts(struct run_spec *s)
 {
 	static const char *const keys[] = { "method.curve", "method.curve.at", "method.sweep", "method.sweep.at",
-					    "method.until", "method.until.at", "method.precondition", NULL };
+					    "method.until", "method.until.at", NULL };
 	for (size_t k = 0; keys[k]; k++)
 		kvlist_del(&s->engine_opts, keys[k]);
 }
@@ -338,6 +338,7 @@ static void copy_phase_labels(struct run_spec *d, const struct run_spec *s, cons
 	kvlist_del(&d->engine_opts, A_POINT);
 	kvlist_del(&d->engine_opts, A_UNTIL);
 	kvlist_del(&d->engine_opts, A_STOPCURVE);
+	kvlist_del(&d->engine_opts, "method.precondition");
 }
 
 /* The purge and wipc entries: one job per target, the workload replaced (wipc) or none (purge). */
@@ -471,6 +472,7 @@ static int expand_precondition(struct plan *p, const struct method_settings *m, 
 			precond_plan_release(&pp);
 		}
 		d = add_copy(&out, s, NULL);
+		kvlist_del(&d->engine_opts, "method.precondition"); /* read above: the suite's precondition = on */
 		if (skipped[0])
 			kvlist_set(&d->engine_opts, A_SKIPPED, skipped);
 	}

@@ -39,6 +39,14 @@ grep -q "sweep stopped at run 1 .*(iodepth=1): lat>0.001ms passed" s1.err && ok 
   { cat s2.err; fail "sweep resume"; }
 expect_eq "sweep resumed: still no point after the stop" "$(q s.db "SELECT COUNT(*) FROM run")" 1
 
+# the suite keys: precondition = on plans the phases, sweep/until the points (as the options do)
+printf '%s\n' '[suite]' 'engine = sim' 'precondition = on' 'sweep = iodepth=1,2' 'until = p99>5ms' '[workload w]' \
+  rw=randwrite bs=4k size=16m runtime=1 time_based >k.suite
+"$BENCH" plan k.suite --max-rounds 5 --format json >k.json
+expect_eq "suite keys: phases and points planned" "$(python3 -c 'import json; print(" ".join(r["labels"].get("precondition",
+  r["labels"].get("sweep.iodepth", "?")) for r in json.load(open("k.json"))["runs"]))')" "purge wipc wdpc wdpc wdpc wdpc wdpc 1 2"
+expect_eq "suite keys: the sweep's limit on its points" "$(python3 -c 'import json; print(json.load(open("k.json"))["runs"][-1]["engine_options"]["method.sweep_until"])')" "p99>5ms"
+
 for bad in "--curve 0,50" "--curve 50,50" "--sweep depth=1,2" "--until p99=1ms" "--max-rounds 3" "--round-time 0s"; do
   rc=0
   # shellcheck disable=SC2086
