@@ -14,6 +14,7 @@
 
 #include "bench/cli.h"
 #include "bench/commands.h"
+#include "bench/method_run.h"
 #include "bench/options.h"
 #include "core/strbuf.h"
 #include "core/units.h"
@@ -109,7 +110,7 @@ void plan_print_text(FILE *f, const struct plan *p, int verbose)
 		"read%", "rand%", "iodepth", "numjobs", "ramp", "runtime", "targets");
 	for (size_t i = 0; i < p->n; i++) {
 		const struct run_spec *s = &p->runs[i];
-		char bs[32], rd[16], rn[16], ramp[24], rt[24];
+		char bs[32], rd[16], rn[16], ramp[24], rt[24], method[512];
 		char *tg = targets_text(s);
 		if (s->wl.bssplit && !s->wl.bs_bytes)
 			snprintf(bs, sizeof(bs), "split");
@@ -127,6 +128,9 @@ void plan_print_text(FILE *f, const struct plan *p, int verbose)
 		fputc('\n', f);
 		free(tg);
 		print_jobs_text(f, s);
+		method_describe(s, method, sizeof(method));
+		if (method[0])
+			fprintf(f, "%4s  %s\n", "", method);
 	}
 	fmt_time(t, sizeof(t), plan_estimate_s(p));
 	fprintf(f, "%zu run%s, estimated wall time %s\n", p->n, p->n == 1 ? "" : "s", t);
@@ -219,6 +223,7 @@ static cJSON *plan_json(const struct plan *p, const struct host_list *hosts)
 		const struct run_spec *s = &p->runs[i];
 		const struct workload *w = &s->wl;
 		cJSON *r = cJSON_CreateObject(), *a;
+		char method[512];
 
 		cJSON_AddNumberToObject(r, "seq", s->seq);
 		cJSON_AddNumberToObject(r, "repetition", s->repetition);
@@ -229,6 +234,9 @@ static cJSON *plan_json(const struct plan *p, const struct host_list *hosts)
 		for (size_t t = 0; t < s->ntargets; t++)
 			cJSON_AddItemToArray(a, cJSON_CreateString(s->targets[t]));
 		add_kv_object(r, "labels", &s->labels);
+		method_describe(s, method, sizeof(method));
+		if (method[0])
+			cJSON_AddStringToObject(r, "method", method);
 		if (s->engine_opts.n)
 			add_kv_object(r, "engine_options", &s->engine_opts);
 		if (s->njobs) {

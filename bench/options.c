@@ -32,6 +32,8 @@ static int opt_hosts(struct run_args *a, const struct bench_option *o, const cha
 static int opt_grace(struct run_args *a, const struct bench_option *o, const char *v);
 static int opt_format(struct run_args *a, const struct bench_option *o, const char *v);
 static int opt_db(struct run_args *a, const struct bench_option *o, const char *v);
+static int opt_method(struct run_args *a, const struct bench_option *o, const char *v);
+static int opt_rounds(struct run_args *a, const struct bench_option *o, const char *v);
 
 #define F(member) offsetof(struct run_args, member)
 #define OPT_FLAG(member) opt_flag, F(member)
@@ -40,6 +42,8 @@ static int opt_db(struct run_args *a, const struct bench_option *o, const char *
 #define V (OPT_VALUE)
 #define VS (OPT_VALUE | OPT_SUITE)
 #define S (OPT_SUITE)
+#define VSM (OPT_VALUE | OPT_SUITE | OPT_METHOD)
+#define SM (OPT_SUITE | OPT_METHOD)
 
 /* In the order --help lists them: first what changes the plan (both commands), then each command's own. */
 const struct bench_option bench_options[] = {
@@ -72,6 +76,22 @@ const struct bench_option bench_options[] = {
 	  "label the suite and its runs (repeatable), e.g. --label stack=mdadm-raid5" },
 	{ "workdir", 0, OPT_BOTH, VS, OPT_TEXT(plan.workdir), "DIR",
 	  "where default target files go (default: the current directory)" },
+	{ "curve", 0, OPT_BOTH, VSM, OPT_CALL(opt_method), "P1,P2,...",
+	  "a response-time curve of every workload: the max run, then each point throttled\n"
+	  "to P % of the max run's measured total IOPS (docs/method.md), e.g. 10,50,90,100" },
+	{ "sweep", 0, OPT_BOTH, VSM, OPT_CALL(opt_method), "KEY=V1,V2",
+	  "run every workload at each value of iodepth, numjobs or rate, in order,\n"
+	  "e.g. iodepth=1,2,4,8 (with --until: stop once a limit is passed)" },
+	{ "until", 0, OPT_BOTH, VSM, OPT_CALL(opt_method), "EXPR",
+	  "a limit that ends a sweep (repeatable): p99>DUR, lat>DUR, iops_gain<PCT%,\n"
+	  "e.g. 'p99>1ms'; the point that passes it is stored and the sweep ends" },
+	{ "precondition", 0, OPT_BOTH, SM, OPT_FLAG(method.precondition), NULL,
+	  "the SNIA sequence before each target's workloads: purge, 2 x working set of\n"
+	  "128 KiB sequential writes, rounds until steady state (docs/method.md)" },
+	{ "max-rounds", 0, OPT_BOTH, VSM, OPT_CALL(opt_rounds), "N",
+	  "most steady-state rounds of a --precondition (default 25, at least 5)" },
+	{ "round-time", 0, OPT_BOTH, VSM, OPT_CALL(opt_rounds), "DURATION",
+	  "length of a steady-state round (default 60s; --quick: the workload's runtime)" },
 	{ "format", 0, OPT_PLAN, V, OPT_CALL(opt_format), "text|json", "output format (default text)" },
 	{ "verbose", 'v', OPT_PLAN, 0, OPT_FLAG(verbose), NULL,
 	  "also print each run's fio job (the translation of vdbench runs)" },
@@ -103,6 +123,8 @@ const struct bench_option bench_options[] = {
 #undef V
 #undef VS
 #undef S
+#undef VSM
+#undef SM
 
 /* ---- handlers ------------------------------------------------------------------------------------------- */
 
@@ -195,6 +217,44 @@ static int opt_format(struct run_args *a, const struct bench_option *o, const ch
 	if (strcmp(v, "text") && strcmp(v, "json"))
 		return cli_usage(a->cmd_name, "--%s must be text or json, got '%s'", o->name, v);
 	a->format = v;
+	return 0;
+}
+
+/* --curve, --sweep, --until: checked here (usage error), expanded by run_args_plan (method_run.c). */
+static int opt_method(struct run_args *a, const struct bench_option *o, const char *v)
+{
+	struct method_settings *m = &a->method;
+	struct errbuf err;
+
+	errbuf_init(&err);
+	if (method_check_arg(o->name, v, &err) < 0)
+		return cli_usage(a->cmd_name, "%s", err.msg);
+	if (!strcmp(o->name, "curve"))
+		m->curve = v;
+	else if (!strcmp(o->name, "sweep"))
+		m->sweep = v;
+	else if (m->nuntil < METHOD_MAX_UNTIL)
+		m->until[m->nuntil++] = v;
+	else
+		return cli_usage(a->cmd_name, "--until: at most %d limits", METHOD_MAX_UNTIL);
+	return 0;
+}
+
+static int opt_rounds(struct run_args *a, const struct bench_option *o, const char *v)
+{
+	double d;
+	long n;
+
+	if (!strcmp(o->name, "max-rounds")) {
+		if (parse_long(v, SS_WINDOW_DEFAULT, 1000, &n) < 0)
+			return cli_usage(a->cmd_name, "--%s wants a whole number %d..1000 (a window is %d rounds), got '%s'",
+					 o->name, SS_WINDOW_DEFAULT, SS_WINDOW_DEFAULT, v);
+		a->method.max_rounds = (unsigned)n;
+		return 0;
+	}
+	if (parse_duration_s(v, &d) < 0 || d < 1 || d > 86400)
+		return cli_usage(a->cmd_name, "--%s wants a duration of 1 s to 24 h (e.g. 60s, 2m), got '%s'", o->name, v);
+	a->method.round_s = (unsigned)(d + 0.5);
 	return 0;
 }
 
@@ -401,10 +461,14 @@ void run_args_help(FILE *f, unsigned cmd)
 {
 	fprintf(f, "options that change what runs ('bench plan' and 'bench run' take them alike):\n");
 	for (const struct bench_option *o = bench_options; o->name; o++)
-		if (o->cmds == OPT_BOTH && o->handle != opt_help)
+		if (o->cmds == OPT_BOTH && o->handle != opt_help && !(o->flags & OPT_METHOD))
 			help_row(f, o);
 	fprintf(f, "  %-*s%s\n", HELP_COLUMN - 2, "NAME=value",
 		"a variable: $NAME in vdbench files, ${NAME} in fio job files");
+	fprintf(f, "\nthe measurement method (docs/method.md; 'bench plan' and 'bench run' alike):\n");
+	for (const struct bench_option *o = bench_options; o->name; o++)
+		if (o->flags & OPT_METHOD)
+			help_row(f, o);
 	fprintf(f, "\noptions of 'bench %s' only:\n", cmd == OPT_PLAN ? "plan" : "run");
 	for (const struct bench_option *o = bench_options; o->name; o++)
 		if (o->cmds == cmd)
@@ -484,12 +548,16 @@ int run_args_plan(struct run_args *a, struct plan *out)
 		cli_warn("%s", out->warnings[i]);
 	if (!out->n)
 		return cli_error(EXIT_INPUT, "'%s' expands to no runs", a->profiles[0]);
-	/* [config] sections: every run once per configuration (profiles/config.h) */
+	/* curves and sweeps, then [config] sections: every run once per configuration (profiles/config.h), then
+	 * the preconditioning phases, which depend on the configuration (method_run.h) */
 	a->run.configs = xcalloc(1, sizeof(*a->run.configs));
 	config_list_init(a->run.configs);
-	if (config_collect(a->profiles, a->nprofiles, a->run.configs, &err) < 0 ||
-	    config_plan_cross(out, a->run.configs, a->plan.ntargets > 0, &err) < 0)
+	if (method_expand(out, &a->method, NULL, a->plan.quick, 0, &err) < 0 ||
+	    config_collect(a->profiles, a->nprofiles, a->run.configs, &err) < 0 ||
+	    config_plan_cross(out, a->run.configs, a->plan.ntargets > 0, &err) < 0 ||
+	    method_expand(out, &a->method, a->run.configs, a->plan.quick, 1, &err) < 0)
 		return cli_fail(&err);
+
 	if ((rc = check_engines(a, out)) != EXIT_OK)
 		return rc;
 	apply_command_line(a, out);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "bench/method_run.h"
 #include "bench/runloop.h"
 #include "core/kv.h"
 #include "core/model.h"
@@ -30,6 +31,7 @@ enum opt_cmd {
 enum opt_flags {
 	OPT_VALUE = 1 << 0,     /* takes a value: --name VALUE or --name=VALUE */
 	OPT_SUITE = 1 << 1,     /* part of the arguments that identify a suite for --resume */
+	OPT_METHOD = 1 << 2,    /* the measurement method (docs/method.md): its own section of --help */
 };
 
 /* What the options and arguments of plan and run fill. */
@@ -45,6 +47,7 @@ struct run_args {
 	const char **profiles;         /* the positional arguments that are not variables, in order */
 	size_t nprofiles;
 	struct runloop_opts run;       /* run-only settings */
+	struct method_settings method; /* --curve --sweep --until --precondition --max-rounds --round-time */
 	const char *format;            /* --format text|json (plan) */
 	int verbose;                   /* -v (plan) */
 	int help;                      /* --help was given: print the help and exit 0 */

@@ -4,6 +4,7 @@
 #include "bench/runloop.h"
 #include "bench/cli.h"
 #include "bench/config_record.h"
+#include "bench/method_run.h"
 #include "bench/steps.h"
 #include "collectors/session.h"
 #include "core/proc.h"
@@ -330,9 +331,11 @@ int runloop_preflight(const struct plan *plan, const struct runloop_opts *o)
 /* Counters of one suite run and whether it must stop. */
 struct loop_state {
 	size_t done, failed, partial, skipped;
+	size_t not_run;  /* sweep or curve points after a stop */
 	double remaining;
 	int code;     /* the exit code once stop is set */
 	int stop;
+	struct method_ctx mc; /* the measurement method's state (method_run.h) */
 };
 
 /* Whether run i of the plan is already 'done' (on --resume); -1 on a storage error (printed). */
@@ -355,6 +358,77 @@ static int already_done(struct store *st, int64_t suite_id, const struct run_spe
 	return old_id && old_status == RUN_DONE;
 }
 
+/* Stores a run no engine ran (a configuration that failed, a purge, a curve point without its max run). */
+static int store_no_engine(struct store *st, int64_t suite_id, const struct run_spec *s, enum run_status status,
+			   const char *why, const struct kvlist *art, int64_t *run_id, struct errbuf *err)
+{
+	struct run_result res;
+	int rc;
+
+	run_result_init(&res);
+	for (size_t k = 0; art && k < art->n; k++)
+		run_result_add_artifact(&res, art->v[k].key, art->v[k].value, strlen(art->v[k].value));
+	rc = store_run_begin(st, suite_id, s, run_id, err) < 0 ? -1 : store_run_finish(st, *run_id, status, why, &res, err);
+	run_result_release(&res);
+	return rc;
+}
+
+/* Counts a run's final status; sets ls->stop on an interruption or a partial run with --stop-on-host-failure. */
+static void count_status(enum run_status status, const struct runloop_opts *o, size_t i, size_t n,
+			 struct loop_state *ls)
+{
+	if (status == RUN_DONE)
+		ls->done++;
+	else if (status == RUN_PARTIAL)
+		ls->partial++;
+	else if (status == RUN_FAILED)
+		ls->failed++;
+	if (status == RUN_ABORTED || cli_interrupted) {
+		fprintf(stderr, "bench: interrupted: run %zu of %zu aborted; 'bench run --resume' with the same "
+				"arguments finishes the suite\n", i + 1, n);
+		ls->code = EXIT_INTERRUPTED;
+		ls->stop = 1;
+	} else if (status == RUN_PARTIAL && o->stop_on_host_failure) {
+		ls->code = cli_error(EXIT_HOST, "run %zu of %zu is partial: stopping the suite (--stop-on-host-failure)",
+				     i + 1, n);
+		ls->stop = 1;
+	}
+}
+
+/*
+ * The measurement method's entries no engine runs (method_run.h): a purge, a point that cannot run. Returns 0
+ * and *status, or -1 on a storage error (err set).
+ */
+static int run_method(struct store *st, int64_t suite_id, const struct runloop_opts *o, size_t i, size_t n,
+		      const struct kvlist *extra_art, struct run_spec *s, enum method_action act, const char *why,
+		      struct loop_state *ls, enum run_status *status, int64_t *run_id, struct errbuf *err)
+{
+	struct kvlist art;
+	struct errbuf perr;
+	char *log = NULL;
+	int rc;
+
+	kvlist_init(&art);
+	if (extra_art)
+		kvlist_copy(&art, extra_art);
+	errbuf_init(&perr);
+	*status = RUN_FAILED;
+	if (act == METHOD_PURGE && method_purge(&ls->mc, s, &log, &perr) == 0) {
+		*status = RUN_DONE;
+		kvlist_set(&art, "precondition.purge", log);
+	}
+	if (act == METHOD_FAIL)
+		snprintf(perr.msg, sizeof(perr.msg), "%s", why);
+	rc = store_no_engine(st, suite_id, s, *status, *status == RUN_DONE ? NULL : perr.msg, &art, run_id, err);
+	if (rc == 0 && !o->quiet)
+		fprintf(stderr, "[%zu/%zu] %s: %s%s%s%s\n", i + 1, n, cli_safe(s->name), run_status_name(*status),
+			*status == RUN_DONE ? "" : " (", *status == RUN_DONE ? "" : cli_safe(perr.msg),
+			*status == RUN_DONE ? "" : ")");
+	free(log);
+	kvlist_release(&art);
+	return rc;
+}
+
 /*
  * Runs plan run i with `extra_labels` and `extra_art` (a configuration's record) unless it is done already.
  * Sets ls->stop (and ls->code) when the suite must stop.
@@ -365,7 +439,9 @@ static void run_at(struct store *st, int64_t suite_id, const struct plan *plan, 
 {
 	struct errbuf err;
 	struct run_spec s;
-	enum run_status status;
+	enum run_status status = RUN_FAILED;
+	enum method_action act;
+	char *why = NULL;
 	int d;
 
 	errbuf_init(&err);
@@ -384,29 +460,26 @@ static void run_at(struct store *st, int64_t suite_id, const struct plan *plan, 
 	merge_labels(&s, plan);
 	for (size_t k = 0; extra_labels && k < extra_labels->n; k++)
 		kvlist_set(&s.labels, extra_labels->v[k].key, extra_labels->v[k].value);
-	if (run_one(st, suite_id, &s, o, i + 1, plan->n, ls->remaining, extra_art, &status, run_id, &err) < 0) {
-		run_spec_release(&s);
-		ls->code = cli_fail(&err);
-		ls->stop = 1;
-		return;
+	if (method_before(&ls->mc, i, &s, &act, &why, &err) < 0)
+		goto store_error;
+	if (act == METHOD_SKIP) {
+		if (!o->quiet)
+			fprintf(stderr, "[%zu/%zu] %s: not run (%s)\n", i + 1, plan->n, cli_safe(s.name), cli_safe(why));
+		ls->not_run++;
+		goto out;
 	}
+	if (act == METHOD_RUN ? run_one(st, suite_id, &s, o, i + 1, plan->n, ls->remaining, extra_art, &status, run_id,
+					&err) < 0 || method_after(&ls->mc, i, *run_id, &err) < 0
+			      : run_method(st, suite_id, o, i, plan->n, extra_art, &s, act, why, ls, &status, run_id, &err) < 0)
+		goto store_error;
+	count_status(status, o, i, plan->n, ls);
+	goto out;
+store_error:
+	ls->code = cli_fail(&err);
+	ls->stop = 1;
+out:
+	free(why);
 	run_spec_release(&s);
-	if (status == RUN_DONE)
-		ls->done++;
-	else if (status == RUN_PARTIAL)
-		ls->partial++;
-	else if (status == RUN_FAILED)
-		ls->failed++;
-	if (status == RUN_ABORTED || cli_interrupted) {
-		fprintf(stderr, "bench: interrupted: run %zu of %zu aborted; 'bench run --resume' with the same "
-				"arguments finishes the suite\n", i + 1, plan->n);
-		ls->code = EXIT_INTERRUPTED;
-		ls->stop = 1;
-	} else if (status == RUN_PARTIAL && o->stop_on_host_failure) {
-		ls->code = cli_error(EXIT_HOST, "run %zu of %zu is partial: stopping the suite (--stop-on-host-failure)",
-				     i + 1, plan->n);
-		ls->stop = 1;
-	}
 }
 
 /* ---- configurations ---------------------------------------------------------------------------------
@@ -513,7 +586,9 @@ static void config_leftover(const char *path, const struct runloop_opts *o, cons
  * The precondition hook of the measurement method (docs/method.md): called once a configuration is built,
  * checked and recorded, before its first workload, with the configuration's precondition.* settings
  * (c->precondition). Returns 0 to go on, or -1 with err set to fail the configuration (its teardown runs).
- * The method engineer wires blkdiscard, fill and settle here; until then it does nothing.
+ * The preconditioning itself (purge, fill, rounds to steady state) is plan entries, placed before the
+ * configuration's first workload on each target by method_expand (method_run.h) from the same settings, so
+ * `bench plan` shows it and every phase is stored as a run; nothing is left to do here.
  */
 static int config_precondition(const struct suite_config *c, const struct plan *plan, size_t first, size_t end,
 			       const struct runloop_opts *o, struct step_log *log, struct errbuf *err)
@@ -589,7 +664,6 @@ static void config_fail_runs(struct store *st, int64_t suite_id, const struct pl
 			     struct loop_state *ls)
 {
 	for (size_t i = first; i < end && !ls->stop; i++) {
-		struct run_result res;
 		struct errbuf err;
 		struct run_spec s;
 		int64_t run_id;
@@ -607,13 +681,9 @@ static void config_fail_runs(struct store *st, int64_t suite_id, const struct pl
 			continue;
 		}
 		errbuf_init(&err);
-		run_result_init(&res);
 		run_spec_copy(&s, &plan->runs[i]);
 		merge_labels(&s, plan);
-		for (size_t k = 0; k < art->n; k++)
-			run_result_add_artifact(&res, art->v[k].key, art->v[k].value, strlen(art->v[k].value));
-		if (store_run_begin(st, suite_id, &s, &run_id, &err) < 0 ||
-		    store_run_finish(st, run_id, RUN_FAILED, why, &res, &err) < 0) {
+		if (store_no_engine(st, suite_id, &s, RUN_FAILED, why, art, &run_id, &err) < 0) {
 			ls->code = cli_fail(&err);
 			ls->stop = 1;
 		} else {
@@ -622,7 +692,6 @@ static void config_fail_runs(struct store *st, int64_t suite_id, const struct pl
 				fprintf(stderr, "[%zu/%zu] %s: failed (%s)\n", i + 1, plan->n, cli_safe(s.name), cli_safe(why));
 		}
 		run_spec_release(&s);
-		run_result_release(&res);
 	}
 }
 
@@ -785,6 +854,11 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 
 	memset(&ls, 0, sizeof(ls));
 	ls.code = EXIT_OK;
+	ls.mc.st = st;
+	ls.mc.plan = plan;
+	ls.mc.hosts = o->hosts;
+	ls.mc.destructive = o->destructive;
+	ls.mc.overwrite_files = o->overwrite_files;
 	errbuf_init(&err);
 	if (o->resume && store_suite_find(st, plan->name, o->args, &suite_id, &err) < 0) {
 		ls.code = cli_fail(&err);
@@ -798,6 +872,7 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 		ls.code = cli_fail(&err);
 		goto out;
 	}
+	ls.mc.suite_id = suite_id;
 	if (store_suite_lock(st, suite_id, &err) < 0) { /* one bench run per suite at a time */
 		suite_id = 0;
 		ls.code = cli_fail(&err);
@@ -828,6 +903,8 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 			ls.done);
 		if (ls.skipped)
 			fprintf(stderr, " (%zu already done before --resume)", ls.skipped);
+		if (ls.not_run)
+			fprintf(stderr, ", %zu not run (after their sweep, curve or steady-state rounds ended)", ls.not_run);
 		if (ls.partial)
 			fprintf(stderr, ", %zu partial", ls.partial);
 		if (ls.failed)

@@ -23,6 +23,7 @@ void suite_init(struct suite *s)
 	kvlist_init(&s->labels);
 	kvlist_init(&s->options);
 	kvlist_init(&s->matrix);
+	kvlist_init(&s->method);
 	config_list_init(&s->configs);
 }
 
@@ -43,6 +44,7 @@ void suite_release(struct suite *s)
 	kvlist_release(&s->options);
 	free(s->options_lines);
 	kvlist_release(&s->matrix);
+	kvlist_release(&s->method);
 	free(s->targets);
 	for (size_t i = 0; i < s->nitems; i++) {
 		struct suite_item *it = &s->items[i];
@@ -152,6 +154,33 @@ static int check_time(const char *v, const char *key, const char *file, int line
 	return 0;
 }
 
+/* The measurement method's keys: kept as text with their place; bench/method_run.c parses and checks them. */
+static int method_key(struct suite *s, const char *key, const char *val, const char *file, int line,
+		      struct errbuf *err)
+{
+	char *k = xasprintf("method.%s", key), *at = xasprintf("method.%s.at", key), *where;
+	const char *old = kvlist_get(&s->method, k, NULL);
+	int rc = 0;
+
+	where = xasprintf("%s:%d", file, line);
+	if (!strcmp(key, "precondition") && strcmp(val, "on") && strcmp(val, "off")) {
+		rc = err_set(err, ERR_INPUT, "%s: 'precondition' must be on or off, got '%s'", where, val);
+	} else if (!strcmp(key, "until") && old) {
+		char *joined = xasprintf("%s;%s", old, val);
+		kvlist_set(&s->method, k, joined);
+		free(joined);
+	} else {
+		kvlist_set(&s->method, k, val);
+		kvlist_set(&s->method, at, where);
+	}
+	if (!strcmp(key, "until") && !kvlist_get(&s->method, at, NULL))
+		kvlist_set(&s->method, at, where);
+	free(where);
+	free(k);
+	free(at);
+	return rc;
+}
+
 static int suite_key(struct suite *s, char *key, char *val, const char *file, int line, struct errbuf *err)
 {
 	if (!val)
@@ -203,10 +232,13 @@ static int suite_key(struct suite *s, char *key, char *val, const char *file, in
 	} else if (!strcmp(key, "profile")) {
 		struct suite_item *it = add_item(s, SUITE_PROFILE, NULL, file, line);
 		it->text = xstrdup(val);
+	} else if (!strcmp(key, "curve") || !strcmp(key, "sweep") || !strcmp(key, "until") ||
+		   !strcmp(key, "precondition")) {
+		return method_key(s, key, val, file, line, err);
 	} else {
 		return err_set(err, ERR_INPUT,
 			       "%s:%d: unknown suite key '%s' (name description label engine repeat ramp runtime "
-			       "quick.ramp quick.runtime quick.size targets profile)",
+			       "quick.ramp quick.runtime quick.size targets profile curve sweep until precondition)",
 			       file, line, key);
 	}
 	return 0;

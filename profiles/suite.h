@@ -43,6 +43,9 @@ struct suite {
 	int options_line, matrix_line;
 	int engine_line;         /* where `engine =` is, 0: not set */
 	struct config_list configs; /* [config NAME] sections in order (config.h), empty: none */
+	struct kvlist method;    /* curve, sweep, until, precondition (docs/method.md): "method.KEY" -> value (until:
+	                            ';'-separated), "method.KEY.at" -> "file:line"; put on every run as engine
+	                            annotations (build.c) and read by bench/method_run.c */
 };
 
 void suite_init(struct suite *s);

@@ -48,6 +48,8 @@ struct xlate {
 	int have[L_NR];
 	double iorate;          /* -1 max, -2 curve, else IO/s */
 	double curve_pct;       /* 0: not a curve point */
+	int curve_max;          /* the max run of a curve (iorate=curve) */
+	double stopcurve_ms;    /* vdbench stopcurve= of the rd: stop the curve past this mean latency; 0 none */
 	const char *base_file;
 };
 
@@ -472,6 +474,13 @@ static void name_run(const struct xlate *x, const struct vrun *v, struct run_spe
 		fmt_num(buf, sizeof(buf), x->curve_pct);
 		kvlist_set(&s->engine_opts, "vdbench.curve_pct", buf);
 		kvlist_set(&s->labels, "vdbench.curve_pct", buf);
+		kvlist_set(&s->labels, "curve_pct", buf); /* the run loop sets its rate (bench/method_run.c) */
+	} else if (x->curve_max) {
+		kvlist_set(&s->labels, "curve_pct", "max");
+	}
+	if (x->stopcurve_ms > 0) {
+		fmt_num(buf, sizeof(buf), x->stopcurve_ms);
+		kvlist_set(&s->engine_opts, "method.stopcurve", buf);
 	}
 }
 
@@ -508,7 +517,7 @@ static int expand_rd(struct vfile *vf, const struct vdef *rd, const struct kvlis
 {
 	struct loop loops[L_NR];
 	size_t nloops = 0, total = 1;
-	double *rates = NULL, curve[32];
+	double *rates = NULL, curve[32], stopcurve_ms = 0;
 	size_t nrates = 1, ncurve = 0;
 	const struct vparam *vp;
 	size_t *idx = NULL;
@@ -589,10 +598,14 @@ static int expand_rd(struct vfile *vf, const struct vdef *rd, const struct kvlis
 			for (size_t k = 0; k < 6; k++)
 				curve[ncurve++] = def_curve[k];
 		}
-		plan_warn(vf->plan, "%s:%d: rd=%s uses iorate=curve: each curve point (%s_(NN%%)) needs rate_iops = NN%% "
-			  "of the max run's IO/s, which fio cannot know in advance; they are planned with "
-			  "engine option vdbench.curve_pct and run unthrottled unless the run loop sets the rate",
-			  rd->file, rd->line, rd->name, rd->name);
+		plan_warn(vf->plan, "%s:%d: rd=%s uses iorate=curve: each curve point (%s_(NN%%)) runs with rate_iops "
+			  "set at run time to NN%% of the max run's measured IO/s, and is flagged (curve.miss_pct) when "
+			  "it misses that by more than 5%% (docs/method.md)", rd->file, rd->line, rd->name, rd->name);
+		if ((vp = vdef_get(rd, "stopcurve")) &&
+		    (vdb_num(vp->items[0], 0, &stopcurve_ms) < 0 || !(stopcurve_ms > 0))) {
+			err_set(err, ERR_INPUT, "%s:%d: stopcurve= wants a latency in ms > 0", vp->file, vp->line);
+			goto out;
+		}
 	}
 	if (total * nrates * (ncurve + 1) > PLAN_MAX_RUNS) {
 		err_set(err, ERR_INPUT, "%s:%d: rd=%s expands to %zu runs (limit %d)", rd->file, rd->line, rd->name,
@@ -617,6 +630,8 @@ static int expand_rd(struct vfile *vf, const struct vdef *rd, const struct kvlis
 		}
 		for (size_t q = 0; q < nrates; q++) {
 			x.curve_pct = 0;
+			x.curve_max = rates[q] == -2;
+			x.stopcurve_ms = rates[q] == -2 ? stopcurve_ms : 0;
 			x.iorate = rates[q] == -2 ? -1 : rates[q];
 			if (translate(&x, base_opts, out, err) < 0)
 				goto out;
