@@ -62,26 +62,10 @@ static const size_t host_result_strs[] = { R(host), R(fio_version), R(errmsg), R
 #undef R
 #define NOFFS(a) (sizeof(a) / sizeof(a[0]))
 
-static void strs_free(void *obj, const size_t *offs, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(*(char **)((char *)obj + offs[i]));
-}
-
 static void strs_dup(void *dst, const void *src, const size_t *offs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		*(char **)((char *)dst + offs[i]) = xstrdup(*(char *const *)((const char *)src + offs[i]));
-}
-
-/* Frees the two strings at offsets a and b of each of n elements of `size` bytes, then the array. */
-static void array_free2(void *v, size_t n, size_t size, size_t a, size_t b)
-{
-	const size_t offs[2] = { a, b };
-
-	for (size_t i = 0; i < n; i++)
-		strs_free((char *)v + i * size, offs, 2);
-	free(v);
 }
 
 /* Frees a vector of n strings. */
@@ -106,7 +90,7 @@ void workload_release(struct workload *w)
 {
 	if (!w)
 		return;
-	strs_free(w, workload_strs, NOFFS(workload_strs));
+	free_members(w, workload_strs, NOFFS(workload_strs));
 	kvlist_release(&w->opts);
 	workload_init(w);
 }
@@ -293,7 +277,7 @@ void host_release(struct host *h)
 {
 	if (!h)
 		return;
-	strs_free(h, host_strs, NOFFS(host_strs));
+	free_members(h, host_strs, NOFFS(host_strs));
 	strv_free(h->targets, h->ntargets);
 	memset(h, 0, sizeof(*h));
 }
@@ -341,7 +325,7 @@ void host_result_release(struct host_result *h)
 {
 	if (!h)
 		return;
-	strs_free(h, host_result_strs, NOFFS(host_result_strs));
+	free_members(h, host_result_strs, NOFFS(host_result_strs));
 	for (int d = 0; d < DDIR_NR; d++)
 		dir_result_release(&h->dir[d]);
 	memset(h, 0, sizeof(*h));
@@ -359,7 +343,7 @@ void run_result_release(struct run_result *r)
 	for (size_t i = 0; i < r->nhosts; i++)
 		host_result_release(&r->hosts[i]);
 	free(r->hosts);
-#define FREE2(v, n, T, a, b) array_free2(v, n, sizeof(T), offsetof(T, a), offsetof(T, b))
+#define FREE2(v, n, T, a, b) array_free_members(v, n, sizeof(T), (const size_t[]){ offsetof(T, a), offsetof(T, b) }, 2)
 	FREE2(r->cpu, r->ncpu, struct cpu_result, host, source);
 	FREE2(r->disks, r->ndisks, struct disk_result, host, device);
 	FREE2(r->samples, r->nsamples, struct sample, host, metric);

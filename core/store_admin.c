@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,19 +324,19 @@ fail:
 
 static void merger_release(struct merger *M)
 {
+	static const size_t strs[] = { offsetof(struct merge_table, name), offsetof(struct merge_table, fkcol),
+				       offsetof(struct merge_table, parent) };
+	sqlite3_stmt *own[] = { M->suites, M->suite_same, M->suite_copy, M->runs, M->run_same };
+
 	for (size_t i = 0; i < M->n; i++) {
-		free(M->t[i].name);
-		free(M->t[i].fkcol);
-		free(M->t[i].parent);
-		sqlite3_finalize(M->t[i].bulk);
-		sqlite3_finalize(M->t[i].list);
-		sqlite3_finalize(M->t[i].row);
+		sqlite3_stmt *ts[] = { M->t[i].bulk, M->t[i].list, M->t[i].row };
+
+		free_members(&M->t[i], strs, 3);
+		for (size_t k = 0; k < 3; k++)
+			sqlite3_finalize(ts[k]);
 	}
-	sqlite3_finalize(M->suites);
-	sqlite3_finalize(M->suite_same);
-	sqlite3_finalize(M->suite_copy);
-	sqlite3_finalize(M->runs);
-	sqlite3_finalize(M->run_same);
+	for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++)
+		sqlite3_finalize(own[k]);
 }
 
 static int step_done(struct merger *M, sqlite3_stmt *s, int64_t a, int64_t b, struct errbuf *err)
@@ -656,14 +657,14 @@ int store_admin_vacuum(struct store *st, int64_t *before_bytes, int64_t *after_b
 
 void admin_run_detail_release(struct admin_run_detail *d)
 {
+#define D(f) offsetof(struct admin_run_detail, f)
+	static const size_t strs[] = { D(name), D(suite_name), D(suite_source), D(suite_args), D(suite_bench_version),
+				       D(spec) };
+#undef D
+
 	if (!d)
 		return;
-	free(d->name);
-	free(d->suite_name);
-	free(d->suite_source);
-	free(d->suite_args);
-	free(d->suite_bench_version);
-	free(d->spec);
+	free_members(d, strs, sizeof(strs) / sizeof(strs[0]));
 	memset(d, 0, sizeof(*d));
 }
 
@@ -705,17 +706,17 @@ int store_admin_run_detail(struct store *st, int64_t run_id, struct admin_run_de
 	return rc;
 }
 
+#define A(f) offsetof(struct admin_result, f)
+static const size_t result_strs[] = { A(host), A(ddir), A(pct_kind), A(pcts) };
+#undef A
+/* admin_sample and admin_sample_summary own their host and metric */
+#define HOST_METRIC(T) (const size_t[]){ offsetof(T, host), offsetof(T, metric) }, 2
+
 void admin_result_list_release(struct admin_result_list *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].host);
-		free(l->v[i].ddir);
-		free(l->v[i].pct_kind);
-		free(l->v[i].pcts);
-	}
-	free(l->v);
+	array_free_members(l->v, l->n, sizeof(*l->v), result_strs, sizeof(result_strs) / sizeof(result_strs[0]));
 	memset(l, 0, sizeof(*l));
 }
 
@@ -785,11 +786,7 @@ void admin_sample_list_release(struct admin_sample_list *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].host);
-		free(l->v[i].metric);
-	}
-	free(l->v);
+	array_free_members(l->v, l->n, sizeof(*l->v), HOST_METRIC(struct admin_sample));
 	admin_sample_list_init(l);
 }
 
@@ -845,11 +842,7 @@ void admin_sample_summary_list_release(struct admin_sample_summary_list *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].host);
-		free(l->v[i].metric);
-	}
-	free(l->v);
+	array_free_members(l->v, l->n, sizeof(*l->v), HOST_METRIC(struct admin_sample_summary));
 	memset(l, 0, sizeof(*l));
 }
 
