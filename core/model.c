@@ -282,19 +282,17 @@ void host_release(struct host *h)
 	memset(h, 0, sizeof(*h));
 }
 
-void host_list_init(struct host_list *l)
-{
-	memset(l, 0, sizeof(*l));
-}
-
 void host_list_release(struct host_list *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++)
-		host_release(&l->v[i]);
-	free(l->v);
+	ARRAY_RELEASE(l->v, l->n, host_release);
 	host_list_init(l);
+}
+
+void host_list_init(struct host_list *l)
+{
+	memset(l, 0, sizeof(*l));
 }
 
 void dir_result_init(struct dir_result *d)
@@ -340,9 +338,7 @@ void run_result_release(struct run_result *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nhosts; i++)
-		host_result_release(&r->hosts[i]);
-	free(r->hosts);
+	ARRAY_RELEASE(r->hosts, r->nhosts, host_result_release);
 #define FREE2(v, n, T, a, b) array_free_members(v, n, sizeof(T), (const size_t[]){ offsetof(T, a), offsetof(T, b) }, 2)
 	FREE2(r->cpu, r->ncpu, struct cpu_result, host, source);
 	FREE2(r->disks, r->ndisks, struct disk_result, host, device);
