@@ -39,15 +39,16 @@ static const struct {
 	{ "h1", "lat_ns.read", 1000, 7, 1 }, { "*", "iops.read", 1000, 40, 0 }, { "h1", "iops.read", 3000, 20, 0 },
 };
 
+/* The database file and its WAL companions. */
 static void remove_db(void)
 {
+	static const char *const suffix[] = { "", "-wal", "-shm" };
 	char buf[96];
 
-	unlink(dbpath);
-	snprintf(buf, sizeof(buf), "%s-wal", dbpath);
-	unlink(buf);
-	snprintf(buf, sizeof(buf), "%s-shm", dbpath);
-	unlink(buf);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(buf, sizeof(buf), "%s%s", dbpath, suffix[i]);
+		unlink(buf);
+	}
 }
 
 static void add_dir(struct host_result *h, enum ddir d, uint64_t ios, int with_lat)
