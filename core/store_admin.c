@@ -1,7 +1,8 @@
 /*
- * store_admin: the writes of `bench db` (rm, relabel, merge, check, vacuum) and the reads `bench db show` and
- * `bench export` need beyond report_load() (store_admin.h). Sets of run ids are bound as one JSON array and
- * read with json_each(), so every statement stays a prepared statement whatever the number of ids.
+ * store_admin: the writes of `bench db` (rm, relabel, merge, check, vacuum) and the views `bench db show` and
+ * `bench export` print beyond report_load() (store_admin.h), built from the typed reads of store_read.h.
+ * Sets of run ids are bound as one JSON array and read with json_each(), so every statement stays a prepared
+ * statement whatever the number of ids.
  *
  * merge walks the foreign keys of the schema instead of naming tables: a table that references suite, run
  * or result (pragma_foreign_key_list) is copied with its parent, so a later migration that adds a table
