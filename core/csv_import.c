@@ -350,16 +350,16 @@ static int classify_header(char **hdr, size_t nhdr, const struct kvlist *map, co
 			if (fld[k].kind == fld[i].kind && fld[i].kind != F_IGNORE && fld[i].kind != F_NOTE &&
 			    fld[k].dir == fld[i].dir &&
 			    (fld[i].kind != F_LABEL || !strcmp(fld[k].label, fld[i].label)))
-				return err_set(err, ERR_INPUT, "%s:%d: columns '%s' and '%s' give the same field", name, line,
-					       trim(hdr[k]), h);
+				return err_set(err, ERR_INPUT, "%s:%d: columns '%s' and '%s' give the same field", name,
+					       line, trim(hdr[k]), h);
 		if (fld[i].kind == F_NAME)
 			name_col = (int)i;
 		if (fld[i].kind >= F_IOPS)
 			metrics++;
 	}
 	if (name_col < 0)
-		return err_set(err, ERR_INPUT, "%s:%d: no 'workload' (or 'name') column: each row needs a workload name "
-			       "(see docs/csv-format.md)", name, line);
+		return err_set(err, ERR_INPUT, "%s:%d: no 'workload' (or 'name') column: each row needs a workload "
+			       "name (see docs/csv-format.md)", name, line);
 	if (!metrics)
 		return err_set(err, ERR_INPUT, "%s:%d: no metric column (iops, mbps, read_lat_ms, ..., see "
 			       "docs/csv-format.md)", name, line);
@@ -382,15 +382,15 @@ static int apply_number(struct imported_run *run, struct row_vals *v, const stru
 	switch (f->kind) {
 	case F_BS:
 		if (parse_size(c, &sz) < 0 || !sz)
-			return err_set(err, ERR_INPUT, "%s:%d: column '%s': '%s' is not a block size", at->file, at->line,
-				       at->col, c);
+			return err_set(err, ERR_INPUT, "%s:%d: column '%s': '%s' is not a block size", at->file,
+				       at->line, at->col, c);
 		run->spec.wl.bs_bytes = sz;
 		return 0;
 	case F_RDPCT:
 	case F_RANDPCT:
 		if (parse_long(c, 0, 100, &l) < 0)
-			return err_set(err, ERR_INPUT, "%s:%d: column '%s' must be 0..100, got '%s'", at->file, at->line,
-				       at->col, c);
+			return err_set(err, ERR_INPUT, "%s:%d: column '%s' must be 0..100, got '%s'", at->file,
+				       at->line, at->col, c);
 		*(f->kind == F_RDPCT ? &run->spec.wl.read_pct : &run->spec.wl.random_pct) = (int)l;
 		return 0;
 	case F_IODEPTH:
@@ -449,8 +449,8 @@ static int apply_cell(struct imported_run *run, struct row_vals *v, const struct
 	}
 	case F_STATUS:
 		if (run_status_parse(c, &run->status) < 0 || run->status == RUN_RUNNING)
-			return err_set(err, ERR_INPUT, "%s:%d: column '%s': status is done, failed, partial or aborted, "
-				       "got '%s'", at->file, at->line, at->col, c);
+			return err_set(err, ERR_INPUT, "%s:%d: column '%s': status is done, failed, partial or "
+				       "aborted, got '%s'", at->file, at->line, at->col, c);
 		return 0;
 	default:
 		return apply_number(run, v, f, c, at, err);

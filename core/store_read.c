@@ -111,7 +111,8 @@ static const struct col run_cols[] = {
 	COL("id", id, COL_I64, 0), COL("suite_id", suite_id, COL_I64, 0), COL("name", suite, COL_STR, 0),
 	COL("created_at", suite_created, COL_STR, 0), COL("seq", seq, COL_UINT, 0),
 	COL("repetition", repetition, COL_UINT, 1), COL("name", name, COL_STR_EMPTY, 0),
-	COL("engine", engine, COL_STR_EMPTY, 0), COL("status", status, COL_STR_EMPTY, 0), COL("error", error, COL_STR, 0),
+	COL("engine", engine, COL_STR_EMPTY, 0), COL("status", status, COL_STR_EMPTY, 0),
+	COL("error", error, COL_STR, 0),
 	COL("started_at", started_at, COL_STR, 0), COL("finished_at", finished_at, COL_STR, 0),
 	COL("tool", tool, COL_STR, 0), COL("rw", rw, COL_STR, 0), COL("bssplit", bssplit, COL_STR, 0),
 	COL("size", size, COL_STR, 0), COL("bs_bytes", bs_bytes, COL_COUNT, 0), COL("read_pct", read_pct, COL_INT, -1),
@@ -158,8 +159,8 @@ static const struct row_shape bin_shape = SHAPE("histogram bins", bin_cols, -1);
 
 #define ROW struct store_cpu
 static const struct col cpu_cols[] = {
-	COL("host", host, COL_STR_EMPTY, 0), COL("role", role, COL_STR_EMPTY, 0), COL("source", source, COL_STR_EMPTY, 0),
-	COL("cores", cores, COL_INT, 0), COL("user_pct", share_pct[CPU_USER], COL_REAL, 0),
+	COL("host", host, COL_STR_EMPTY, 0), COL("role", role, COL_STR_EMPTY, 0),
+	COL("source", source, COL_STR_EMPTY, 0), COL("cores", cores, COL_INT, 0), COL("user_pct", share_pct[CPU_USER], COL_REAL, 0),
 	COL("nice_pct", share_pct[CPU_NICE], COL_REAL, 0), COL("system_pct", share_pct[CPU_SYSTEM], COL_REAL, 0),
 	COL("iowait_pct", share_pct[CPU_IOWAIT], COL_REAL, 0), COL("irq_pct", share_pct[CPU_IRQ], COL_REAL, 0),
 	COL("softirq_pct", share_pct[CPU_SOFTIRQ], COL_REAL, 0), COL("steal_pct", share_pct[CPU_STEAL], COL_REAL, 0),
@@ -246,8 +247,8 @@ static int shape_check(sqlite3_stmt *s, const struct row_shape *sh, struct errbu
 		size_t want = col_kind_size(c->kind);
 
 		if (!name || strcmp(name, c->name) || (want && c->size != want))
-			return err_set(err, ERR_INTERNAL, "store_read: column %zu of %s is '%s', its table says '%s'", i,
-				       sh->what, name ? name : "?", c->name);
+			return err_set(err, ERR_INTERNAL, "store_read: column %zu of %s is '%s', its table says "
+				       "'%s'", i, sh->what, name ? name : "?", c->name);
 	}
 	return 0;
 }
@@ -281,11 +282,15 @@ static int fill_col(sqlite3_stmt *s, int i, const struct col *c, char *row)
 	char *f = row + c->off;
 	int null = sqlite3_column_type(s, i) == SQLITE_NULL;
 	const unsigned char *t;
+	sqlite3_int64 x;
 	size_t len;
 
 	switch (c->kind) {
 	case COL_I64: *(int64_t *)f = sqlite3_column_int64(s, i); break;
-	case COL_COUNT: *(uint64_t *)f = sqlite3_column_int64(s, i) > 0 ? (uint64_t)sqlite3_column_int64(s, i) : 0; break;
+	case COL_COUNT:
+		x = sqlite3_column_int64(s, i);
+		*(uint64_t *)f = x > 0 ? (uint64_t)x : 0;
+		break;
 	case COL_REAL: *(double *)f = null ? NAN : sqlite3_column_double(s, i); break;
 	case COL_INT: *(int *)f = null ? (int)c->arg : sqlite3_column_int(s, i); break;
 	case COL_UINT: *(unsigned *)f = (unsigned)(null ? c->arg : sqlite3_column_int(s, i)); break;
