@@ -54,6 +54,9 @@ const char *host_role_name(enum host_role r)
 #define W(f) offsetof(struct workload, f)
 static const size_t workload_strs[] = { W(tool), W(rw), W(bssplit), W(size), W(src_file) };
 #undef W
+#define S(f) offsetof(struct run_spec, f)
+static const size_t run_spec_strs[] = { S(name), S(engine), S(started_at), S(finished_at) };
+#undef S
 #define H(f) offsetof(struct host, f)
 static const size_t host_strs[] = { H(name), H(addr), H(exporter_url), H(ssh_user), H(src_file) };
 #undef H
@@ -116,14 +119,11 @@ void run_spec_release(struct run_spec *s)
 {
 	if (!s)
 		return;
-	free(s->name);
-	free(s->engine);
+	free_members(s, run_spec_strs, NOFFS(run_spec_strs));
 	kvlist_release(&s->engine_opts);
 	kvlist_release(&s->labels);
 	workload_release(&s->wl);
 	strv_free(s->targets, s->ntargets);
-	free(s->started_at);
-	free(s->finished_at);
 	for (size_t j = 0; j < s->njobs; j++) {
 		free(s->jobs[j].name);
 		workload_release(&s->jobs[j].wl);
