@@ -321,6 +321,177 @@ static void fill_result(struct imported_run *run, const struct row_vals *v)
 	}
 }
 
+/* Classifies the header's columns into fld (nhdr of them); -1 on a bad or missing column. */
+static int classify_header(char **hdr, size_t nhdr, const struct kvlist *map, const char *name, int line,
+			   struct field *fld, struct errbuf *err)
+{
+	int name_col = -1, metrics = 0;
+
+	for (size_t i = 0; i < nhdr; i++) {
+		char norm[128];
+		const char *h = trim(hdr[i]);
+		const char *m = map ? kvlist_get(map, h, NULL) : NULL;
+
+		normalise(m ? m : h, norm, sizeof(norm));
+		if (m && !strcmp(m, "-")) {
+			fld[i].kind = F_IGNORE;
+		} else if (m && !strncmp(m, "label:", 6)) {
+			fld[i].kind = F_LABEL;
+			fld[i].label = xstrdup(m + 6);
+		} else if (classify_known(norm, &fld[i]) < 0) {
+			if (m)
+				return err_set(err, ERR_INPUT, "%s: --map '%s=%s': unknown field", name, h, m);
+			if (!*norm)
+				return err_set(err, ERR_INPUT, "%s:%d: column %zu has no name", name, line, i + 1);
+			fld[i].kind = F_LABEL;
+			fld[i].label = xstrdup(norm);
+		}
+		for (size_t k = 0; k < i; k++)
+			if (fld[k].kind == fld[i].kind && fld[i].kind != F_IGNORE && fld[i].kind != F_NOTE &&
+			    fld[k].dir == fld[i].dir &&
+			    (fld[i].kind != F_LABEL || !strcmp(fld[k].label, fld[i].label)))
+				return err_set(err, ERR_INPUT, "%s:%d: columns '%s' and '%s' give the same field", name,
+					       line, trim(hdr[k]), h);
+		if (fld[i].kind == F_NAME)
+			name_col = (int)i;
+		if (fld[i].kind >= F_IOPS)
+			metrics++;
+	}
+	if (name_col < 0)
+		return err_set(err, ERR_INPUT, "%s:%d: no 'workload' (or 'name') column: each row needs a workload "
+			       "name (see docs/csv-format.md)", name, line);
+	if (!metrics)
+		return err_set(err, ERR_INPUT, "%s:%d: no metric column (iops, mbps, read_lat_ms, ..., see "
+			       "docs/csv-format.md)", name, line);
+	return 0;
+}
+
+/* Where a cell is: file, line and column name, for messages. */
+struct cell_at {
+	const char *file, *col;
+	int line;
+};
+
+static int apply_number(struct imported_run *run, struct row_vals *v, const struct field *f, const char *c,
+			const struct cell_at *at, struct errbuf *err)
+{
+	long l;
+	double x;
+	uint64_t sz;
+
+	switch (f->kind) {
+	case F_BS:
+		if (parse_size(c, &sz) < 0 || !sz)
+			return err_set(err, ERR_INPUT, "%s:%d: column '%s': '%s' is not a block size", at->file,
+				       at->line, at->col, c);
+		run->spec.wl.bs_bytes = sz;
+		return 0;
+	case F_RDPCT:
+	case F_RANDPCT:
+		if (parse_long(c, 0, 100, &l) < 0)
+			return err_set(err, ERR_INPUT, "%s:%d: column '%s' must be 0..100, got '%s'", at->file,
+				       at->line, at->col, c);
+		*(f->kind == F_RDPCT ? &run->spec.wl.read_pct : &run->spec.wl.random_pct) = (int)l;
+		return 0;
+	case F_IODEPTH:
+	case F_NUMJOBS:
+	case F_REP:
+		if (parse_long(c, 1, 1000000, &l) < 0)
+			return err_set(err, ERR_INPUT, "%s:%d: column '%s' must be a whole number >= 1, got '%s'",
+				       at->file, at->line, at->col, c);
+		*(f->kind == F_IODEPTH ? &run->spec.wl.iodepth : f->kind == F_NUMJOBS ? &run->spec.wl.numjobs :
+		  &run->spec.repetition) = (unsigned)l;
+		return 0;
+	default: /* metrics */
+		if (num_field(c, &x, at->file, at->line, at->col, err) < 0)
+			return -1;
+		x *= f->scale;
+		if (f->kind == F_IOPS)
+			v->iops[f->dir] = x;
+		else if (f->kind == F_BW)
+			v->bw[f->dir] = x;
+		else if (f->kind == F_LAT)
+			v->lat[f->dir] = x;
+		else if (f->kind == F_P99)
+			v->p99[f->dir] = x;
+		else if (f->kind == F_CPU)
+			v->cpu = x;
+		else
+			v->tcpu = x;
+		return 0;
+	}
+}
+
+/* One cell (trimmed, not empty unless the name) into the run or the row's figures. */
+static int apply_cell(struct imported_run *run, struct row_vals *v, const struct field *f, const char *c,
+		      const struct cell_at *at, struct errbuf *err)
+{
+	switch (f->kind) {
+	case F_IGNORE:
+	case F_NOTE:
+		return 0;
+	case F_LABEL:
+		kvlist_set(&run->spec.labels, f->label, c);
+		return 0;
+	case F_NAME:
+		if (!*c)
+			return err_set(err, ERR_INPUT, "%s:%d: column '%s' is empty: each row needs a workload name",
+				       at->file, at->line, at->col);
+		run->spec.name = xstrdup(c);
+		return 0;
+	case F_TOOL:
+	case F_RW:
+	case F_ERROR: {
+		char **dst = f->kind == F_TOOL ? &run->spec.wl.tool : f->kind == F_RW ? &run->spec.wl.rw : &run->error;
+		free(*dst);
+		*dst = xstrdup(c);
+		return 0;
+	}
+	case F_STATUS:
+		if (run_status_parse(c, &run->status) < 0 || run->status == RUN_RUNNING)
+			return err_set(err, ERR_INPUT, "%s:%d: column '%s': status is done, failed, partial or "
+				       "aborted, got '%s'", at->file, at->line, at->col, c);
+		return 0;
+	default:
+		return apply_number(run, v, f, c, at, err);
+	}
+}
+
+/* One data row (n == nhdr cells) into a new run of the batch. */
+static int import_row(struct import_batch *out, char **hdr, char **cells, size_t nhdr, const struct field *fld,
+		      const char *name, int line, struct errbuf *err)
+{
+	struct imported_run *run;
+	struct row_vals v;
+
+	for (int d = 0; d < DDIR_NR; d++)
+		v.iops[d] = v.bw[d] = v.lat[d] = v.p99[d] = NAN;
+	v.cpu = v.tcpu = NAN;
+	run = import_batch_add(out);
+	run->spec.seq = (unsigned)out->n;
+	run->spec.repetition = 1;
+	run->spec.engine = xstrdup("import");
+	for (size_t i = 0; i < nhdr; i++) {
+		const char *c = trim(cells[i]);
+		struct cell_at at = { name, trim(hdr[i]), line };
+
+		if (!*c && fld[i].kind != F_NAME)
+			continue;
+		if (apply_cell(run, &v, &fld[i], c, &at, err) < 0)
+			return -1;
+	}
+	if (!run->spec.wl.tool)
+		run->spec.wl.tool = xstrdup("csv");
+	fill_result(run, &v);
+	return 0;
+}
+
+static void free_cells(char **cells, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(cells[i]);
+}
+
 int csv_import_parse(const char *text, size_t len, const char *name, const struct kvlist *map,
 		     struct import_batch *out, struct errbuf *err)
 {
@@ -328,7 +499,7 @@ int csv_import_parse(const char *text, size_t len, const char *name, const struc
 	char **cells = NULL, **hdr = NULL;
 	size_t ccap = 0, hcap = 0, nhdr = 0;
 	struct field *fld = NULL;
-	int line = 0, n, ret = -1, name_col = -1, metrics = 0;
+	int line = 0, n, ret = -1;
 	struct strbuf row_text;
 	const char *base;
 
@@ -348,210 +519,43 @@ int csv_import_parse(const char *text, size_t len, const char *name, const struc
 		goto out;
 	}
 	fld = xcalloc(nhdr, sizeof(*fld));
-	for (size_t i = 0; i < nhdr; i++) {
-		char norm[128];
-		const char *h = trim(hdr[i]);
-		const char *m = map ? kvlist_get(map, h, NULL) : NULL;
-
-		normalise(m ? m : h, norm, sizeof(norm));
-		if (m && !strcmp(m, "-")) {
-			fld[i].kind = F_IGNORE;
-		} else if (m && !strncmp(m, "label:", 6)) {
-			fld[i].kind = F_LABEL;
-			fld[i].label = xstrdup(m + 6);
-		} else if (classify_known(norm, &fld[i]) < 0) {
-			if (m) {
-				err_set(err, ERR_INPUT, "%s: --map '%s=%s': unknown field", name, h, m);
-				goto out;
-			}
-			if (!*norm) {
-				err_set(err, ERR_INPUT, "%s:%d: column %zu has no name", name, line, i + 1);
-				goto out;
-			}
-			fld[i].kind = F_LABEL;
-			fld[i].label = xstrdup(norm);
-		}
-		for (size_t k = 0; k < i; k++)
-			if (fld[k].kind == fld[i].kind && fld[i].kind != F_IGNORE && fld[i].kind != F_NOTE &&
-			    fld[k].dir == fld[i].dir &&
-			    (fld[i].kind != F_LABEL || !strcmp(fld[k].label, fld[i].label))) {
-				err_set(err, ERR_INPUT, "%s:%d: columns '%s' and '%s' give the same field", name, line,
-					trim(hdr[k]), h);
-				goto out;
-			}
-		if (fld[i].kind == F_NAME)
-			name_col = (int)i;
-		if (fld[i].kind >= F_IOPS)
-			metrics++;
-	}
-	if (name_col < 0) {
-		err_set(err, ERR_INPUT, "%s:%d: no 'workload' (or 'name') column: each row needs a workload name "
-			"(see docs/csv-format.md)", name, line);
+	if (classify_header(hdr, nhdr, map, name, line, fld, err) < 0)
 		goto out;
-	}
-	if (!metrics) {
-		err_set(err, ERR_INPUT, "%s:%d: no metric column (iops, mbps, read_lat_ms, ..., see "
-			"docs/csv-format.md)", name, line);
-		goto out;
-	}
 	base = strrchr(name, '/');
 	free(out->suite_name);
 	out->suite_name = xstrdup(base ? base + 1 : name);
 
 	for (;;) {
-		struct imported_run *run;
-		struct row_vals v;
 		const char *start = r.p;
-		int blank = 1;
+		int blank = 1, rc;
 
 		n = csv_record(&r, &cells, &ccap, &line, err, name);
-		if (n < 0)
-			goto out;
-		if (n == 0)
+		if (n <= 0) {
+			if (n < 0)
+				goto out;
 			break;
+		}
 		for (int i = 0; i < n; i++)
 			if (*trim(cells[i]))
 				blank = 0;
-		if (blank) {
-			for (int i = 0; i < n; i++)
-				free(cells[i]);
-			continue;
-		}
-		if ((size_t)n != nhdr) {
+		if (!blank && (size_t)n != nhdr) {
 			err_set(err, ERR_INPUT, "%s:%d: %d fields, the header has %zu", name, line, n, nhdr);
-			for (int i = 0; i < n; i++)
-				free(cells[i]);
+			free_cells(cells, n);
 			goto out;
 		}
-		for (int d = 0; d < DDIR_NR; d++)
-			v.iops[d] = v.bw[d] = v.lat[d] = v.p99[d] = NAN;
-		v.cpu = v.tcpu = NAN;
-		run = import_batch_add(out);
-		run->spec.seq = (unsigned)out->n;
-		run->spec.repetition = 1;
-		run->spec.engine = xstrdup("import");
-		for (size_t i = 0; i < nhdr && ret == -1; i++) {
-			const char *c = trim(cells[i]), *col = trim(hdr[i]);
-			double x;
-			long l;
-			uint64_t sz;
-
-			if (!*c && fld[i].kind != F_NAME)
-				continue;
-			switch (fld[i].kind) {
-			case F_IGNORE:
-			case F_NOTE:
-				break;
-			case F_LABEL:
-				kvlist_set(&run->spec.labels, fld[i].label, c);
-				break;
-			case F_NAME:
-				if (!*c) {
-					err_set(err, ERR_INPUT, "%s:%d: column '%s' is empty: each row needs a workload "
-						"name", name, line, col);
-					ret = -2;
-					break;
-				}
-				run->spec.name = xstrdup(c);
-				break;
-			case F_TOOL:
-				free(run->spec.wl.tool);
-				run->spec.wl.tool = xstrdup(c);
-				break;
-			case F_RW:
-				free(run->spec.wl.rw);
-				run->spec.wl.rw = xstrdup(c);
-				break;
-			case F_BS:
-				if (parse_size(c, &sz) < 0 || !sz) {
-					err_set(err, ERR_INPUT, "%s:%d: column '%s': '%s' is not a block size", name, line,
-						col, c);
-					ret = -2;
-				}
-				run->spec.wl.bs_bytes = sz;
-				break;
-			case F_RDPCT:
-			case F_RANDPCT:
-				if (parse_long(c, 0, 100, &l) < 0) {
-					err_set(err, ERR_INPUT, "%s:%d: column '%s' must be 0..100, got '%s'", name, line,
-						col, c);
-					ret = -2;
-					break;
-				}
-				if (fld[i].kind == F_RDPCT)
-					run->spec.wl.read_pct = (int)l;
-				else
-					run->spec.wl.random_pct = (int)l;
-				break;
-			case F_IODEPTH:
-			case F_NUMJOBS:
-			case F_REP:
-				if (parse_long(c, 1, 1000000, &l) < 0) {
-					err_set(err, ERR_INPUT, "%s:%d: column '%s' must be a whole number >= 1, got '%s'",
-						name, line, col, c);
-					ret = -2;
-					break;
-				}
-				if (fld[i].kind == F_IODEPTH)
-					run->spec.wl.iodepth = (unsigned)l;
-				else if (fld[i].kind == F_NUMJOBS)
-					run->spec.wl.numjobs = (unsigned)l;
-				else
-					run->spec.repetition = (unsigned)l;
-				break;
-			case F_STATUS:
-				if (run_status_parse(c, &run->status) < 0 || run->status == RUN_RUNNING) {
-					err_set(err, ERR_INPUT, "%s:%d: column '%s': status is done, failed, partial or "
-						"aborted, got '%s'", name, line, col, c);
-					ret = -2;
-				}
-				break;
-			case F_ERROR:
-				free(run->error);
-				run->error = xstrdup(c);
-				break;
-			case F_IOPS:
-			case F_BW:
-			case F_LAT:
-			case F_P99:
-			case F_CPU:
-			case F_TCPU:
-				if (num_field(c, &x, name, line, col, err) < 0) {
-					ret = -2;
-					break;
-				}
-				x *= fld[i].scale;
-				if (fld[i].kind == F_IOPS)
-					v.iops[fld[i].dir] = x;
-				else if (fld[i].kind == F_BW)
-					v.bw[fld[i].dir] = x;
-				else if (fld[i].kind == F_LAT)
-					v.lat[fld[i].dir] = x;
-				else if (fld[i].kind == F_P99)
-					v.p99[fld[i].dir] = x;
-				else if (fld[i].kind == F_CPU)
-					v.cpu = x;
-				else
-					v.tcpu = x;
-				break;
-			}
-		}
-		for (int i = 0; i < n; i++)
-			free(cells[i]);
-		if (ret == -2) {
-			ret = -1;
+		rc = blank ? 0 : import_row(out, hdr, cells, nhdr, fld, name, line, err);
+		free_cells(cells, n);
+		if (rc < 0)
 			goto out;
-		}
-		if (!run->spec.wl.tool)
-			run->spec.wl.tool = xstrdup("csv");
-		fill_result(run, &v);
+		if (blank)
+			continue;
 		/* The source row, description columns included, stays with the run. */
 		strbuf_reset(&row_text);
 		for (size_t i = 0; i < nhdr; i++)
 			strbuf_addf(&row_text, "%s%s", i ? "," : "", hdr[i]);
 		strbuf_addc(&row_text, '\n');
 		strbuf_add(&row_text, start, (size_t)(r.p - start));
-		run_result_add_artifact(&run->res, "csv-row", row_text.buf, row_text.len);
+		run_result_add_artifact(&out->runs[out->n - 1].res, "csv-row", row_text.buf, row_text.len);
 	}
 	if (!out->n) {
 		err_set(err, ERR_INPUT, "%s: no data rows after the header", name);

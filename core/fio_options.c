@@ -21,26 +21,13 @@
 static const struct {
 	const char *alias, *name;
 } fio_aliases[] = {
-	{ "readwrite", "rw" },
-	{ "blocksize", "bs" },
-	{ "blockalign", "ba" },
-	{ "blocksize_range", "bsrange" },
-	{ "blocksize_unaligned", "bs_unaligned" },
-	{ "iodepth_batch_submit", "iodepth_batch" },
-	{ "iodepth_batch_complete", "iodepth_batch_complete_min" },
-	{ "io_limit", "io_size" },
-	{ "fill_fs", "fill_device" },
-	{ "fileoffset", "offset" },
-	{ "nr_files", "nrfiles" },
-	{ "timeout", "runtime" },
-	{ "iomem", "mem" },
-	{ "ratemin", "rate_min" },
-	{ "ratecycle", "rate_cycle" },
-	{ "wait_for_previous", "stonewall" },
-	{ "disable_bw", "disable_bw_measurement" },
-	{ "ss", "steadystate" },
-	{ "ss_dur", "steadystate_duration" },
-	{ "ss_ramp", "steadystate_ramp_time" },
+	{ "readwrite", "rw" }, { "blocksize", "bs" }, { "blockalign", "ba" }, { "blocksize_range", "bsrange" },
+	{ "blocksize_unaligned", "bs_unaligned" }, { "iodepth_batch_submit", "iodepth_batch" },
+	{ "iodepth_batch_complete", "iodepth_batch_complete_min" }, { "io_limit", "io_size" },
+	{ "fill_fs", "fill_device" }, { "fileoffset", "offset" }, { "nr_files", "nrfiles" }, { "timeout", "runtime" },
+	{ "iomem", "mem" }, { "ratemin", "rate_min" }, { "ratecycle", "rate_cycle" },
+	{ "wait_for_previous", "stonewall" }, { "disable_bw", "disable_bw_measurement" }, { "ss", "steadystate" },
+	{ "ss_dur", "steadystate_duration" }, { "ss_ramp", "steadystate_ramp_time" },
 };
 
 const char *fio_opt_canonical_name(const char *name)
@@ -565,95 +552,41 @@ static const struct opt_info {
 	enum val_kind kind;
 	const char *def;       /* fio's default in canonical form: an option with it is left out; NULL: none */
 } opt_table[] = {
-	/* the modelled options: normalised workload fields */
-	{ "rw", FIO_OPT_MODELLED, V_RW, NULL },
-	{ "bs", FIO_OPT_MODELLED, V_SIZE3, "4096" },
-	{ "bssplit", FIO_OPT_MODELLED, V_BSSPLIT, NULL },
-	{ "rwmixread", FIO_OPT_MODELLED, V_AUTO, "50" },
-	{ "rwmixwrite", FIO_OPT_MODELLED, V_AUTO, "50" },
-	{ "percentage_random", FIO_OPT_MODELLED, V_INT3, "100" },
-	{ "iodepth", FIO_OPT_MODELLED, V_AUTO, "1" },
-	{ "numjobs", FIO_OPT_MODELLED, V_AUTO, "1" },
-	{ "size", FIO_OPT_MODELLED, V_SIZE_PCT, NULL },
-	{ "buffer_compress_percentage", FIO_OPT_MODELLED, V_AUTO, "0" },
-	{ "dedupe_percentage", FIO_OPT_MODELLED, V_AUTO, "0" },
-	{ "kb_base", FIO_OPT_MODELLED, V_TEXT, NULL },  /* applied to every value */
-	/* options that change the load, with the kind of their value and fio's default */
-	{ "ioengine", FIO_OPT_LOAD, V_TEXT, "psync" },
-	{ "direct", FIO_OPT_LOAD, V_FLAG, "0" },
-	{ "buffered", FIO_OPT_LOAD, V_FLAG, "1" },
-	{ "sync", FIO_OPT_LOAD, V_TEXT, "0" },
-	{ "fsync", FIO_OPT_LOAD, V_AUTO, "0" },
-	{ "fdatasync", FIO_OPT_LOAD, V_AUTO, "0" },
-	{ "end_fsync", FIO_OPT_LOAD, V_FLAG, "0" },
-	{ "fsync_on_close", FIO_OPT_LOAD, V_FLAG, "0" },
-	{ "verify", FIO_OPT_LOAD, V_TEXT, "0" },
-	{ "rate", FIO_OPT_LOAD, V_SIZE3, "0" },
-	{ "rate_min", FIO_OPT_LOAD, V_SIZE3, "0" },
-	{ "rate_iops", FIO_OPT_LOAD, V_INT3, "0" },
-	{ "rate_iops_min", FIO_OPT_LOAD, V_INT3, "0" },
-	{ "ba", FIO_OPT_LOAD, V_SIZE3, NULL },
-	{ "thinktime", FIO_OPT_LOAD, V_TIME_US, "0" },
-	{ "thinktime_spin", FIO_OPT_LOAD, V_TIME_US, "0" },
-	{ "thinktime_iotime", FIO_OPT_LOAD, V_TIME_US, "0" },
-	{ "latency_target", FIO_OPT_LOAD, V_TIME_US, "0" },
-	{ "latency_window", FIO_OPT_LOAD, V_TIME_US, "0" },
-	{ "max_latency", FIO_OPT_LOAD, V_TIME_US, "0" },
-	{ "randrepeat", FIO_OPT_LOAD, V_FLAG, "1" },
-	{ "norandommap", FIO_OPT_LOAD, V_FLAG, "0" },
-	{ "refill_buffers", FIO_OPT_LOAD, V_FLAG, "0" },
-	{ "scramble_buffers", FIO_OPT_LOAD, V_FLAG, "1" },
-	{ "zero_buffers", FIO_OPT_LOAD, V_FLAG, "0" },
-	{ "invalidate", FIO_OPT_LOAD, V_FLAG, "1" },
-	{ "overwrite", FIO_OPT_LOAD, V_FLAG, "0" },
-	{ "random_distribution", FIO_OPT_LOAD, V_TEXT, "random" },
-	{ "random_generator", FIO_OPT_LOAD, V_TEXT, NULL },
-	{ "cpus_allowed", FIO_OPT_LOAD, V_TEXT, NULL },
-	{ "sync_file_range", FIO_OPT_LOAD, V_TEXT, NULL },
-	/* options that do not change the load */
-	{ "name", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "description", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "filename", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "directory", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "filename_format", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "unique_filename", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "opendir", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "output", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "output-format", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "runtime", FIO_OPT_NO_LOAD, V_TEXT, NULL },        /* how long, not what: runtime_s keeps it */
-	{ "ramp_time", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "time_based", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "startdelay", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "group_reporting", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "new_group", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "stonewall", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "thread", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "unified_rw_reporting", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "percentile_list", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "clat_percentiles", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "lat_percentiles", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "slat_percentiles", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "significant_figures", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "disable_lat", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "disable_clat", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "disable_slat", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "disable_bw_measurement", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "stats", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "gtod_reduce", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "clocksource", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "unit_base", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "bwavgtime", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "iopsavgtime", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "exitall", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "exitall_on_error", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "exec_prerun", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "exec_postrun", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "write_iolog", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "per_job_logs", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "steadystate", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "steadystate_duration", FIO_OPT_NO_LOAD, V_TEXT, NULL },
-	{ "steadystate_ramp_time", FIO_OPT_NO_LOAD, V_TEXT, NULL },
+#define M(name, kind, def) { #name, FIO_OPT_MODELLED, kind, def }
+#define L(name, kind, def) { #name, FIO_OPT_LOAD, kind, def }
+	/* the modelled options: normalised workload fields (kb_base is applied to every value) */
+	M(rw, V_RW, NULL), M(bs, V_SIZE3, "4096"), M(bssplit, V_BSSPLIT, NULL), M(rwmixread, V_AUTO, "50"),
+	M(rwmixwrite, V_AUTO, "50"), M(percentage_random, V_INT3, "100"), M(iodepth, V_AUTO, "1"),
+	M(numjobs, V_AUTO, "1"), M(size, V_SIZE_PCT, NULL), M(buffer_compress_percentage, V_AUTO, "0"),
+	M(dedupe_percentage, V_AUTO, "0"), M(kb_base, V_TEXT, NULL),
+	/* options that change the load, by the kind of their value, with fio's default */
+	L(direct, V_FLAG, "0"), L(buffered, V_FLAG, "1"), L(end_fsync, V_FLAG, "0"), L(fsync_on_close, V_FLAG, "0"),
+	L(randrepeat, V_FLAG, "1"), L(norandommap, V_FLAG, "0"), L(refill_buffers, V_FLAG, "0"),
+	L(scramble_buffers, V_FLAG, "1"), L(zero_buffers, V_FLAG, "0"), L(invalidate, V_FLAG, "1"),
+	L(overwrite, V_FLAG, "0"),
+	L(thinktime, V_TIME_US, "0"), L(thinktime_spin, V_TIME_US, "0"), L(thinktime_iotime, V_TIME_US, "0"),
+	L(latency_target, V_TIME_US, "0"), L(latency_window, V_TIME_US, "0"), L(max_latency, V_TIME_US, "0"),
+	L(rate, V_SIZE3, "0"), L(rate_min, V_SIZE3, "0"), L(ba, V_SIZE3, NULL), L(rate_iops, V_INT3, "0"),
+	L(rate_iops_min, V_INT3, "0"), L(fsync, V_AUTO, "0"), L(fdatasync, V_AUTO, "0"),
+	L(ioengine, V_TEXT, "psync"), L(sync, V_TEXT, "0"), L(verify, V_TEXT, "0"),
+	L(random_distribution, V_TEXT, "random"), L(random_generator, V_TEXT, NULL), L(cpus_allowed, V_TEXT, NULL),
+	L(sync_file_range, V_TEXT, NULL),
+#undef M
+#undef L
 };
+
+/* Options that do not change the load (value kind V_TEXT, no default). runtime and ramp_time: how long, not
+ * what (runtime_s and ramp_s keep them). */
+static const char *const no_load_names[] = {
+	"name", "description", "filename", "directory", "filename_format", "unique_filename", "opendir", "output",
+	"output-format", "runtime", "ramp_time", "time_based", "startdelay", "group_reporting", "new_group",
+	"stonewall", "thread", "unified_rw_reporting", "percentile_list", "clat_percentiles", "lat_percentiles",
+	"slat_percentiles", "significant_figures", "disable_lat", "disable_clat", "disable_slat",
+	"disable_bw_measurement", "stats", "gtod_reduce", "clocksource", "unit_base", "bwavgtime", "iopsavgtime",
+	"exitall", "exitall_on_error", "exec_prerun", "exec_postrun", "write_iolog", "per_job_logs", "steadystate",
+	"steadystate_duration", "steadystate_ramp_time", NULL,
+};
+static const struct opt_info no_load_info = { NULL, FIO_OPT_NO_LOAD, V_TEXT, NULL };
 
 /* Option-name prefixes that do not change the load: fio's logs (write_bw_log, log_avg_msec ...) and bench's
  * own keys (bench.label.K, bench.disks). */
@@ -667,6 +600,9 @@ static const struct opt_info *opt_find(const char *name)
 	for (size_t i = 0; i < sizeof(opt_table) / sizeof(opt_table[0]); i++)
 		if (!strcmp(opt_table[i].name, c))
 			return &opt_table[i];
+	for (size_t i = 0; no_load_names[i]; i++)
+		if (!strcmp(no_load_names[i], c))
+			return &no_load_info;
 	return NULL;
 }
 

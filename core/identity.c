@@ -116,26 +116,25 @@ void workload_identity_kv(const struct workload *w, struct kvlist *out)
 	kvlist_release(&l);
 }
 
-static char *joined(const struct kvlist *kv)
+/* The identity text of a kv list ("k=v|k=v"), which it releases. */
+static char *joined_release(struct kvlist *kv)
 {
 	struct strbuf sb;
 
 	strbuf_init(&sb);
 	for (size_t i = 0; i < kv->n; i++)
 		strbuf_addf(&sb, "%s%s=%s", i ? "|" : "", kv->v[i].key, kv->v[i].value);
+	kvlist_release(kv);
 	return strbuf_detach(&sb, NULL);
 }
 
 char *workload_identity(const struct workload *w)
 {
 	struct kvlist kv;
-	char *id;
 
 	kvlist_init(&kv);
 	workload_identity_kv(w, &kv);
-	id = joined(&kv);
-	kvlist_release(&kv);
-	return id;
+	return joined_release(&kv);
 }
 
 /* ---- runs of several jobs ----------------------------------------------------------------------------- */
@@ -164,11 +163,8 @@ void run_spec_identity_kv(const struct run_spec *s, struct kvlist *out)
 char *run_spec_identity(const struct run_spec *s)
 {
 	struct kvlist kv;
-	char *id;
 
 	kvlist_init(&kv);
 	run_spec_identity_kv(s, &kv);
-	id = joined(&kv);
-	kvlist_release(&kv);
-	return id;
+	return joined_release(&kv);
 }

@@ -4,6 +4,7 @@
 #include "core/kv.h"
 #include "core/strbuf.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,13 +16,11 @@ void kvlist_init(struct kvlist *l)
 
 void kvlist_release(struct kvlist *l)
 {
+	static const size_t strs[] = { offsetof(struct kv, key), offsetof(struct kv, value) };
+
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].key);
-		free(l->v[i].value);
-	}
-	free(l->v);
+	array_free_members(l->v, l->n, sizeof(*l->v), strs, 2);
 	kvlist_init(l);
 }
 

@@ -49,6 +49,38 @@ const char *host_role_name(enum host_role r)
 	return r == ROLE_TARGET ? "target" : "initiator";
 }
 
+/* ---- owned strings, by offset: one list per struct, for release and copy --------------------------- */
+
+#define W(f) offsetof(struct workload, f)
+static const size_t workload_strs[] = { W(tool), W(rw), W(bssplit), W(size), W(src_file) };
+#undef W
+#define S(f) offsetof(struct run_spec, f)
+static const size_t run_spec_strs[] = { S(name), S(engine), S(started_at), S(finished_at) };
+#undef S
+#define H(f) offsetof(struct host, f)
+static const size_t host_strs[] = { H(name), H(addr), H(exporter_url), H(ssh_user), H(src_file) };
+#undef H
+#define R(f) offsetof(struct host_result, f)
+static const size_t host_result_strs[] = { R(host), R(fio_version), R(errmsg), R(job) };
+#undef R
+#define NOFFS(a) (sizeof(a) / sizeof(a[0]))
+
+static void strs_dup(void *dst, const void *src, const size_t *offs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		*(char **)((char *)dst + offs[i]) = xstrdup(*(char *const *)((const char *)src + offs[i]));
+}
+
+/* Frees a vector of n strings. */
+static void strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* ---- workloads and run specs -------------------------------------------------------------------- */
+
 void workload_init(struct workload *w)
 {
 	memset(w, 0, sizeof(*w));
@@ -61,11 +93,7 @@ void workload_release(struct workload *w)
 {
 	if (!w)
 		return;
-	free(w->tool);
-	free(w->rw);
-	free(w->bssplit);
-	free(w->size);
-	free(w->src_file);
+	free_members(w, workload_strs, NOFFS(workload_strs));
 	kvlist_release(&w->opts);
 	workload_init(w);
 }
@@ -73,11 +101,7 @@ void workload_release(struct workload *w)
 void workload_copy(struct workload *dst, const struct workload *src)
 {
 	*dst = *src;
-	dst->tool = xstrdup(src->tool);
-	dst->rw = xstrdup(src->rw);
-	dst->bssplit = xstrdup(src->bssplit);
-	dst->size = xstrdup(src->size);
-	dst->src_file = xstrdup(src->src_file);
+	strs_dup(dst, src, workload_strs, NOFFS(workload_strs));
 	kvlist_init(&dst->opts);
 	kvlist_copy(&dst->opts, &src->opts);
 }
@@ -95,22 +119,15 @@ void run_spec_release(struct run_spec *s)
 {
 	if (!s)
 		return;
-	free(s->name);
-	free(s->engine);
+	free_members(s, run_spec_strs, NOFFS(run_spec_strs));
 	kvlist_release(&s->engine_opts);
 	kvlist_release(&s->labels);
 	workload_release(&s->wl);
-	for (size_t i = 0; i < s->ntargets; i++)
-		free(s->targets[i]);
-	free(s->targets);
-	free(s->started_at);
-	free(s->finished_at);
+	strv_free(s->targets, s->ntargets);
 	for (size_t j = 0; j < s->njobs; j++) {
 		free(s->jobs[j].name);
 		workload_release(&s->jobs[j].wl);
-		for (size_t i = 0; i < s->jobs[j].ntargets; i++)
-			free(s->jobs[j].targets[i]);
-		free(s->jobs[j].targets);
+		strv_free(s->jobs[j].targets, s->jobs[j].ntargets);
 	}
 	free(s->jobs);
 	run_spec_init(s);
@@ -230,9 +247,7 @@ void run_spec_summarise(struct run_spec *s)
 	/* the planned shares: the jobs' shares weighted by their numjobs (rounded), unknown when one is */
 	w->read_pct = unknown ? -1 : (int)((read_sum + w->numjobs / 2) / w->numjobs);
 	w->random_pct = unknown ? -1 : (int)((random_sum + w->numjobs / 2) / w->numjobs);
-	for (size_t i = 0; i < s->ntargets; i++)
-		free(s->targets[i]);
-	free(s->targets);
+	strv_free(s->targets, s->ntargets);
 	s->targets = NULL;
 	s->ntargets = 0;
 	for (size_t j = 0; j < s->njobs; j++)
@@ -262,30 +277,22 @@ void host_release(struct host *h)
 {
 	if (!h)
 		return;
-	free(h->name);
-	free(h->addr);
-	for (size_t i = 0; i < h->ntargets; i++)
-		free(h->targets[i]);
-	free(h->targets);
-	free(h->exporter_url);
-	free(h->ssh_user);
-	free(h->src_file);
+	free_members(h, host_strs, NOFFS(host_strs));
+	strv_free(h->targets, h->ntargets);
 	memset(h, 0, sizeof(*h));
-}
-
-void host_list_init(struct host_list *l)
-{
-	memset(l, 0, sizeof(*l));
 }
 
 void host_list_release(struct host_list *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++)
-		host_release(&l->v[i]);
-	free(l->v);
+	ARRAY_RELEASE(l->v, l->n, host_release);
 	host_list_init(l);
+}
+
+void host_list_init(struct host_list *l)
+{
+	memset(l, 0, sizeof(*l));
 }
 
 void dir_result_init(struct dir_result *d)
@@ -316,10 +323,7 @@ void host_result_release(struct host_result *h)
 {
 	if (!h)
 		return;
-	free(h->host);
-	free(h->fio_version);
-	free(h->errmsg);
-	free(h->job);
+	free_members(h, host_result_strs, NOFFS(host_result_strs));
 	for (int d = 0; d < DDIR_NR; d++)
 		dir_result_release(&h->dir[d]);
 	memset(h, 0, sizeof(*h));
@@ -334,30 +338,14 @@ void run_result_release(struct run_result *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nhosts; i++)
-		host_result_release(&r->hosts[i]);
-	free(r->hosts);
-	for (size_t i = 0; i < r->ncpu; i++) {
-		free(r->cpu[i].host);
-		free(r->cpu[i].source);
-	}
-	free(r->cpu);
-	for (size_t i = 0; i < r->ndisks; i++) {
-		free(r->disks[i].host);
-		free(r->disks[i].device);
-	}
-	free(r->disks);
-	for (size_t i = 0; i < r->nsamples; i++) {
-		free(r->samples[i].host);
-		free(r->samples[i].metric);
-	}
-	free(r->samples);
+	ARRAY_RELEASE(r->hosts, r->nhosts, host_result_release);
+#define FREE2(v, n, T, a, b) array_free_members(v, n, sizeof(T), (const size_t[]){ offsetof(T, a), offsetof(T, b) }, 2)
+	FREE2(r->cpu, r->ncpu, struct cpu_result, host, source);
+	FREE2(r->disks, r->ndisks, struct disk_result, host, device);
+	FREE2(r->samples, r->nsamples, struct sample, host, metric);
+	FREE2(r->art, r->nart, struct artifact, name, content);
+#undef FREE2
 	kvlist_release(&r->labels);
-	for (size_t i = 0; i < r->nart; i++) {
-		free(r->art[i].name);
-		free(r->art[i].content);
-	}
-	free(r->art);
 	run_result_init(r);
 }
 

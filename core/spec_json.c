@@ -5,6 +5,7 @@
 #include "core/strbuf.h"
 
 #include <cjson/cJSON.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,26 +28,39 @@ static void add_str(cJSON *o, const char *k, const char *v)
 		cJSON_AddStringToObject(o, k, v);
 }
 
+/* The fields of a workload in the stored JSON, in order, with their JSON kind (read back with the default). */
+enum wl_kind { WL_STR, WL_U64, WL_INT, WL_UINT, WL_OPTS };
+
+static const struct wl_field {
+	const char *key;
+	enum wl_kind kind;
+	size_t off;
+	double def;
+} wl_fields[] = {
+#define F(key, kind, def) { #key, kind, offsetof(struct workload, key), def }
+	F(tool, WL_STR, 0), F(rw, WL_STR, 0), F(bs_bytes, WL_U64, 0), F(bssplit, WL_STR, 0), F(read_pct, WL_INT, -1),
+	F(random_pct, WL_INT, -1), F(iodepth, WL_UINT, 0), F(numjobs, WL_UINT, 0), F(runtime_s, WL_UINT, 0),
+	F(ramp_s, WL_UINT, 0), F(size, WL_STR, 0), F(compress_pct, WL_INT, 0), F(dedupe_pct, WL_INT, 0),
+	F(opts, WL_OPTS, 0), F(src_file, WL_STR, 0), F(src_line, WL_INT, 0),
+#undef F
+};
+
 static cJSON *workload_to_json(const struct workload *w)
 {
 	cJSON *wl = cJSON_CreateObject();
 
-	add_str(wl, "tool", w->tool);
-	add_str(wl, "rw", w->rw);
-	cJSON_AddNumberToObject(wl, "bs_bytes", (double)w->bs_bytes);
-	add_str(wl, "bssplit", w->bssplit);
-	cJSON_AddNumberToObject(wl, "read_pct", w->read_pct);
-	cJSON_AddNumberToObject(wl, "random_pct", w->random_pct);
-	cJSON_AddNumberToObject(wl, "iodepth", w->iodepth);
-	cJSON_AddNumberToObject(wl, "numjobs", w->numjobs);
-	cJSON_AddNumberToObject(wl, "runtime_s", w->runtime_s);
-	cJSON_AddNumberToObject(wl, "ramp_s", w->ramp_s);
-	add_str(wl, "size", w->size);
-	cJSON_AddNumberToObject(wl, "compress_pct", w->compress_pct);
-	cJSON_AddNumberToObject(wl, "dedupe_pct", w->dedupe_pct);
-	cJSON_AddItemToObject(wl, "opts", kv_to_json(&w->opts));
-	add_str(wl, "src_file", w->src_file);
-	cJSON_AddNumberToObject(wl, "src_line", w->src_line);
+	for (size_t i = 0; i < sizeof(wl_fields) / sizeof(wl_fields[0]); i++) {
+		const struct wl_field *f = &wl_fields[i];
+		const char *p = (const char *)w + f->off;
+
+		switch (f->kind) {
+		case WL_STR: add_str(wl, f->key, *(char *const *)p); break;
+		case WL_U64: cJSON_AddNumberToObject(wl, f->key, (double)*(const uint64_t *)p); break;
+		case WL_INT: cJSON_AddNumberToObject(wl, f->key, *(const int *)p); break;
+		case WL_UINT: cJSON_AddNumberToObject(wl, f->key, *(const unsigned *)p); break;
+		case WL_OPTS: cJSON_AddItemToObject(wl, f->key, kv_to_json((const struct kvlist *)p)); break;
+		}
+	}
 	return wl;
 }
 
@@ -125,23 +139,21 @@ static int workload_from_json(const cJSON *wl, struct workload *w)
 {
 	if (!cJSON_IsObject(wl))
 		return -1;
-	w->tool = get_str(wl, "tool");
-	w->rw = get_str(wl, "rw");
-	w->bs_bytes = (uint64_t)get_num(wl, "bs_bytes", 0);
-	w->bssplit = get_str(wl, "bssplit");
-	w->read_pct = (int)get_num(wl, "read_pct", -1);
-	w->random_pct = (int)get_num(wl, "random_pct", -1);
-	w->iodepth = (unsigned)get_num(wl, "iodepth", 0);
-	w->numjobs = (unsigned)get_num(wl, "numjobs", 0);
-	w->runtime_s = (unsigned)get_num(wl, "runtime_s", 0);
-	w->ramp_s = (unsigned)get_num(wl, "ramp_s", 0);
-	w->size = get_str(wl, "size");
-	w->compress_pct = (int)get_num(wl, "compress_pct", 0);
-	w->dedupe_pct = (int)get_num(wl, "dedupe_pct", 0);
-	if (json_to_kv(cJSON_GetObjectItemCaseSensitive(wl, "opts"), &w->opts) < 0)
-		return -1;
-	w->src_file = get_str(wl, "src_file");
-	w->src_line = (int)get_num(wl, "src_line", 0);
+	for (size_t i = 0; i < sizeof(wl_fields) / sizeof(wl_fields[0]); i++) {
+		const struct wl_field *f = &wl_fields[i];
+		char *p = (char *)w + f->off;
+
+		switch (f->kind) {
+		case WL_STR: *(char **)p = get_str(wl, f->key); break;
+		case WL_U64: *(uint64_t *)p = (uint64_t)get_num(wl, f->key, f->def); break;
+		case WL_INT: *(int *)p = (int)get_num(wl, f->key, f->def); break;
+		case WL_UINT: *(unsigned *)p = (unsigned)get_num(wl, f->key, f->def); break;
+		case WL_OPTS:
+			if (json_to_kv(cJSON_GetObjectItemCaseSensitive(wl, f->key), (struct kvlist *)p) < 0)
+				return -1;
+			break;
+		}
+	}
 	return 0;
 }
 

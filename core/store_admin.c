@@ -1,7 +1,8 @@
 /*
- * store_admin: the writes of `bench db` (rm, relabel, merge, check, vacuum) and the reads `bench db show` and
- * `bench export` need beyond report_load() (store_admin.h). Sets of run ids are bound as one JSON array and
- * read with json_each(), so every statement stays a prepared statement whatever the number of ids.
+ * store_admin: the writes of `bench db` (rm, relabel, merge, check, vacuum) and the views `bench db show` and
+ * `bench export` print beyond report_load() (store_admin.h), built from the typed reads of store_read.h.
+ * Sets of run ids are bound as one JSON array and read with json_each(), so every statement stays a prepared
+ * statement whatever the number of ids.
  *
  * merge walks the foreign keys of the schema instead of naming tables: a table that references suite, run
  * or result (pragma_foreign_key_list) is copied with its parent, so a later migration that adds a table
@@ -10,10 +11,12 @@
  */
 #include "core/store_admin.h"
 #include "core/store_internal.h"
+#include "core/store_read.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,11 +38,6 @@ static char *col_text(sqlite3_stmt *s, int i)
 {
 	const unsigned char *t = sqlite3_column_text(s, i);
 	return t ? xstrdup((const char *)t) : NULL;
-}
-
-static double col_double(sqlite3_stmt *s, int i)
-{
-	return sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : sqlite3_column_double(s, i);
 }
 
 /* Runs one statement without rows; -1 with err on failure. */
@@ -327,19 +325,19 @@ fail:
 
 static void merger_release(struct merger *M)
 {
+	static const size_t strs[] = { offsetof(struct merge_table, name), offsetof(struct merge_table, fkcol),
+				       offsetof(struct merge_table, parent) };
+	sqlite3_stmt *own[] = { M->suites, M->suite_same, M->suite_copy, M->runs, M->run_same };
+
 	for (size_t i = 0; i < M->n; i++) {
-		free(M->t[i].name);
-		free(M->t[i].fkcol);
-		free(M->t[i].parent);
-		sqlite3_finalize(M->t[i].bulk);
-		sqlite3_finalize(M->t[i].list);
-		sqlite3_finalize(M->t[i].row);
+		sqlite3_stmt *ts[] = { M->t[i].bulk, M->t[i].list, M->t[i].row };
+
+		free_members(&M->t[i], strs, 3);
+		for (size_t k = 0; k < 3; k++)
+			sqlite3_finalize(ts[k]);
 	}
-	sqlite3_finalize(M->suites);
-	sqlite3_finalize(M->suite_same);
-	sqlite3_finalize(M->suite_copy);
-	sqlite3_finalize(M->runs);
-	sqlite3_finalize(M->run_same);
+	for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++)
+		sqlite3_finalize(own[k]);
 }
 
 static int step_done(struct merger *M, sqlite3_stmt *s, int64_t a, int64_t b, struct errbuf *err)
@@ -656,135 +654,127 @@ int store_admin_vacuum(struct store *st, int64_t *before_bytes, int64_t *after_b
 	return 0;
 }
 
-/* ---- reads -------------------------------------------------------------------------------------- */
+/* ---- reads: through the one reader (store_read.h) --------------------------------------------------- */
 
 void admin_run_detail_release(struct admin_run_detail *d)
 {
+#define D(f) offsetof(struct admin_run_detail, f)
+	static const size_t strs[] = { D(name), D(suite_name), D(suite_source), D(suite_args), D(suite_bench_version),
+				       D(spec) };
+#undef D
+
 	if (!d)
 		return;
-	free(d->name);
-	free(d->suite_name);
-	free(d->suite_source);
-	free(d->suite_args);
-	free(d->suite_bench_version);
-	free(d->spec);
+	free_members(d, strs, sizeof(strs) / sizeof(strs[0]));
 	memset(d, 0, sizeof(*d));
+}
+
+/* Moves a string out of a struct the reader filled. */
+static char *take(char **p)
+{
+	char *v = *p;
+
+	*p = NULL;
+	return v;
 }
 
 int store_admin_run_detail(struct store *st, int64_t run_id, struct admin_run_detail *out, struct errbuf *err)
 {
-	sqlite3 *db = store_db(st);
-	sqlite3_stmt *s = NULL;
-	int rc, ret = -1;
+	struct store_run r;
+	struct store_suite s;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (admin_prep(db, &s, "SELECT r.id, r.suite_id, r.seq, s.source, s.args, s.bench_version, r.spec, r.name, s.name "
-		 "FROM run r "
-		 "JOIN suite s ON s.id = r.suite_id WHERE r.id = ?1", err) < 0)
-		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_DONE) {
-		err_set(err, ERR_INPUT, "no run with id %" PRId64 " in the database", run_id);
-		goto out;
+	rc = store_read_run(st, run_id, &r, err);
+	if (rc == 0) {
+		rc = store_read_suite(st, r.suite_id, &s, err);
+		if (rc == 0) {
+			out->id = r.id;
+			out->suite_id = r.suite_id;
+			out->seq = r.seq;
+			out->name = take(&r.name);
+			out->spec = take(&r.spec);
+			out->suite_name = take(&s.name);
+			out->suite_source = take(&s.source);
+			out->suite_args = take(&s.args);
+			out->suite_bench_version = take(&s.bench_version);
+			store_suite_release(&s);
+		}
+		store_run_release(&r);
 	}
-	if (rc != SQLITE_ROW) {
-		sql_fail(err, db, "cannot read runs");
-		goto out;
-	}
-	out->id = sqlite3_column_int64(s, 0);
-	out->suite_id = sqlite3_column_int64(s, 1);
-	out->seq = (unsigned)sqlite3_column_int(s, 2);
-	out->suite_source = col_text(s, 3);
-	out->suite_args = col_text(s, 4);
-	out->suite_bench_version = col_text(s, 5);
-	out->spec = col_text(s, 6);
-	out->name = col_text(s, 7);
-	out->suite_name = col_text(s, 8);
-	ret = 0;
-out:
-	sqlite3_finalize(s);
-	return ret;
+	if (rc == 1)
+		return err_set(err, ERR_INPUT, "no run with id %" PRId64 " in the database", run_id);
+	return rc;
 }
+
+#define A(f) offsetof(struct admin_result, f)
+static const size_t result_strs[] = { A(host), A(ddir), A(pct_kind), A(pcts) };
+#undef A
+/* admin_sample and admin_sample_summary own their host and metric */
+#define HOST_METRIC(T) (const size_t[]){ offsetof(T, host), offsetof(T, metric) }, 2
 
 void admin_result_list_release(struct admin_result_list *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].host);
-		free(l->v[i].ddir);
-		free(l->v[i].pct_kind);
-		free(l->v[i].pcts);
-	}
-	free(l->v);
+	array_free_members(l->v, l->n, sizeof(*l->v), result_strs, sizeof(result_strs) / sizeof(result_strs[0]));
 	memset(l, 0, sizeof(*l));
 }
 
-static int result_pcts(sqlite3_stmt *q, int64_t result_id, struct admin_result *r)
+/* One result row as `bench db show` has it: the reader's figures, every percentile, how many bins. */
+static int admin_result_of(struct store *st, const struct store_result *x, struct admin_result *r,
+			   struct errbuf *err)
 {
-	size_t cap = 0;
-	int rc;
+	struct percentile *p = NULL;
+	struct hist_bin *b = NULL;
+	size_t np = 0;
 
-	sqlite3_reset(q);
-	sqlite3_bind_int64(q, 1, result_id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		ARRAY_GROW(r->pcts, cap, r->npcts + 1);
-		r->pcts[r->npcts].pct = sqlite3_column_double(q, 0);
-		r->pcts[r->npcts++].value_ns = sqlite3_column_int64(q, 1);
+	memset(r, 0, sizeof(*r));
+	r->host = xstrdup(x->host);
+	r->ddir = xstrdup(ddir_name(x->ddir));
+	r->pct_kind = xstrdup(x->pct_kind);
+	r->ios = (int64_t)x->ios;
+	r->bytes = (int64_t)x->bytes;
+	r->runtime_ms = x->runtime_ms;
+	r->iops = x->iops;
+	r->bw_bytes = x->bw_bytes;
+	r->lat_mean_ns = x->lat_mean_ns;
+	r->lat_min_ns = x->lat_min_ns;
+	r->lat_max_ns = x->lat_max_ns;
+	r->lat_stddev_ns = x->lat_stddev_ns;
+	r->clat_mean_ns = x->clat_mean_ns;
+	r->clat_min_ns = x->clat_min_ns;
+	r->clat_max_ns = x->clat_max_ns;
+	if (store_read_percentiles(st, x->id, &p, &np, err) < 0 || store_read_bins(st, x->id, &b, &r->nbins, err) < 0) {
+		free(p);
+		return -1;
 	}
-	return rc == SQLITE_DONE ? 0 : -1;
+	free(b);
+	r->pcts = np ? xcalloc(np, sizeof(*r->pcts)) : NULL;
+	for (size_t k = 0; k < np; k++)
+		r->pcts[k] = (struct admin_pct){ p[k].pct, (int64_t)p[k].value_ns };
+	r->npcts = np;
+	free(p);
+	return 0;
 }
 
 int store_admin_results(struct store *st, int64_t run_id, struct admin_result_list *out, struct errbuf *err)
 {
-	sqlite3 *db = store_db(st);
-	sqlite3_stmt *s = NULL, *q = NULL;
-	int rc, ret = -1;
+	struct store_result *res;
+	size_t n;
+	int ret = 0;
 
-	if (admin_prep(db, &s, "SELECT id, host, ddir, pct_kind, ios, bytes, runtime_ms, iops, bw_bytes, lat_mean_ns, "
-		 "lat_min_ns, lat_max_ns, lat_stddev_ns, clat_mean_ns, clat_min_ns, clat_max_ns, "
-		 "(SELECT count(*) FROM result_bin b WHERE b.result_id = result.id) FROM result WHERE run_id = ?1 AND job = '*' "
-		 "ORDER BY host = '*', host, CASE ddir WHEN 'read' THEN 0 WHEN 'write' THEN 1 WHEN 'trim' THEN 2 "
-		 "ELSE 3 END", err) < 0 ||
-	    admin_prep(db, &q, "SELECT pct, value_ns FROM result_pct WHERE result_id = ?1 ORDER BY pct", err) < 0)
-		goto out;
-	sqlite3_bind_int64(s, 1, run_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct admin_result *r;
-
-		ARRAY_GROW(out->v, out->cap, out->n + 1);
-		r = &out->v[out->n++];
-		memset(r, 0, sizeof(*r));
-		r->host = col_text(s, 1);
-		r->ddir = col_text(s, 2);
-		r->pct_kind = col_text(s, 3);
-		r->ios = sqlite3_column_int64(s, 4);
-		r->bytes = sqlite3_column_int64(s, 5);
-		r->runtime_ms = sqlite3_column_int64(s, 6);
-		r->iops = col_double(s, 7);
-		r->bw_bytes = col_double(s, 8);
-		r->lat_mean_ns = col_double(s, 9);
-		r->lat_min_ns = col_double(s, 10);
-		r->lat_max_ns = col_double(s, 11);
-		r->lat_stddev_ns = col_double(s, 12);
-		r->clat_mean_ns = col_double(s, 13);
-		r->clat_min_ns = col_double(s, 14);
-		r->clat_max_ns = col_double(s, 15);
-		r->nbins = (size_t)sqlite3_column_int64(s, 16);
-		if (result_pcts(q, sqlite3_column_int64(s, 0), r) < 0) {
-			sql_fail(err, db, "cannot read percentiles");
-			goto out;
+	if (store_read_results(st, run_id, NULL, &res, &n, err) < 0)
+		return -1;
+	/* the reader gives host '*' first: here the hosts come first, in its order, and the aggregate last */
+	for (int aggregate = 0; aggregate < 2 && ret == 0; aggregate++)
+		for (size_t i = 0; i < n && ret == 0; i++) {
+			if ((strcmp(res[i].host, HOST_AGGREGATE) == 0) != aggregate)
+				continue;
+			ARRAY_GROW(out->v, out->cap, out->n + 1);
+			ret = admin_result_of(st, &res[i], &out->v[out->n++], err);
 		}
-	}
-	if (rc != SQLITE_DONE) {
-		sql_fail(err, db, "cannot read results");
-		goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(s);
-	sqlite3_finalize(q);
+	store_results_free(res, n);
 	return ret;
 }
 
@@ -797,37 +787,55 @@ void admin_sample_list_release(struct admin_sample_list *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].host);
-		free(l->v[i].metric);
-	}
-	free(l->v);
+	array_free_members(l->v, l->n, sizeof(*l->v), HOST_METRIC(struct admin_sample));
 	admin_sample_list_init(l);
+}
+
+/* By host, metric and time (then job and source, the reader's order, for samples of one time). */
+static int sample_cmp(const void *a, const void *b)
+{
+	const struct store_sample *x = a, *y = b;
+	int c = strcmp(x->host, y->host);
+
+	if (!c)
+		c = strcmp(x->metric, y->metric);
+	if (!c)
+		c = (x->t_ms > y->t_ms) - (x->t_ms < y->t_ms);
+	if (!c)
+		c = strcmp(x->job, y->job);
+	if (!c)
+		c = strcmp(x->source, y->source);
+	if (!c)
+		c = (x->bucket_lo_ns > y->bucket_lo_ns) - (x->bucket_lo_ns < y->bucket_lo_ns);
+	return c;
+}
+
+/* The run's samples by host, metric and time (*v malloc'd). */
+static int samples_by_host(struct store *st, int64_t run_id, struct store_sample **v, size_t *n,
+			   struct errbuf *err)
+{
+	if (store_read_samples(st, run_id, v, n, err) < 0)
+		return -1;
+	if (*n > 1)
+		qsort(*v, *n, sizeof(**v), sample_cmp);
+	return 0;
 }
 
 int store_admin_samples(struct store *st, int64_t run_id, struct admin_sample_list *out, struct errbuf *err)
 {
-	sqlite3 *db = store_db(st);
-	sqlite3_stmt *s = NULL;
-	int rc;
+	struct store_sample *v;
+	size_t n;
 
-	if (admin_prep(db, &s, "SELECT host, metric, t_ms, value FROM sample WHERE run_id = ?1 AND bucket_lo_ns IS NULL "
-		 "ORDER BY host, metric, t_ms", err) < 0)
+	if (samples_by_host(st, run_id, &v, &n, err) < 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct admin_sample *p;
-
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].is_bin)
+			continue; /* histogram buckets are not a time series of their metric */
 		ARRAY_GROW(out->v, out->cap, out->n + 1);
-		p = &out->v[out->n++];
-		p->host = col_text(s, 0);
-		p->metric = col_text(s, 1);
-		p->t_ms = sqlite3_column_int64(s, 2);
-		p->value = sqlite3_column_double(s, 3);
+		out->v[out->n++] = (struct admin_sample){ xstrdup(v[i].host), xstrdup(v[i].metric), v[i].t_ms,
+							  v[i].value };
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return sql_fail(err, db, "cannot read samples");
+	store_samples_free(v, n);
 	return 0;
 }
 
@@ -835,90 +843,73 @@ void admin_sample_summary_list_release(struct admin_sample_summary_list *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].host);
-		free(l->v[i].metric);
-	}
-	free(l->v);
+	array_free_members(l->v, l->n, sizeof(*l->v), HOST_METRIC(struct admin_sample_summary));
 	memset(l, 0, sizeof(*l));
 }
 
 int store_admin_sample_summary(struct store *st, int64_t run_id, struct admin_sample_summary_list *out,
 			       struct errbuf *err)
 {
-	sqlite3 *db = store_db(st);
-	sqlite3_stmt *s = NULL;
-	int rc;
+	struct admin_sample_summary *p = NULL;
+	struct store_sample *v;
+	double sum = 0;
+	size_t n;
 
-	if (admin_prep(db, &s, "SELECT host, metric, count(*), min(t_ms), max(t_ms), min(value), max(value), avg(value) "
-		 "FROM sample WHERE run_id = ?1 GROUP BY host, metric ORDER BY host, metric", err) < 0)
+	if (samples_by_host(st, run_id, &v, &n, err) < 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct admin_sample_summary *p;
+	for (size_t i = 0; i < n; i++) {
+		const struct store_sample *x = &v[i];
 
-		ARRAY_GROW(out->v, out->cap, out->n + 1);
-		p = &out->v[out->n++];
-		p->host = col_text(s, 0);
-		p->metric = col_text(s, 1);
-		p->n = (size_t)sqlite3_column_int64(s, 2);
-		p->t_first_ms = sqlite3_column_int64(s, 3);
-		p->t_last_ms = sqlite3_column_int64(s, 4);
-		p->min = sqlite3_column_double(s, 5);
-		p->max = sqlite3_column_double(s, 6);
-		p->mean = sqlite3_column_double(s, 7);
+		if (!p || strcmp(p->host, x->host) || strcmp(p->metric, x->metric)) {
+			if (p)
+				p->mean = sum / (double)p->n;
+			ARRAY_GROW(out->v, out->cap, out->n + 1);
+			p = &out->v[out->n++];
+			*p = (struct admin_sample_summary){ xstrdup(x->host), xstrdup(x->metric), 0, x->t_ms, x->t_ms,
+							    x->value, x->value, 0 };
+			sum = 0;
+		}
+		p->n++;
+		sum += x->value;
+		p->t_first_ms = x->t_ms < p->t_first_ms ? x->t_ms : p->t_first_ms;
+		p->t_last_ms = x->t_ms > p->t_last_ms ? x->t_ms : p->t_last_ms;
+		p->min = x->value < p->min ? x->value : p->min;
+		p->max = x->value > p->max ? x->value : p->max;
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return sql_fail(err, db, "cannot read samples");
+	if (p)
+		p->mean = sum / (double)p->n;
+	store_samples_free(v, n);
 	return 0;
 }
 
 int store_admin_artifacts(struct store *st, int64_t run_id, struct kvlist *out, struct errbuf *err)
 {
-	sqlite3 *db = store_db(st);
-	sqlite3_stmt *s = NULL;
-	int rc;
+	struct store_artifact *a;
+	size_t n;
 
-	if (admin_prep(db, &s, "SELECT name, length(CAST(content AS BLOB)) FROM artifact WHERE run_id = ?1 ORDER BY name",
-		 err) < 0)
+	if (store_read_artifacts(st, run_id, &a, &n, err) < 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	for (size_t i = 0; i < n; i++) {
 		char size[32];
 
-		snprintf(size, sizeof(size), "%lld", (long long)sqlite3_column_int64(s, 1));
-		kvlist_add(out, (const char *)sqlite3_column_text(s, 0), size);
+		snprintf(size, sizeof(size), "%zu", a[i].len);
+		kvlist_add(out, a[i].name, size);
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return sql_fail(err, db, "cannot read artifacts");
+	store_artifacts_free(a, n);
 	return 0;
 }
 
 int store_admin_artifact(struct store *st, int64_t run_id, const char *name, struct strbuf *out, struct errbuf *err)
 {
-	sqlite3 *db = store_db(st);
-	sqlite3_stmt *s = NULL;
-	int rc, ret = -1;
+	struct store_artifact a;
+	int rc = store_read_artifact(st, run_id, name, &a, err);
 
-	if (admin_prep(db, &s, "SELECT content FROM artifact WHERE run_id = ?1 AND name = ?2", err) < 0)
+	if (rc == 1)
+		return err_set(err, ERR_INPUT, "run %" PRId64 " has no artifact '%s' (see 'bench db show %" PRId64 "')",
+			       run_id, name, run_id);
+	if (rc < 0)
 		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	sqlite3_bind_text(s, 2, name, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		const void *p = sqlite3_column_blob(s, 0);
-		int len = sqlite3_column_bytes(s, 0);
-
-		if (len > 0)
-			strbuf_add(out, p, (size_t)len);
-		ret = 0;
-	} else if (rc == SQLITE_DONE)
-		err_set(err, ERR_INPUT, "run %" PRId64 " has no artifact '%s' (see 'bench db show %" PRId64 "')",
-			run_id, name, run_id);
-	else
-		sql_fail(err, db, "cannot read artifacts");
-	sqlite3_finalize(s);
-	return ret;
+	strbuf_add(out, a.content, a.len);
+	store_artifact_release(&a);
+	return 0;
 }

@@ -1,9 +1,10 @@
 /*
  * store_admin: the SQL behind `bench db` (docs/db.md) and the reads that `bench db show` and `bench export`
  * need beyond report_load(): deleting and relabelling runs, merging another bench database into this one,
- * integrity checks, VACUUM, and typed reads of a run's suite and spec, full results with percentiles,
- * samples and artifacts. Writers run in one BEGIN IMMEDIATE transaction each and, with `dry_run`, count
- * what they would change and roll back. Nothing here prints.
+ * integrity checks, VACUUM, and the views `db show` and `export` print of a run's suite and spec, full results
+ * with percentiles, samples and artifacts. Those views are built from the one reader (store_read.h): no table
+ * is read here. Writers run in one BEGIN IMMEDIATE transaction each and, with `dry_run`, count what they
+ * would change and roll back. Nothing here prints.
  *
  * A suite is "the same suite" in two databases when name, source, args (NULL = '') and created_at (ISO 8601
  * with milliseconds, set when the suite was created) are equal; a run of it is the same run when seq,
@@ -104,7 +105,7 @@ struct admin_result_list {
 	size_t n, cap;
 };
 void admin_result_list_release(struct admin_result_list *l);
-/* Results ordered host '*' last, then host, ddir read write trim total. */
+/* Results over all jobs: every host by name, host '*' last; ddir read write trim total within a host. */
 int store_admin_results(struct store *st, int64_t run_id, struct admin_result_list *out, struct errbuf *err);
 
 /* One row of table sample. */
@@ -119,10 +120,11 @@ struct admin_sample_list {
 };
 void admin_sample_list_init(struct admin_sample_list *l);
 void admin_sample_list_release(struct admin_sample_list *l);
-/* All samples of a run, by host, metric and time. */
+/* All samples of a run except histogram buckets (store_sample.is_bin), by host, metric and time. */
 int store_admin_samples(struct store *st, int64_t run_id, struct admin_sample_list *out, struct errbuf *err);
 
-/* Per host and metric: how many samples, their time span and value range. */
+/* Per host and metric (histogram bucket rows included, by their metric): how many samples, their time span
+ * and value range. */
 struct admin_sample_summary {
 	char *host, *metric;
 	size_t n;

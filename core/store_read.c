@@ -2,6 +2,10 @@
  * store_read: typed reads of the store (see store_read.h for the label, CPU and percentile rules). Every
  * statement is a static string prepared once per store through the writer's statement cache
  * (store_internal.h), bound, stepped to the end, then reset: no statement is held across calls.
+ *
+ * One table per row struct says which column of its statement lands in which field and how (struct col):
+ * one generic loop fills the rows and one frees them, so a field is named once, beside its column. The
+ * column names are checked against the statement on every read: a SELECT and its table cannot drift apart.
  */
 #include "core/store_read.h"
 
@@ -19,8 +23,9 @@
  * `job = '*'` (schema.sql migration 3), and that condition is here, nowhere else; Q_JOB_RESULTS reads the
  * rows of each job of a run of several jobs.
  */
-static const char Q_SUITES[] = "SELECT id, name, source, args, created_at, bench_version, planned_runs "
-			       "FROM suite ORDER BY created_at, id";
+#define SUITE_SELECT "SELECT id, name, source, args, created_at, bench_version, planned_runs FROM suite "
+static const char Q_SUITES[] = SUITE_SELECT "ORDER BY created_at, id";
+static const char Q_SUITE[] = SUITE_SELECT "WHERE id = ?1";
 #define RUN_SELECT                                                                                           \
 	"SELECT r.id, r.suite_id, s.name, s.created_at, r.seq, r.repetition, r.name, r.engine, r.status, r.error, " \
 	"r.started_at, r.finished_at, r.tool, r.rw, r.bssplit, r.size, r.bs_bytes, r.read_pct, r.random_pct, "     \
@@ -33,12 +38,14 @@ static const char Q_HOSTS[] = "SELECT host, fio_version, start_offset_ms, error_
 			      "sys_cpu_pct FROM run_host WHERE run_id = ?1 ORDER BY host = '*', host";
 #define RESULT_SELECT                                                                                        \
 	"SELECT id, host, ddir, ios, bytes, runtime_ms, iops, bw_bytes, lat_mean_ns, clat_mean_ns, pct_kind, job, " \
-	"job_start_ms FROM result WHERE run_id = ?1 AND (?2 IS NULL OR host = ?2) "
+	"job_start_ms, lat_min_ns, lat_max_ns, lat_stddev_ns, clat_min_ns, clat_max_ns FROM result "             \
+	"WHERE run_id = ?1 AND (?2 IS NULL OR host = ?2) "
 #define RESULT_ORDER "host <> '*', host, CASE ddir WHEN 'read' THEN 0 WHEN 'write' THEN 1 WHEN 'trim' THEN 2 ELSE 3 END"
 static const char Q_RESULTS[] = RESULT_SELECT "AND job = '*' ORDER BY " RESULT_ORDER;
 static const char Q_JOB_RESULTS[] = RESULT_SELECT "AND job <> '*' ORDER BY job, " RESULT_ORDER;
 static const char Q_PCT[] = "SELECT value_ns FROM result_pct WHERE result_id = ?1 AND pct >= ?2 - ?3 "
 			    "AND pct <= ?2 + ?3 ORDER BY abs(pct - ?2) LIMIT 1";
+static const char Q_PCTS[] = "SELECT pct, value_ns FROM result_pct WHERE result_id = ?1 ORDER BY pct";
 static const char Q_BINS[] = "SELECT value_ns, count FROM result_bin WHERE result_id = ?1 AND count > 0 "
 			     "ORDER BY value_ns";
 static const char Q_CPU[] = "SELECT host, role, source, cores, user_pct, nice_pct, system_pct, iowait_pct, irq_pct, "
@@ -47,12 +54,152 @@ static const char Q_CPU[] = "SELECT host, role, source, cores, user_pct, nice_pc
 			    "WHEN 'node_exporter' THEN 1 WHEN 'import' THEN 2 WHEN 'fio' THEN 3 ELSE 4 END, source";
 static const char Q_DISKS[] = "SELECT host, device, reads, writes, read_sectors, write_sectors, io_ticks_ms "
 			      "FROM disk WHERE run_id = ?1 ORDER BY host, device";
-static const char Q_SAMPLES[] = "SELECT host, metric, t_ms, value, job, window_ms, source, bucket_lo_ns, "
-				"bucket_hi_ns FROM sample WHERE run_id = ?1 "
+static const char Q_SAMPLES[] = "SELECT host, metric, t_ms, value, job, window_ms, source, bucket_lo_ns IS NOT NULL "
+				"AS is_bin, bucket_lo_ns, bucket_hi_ns FROM sample WHERE run_id = ?1 "
 				"ORDER BY metric, host = '*', host, job, source, t_ms, bucket_lo_ns";
-static const char Q_ARTIFACTS[] = "SELECT name, content FROM artifact WHERE run_id = ?1 ORDER BY name";
+static const char Q_ARTIFACTS[] = "SELECT name, content FROM artifact WHERE run_id = ?1 AND (?2 IS NULL OR name = ?2) "
+				  "ORDER BY name";
 
-/* ---- helpers -------------------------------------------------------------------------------------- */
+/* ---- rows: column tables ---------------------------------------------------------------------------- */
+
+/* How one column becomes one field. */
+enum col_kind {
+	COL_I64,        /* int64_t */
+	COL_COUNT,      /* uint64_t; NULL or negative: 0 */
+	COL_REAL,       /* double; NULL: NAN */
+	COL_INT,        /* int; NULL: arg */
+	COL_UINT,       /* unsigned; NULL: arg */
+	COL_LONG,       /* long; NULL: arg */
+	COL_U32,        /* uint32_t */
+	COL_STR,        /* char *, malloc'd; NULL stays NULL */
+	COL_STR_EMPTY,  /* char *, malloc'd; NULL: "" */
+	COL_CHARS,      /* char[size], NULL: "" (cut to fit) */
+	COL_DDIR,       /* enum ddir; a row whose value is no direction is skipped */
+	COL_BLOB,       /* unsigned char *, malloc'd and NUL-terminated; its length into the size_t at offset arg */
+};
+
+struct col {
+	const char *name;       /* the column's name in the statement */
+	enum col_kind kind;
+	size_t off, size;       /* the field */
+	long arg;
+};
+
+/* A row struct: its columns in statement order, and a kvlist of labels it owns (labels < 0: none). */
+struct row_shape {
+	const char *what;       /* for messages: "runs" */
+	size_t size;
+	const struct col *cols;
+	size_t ncols;
+	long labels;
+};
+
+#define COL(name, field, kind, arg) { name, kind, offsetof(ROW, field), sizeof(((ROW *)0)->field), arg }
+#define SHAPE(what, cols, labels) { what, sizeof(ROW), cols, sizeof(cols) / sizeof(cols[0]), labels }
+
+#define ROW struct store_suite
+static const struct col suite_cols[] = {
+	COL("id", id, COL_I64, 0), COL("name", name, COL_STR_EMPTY, 0), COL("source", source, COL_STR_EMPTY, 0),
+	COL("args", args, COL_STR, 0), COL("created_at", created_at, COL_STR_EMPTY, 0),
+	COL("bench_version", bench_version, COL_STR, 0), COL("planned_runs", planned_runs, COL_UINT, 0),
+};
+static const struct row_shape suite_shape = SHAPE("suites", suite_cols, (long)offsetof(ROW, labels));
+#undef ROW
+
+#define ROW struct store_run
+static const struct col run_cols[] = {
+	COL("id", id, COL_I64, 0), COL("suite_id", suite_id, COL_I64, 0), COL("name", suite, COL_STR, 0),
+	COL("created_at", suite_created, COL_STR, 0), COL("seq", seq, COL_UINT, 0),
+	COL("repetition", repetition, COL_UINT, 1), COL("name", name, COL_STR_EMPTY, 0),
+	COL("engine", engine, COL_STR_EMPTY, 0), COL("status", status, COL_STR_EMPTY, 0),
+	COL("error", error, COL_STR, 0),
+	COL("started_at", started_at, COL_STR, 0), COL("finished_at", finished_at, COL_STR, 0),
+	COL("tool", tool, COL_STR, 0), COL("rw", rw, COL_STR, 0), COL("bssplit", bssplit, COL_STR, 0),
+	COL("size", size, COL_STR, 0), COL("bs_bytes", bs_bytes, COL_COUNT, 0), COL("read_pct", read_pct, COL_INT, -1),
+	COL("random_pct", random_pct, COL_INT, -1), COL("iodepth", iodepth, COL_INT, 0),
+	COL("numjobs", numjobs, COL_INT, 0), COL("runtime_s", runtime_s, COL_LONG, 0),
+	COL("ramp_s", ramp_s, COL_LONG, 0), COL("spec", spec, COL_STR, 0),
+};
+static const struct row_shape run_shape = SHAPE("runs", run_cols, (long)offsetof(ROW, labels));
+#undef ROW
+
+#define ROW struct store_host
+static const struct col host_cols[] = {
+	COL("host", host, COL_STR_EMPTY, 0), COL("fio_version", fio_version, COL_STR, 0),
+	COL("start_offset_ms", start_offset_ms, COL_REAL, 0), COL("error_code", error_code, COL_INT, 0),
+	COL("error", error, COL_STR, 0), COL("usr_cpu_pct", usr_cpu_pct, COL_REAL, 0),
+	COL("sys_cpu_pct", sys_cpu_pct, COL_REAL, 0),
+};
+static const struct row_shape host_shape = SHAPE("the hosts of a run", host_cols, -1);
+#undef ROW
+
+#define ROW struct store_result
+static const struct col result_cols[] = {
+	COL("id", id, COL_I64, 0), COL("host", host, COL_STR_EMPTY, 0), COL("ddir", ddir, COL_DDIR, 0),
+	COL("ios", ios, COL_COUNT, 0), COL("bytes", bytes, COL_COUNT, 0), COL("runtime_ms", runtime_ms, COL_I64, 0),
+	COL("iops", iops, COL_REAL, 0), COL("bw_bytes", bw_bytes, COL_REAL, 0),
+	COL("lat_mean_ns", lat_mean_ns, COL_REAL, 0), COL("clat_mean_ns", clat_mean_ns, COL_REAL, 0),
+	COL("pct_kind", pct_kind, COL_STR, 0), COL("job", job, COL_STR_EMPTY, 0),
+	COL("job_start_ms", job_start_ms, COL_REAL, 0), COL("lat_min_ns", lat_min_ns, COL_REAL, 0),
+	COL("lat_max_ns", lat_max_ns, COL_REAL, 0), COL("lat_stddev_ns", lat_stddev_ns, COL_REAL, 0),
+	COL("clat_min_ns", clat_min_ns, COL_REAL, 0), COL("clat_max_ns", clat_max_ns, COL_REAL, 0),
+};
+static const struct row_shape result_shape = SHAPE("results", result_cols, -1);
+#undef ROW
+
+#define ROW struct percentile
+static const struct col pct_cols[] = { COL("pct", pct, COL_REAL, 0), COL("value_ns", value_ns, COL_COUNT, 0) };
+static const struct row_shape pct_shape = SHAPE("percentiles", pct_cols, -1);
+#undef ROW
+
+#define ROW struct hist_bin
+static const struct col bin_cols[] = { COL("value_ns", value_ns, COL_COUNT, 0), COL("count", count, COL_COUNT, 0) };
+static const struct row_shape bin_shape = SHAPE("histogram bins", bin_cols, -1);
+#undef ROW
+
+#define ROW struct store_cpu
+static const struct col cpu_cols[] = {
+	COL("host", host, COL_STR_EMPTY, 0), COL("role", role, COL_STR_EMPTY, 0),
+	COL("source", source, COL_STR_EMPTY, 0), COL("cores", cores, COL_INT, 0), COL("user_pct", share_pct[CPU_USER], COL_REAL, 0),
+	COL("nice_pct", share_pct[CPU_NICE], COL_REAL, 0), COL("system_pct", share_pct[CPU_SYSTEM], COL_REAL, 0),
+	COL("iowait_pct", share_pct[CPU_IOWAIT], COL_REAL, 0), COL("irq_pct", share_pct[CPU_IRQ], COL_REAL, 0),
+	COL("softirq_pct", share_pct[CPU_SOFTIRQ], COL_REAL, 0), COL("steal_pct", share_pct[CPU_STEAL], COL_REAL, 0),
+	COL("idle_pct", share_pct[CPU_IDLE], COL_REAL, 0), COL("util_pct", util_pct, COL_REAL, 0),
+	COL("cpu_us_per_io", cpu_us_per_io, COL_REAL, 0),
+};
+static const struct row_shape cpu_shape = SHAPE("CPU figures", cpu_cols, -1);
+#undef ROW
+
+#define ROW struct store_disk
+static const struct col disk_cols[] = {
+	COL("host", host, COL_STR_EMPTY, 0), COL("device", device, COL_STR_EMPTY, 0), COL("reads", reads, COL_COUNT, 0),
+	COL("writes", writes, COL_COUNT, 0), COL("read_sectors", read_sectors, COL_COUNT, 0),
+	COL("write_sectors", write_sectors, COL_COUNT, 0), COL("io_ticks_ms", io_ticks_ms, COL_COUNT, 0),
+};
+static const struct row_shape disk_shape = SHAPE("disk figures", disk_cols, -1);
+#undef ROW
+
+#define ROW struct store_sample
+static const struct col sample_cols[] = {
+	COL("host", host, COL_STR_EMPTY, 0), COL("metric", metric, COL_STR_EMPTY, 0), COL("t_ms", t_ms, COL_I64, 0),
+	COL("value", value, COL_REAL, 0), COL("job", job, COL_CHARS, 0), COL("window_ms", window_ms, COL_U32, 0),
+	COL("source", source, COL_CHARS, 0), COL("is_bin", is_bin, COL_INT, 0),
+	COL("bucket_lo_ns", bucket_lo_ns, COL_I64, 0), COL("bucket_hi_ns", bucket_hi_ns, COL_I64, 0),
+};
+static const struct row_shape sample_shape = SHAPE("samples", sample_cols, -1);
+#undef ROW
+
+#define ROW struct store_artifact
+static const struct col artifact_cols[] = {
+	COL("name", name, COL_STR_EMPTY, 0), COL("content", content, COL_BLOB, (long)offsetof(ROW, len)),
+};
+static const struct row_shape artifact_shape = SHAPE("artifacts", artifact_cols, -1);
+#undef ROW
+
+#undef COL
+#undef SHAPE
+
+/* ---- rows: the generic reader ----------------------------------------------------------------------- */
 
 static int read_fail(struct store *st, const char *what, struct errbuf *err)
 {
@@ -66,72 +213,185 @@ static void done_with(sqlite3_stmt *s)
 	sqlite3_clear_bindings(s);
 }
 
-static char *col_text(sqlite3_stmt *s, int i)
+static int col_owns(enum col_kind k)
+{
+	return k == COL_STR || k == COL_STR_EMPTY || k == COL_BLOB;
+}
+
+/* The size a field of this kind has; 0: any (COL_CHARS). */
+static size_t col_kind_size(enum col_kind k)
+{
+	switch (k) {
+	case COL_I64: return sizeof(int64_t);
+	case COL_COUNT: return sizeof(uint64_t);
+	case COL_REAL: return sizeof(double);
+	case COL_INT: return sizeof(int);
+	case COL_UINT: return sizeof(unsigned);
+	case COL_LONG: return sizeof(long);
+	case COL_U32: return sizeof(uint32_t);
+	case COL_DDIR: return sizeof(enum ddir);
+	case COL_CHARS: return 0;
+	default: return sizeof(char *);
+	}
+}
+
+/* The statement has the table's columns, by name, and each field the size of its kind. */
+static int shape_check(sqlite3_stmt *s, const struct row_shape *sh, struct errbuf *err)
+{
+	if ((size_t)sqlite3_column_count(s) != sh->ncols)
+		return err_set(err, ERR_INTERNAL, "store_read: the statement of %s has %d columns, its table %zu",
+			       sh->what, sqlite3_column_count(s), sh->ncols);
+	for (size_t i = 0; i < sh->ncols; i++) {
+		const struct col *c = &sh->cols[i];
+		const char *name = sqlite3_column_name(s, (int)i);
+		size_t want = col_kind_size(c->kind);
+
+		if (!name || strcmp(name, c->name) || (want && c->size != want))
+			return err_set(err, ERR_INTERNAL, "store_read: column %zu of %s is '%s', its table says "
+				       "'%s'", i, sh->what, name ? name : "?", c->name);
+	}
+	return 0;
+}
+
+static void row_release(const struct row_shape *sh, void *row)
+{
+	for (size_t i = 0; i < sh->ncols; i++)
+		if (col_owns(sh->cols[i].kind))
+			free(*(void **)((char *)row + sh->cols[i].off));
+	if (sh->labels >= 0)
+		kvlist_release((struct kvlist *)((char *)row + sh->labels));
+}
+
+static void rows_free(const struct row_shape *sh, void *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		row_release(sh, (char *)v + i * sh->size);
+	free(v);
+}
+
+static char *col_strdup(sqlite3_stmt *s, int i, const char *null_as)
 {
 	const unsigned char *t = sqlite3_column_text(s, i);
-	return t ? xstrdup((const char *)t) : NULL;
+
+	return t ? xstrdup((const char *)t) : xstrdup(null_as);
 }
 
-static char *col_text_or_empty(sqlite3_stmt *s, int i)
+/* One column into its field. 0: the row is to be skipped (COL_DDIR that is no direction). */
+static int fill_col(sqlite3_stmt *s, int i, const struct col *c, char *row)
 {
-	const unsigned char *t = sqlite3_column_text(s, i);
-	return xstrdup(t ? (const char *)t : "");
-}
+	char *f = row + c->off;
+	int null = sqlite3_column_type(s, i) == SQLITE_NULL;
+	const unsigned char *t;
+	sqlite3_int64 x;
+	size_t len;
 
-static double col_double(sqlite3_stmt *s, int i)
-{
-	return sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : sqlite3_column_double(s, i);
-}
-
-static int col_int(sqlite3_stmt *s, int i, int def)
-{
-	return sqlite3_column_type(s, i) == SQLITE_NULL ? def : sqlite3_column_int(s, i);
-}
-
-static uint64_t col_count(sqlite3_stmt *s, int i)
-{
-	sqlite3_int64 v = sqlite3_column_int64(s, i);
-	return v > 0 ? (uint64_t)v : 0;
-}
-
-static int kv_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct kv *)a)->key, ((const struct kv *)b)->key);
+	switch (c->kind) {
+	case COL_I64: *(int64_t *)f = sqlite3_column_int64(s, i); break;
+	case COL_COUNT:
+		x = sqlite3_column_int64(s, i);
+		*(uint64_t *)f = x > 0 ? (uint64_t)x : 0;
+		break;
+	case COL_REAL: *(double *)f = null ? NAN : sqlite3_column_double(s, i); break;
+	case COL_INT: *(int *)f = null ? (int)c->arg : sqlite3_column_int(s, i); break;
+	case COL_UINT: *(unsigned *)f = (unsigned)(null ? c->arg : sqlite3_column_int(s, i)); break;
+	case COL_LONG: *(long *)f = null ? c->arg : (long)sqlite3_column_int64(s, i); break;
+	case COL_U32: *(uint32_t *)f = (uint32_t)sqlite3_column_int64(s, i); break;
+	case COL_STR: *(char **)f = col_strdup(s, i, NULL); break;
+	case COL_STR_EMPTY: *(char **)f = col_strdup(s, i, ""); break;
+	case COL_CHARS:
+		t = sqlite3_column_text(s, i);
+		snprintf(f, c->size, "%s", t ? (const char *)t : "");
+		break;
+	case COL_DDIR:
+		t = sqlite3_column_text(s, i);
+		return t && ddir_parse((const char *)t, (enum ddir *)f) == 0;
+	case COL_BLOB:
+		t = sqlite3_column_blob(s, i);
+		len = (size_t)sqlite3_column_bytes(s, i);
+		*(unsigned char **)f = xcalloc(len + 1, 1);
+		if (t && len)
+			memcpy(*(unsigned char **)f, t, len);
+		*(size_t *)(row + c->arg) = len;
+		break;
+	}
+	return 1;
 }
 
 /*
- * Reads the rows of `sql` (?1 = id, ?2 = text or NULL) into the array *v of `size`-byte elements, zeroed
- * before `fill` sets one from a row; `fill` returns 0 to skip the row. On failure the rows read so far stay
- * in *v for the caller to free.
+ * Appends the rows of `sql` (?1 = id, ?2 = text when given) to the array *v of *n (capacity *cap) rows of
+ * `sh`. On failure the rows read so far stay in *v for the caller to free.
  */
-static int read_rows(struct store *st, const char *sql, int64_t id, const char *text, void **v, size_t *n,
-		     size_t size, int (*fill)(sqlite3_stmt *s, void *elem), const char *what, struct errbuf *err)
+static int read_into(struct store *st, const char *sql, const struct row_shape *sh, int64_t id, const char *text,
+		     void **v, size_t *n, size_t *cap, struct errbuf *err)
 {
 	sqlite3_stmt *s;
-	size_t cap = 0;
 	int rc;
 
-	*v = NULL;
-	*n = 0;
 	if (prep(st, &s, sql, err) < 0)
+		return -1;
+	if (shape_check(s, sh, err) < 0)
 		return -1;
 	if (sqlite3_bind_parameter_count(s) >= 1)
 		sqlite3_bind_int64(s, 1, id);
 	if (text)
 		sqlite3_bind_text(s, 2, text, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		char *elem;
+		char *row;
+		int keep = 1;
 
-		array_grow(v, &cap, *n + 1, size);
-		elem = (char *)*v + *n * size;
-		memset(elem, 0, size);
-		if (fill(s, elem))
+		array_grow(v, cap, *n + 1, sh->size);
+		row = (char *)*v + *n * sh->size;
+		memset(row, 0, sh->size);
+		for (size_t i = 0; i < sh->ncols && keep; i++)
+			keep = fill_col(s, (int)i, &sh->cols[i], row);
+		if (keep)
 			(*n)++;
+		else
+			row_release(sh, row);
 	}
 	done_with(s);
 	if (rc != SQLITE_DONE)
-		return read_fail(st, what, err);
+		return read_fail(st, sh->what, err);
 	return 0;
+}
+
+/* All rows of `sql` into a new array *v: 0, or -1 with *v NULL and *n 0. */
+static int read_all(struct store *st, const char *sql, const struct row_shape *sh, int64_t id, const char *text,
+		    void *v, size_t *n, struct errbuf *err)
+{
+	void **pv = v;
+	size_t cap = 0;
+
+	*pv = NULL;
+	*n = 0;
+	if (read_into(st, sql, sh, id, text, pv, n, &cap, err) == 0)
+		return 0;
+	rows_free(sh, *pv, *n);
+	*pv = NULL;
+	*n = 0;
+	return -1;
+}
+
+/* The first row of `sql` into *out: 0, 1 when there is none (*out untouched), -1 on error. */
+static int read_one(struct store *st, const char *sql, const struct row_shape *sh, int64_t id, const char *text,
+		    void *out, struct errbuf *err)
+{
+	void *v;
+	size_t n;
+
+	if (read_all(st, sql, sh, id, text, &v, &n, err) < 0)
+		return -1;
+	if (n) {
+		memcpy(out, v, sh->size);
+		memset(v, 0, sh->size); /* moved to *out */
+	}
+	rows_free(sh, v, n);
+	return n ? 0 : 1;
+}
+
+static int kv_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kv *)a)->key, ((const struct kv *)b)->key);
 }
 
 /* Adds the rows (key, value) of a label statement bound to `id`; with `only_new`, keys already present stay. */
@@ -160,39 +420,16 @@ static int read_labels(struct store *st, const char *sql, int64_t id, int only_n
 	return 0;
 }
 
-/* ---- suites ------------------------------------------------------------------------------------------- */
+/* ---- suites and runs ---------------------------------------------------------------------------------- */
 
 void store_suites_free(struct store_suite *v, size_t n)
 {
-	for (size_t i = 0; v && i < n; i++) {
-		free(v[i].name);
-		free(v[i].source);
-		free(v[i].args);
-		free(v[i].created_at);
-		free(v[i].bench_version);
-		kvlist_release(&v[i].labels);
-	}
-	free(v);
-}
-
-static int suite_row(sqlite3_stmt *s, void *elem)
-{
-	struct store_suite *x = elem;
-
-	kvlist_init(&x->labels);
-	x->id = sqlite3_column_int64(s, 0);
-	x->name = col_text_or_empty(s, 1);
-	x->source = col_text_or_empty(s, 2);
-	x->args = col_text(s, 3);
-	x->created_at = col_text_or_empty(s, 4);
-	x->bench_version = col_text(s, 5);
-	x->planned_runs = (unsigned)col_int(s, 6, 0);
-	return 1;
+	rows_free(&suite_shape, v, n);
 }
 
 int store_read_suites(struct store *st, struct store_suite **v, size_t *n, struct errbuf *err)
 {
-	int ret = read_rows(st, Q_SUITES, 0, NULL, (void **)v, n, sizeof(**v), suite_row, "suites", err);
+	int ret = read_all(st, Q_SUITES, &suite_shape, 0, NULL, v, n, err);
 
 	for (size_t i = 0; ret == 0 && i < *n; i++)
 		ret = read_labels(st, Q_SUITE_LABELS, (*v)[i].id, 0, &(*v)[i].labels, err);
@@ -204,7 +441,24 @@ int store_read_suites(struct store *st, struct store_suite **v, size_t *n, struc
 	return -1;
 }
 
-/* ---- runs --------------------------------------------------------------------------------------------- */
+void store_suite_release(struct store_suite *s)
+{
+	if (!s)
+		return;
+	row_release(&suite_shape, s);
+	memset(s, 0, sizeof(*s));
+}
+
+int store_read_suite(struct store *st, int64_t suite_id, struct store_suite *out, struct errbuf *err)
+{
+	int ret = read_one(st, Q_SUITE, &suite_shape, suite_id, NULL, out, err);
+
+	if (ret == 0 && read_labels(st, Q_SUITE_LABELS, suite_id, 0, &out->labels, err) < 0) {
+		store_suite_release(out);
+		return -1;
+	}
+	return ret;
+}
 
 void store_run_list_init(struct store_run_list *l)
 {
@@ -215,20 +469,7 @@ void store_run_release(struct store_run *r)
 {
 	if (!r)
 		return;
-	free(r->suite);
-	free(r->suite_created);
-	free(r->name);
-	free(r->engine);
-	free(r->status);
-	free(r->error);
-	free(r->started_at);
-	free(r->finished_at);
-	free(r->tool);
-	free(r->rw);
-	free(r->bssplit);
-	free(r->size);
-	free(r->spec);
-	kvlist_release(&r->labels);
+	row_release(&run_shape, r);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -236,40 +477,8 @@ void store_run_list_release(struct store_run_list *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++)
-		store_run_release(&l->v[i]);
-	free(l->v);
+	rows_free(&run_shape, l->v, l->n);
 	store_run_list_init(l);
-}
-
-static void run_from_row(sqlite3_stmt *s, struct store_run *r)
-{
-	memset(r, 0, sizeof(*r));
-	kvlist_init(&r->labels);
-	r->id = sqlite3_column_int64(s, 0);
-	r->suite_id = sqlite3_column_int64(s, 1);
-	r->suite = col_text(s, 2);
-	r->suite_created = col_text(s, 3);
-	r->seq = (unsigned)col_int(s, 4, 0);
-	r->repetition = (unsigned)col_int(s, 5, 1);
-	r->name = col_text_or_empty(s, 6);
-	r->engine = col_text_or_empty(s, 7);
-	r->status = col_text_or_empty(s, 8);
-	r->error = col_text(s, 9);
-	r->started_at = col_text(s, 10);
-	r->finished_at = col_text(s, 11);
-	r->tool = col_text(s, 12);
-	r->rw = col_text(s, 13);
-	r->bssplit = col_text(s, 14);
-	r->size = col_text(s, 15);
-	r->bs_bytes = col_count(s, 16);
-	r->read_pct = col_int(s, 17, -1);
-	r->random_pct = col_int(s, 18, -1);
-	r->iodepth = col_int(s, 19, 0);
-	r->numjobs = col_int(s, 20, 0);
-	r->runtime_s = col_int(s, 21, 0);
-	r->ramp_s = col_int(s, 22, 0);
-	r->spec = col_text(s, 23);
 }
 
 /* The label rule: the run's own labels, then its suite's for keys the run does not have. */
@@ -280,53 +489,26 @@ static int run_labels(struct store *st, struct store_run *r, struct errbuf *err)
 	return read_labels(st, Q_SUITE_LABELS, r->suite_id, 1, &r->labels, err);
 }
 
-/* Appends the runs of Q_RUNS (run_id 0) or Q_RUN (that run). */
-static int read_runs(struct store *st, int64_t run_id, struct store_run_list *out, struct errbuf *err)
+int store_read_runs(struct store *st, struct store_run_list *out, struct errbuf *err)
 {
-	sqlite3_stmt *s;
 	size_t first = out->n;
-	int rc;
 
-	if (prep(st, &s, run_id ? Q_RUN : Q_RUNS, err) < 0)
+	if (read_into(st, Q_RUNS, &run_shape, 0, NULL, (void **)&out->v, &out->n, &out->cap, err) < 0)
 		return -1;
-	if (run_id)
-		sqlite3_bind_int64(s, 1, run_id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		ARRAY_GROW(out->v, out->cap, out->n + 1);
-		run_from_row(s, &out->v[out->n++]);
-	}
-	done_with(s);
-	if (rc != SQLITE_DONE) {
-		read_fail(st, "runs", err);
-		return -1;
-	}
 	for (size_t i = first; i < out->n; i++)
 		if (run_labels(st, &out->v[i], err) < 0)
 			return -1;
 	return 0;
 }
 
-int store_read_runs(struct store *st, struct store_run_list *out, struct errbuf *err)
-{
-	return read_runs(st, 0, out, err);
-}
-
 int store_read_run(struct store *st, int64_t run_id, struct store_run *out, struct errbuf *err)
 {
-	struct store_run_list l;
-	int ret;
+	int ret = run_id > 0 ? read_one(st, Q_RUN, &run_shape, run_id, NULL, out, err) : 1;
 
-	store_run_list_init(&l);
-	if (run_id <= 0)
-		return 1;
-	ret = read_runs(st, run_id, &l, err);
-	if (ret == 0 && l.n == 0)
-		ret = 1;
-	if (ret == 0) {
-		*out = l.v[0];
-		l.n = 0;
+	if (ret == 0 && run_labels(st, out, err) < 0) {
+		store_run_release(out);
+		return -1;
 	}
-	store_run_list_release(&l);
 	return ret;
 }
 
@@ -344,95 +526,33 @@ int store_read_spec(struct store *st, int64_t run_id, char **json, struct errbuf
 	return 0;
 }
 
-/* ---- hosts and results ----------------------------------------------------------------------------------- */
+/* ---- hosts, results, percentiles ---------------------------------------------------------------------- */
 
 void store_hosts_free(struct store_host *v, size_t n)
 {
-	for (size_t i = 0; v && i < n; i++) {
-		free(v[i].host);
-		free(v[i].fio_version);
-		free(v[i].error);
-	}
-	free(v);
-}
-
-static int host_row(sqlite3_stmt *s, void *elem)
-{
-	struct store_host *h = elem;
-
-	h->host = col_text_or_empty(s, 0);
-	h->fio_version = col_text(s, 1);
-	h->start_offset_ms = col_double(s, 2);
-	h->error_code = col_int(s, 3, 0);
-	h->error = col_text(s, 4);
-	h->usr_cpu_pct = col_double(s, 5);
-	h->sys_cpu_pct = col_double(s, 6);
-	return 1;
+	rows_free(&host_shape, v, n);
 }
 
 int store_read_hosts(struct store *st, int64_t run_id, struct store_host **v, size_t *n, struct errbuf *err)
 {
-	if (read_rows(st, Q_HOSTS, run_id, NULL, (void **)v, n, sizeof(**v), host_row, "the hosts of a run", err) == 0)
-		return 0;
-	store_hosts_free(*v, *n);
-	*v = NULL;
-	*n = 0;
-	return -1;
+	return read_all(st, Q_HOSTS, &host_shape, run_id, NULL, v, n, err);
 }
 
 void store_results_free(struct store_result *v, size_t n)
 {
-	for (size_t i = 0; v && i < n; i++) {
-		free(v[i].host);
-		free(v[i].pct_kind);
-		free(v[i].job);
-	}
-	free(v);
-}
-
-static int result_row(sqlite3_stmt *s, void *elem)
-{
-	struct store_result *x = elem;
-	const char *d = (const char *)sqlite3_column_text(s, 2);
-
-	if (!d || ddir_parse(d, &x->ddir) < 0)
-		return 0;
-	x->id = sqlite3_column_int64(s, 0);
-	x->host = col_text_or_empty(s, 1);
-	x->ios = col_count(s, 3);
-	x->bytes = col_count(s, 4);
-	x->runtime_ms = sqlite3_column_int64(s, 5);
-	x->iops = col_double(s, 6);
-	x->bw_bytes = col_double(s, 7);
-	x->lat_mean_ns = col_double(s, 8);
-	x->clat_mean_ns = col_double(s, 9);
-	x->pct_kind = col_text(s, 10);
-	x->job = col_text_or_empty(s, 11);
-	x->job_start_ms = col_double(s, 12);
-	return 1;
+	rows_free(&result_shape, v, n);
 }
 
 int store_read_results(struct store *st, int64_t run_id, const char *host, struct store_result **v, size_t *n,
 		       struct errbuf *err)
 {
-	if (read_rows(st, Q_RESULTS, run_id, host, (void **)v, n, sizeof(**v), result_row, "results", err) == 0)
-		return 0;
-	store_results_free(*v, *n);
-	*v = NULL;
-	*n = 0;
-	return -1;
+	return read_all(st, Q_RESULTS, &result_shape, run_id, host, v, n, err);
 }
 
 int store_read_job_results(struct store *st, int64_t run_id, const char *host, struct store_result **v, size_t *n,
 			   struct errbuf *err)
 {
-	if (read_rows(st, Q_JOB_RESULTS, run_id, host, (void **)v, n, sizeof(**v), result_row, "the results of jobs",
-		      err) == 0)
-		return 0;
-	store_results_free(*v, *n);
-	*v = NULL;
-	*n = 0;
-	return -1;
+	return read_all(st, Q_JOB_RESULTS, &result_shape, run_id, host, v, n, err);
 }
 
 double store_result_mean_lat_ns(const struct store_result *r)
@@ -440,23 +560,15 @@ double store_result_mean_lat_ns(const struct store_result *r)
 	return r->lat_mean_ns > 0 ? r->lat_mean_ns : r->clat_mean_ns;
 }
 
-static int bin_row(sqlite3_stmt *s, void *elem)
-{
-	struct hist_bin *b = elem;
-
-	b->value_ns = col_count(s, 0);
-	b->count = col_count(s, 1);
-	return 1;
-}
-
 int store_read_bins(struct store *st, int64_t result_id, struct hist_bin **v, size_t *n, struct errbuf *err)
 {
-	if (read_rows(st, Q_BINS, result_id, NULL, (void **)v, n, sizeof(**v), bin_row, "histogram bins", err) == 0)
-		return 0;
-	free(*v);
-	*v = NULL;
-	*n = 0;
-	return -1;
+	return read_all(st, Q_BINS, &bin_shape, result_id, NULL, v, n, err);
+}
+
+int store_read_percentiles(struct store *st, int64_t result_id, struct percentile **v, size_t *n,
+			   struct errbuf *err)
+{
+	return read_all(st, Q_PCTS, &pct_shape, result_id, NULL, v, n, err);
 }
 
 int store_read_percentile(struct store *st, int64_t result_id, double pct, double *value_ns, struct errbuf *err)
@@ -502,37 +614,12 @@ int store_cpu_source_rank(const char *source)
 
 void store_cpu_free(struct store_cpu *v, size_t n)
 {
-	for (size_t i = 0; v && i < n; i++) {
-		free(v[i].host);
-		free(v[i].role);
-		free(v[i].source);
-	}
-	free(v);
-}
-
-static int cpu_row(sqlite3_stmt *s, void *elem)
-{
-	struct store_cpu *c = elem;
-
-	c->host = col_text_or_empty(s, 0);
-	c->role = col_text_or_empty(s, 1);
-	c->source = col_text_or_empty(s, 2);
-	c->cores = col_int(s, 3, 0);
-	for (int k = 0; k < CPU_SHARE_NR; k++)
-		c->share_pct[k] = col_double(s, 4 + k);
-	c->util_pct = col_double(s, 12);
-	c->cpu_us_per_io = col_double(s, 13);
-	return 1;
+	rows_free(&cpu_shape, v, n);
 }
 
 int store_read_cpu(struct store *st, int64_t run_id, struct store_cpu **v, size_t *n, struct errbuf *err)
 {
-	if (read_rows(st, Q_CPU, run_id, NULL, (void **)v, n, sizeof(**v), cpu_row, "CPU figures", err) == 0)
-		return 0;
-	store_cpu_free(*v, *n);
-	*v = NULL;
-	*n = 0;
-	return -1;
+	return read_all(st, Q_CPU, &cpu_shape, run_id, NULL, v, n, err);
 }
 
 static double cpu_util_of(const struct store_cpu *c)
@@ -612,105 +699,45 @@ void store_cpu_pick(const struct store_cpu *cpu, size_t ncpu, const struct store
 
 void store_disks_free(struct store_disk *v, size_t n)
 {
-	for (size_t i = 0; v && i < n; i++) {
-		free(v[i].host);
-		free(v[i].device);
-	}
-	free(v);
-}
-
-static int disk_row(sqlite3_stmt *s, void *elem)
-{
-	struct store_disk *d = elem;
-
-	d->host = col_text_or_empty(s, 0);
-	d->device = col_text_or_empty(s, 1);
-	d->reads = col_count(s, 2);
-	d->writes = col_count(s, 3);
-	d->read_sectors = col_count(s, 4);
-	d->write_sectors = col_count(s, 5);
-	d->io_ticks_ms = col_count(s, 6);
-	return 1;
+	rows_free(&disk_shape, v, n);
 }
 
 int store_read_disks(struct store *st, int64_t run_id, struct store_disk **v, size_t *n, struct errbuf *err)
 {
-	if (read_rows(st, Q_DISKS, run_id, NULL, (void **)v, n, sizeof(**v), disk_row, "disk figures", err) == 0)
-		return 0;
-	store_disks_free(*v, *n);
-	*v = NULL;
-	*n = 0;
-	return -1;
+	return read_all(st, Q_DISKS, &disk_shape, run_id, NULL, v, n, err);
 }
 
 void store_samples_free(struct store_sample *v, size_t n)
 {
-	for (size_t i = 0; v && i < n; i++) {
-		free(v[i].host);
-		free(v[i].metric);
-	}
-	free(v);
-}
-
-static int sample_row(sqlite3_stmt *s, void *elem)
-{
-	struct store_sample *x = elem;
-
-	x->host = col_text_or_empty(s, 0);
-	x->metric = col_text_or_empty(s, 1);
-	x->t_ms = sqlite3_column_int64(s, 2);
-	x->value = col_double(s, 3);
-	snprintf(x->job, sizeof(x->job), "%s",
-		 (const char *)sqlite3_column_text(s, 4) ? (const char *)sqlite3_column_text(s, 4) : "");
-	x->window_ms = (uint32_t)sqlite3_column_int64(s, 5);
-	snprintf(x->source, sizeof(x->source), "%s",
-		 (const char *)sqlite3_column_text(s, 6) ? (const char *)sqlite3_column_text(s, 6) : "");
-	x->is_bin = sqlite3_column_type(s, 7) != SQLITE_NULL;
-	x->bucket_lo_ns = sqlite3_column_int64(s, 7);
-	x->bucket_hi_ns = sqlite3_column_int64(s, 8);
-	return 1;
+	rows_free(&sample_shape, v, n);
 }
 
 int store_read_samples(struct store *st, int64_t run_id, struct store_sample **v, size_t *n, struct errbuf *err)
 {
-	if (read_rows(st, Q_SAMPLES, run_id, NULL, (void **)v, n, sizeof(**v), sample_row, "samples", err) == 0)
-		return 0;
-	store_samples_free(*v, *n);
-	*v = NULL;
-	*n = 0;
-	return -1;
+	return read_all(st, Q_SAMPLES, &sample_shape, run_id, NULL, v, n, err);
 }
 
 void store_artifacts_free(struct store_artifact *v, size_t n)
 {
-	for (size_t i = 0; v && i < n; i++) {
-		free(v[i].name);
-		free(v[i].content);
-	}
-	free(v);
+	rows_free(&artifact_shape, v, n);
 }
 
-static int artifact_row(sqlite3_stmt *s, void *elem)
+void store_artifact_release(struct store_artifact *a)
 {
-	struct store_artifact *a = elem;
-	const void *b = sqlite3_column_blob(s, 1);
-	size_t len = (size_t)sqlite3_column_bytes(s, 1);
-
-	a->name = col_text_or_empty(s, 0);
-	a->content = xcalloc(len + 1, 1);
-	if (b && len)
-		memcpy(a->content, b, len);
-	a->len = len;
-	return 1;
+	if (!a)
+		return;
+	row_release(&artifact_shape, a);
+	memset(a, 0, sizeof(*a));
 }
 
 int store_read_artifacts(struct store *st, int64_t run_id, struct store_artifact **v, size_t *n,
 			 struct errbuf *err)
 {
-	if (read_rows(st, Q_ARTIFACTS, run_id, NULL, (void **)v, n, sizeof(**v), artifact_row, "artifacts", err) == 0)
-		return 0;
-	store_artifacts_free(*v, *n);
-	*v = NULL;
-	*n = 0;
-	return -1;
+	return read_all(st, Q_ARTIFACTS, &artifact_shape, run_id, NULL, v, n, err);
+}
+
+int store_read_artifact(struct store *st, int64_t run_id, const char *name, struct store_artifact *out,
+			struct errbuf *err)
+{
+	return read_one(st, Q_ARTIFACTS, &artifact_shape, run_id, name, out, err);
 }

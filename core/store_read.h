@@ -50,6 +50,10 @@ struct store_suite {
 
 /* All suites, oldest first (created_at, id). *v is malloc'd; free with store_suites_free. */
 int store_read_suites(struct store *st, struct store_suite **v, size_t *n, struct errbuf *err);
+/* One suite with its labels: 0 and *out filled (release with store_suite_release), 1 when there is no such
+ * suite (*out untouched), -1 on error. */
+int store_read_suite(struct store *st, int64_t suite_id, struct store_suite *out, struct errbuf *err);
+void store_suite_release(struct store_suite *s); /* NULL ok */
 void store_suites_free(struct store_suite *v, size_t n);
 
 /* One run row (table run) with its suite's name and its labels. Text fields may be NULL unless said. */
@@ -110,6 +114,8 @@ struct store_result {
 	int64_t runtime_ms;
 	double iops, bw_bytes;    /* IOs per second, bytes per second */
 	double lat_mean_ns, clat_mean_ns; /* mean total and completion latency, ns; NAN unknown */
+	double lat_min_ns, lat_max_ns, lat_stddev_ns; /* total latency, ns; NAN unknown */
+	double clat_min_ns, clat_max_ns;  /* completion latency, ns; NAN unknown */
 	char *pct_kind;           /* "clat" or "lat": what the percentiles and bins describe; NULL unknown */
 	char *job;                /* JOB_AGGREGATE = all jobs; else the job's name (store_read_job_results) */
 	double job_start_ms;      /* when the job's measured time began, ms since the epoch; NAN unknown */
@@ -143,6 +149,10 @@ int store_read_percentile(struct store *st, int64_t result_id, double pct, doubl
 
 /* The histogram bins of a result, ascending (*v malloc'd, NULL and 0 when none). */
 int store_read_bins(struct store *st, int64_t result_id, struct hist_bin **v, size_t *n, struct errbuf *err);
+
+/* Every stored percentile of a result, ascending by pct (*v malloc'd, NULL and 0 when none). */
+int store_read_percentiles(struct store *st, int64_t result_id, struct percentile **v, size_t *n,
+			   struct errbuf *err);
 
 /* ---- CPU, disks, samples, artifacts -------------------------------------------------------------- */
 
@@ -218,5 +228,10 @@ struct store_artifact {
 int store_read_artifacts(struct store *st, int64_t run_id, struct store_artifact **v, size_t *n,
 			 struct errbuf *err);
 void store_artifacts_free(struct store_artifact *v, size_t n);
+
+/* The artifact `name` (not NULL) of a run: 0 and *out filled, 1 when the run has none of that name, -1 error. */
+int store_read_artifact(struct store *st, int64_t run_id, const char *name, struct store_artifact *out,
+			struct errbuf *err);
+void store_artifact_release(struct store_artifact *a); /* NULL ok */
 
 #endif

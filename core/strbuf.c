@@ -80,6 +80,19 @@ char *xasprintf(const char *fmt, ...)
 	return strbuf_detach(&sb, NULL);
 }
 
+void free_members(void *obj, const size_t *offs, size_t noffs)
+{
+	for (size_t i = 0; i < noffs; i++)
+		free(*(void **)((char *)obj + offs[i]));
+}
+
+void array_free_members(void *v, size_t n, size_t size, const size_t *offs, size_t noffs)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free_members((char *)v + i * size, offs, noffs);
+	free(v);
+}
+
 void array_grow(void **p, size_t *cap, size_t need, size_t size)
 {
 	size_t n;

@@ -39,4 +39,18 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void array_grow(void **p, size_t *cap, size_t need, size_t size);
 #define ARRAY_GROW(p, cap, need) array_grow((void **)&(p), &(cap), (need), sizeof(*(p)))
 
+/* Releases each of the n elements of the array v with release(&v[i]), last first, then frees v; v NULL, n 0. */
+#define ARRAY_RELEASE(v, n, release)               \
+	do {                                       \
+		while ((n) > 0)                    \
+			release(&(v)[--(n)]);      \
+		free(v);                           \
+		(v) = NULL;                        \
+	} while (0)
+
+/* free()s the char * (or other malloc'd pointer) members at byte offsets offs[0..noffs) of the struct at obj. */
+void free_members(void *obj, const size_t *offs, size_t noffs);
+/* The same for each of the n elements of `size` bytes of the array v, then frees v (NULL ok). */
+void array_free_members(void *v, size_t n, size_t size, const size_t *offs, size_t noffs);
+
 #endif

@@ -12,19 +12,64 @@
 #include <strings.h>
 #include <time.h>
 
-int parse_double(const char *s, double *out)
+/* A unit suffix and what it multiplies by (matched without regard to case). */
+struct unit {
+	const char *suffix;
+	double mult;
+};
+
+#define KI 1024.0
+static const struct unit size_units[] = {
+	{ "", 1 }, { "b", 1 }, { "k", KI }, { "kb", KI }, { "kib", KI }, { "m", KI * KI }, { "mb", KI * KI },
+	{ "mib", KI * KI }, { "g", KI * KI * KI }, { "gb", KI * KI * KI }, { "gib", KI * KI * KI },
+	{ "t", KI * KI * KI * KI }, { "tb", KI * KI * KI * KI }, { "tib", KI * KI * KI * KI },
+	{ "p", KI * KI * KI * KI * KI }, { "pb", KI * KI * KI * KI * KI }, { "pib", KI * KI * KI * KI * KI },
+};
+#undef KI
+
+static const struct unit duration_units[] = {
+	{ "", 1 }, { "s", 1 }, { "sec", 1 }, { "ms", 0.001 }, { "msec", 0.001 }, { "us", 1e-6 }, { "usec", 1e-6 },
+	{ "m", 60 }, { "min", 60 }, { "h", 3600 }, { "d", 86400 },
+};
+
+/*
+ * The number at the start of s (no leading space; `nonneg`: no sign '-' and not below 0) into *v and what
+ * follows into *rest; -1 when there is none or it is out of range. The whole string when rest is NULL.
+ */
+static int lead_number(const char *s, int nonneg, double *v, const char **rest)
 {
 	char *end;
-	double v;
 
-	if (!s || !*s || isspace((unsigned char)*s))
+	if (!s || !*s || isspace((unsigned char)*s) || (nonneg && *s == '-'))
 		return -1;
 	errno = 0;
-	v = strtod(s, &end);
-	if (errno || *end || !isfinite(v))
+	*v = strtod(s, &end);
+	if (errno || end == s || !isfinite(*v) || (nonneg && *v < 0) || (!rest && *end))
 		return -1;
-	*out = v;
+	if (rest)
+		*rest = end;
 	return 0;
+}
+
+/* A non-negative number with one of the units of the table, multiplied out. */
+static int number_with_unit(const char *s, const struct unit *u, size_t nu, double *out)
+{
+	const char *rest;
+	double v;
+
+	if (lead_number(s, 1, &v, &rest) < 0)
+		return -1;
+	for (size_t i = 0; i < nu; i++)
+		if (!strcasecmp(rest, u[i].suffix)) {
+			*out = v * u[i].mult;
+			return 0;
+		}
+	return -1;
+}
+
+int parse_double(const char *s, double *out)
+{
+	return lead_number(s, 0, out, NULL);
 }
 
 int parse_long(const char *s, long min, long max, long *out)
@@ -44,33 +89,9 @@ int parse_long(const char *s, long min, long max, long *out)
 
 int parse_size(const char *s, uint64_t *out)
 {
-	char *end;
-	double v, mult = 1;
+	double v;
 
-	if (!s || !*s || isspace((unsigned char)*s) || *s == '-')
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v < 0)
-		return -1;
-	if (*end) {
-		switch (tolower((unsigned char)*end)) {
-		case 'k': mult = 1024.0; break;
-		case 'm': mult = 1024.0 * 1024; break;
-		case 'g': mult = 1024.0 * 1024 * 1024; break;
-		case 't': mult = 1024.0 * 1024 * 1024 * 1024; break;
-		case 'p': mult = 1024.0 * 1024 * 1024 * 1024 * 1024; break;
-		case 'b': mult = 1; end--; break;
-		default: return -1;
-		}
-		end++;
-		if (!strcasecmp(end, "ib") || !strcasecmp(end, "b") || !*end)
-			;
-		else
-			return -1;
-	}
-	v *= mult;
-	if (v > 1.8e19)
+	if (number_with_unit(s, size_units, sizeof(size_units) / sizeof(size_units[0]), &v) < 0 || v > 1.8e19)
 		return -1;
 	*out = (uint64_t)llround(v);
 	return 0;
@@ -78,33 +99,7 @@ int parse_size(const char *s, uint64_t *out)
 
 int parse_duration_s(const char *s, double *out)
 {
-	char *end;
-	double v, mult = 1;
-
-	if (!s || !*s || isspace((unsigned char)*s) || *s == '-')
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v < 0)
-		return -1;
-	if (!*end)
-		mult = 1;
-	else if (!strcasecmp(end, "s") || !strcasecmp(end, "sec"))
-		mult = 1;
-	else if (!strcasecmp(end, "ms") || !strcasecmp(end, "msec"))
-		mult = 0.001;
-	else if (!strcasecmp(end, "us") || !strcasecmp(end, "usec"))
-		mult = 1e-6;
-	else if (!strcasecmp(end, "m") || !strcasecmp(end, "min"))
-		mult = 60;
-	else if (!strcasecmp(end, "h"))
-		mult = 3600;
-	else if (!strcasecmp(end, "d"))
-		mult = 86400;
-	else
-		return -1;
-	*out = v * mult;
-	return 0;
+	return number_with_unit(s, duration_units, sizeof(duration_units) / sizeof(duration_units[0]), out);
 }
 
 const char *format_utc_ms(int64_t epoch_ms, char *buf, unsigned long len)
