@@ -108,10 +108,8 @@ static int add_param(struct recipe *r, char *val, const char *file, int line, st
 
 static int recipe_line(struct recipe *r, char *key, char *val, const char *file, int line, struct errbuf *err)
 {
-	static const char *const phases[CONFIG_NPHASES] = { "setup", "check", "record", "teardown" };
-
 	for (int ph = 0; ph < CONFIG_NPHASES; ph++) {
-		if (strcmp(key, phases[ph]))
+		if (strcmp(key, config_phase_name((enum config_phase)ph)))
 			continue;
 		r->lines[ph] = xrealloc(r->lines[ph], (r->nlines[ph] + 1) * sizeof(char *));
 		r->line_no[ph] = xrealloc(r->line_no[ph], (r->nlines[ph] + 1) * sizeof(int));
