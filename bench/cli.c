@@ -260,3 +260,21 @@ int cli_gnuplot(const char *dir, const char *const *scripts, size_t n, struct st
 	free(argv);
 	return ret;
 }
+
+int cli_write_file(const char *path, const struct strbuf *data)
+{
+	FILE *f = path ? fopen(path, "wb") : stdout;
+
+	if (!f)
+		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path, strerror(errno));
+	if (fwrite(data->buf, 1, data->len, f) != data->len || fflush(f) != 0) {
+		int e = errno;
+		if (path)
+			fclose(f);
+		return cli_error(path ? EXIT_INPUT : EXIT_INTERNAL, "cannot write '%s': %s",
+				 path ? path : "standard output", strerror(e));
+	}
+	if (path && fclose(f) != 0)
+		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path, strerror(errno));
+	return EXIT_OK;
+}
