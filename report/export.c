@@ -538,20 +538,16 @@ static void json_num(struct strbuf *out, const char *sep, const char *key, doubl
 
 static void json_run_head(struct strbuf *out, const struct rep_run *r)
 {
-	strbuf_addf(out, "{\"id\":%" PRId64 ",\"suite_id\":%" PRId64 ",", r->id, r->suite_id);
-	json_str(out, "suite", r->suite);
-	strbuf_addc(out, ',');
-	json_str(out, "workload", r->name);
-	strbuf_addc(out, ',');
-	json_str(out, "status", r->status);
-	strbuf_addc(out, ',');
-	json_str(out, "engine", r->engine);
-	strbuf_addc(out, ',');
-	json_str(out, "started_at", r->started_at);
-	strbuf_addc(out, ',');
-	json_str(out, "finished_at", r->finished_at);
-	strbuf_addc(out, ',');
-	json_str(out, "identity", r->identity);
+	const char *const text[][2] = {
+		{ "suite", r->suite }, { "workload", r->name }, { "status", r->status }, { "engine", r->engine },
+		{ "started_at", r->started_at }, { "finished_at", r->finished_at }, { "identity", r->identity },
+	};
+
+	strbuf_addf(out, "{\"id\":%" PRId64 ",\"suite_id\":%" PRId64, r->id, r->suite_id);
+	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+		strbuf_addc(out, ',');
+		json_str(out, text[i][0], text[i][1]);
+	}
 	strbuf_addf(out, ",\"repetition\":%d,\"labels\":{", r->repetition);
 	for (size_t k = 0; k < r->labels.n; k++) {
 		if (k)
