@@ -37,16 +37,10 @@ void recipe_release(struct recipe *r)
 	}
 	free(r->params);
 	kvlist_release(&r->labels);
-	for (size_t i = 0; i < r->nmembers; i++)
-		free(r->members[i]);
-	free(r->members);
-	for (size_t i = 0; i < r->ntargets; i++)
-		free(r->targets[i]);
-	free(r->targets);
+	config_words_free(r->members, r->nmembers);
+	config_words_free(r->targets, r->ntargets);
 	for (int ph = 0; ph < CONFIG_NPHASES; ph++) {
-		for (size_t i = 0; i < r->nlines[ph]; i++)
-			free(r->lines[ph][i]);
-		free(r->lines[ph]);
+		config_words_free(r->lines[ph], r->nlines[ph]);
 		free(r->line_no[ph]);
 	}
 	recipe_init(r);
