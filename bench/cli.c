@@ -6,6 +6,7 @@
 #include "report/escape.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -277,4 +278,11 @@ int cli_write_file(const char *path, const struct strbuf *data)
 	if (path && fclose(f) != 0)
 		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path, strerror(errno));
 	return EXIT_OK;
+}
+
+int cli_bad_option(const char *cmd, int c, char *const *argv)
+{
+	if (c == ':')
+		return cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
+	return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
 }

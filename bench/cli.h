@@ -72,6 +72,10 @@ int cli_write_file(const char *path, const struct strbuf *data);
 /* Usage error for a command: message plus a hint to --help; returns EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The usage error for what getopt_long returned (':' a missing value, else an unknown option) about
+ * argv[optind - 1]: prints it and returns EXIT_USAGE. */
+int cli_bad_option(const char *cmd, int c, char *const *argv);
+
 /* Adds a --label k=v argument to a list; prints the error and returns -1 on a bad form. */
 int cli_add_label(struct kvlist *labels, const char *cmd, const char *arg);
 

@@ -232,10 +232,8 @@ static int parse_args(const struct db_sub *sub, int argc, char **argv, struct db
 				return cli_usage(cmd, "'bench %s' has no option '-o'", cmd);
 			a->output = optarg;
 			break;
-		case ':':
-			return cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option(cmd, c, argv);
 		}
 	}
 	a->pos = argv + optind;

@@ -176,10 +176,8 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 				return cli_usage("export", "--retries wants 0..10, got '%s'", optarg);
 			a->push_opts.retries = (int)v;
 			break;
-		case ':':
-			return cli_usage("export", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage("export", "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option("export", c, argv);
 		}
 	}
 	if (optind < argc)
