@@ -436,13 +436,6 @@ static int recipe_values(const struct recipe *r, char **w, size_t nw, struct kvl
 	return 0;
 }
 
-static void words_free(char **w, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(w[i]);
-	free(w);
-}
-
 /* Appends the substituted words of `tmpl` to *v. */
 static int subst_list(const struct subst *sx, const char *tmpl, char ***v, size_t *nv)
 {
@@ -455,7 +448,7 @@ static int subst_list(const struct subst *sx, const char *tmpl, char ***v, size_
 	if (subst_line(sx, tmpl, &w, &n, &skip) < 0)
 		return -1;
 	if (skip) {
-		words_free(w, n);
+		config_words_free(w, n);
 		return 0;
 	}
 	*v = xrealloc(*v, (*nv + n + 1) * sizeof(**v));
@@ -491,12 +484,12 @@ static int apply_steps(struct suite_config *c, const struct subst *sx)
 			if (subst_line(sx, r->lines[ph][i], &w, &n, &skip) < 0)
 				return -1;
 			if (skip) {
-				words_free(w, n);
+				config_words_free(w, n);
 				continue;
 			}
 			/* re-parse the substituted words so that @HOST and timeout= are read as the step's */
 			line = config_argv_text(w);
-			words_free(w, n);
+			config_words_free(w, n);
 			origin = xasprintf("recipe %s (%s:%d)", r->name, r->file, r->line_no[ph][i]);
 			rc = config_step_parse(line, &s, origin, sx->err);
 			free(line);
@@ -561,7 +554,7 @@ int recipe_apply(struct suite_config *c, const char *spec, const char *origin, s
 			goto out;
 		if (n && !kvlist_find(&c->labels, r.labels.v[i].key))
 			kvlist_set(&c->labels, r.labels.v[i].key, w[0]);
-		words_free(w, n);
+		config_words_free(w, n);
 	}
 	rc = 0;
 out:
