@@ -395,14 +395,6 @@ static const struct json_field sample_fields[] = {
 #undef CPU
 #undef SAMPLE
 
-/* Text of user-given strings for the terminal: control characters shown as '?'. */
-static const char *txt(struct strbuf *sb, const char *s)
-{
-	strbuf_reset(sb);
-	esc_text(sb, s ? s : "");
-	return sb->buf;
-}
-
 static cJSON *run_json(const struct rep_run *r)
 {
 	cJSON *o = cJSON_CreateObject(), *l;
@@ -416,11 +408,11 @@ static cJSON *run_json(const struct rep_run *r)
 	return o;
 }
 
-static void print_labels(const struct kvlist *labels, struct strbuf *sb)
+static void print_labels(const struct kvlist *labels)
 {
 	for (size_t k = 0; k < labels->n; k++) {
-		printf("%s%s=", k ? " " : "", txt(sb, labels->v[k].key));
-		printf("%s", txt(sb, labels->v[k].value));
+		printf("%s%s=", k ? " " : "", cli_safe(labels->v[k].key));
+		printf("%s", cli_safe(labels->v[k].value));
 	}
 }
 
@@ -430,12 +422,10 @@ static int db_list(struct db_args *a, struct store *st)
 {
 	struct rep_set set;
 	struct errbuf err;
-	struct strbuf sb;
 	int code = EXIT_OK;
 
 	rep_set_init(&set);
 	errbuf_init(&err);
-	strbuf_init(&sb);
 	if (report_load(st, &a->where, a->all ? REP_ALL_STATUS : 0, &set, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
@@ -452,15 +442,14 @@ static int db_list(struct db_args *a, struct store *st)
 		const struct rep_run *r = &set.v[i];
 
 		printf("%6" PRId64 " %6" PRId64 "  %-8s %-24s ", r->id, r->suite_id, r->status,
-		       txt(&sb, r->started_at));
-		printf("%s  ", txt(&sb, r->name));
-		print_labels(&r->labels, &sb);
+		       cli_safe(r->started_at));
+		printf("%s  ", cli_safe(r->name));
+		print_labels(&r->labels);
 		printf("\n");
 	}
 	printf("%zu run%s\n", set.n, set.n == 1 ? "" : "s");
 out:
 	rep_set_release(&set);
-	strbuf_release(&sb);
 	return code;
 }
 
@@ -558,7 +547,7 @@ static cJSON *show_json(const struct show_data *d)
 	return o;
 }
 
-static void show_results_text(const struct show_data *d, struct strbuf *sb)
+static void show_results_text(const struct show_data *d)
 {
 	printf("\nresults:\n  %-12s %-5s %12s %14s %10s %12s %10s %12s  percentiles (us)\n", "host", "ddir", "ios",
 	       "bytes", "runtime_ms", "iops", "MiB/s", "lat mean us");
@@ -567,7 +556,7 @@ static void show_results_text(const struct show_data *d, struct strbuf *sb)
 		double lat = isnan(x->lat_mean_ns) ? x->clat_mean_ns : x->lat_mean_ns;
 
 		printf("  %-12s %-5s %12" PRId64 " %14" PRId64 " %10" PRId64 " %12.1f %10.2f %12.2f ",
-		       txt(sb, x->host), x->ddir, x->ios, x->bytes, x->runtime_ms, x->iops, x->bw_bytes / 1048576.0,
+		       cli_safe(x->host), x->ddir, x->ios, x->bytes, x->runtime_ms, x->iops, x->bw_bytes / 1048576.0,
 		       lat / 1000.0);
 		for (size_t k = 0; k < x->npcts; k++)
 			printf(" p%g=%.2f", x->pcts[k].pct, (double)x->pcts[k].value_ns / 1000.0);
@@ -580,48 +569,45 @@ static void show_results_text(const struct show_data *d, struct strbuf *sb)
 static void show_text(const struct show_data *d)
 {
 	const struct rep_run *r = d->run;
-	struct strbuf sb;
 
-	strbuf_init(&sb);
-	printf("run %" PRId64 " '%s'\n", r->id, txt(&sb, r->name));
-	printf("  status    %s%s%s\n", r->status, r->error ? ": " : "", r->error ? txt(&sb, r->error) : "");
-	printf("  suite     %" PRId64 " '%s' (%s, created %s", r->suite_id, txt(&sb, r->suite),
+	printf("run %" PRId64 " '%s'\n", r->id, cli_safe(r->name));
+	printf("  status    %s%s%s\n", r->status, r->error ? ": " : "", r->error ? cli_safe(r->error) : "");
+	printf("  suite     %" PRId64 " '%s' (%s, created %s", r->suite_id, cli_safe(r->suite),
 	       d->detail.suite_source, r->suite_created);
-	printf("%s%s)\n", d->detail.suite_args ? ", args " : "", txt(&sb, d->detail.suite_args));
-	printf("  seq       %u, repetition %d, engine %s\n", d->detail.seq, r->repetition, txt(&sb, r->engine));
-	printf("  started   %s, finished %s\n", txt(&sb, r->started_at), r->finished_at ? r->finished_at : "-");
-	printf("  identity  %s\n  labels    ", txt(&sb, r->identity));
-	print_labels(&r->labels, &sb);
-	printf("\n\nspec:\n%s\n", d->detail.spec ? txt(&sb, d->detail.spec) : "(none)");
+	printf("%s%s)\n", d->detail.suite_args ? ", args " : "", cli_safe(d->detail.suite_args));
+	printf("  seq       %u, repetition %d, engine %s\n", d->detail.seq, r->repetition, cli_safe(r->engine));
+	printf("  started   %s, finished %s\n", cli_safe(r->started_at), r->finished_at ? r->finished_at : "-");
+	printf("  identity  %s\n  labels    ", cli_safe(r->identity));
+	print_labels(&r->labels);
+	printf("\n\nspec:\n%s\n", d->detail.spec ? cli_safe(d->detail.spec) : "(none)");
 	if (d->jobfile_name) {
 		printf("\njob file (%s):\n", d->jobfile_name);
 		fwrite(d->jobfile.buf, 1, d->jobfile.len, stdout);
 		if (d->jobfile.len && d->jobfile.buf[d->jobfile.len - 1] != '\n')
 			printf("\n");
 	}
-	show_results_text(d, &sb);
+	show_results_text(d);
 	printf("\nhosts:\n");
 	for (size_t i = 0; i < r->nhosts; i++)
-		printf("  %-12s fio %s, usr %.2f%% sys %.2f%%%s%s\n", txt(&sb, r->hosts[i].host),
+		printf("  %-12s fio %s, usr %.2f%% sys %.2f%%%s%s\n", cli_safe(r->hosts[i].host),
 		       r->hosts[i].fio_version ? r->hosts[i].fio_version : "-", r->hosts[i].usr_cpu_pct,
 		       r->hosts[i].sys_cpu_pct, r->hosts[i].error ? ", error: " : "",
-		       r->hosts[i].error ? txt(&sb, r->hosts[i].error) : "");
+		       r->hosts[i].error ? cli_safe(r->hosts[i].error) : "");
 	printf("\ncpu:\n");
 	for (size_t i = 0; r->cpuview && i < r->cpuview->ncpu; i++) {
 		const struct store_cpu *c = &r->cpuview->cpu[i];
-		printf("  %-12s %-9s %-13s util %.2f%%\n", txt(&sb, c->host), c->role, c->source, c->util_pct);
+		printf("  %-12s %-9s %-13s util %.2f%%\n", cli_safe(c->host), c->role, c->source, c->util_pct);
 	}
 	printf("\nsamples:\n");
 	for (size_t i = 0; i < d->samples.n; i++) {
 		const struct admin_sample_summary *s = &d->samples.v[i];
 		printf("  %-12s %-20s %6zu samples, t %" PRId64 "..%" PRId64 " ms, min %g max %g mean %g\n",
-		       txt(&sb, s->host), txt(&sb, s->metric), s->n, s->t_first_ms, s->t_last_ms, s->min, s->max,
+		       cli_safe(s->host), cli_safe(s->metric), s->n, s->t_first_ms, s->t_last_ms, s->min, s->max,
 		       s->mean);
 	}
 	printf("\nartifacts:\n");
 	for (size_t i = 0; i < d->artifacts.n; i++)
-		printf("  %-28s %s bytes\n", txt(&sb, d->artifacts.v[i].key), d->artifacts.v[i].value);
-	strbuf_release(&sb);
+		printf("  %-28s %s bytes\n", cli_safe(d->artifacts.v[i].key), d->artifacts.v[i].value);
 }
 
 /* The stored engine output: fio-output.json, else a vdbench or CSV artifact, else the only one. */
@@ -859,12 +845,8 @@ static int db_check(struct db_args *a, struct store *st)
 		}
 		code = print_json(o);
 	} else {
-		struct strbuf sb;
-
-		strbuf_init(&sb);
 		for (size_t i = 0; i < problems.n; i++)
-			printf("%s: %s\n", problems.v[i].key, txt(&sb, problems.v[i].value));
-		strbuf_release(&sb);
+			printf("%s: %s\n", problems.v[i].key, cli_safe(problems.v[i].value));
 		printf("%s: %zu problem%s, %zu note%s\n", damage ? "damaged" : "ok", damage, damage == 1 ? "" : "s",
 		       problems.n - damage, problems.n - damage == 1 ? "" : "s");
 		code = EXIT_OK;
