@@ -12,9 +12,21 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report/chart_files.h"
 #include "report/charts.h"
 #include "report/escape.h"
+
+static int write_file(const char *path, const struct strbuf *sb, struct errbuf *err)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return err_set(err, ERR_INPUT, "cannot write '%s': %s", path, strerror(errno));
+	if (fwrite(sb->buf, 1, sb->len, f) != sb->len || fclose(f) != 0) {
+		int e = errno;
+		return err_set(err, ERR_INPUT, "cannot write '%s': %s", path, strerror(e));
+	}
+	return 0;
+}
 
 /* The data rows of one series: index, "order", value, segment mean. */
 static void series_data(const struct trend_series *s, struct strbuf *d)
@@ -71,6 +83,7 @@ int trend_write_charts(const struct trend *t, const char *dir, char ***scripts, 
 	for (size_t i = 0; i < t->n; i++) {
 		const struct trend_series *s = &t->v[i];
 		struct strbuf stem, data, gp;
+		char *path;
 		int rc;
 
 		strbuf_init(&stem);
@@ -80,7 +93,14 @@ int trend_write_charts(const struct trend *t, const char *dir, char ***scripts, 
 		chart_slug(&stem, s->workload);
 		series_data(s, &data);
 		series_script(t, s, stem.buf, &gp);
-		rc = chart_files_write(dir, stem.buf, &data, &gp, err);
+		path = xasprintf("%s/%s.dat", dir, stem.buf);
+		rc = write_file(path, &data, err);
+		free(path);
+		if (rc == 0) {
+			path = xasprintf("%s/%s.gp", dir, stem.buf);
+			rc = write_file(path, &gp, err);
+			free(path);
+		}
 		if (rc == 0) {
 			*scripts = xrealloc(*scripts, (*nscripts + 1) * sizeof(**scripts));
 			(*scripts)[(*nscripts)++] = xasprintf("%s.gp", stem.buf);
