@@ -6,6 +6,7 @@
 #include "report/escape.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -259,4 +260,29 @@ int cli_gnuplot(const char *dir, const char *const *scripts, size_t n, struct st
 	free(errpath);
 	free(argv);
 	return ret;
+}
+
+int cli_write_file(const char *path, const struct strbuf *data)
+{
+	FILE *f = path ? fopen(path, "wb") : stdout;
+
+	if (!f)
+		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path, strerror(errno));
+	if (fwrite(data->buf, 1, data->len, f) != data->len || fflush(f) != 0) {
+		int e = errno;
+		if (path)
+			fclose(f);
+		return cli_error(path ? EXIT_INPUT : EXIT_INTERNAL, "cannot write '%s': %s",
+				 path ? path : "standard output", strerror(e));
+	}
+	if (path && fclose(f) != 0)
+		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path, strerror(errno));
+	return EXIT_OK;
+}
+
+int cli_bad_option(const char *cmd, int c, char *const *argv)
+{
+	if (c == ':')
+		return cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
+	return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
 }

@@ -63,8 +63,18 @@ const char *cli_safe(const char *s);
  * stderr in *msg), -1 with err (ERR_HOST) when gnuplot is missing or did not finish within 120 s.
  */
 int cli_gnuplot(const char *dir, const char *const *scripts, size_t n, struct strbuf *msg, struct errbuf *err);
+/*
+ * Writes data to the file at path (created or truncated), or to standard output when path is NULL. Returns
+ * EXIT_OK, or prints "cannot write 'PATH': reason" and returns EXIT_INPUT (the file) or EXIT_INTERNAL
+ * (standard output).
+ */
+int cli_write_file(const char *path, const struct strbuf *data);
 /* Usage error for a command: message plus a hint to --help; returns EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The usage error for what getopt_long returned (':' a missing value, else an unknown option) about
+ * argv[optind - 1]: prints it and returns EXIT_USAGE. */
+int cli_bad_option(const char *cmd, int c, char *const *argv);
 
 /* Adds a --label k=v argument to a list; prints the error and returns -1 on a bad form. */
 int cli_add_label(struct kvlist *labels, const char *cmd, const char *arg);

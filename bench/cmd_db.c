@@ -8,6 +8,7 @@
  * version), 5 storage error (cannot open or write the database; check found damage), 70 internal error.
  */
 #include <cjson/cJSON.h>
+#include <stddef.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -33,6 +34,7 @@ enum db_opt {
 
 struct db_args {
 	const char *db, *artifact, *output;
+	int64_t id;             /* show: the run */
 	int json, all, dry_run, raw;
 	struct kvlist where;
 	struct kvlist changes;  /* relabel: --set k=v (value) and --unset k (NULL) in order */
@@ -40,64 +42,83 @@ struct db_args {
 	int npos;
 };
 
+/*
+ * A subcommand: the options it takes, how many positional arguments (and the usage errors for too few and
+ * too many; NULL too_many: "unexpected argument"), a check of the arguments that needs no database, and how
+ * cmd_db opens --db for it (store.h flags) before calling fn with the store (closed after it).
+ */
 struct db_sub {
 	const char *name;
-	int (*fn)(struct db_args *a);
+	int (*fn)(struct db_args *a, struct store *st);
 	unsigned opts;          /* enum db_opt accepted besides --help */
+	unsigned store_flags;
+	int min_pos, max_pos;   /* max_pos -1: any number */
+	const char *too_few, *too_many;
+	int (*check)(struct db_args *a); /* or NULL; EXIT_OK or the exit code */
 	const char *usage;
 };
 
-static int db_list(struct db_args *a);
-static int db_show(struct db_args *a);
-static int db_rm(struct db_args *a);
-static int db_relabel(struct db_args *a);
-static int db_merge(struct db_args *a);
-static int db_check(struct db_args *a);
-static int db_vacuum(struct db_args *a);
-static int db_diff_config(struct db_args *a);
+static int db_list(struct db_args *a, struct store *st);
+static int db_show(struct db_args *a, struct store *st);
+static int db_rm(struct db_args *a, struct store *st);
+static int db_relabel(struct db_args *a, struct store *st);
+static int db_merge(struct db_args *a, struct store *st);
+static int db_check(struct db_args *a, struct store *st);
+static int db_vacuum(struct db_args *a, struct store *st);
+static int db_diff_config(struct db_args *a, struct store *st);
+static int show_check(struct db_args *a);
+static int rm_check(struct db_args *a);
+static int relabel_check(struct db_args *a);
+
+#define RO (STORE_READONLY | STORE_MUST_EXIST)
+#define RW STORE_MUST_EXIST
 
 static const struct db_sub subs[] = {
-	{ "list", db_list, O_DB | O_FORMAT | O_WHERE | O_ALL,
+	{ "list", db_list, O_DB | O_FORMAT | O_WHERE | O_ALL, RO, 0, 0, NULL, NULL, NULL,
 	  "usage: bench db list [--db PATH] [--where key=value]... [--all] [--format text|json]\n\n"
 	  "Lists the stored runs: id, suite, status, start time, workload name and labels. --where selects as in\n"
 	  "'bench report' (a label or name, tool, rw, bs, read_pct, random_pct, iodepth, numjobs, engine, suite,\n"
 	  "status); without --all only done and partial runs are listed.\n" },
-	{ "show", db_show, O_DB | O_FORMAT | O_RAW | O_ARTIFACT | O_OUTPUT,
+	{ "show", db_show, O_DB | O_FORMAT | O_RAW | O_ARTIFACT | O_OUTPUT, RO, 1, 1,
+	  "say which run: bench db show RUN", "show one run at a time", show_check,
 	  "usage: bench db show RUN [--db PATH] [--format text|json]\n"
 	  "       bench db show RUN --raw [--artifact NAME] [-o FILE]\n\n"
 	  "Shows one run whole: suite, workload and spec, labels, job file, results per host and direction with\n"
 	  "percentiles, hosts, CPU, a summary of its samples and its artifacts. --raw writes the engine's stored\n"
 	  "output (artifact fio-output.json, or the one named by --artifact) byte for byte.\n" },
-	{ "rm", db_rm, O_DB | O_FORMAT | O_WHERE | O_ALL | O_DRY,
+	{ "rm", db_rm, O_DB | O_FORMAT | O_WHERE | O_ALL | O_DRY, RW, 0, -1, NULL, NULL, rm_check,
 	  "usage: bench db rm (RUN... | --where key=value...) [--all] [--dry-run] [--db PATH] [--format text|json]\n\n"
 	  "Deletes runs with their results, CPU figures, samples and artifacts, and the suites left without runs,\n"
 	  "in one transaction. --where selects done and partial runs (with --all: every status). --dry-run\n"
 	  "counts what would go and changes nothing.\n" },
-	{ "relabel", db_relabel, O_DB | O_FORMAT | O_WHERE | O_ALL | O_DRY | O_SET,
+	{ "relabel", db_relabel, O_DB | O_FORMAT | O_WHERE | O_ALL | O_DRY | O_SET, RW, 0, -1, NULL, NULL,
+	  relabel_check,
 	  "usage: bench db relabel (RUN... | --where key=value...) (--set key=value | --unset key)... [--dry-run]\n"
 	  "                        [--all] [--db PATH] [--format text|json]\n\n"
 	  "Sets or removes run labels, in one transaction. A run's own label overrides its suite's; --unset\n"
 	  "removes the run's own label (a suite label of that key then applies again).\n" },
-	{ "merge", db_merge, O_DB | O_FORMAT | O_DRY,
+	{ "merge", db_merge, O_DB | O_FORMAT | O_DRY, RW, 1, 1, "say which file: bench db merge OTHER.db",
+	  "merge one file at a time", NULL,
 	  "usage: bench db merge OTHER.db [--dry-run] [--db PATH] [--format text|json]\n\n"
 	  "Copies the suites and runs of another bench database (opened read-only) that this one lacks, with new\n"
 	  "ids, in one transaction. A suite is the same when name, source, args and created_at are equal; a run\n"
 	  "of it when seq, repetition, name and started_at are: merging the same file twice adds nothing.\n" },
-	{ "check", db_check, O_DB | O_FORMAT,
+	{ "check", db_check, O_DB | O_FORMAT, RO, 0, 0, NULL, NULL, NULL,
 	  "usage: bench db check [--db PATH] [--format text|json]\n\n"
 	  "Checks the file: PRAGMA integrity_check, foreign keys (rows whose run, suite or result is gone), and\n"
 	  "notes suites without runs and runs still marked running. Exit 5 when the file is damaged.\n" },
-	{ "vacuum", db_vacuum, O_DB,
+	{ "vacuum", db_vacuum, O_DB, RW, 0, 0, NULL, NULL, NULL,
 	  "usage: bench db vacuum [--db PATH]\n\n"
 	  "Rebuilds the file without its free pages (SQLite VACUUM) and prints the size before and after.\n" },
-	{ "diff-config", db_diff_config, O_DB | O_WHERE,
+	{ "diff-config", db_diff_config, O_DB | O_WHERE, RO, 2, 2, "name two configurations: bench db diff-config A B",
+	  "name two configurations: bench db diff-config A B", NULL,
 	  "usage: bench db diff-config A B [--db PATH] [--where key=value]...\n\n"
 	  "Compares two configurations of a study (runs labelled config=A and config=B, docs/recipes.md): the\n"
 	  "labels of the newest run of each (kernel, fio, CPU, memory, devices: cfg.*, and the configuration's\n"
 	  "own), then a line diff of their stored records (artifact config.record: /sys facts and the output of\n"
 	  "the record steps, e.g. btrfs filesystem show, mdadm --detail, zpool status). '-' lines are A's, '+'\n"
 	  "lines B's. Exit 0 whether or not they differ.\n" },
-	{ NULL, NULL, 0, NULL },
+	{ NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
 static const char exit_text[] =
@@ -211,10 +232,8 @@ static int parse_args(const struct db_sub *sub, int argc, char **argv, struct db
 				return cli_usage(cmd, "'bench %s' has no option '-o'", cmd);
 			a->output = optarg;
 			break;
-		case ':':
-			return cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option(cmd, c, argv);
 		}
 	}
 	a->pos = argv + optind;
@@ -232,15 +251,7 @@ static int parse_run_id(const char *cmd, const char *s, int64_t *id)
 	return 0;
 }
 
-/* Run ids from the positional arguments and the --where selection; none at all is a usage error. */
-/* Opens --db with these store flags: EXIT_OK, or the exit code of the failure (usage or storage). */
-static int db_open(const struct db_args *a, unsigned flags, struct store **st)
-{
-	int rc = cli_open_store(a->db, flags, st);
-
-	return rc < 0 ? -rc : EXIT_OK;
-}
-
+/* Run ids from the positional arguments and the --where selection. */
 static int select_runs(const char *cmd, struct db_args *a, struct store *st, int64_t **ids, size_t *n)
 {
 	size_t cap = 0;
@@ -301,29 +312,94 @@ static void json_str(cJSON *o, const char *key, const char *v)
 		cJSON_AddNullToObject(o, key);
 }
 
-/* Text of user-given strings for the terminal: control characters shown as '?'. */
-static const char *txt(struct strbuf *sb, const char *s)
+/* The members of a struct the JSON output shows, each under its own name: one table per struct. */
+enum jf_kind { JF_STR, JF_DBL, JF_I64, JF_INT, JF_SIZE };
+
+struct json_field {
+	const char *key;
+	enum jf_kind kind;
+	size_t off;
+};
+
+#define JF(type, member, kind) { #member, kind, offsetof(type, member) }
+#define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
+
+/* Adds the fields of `obj` to `o`: strings (NULL: null), numbers (NaN or infinite: null). */
+static void json_fields(cJSON *o, const void *obj, const struct json_field *f, size_t nf)
 {
-	strbuf_reset(sb);
-	esc_text(sb, s ? s : "");
-	return sb->buf;
+	for (size_t i = 0; i < nf; i++) {
+		const char *p = (const char *)obj + f[i].off;
+		double v = 0;
+
+		switch (f[i].kind) {
+		case JF_STR: json_str(o, f[i].key, *(char *const *)p); continue;
+		case JF_DBL: v = *(const double *)p; break;
+		case JF_I64: v = (double)*(const int64_t *)p; break;
+		case JF_INT: v = *(const int *)p; break;
+		case JF_SIZE: v = (double)*(const size_t *)p; break;
+		}
+		json_num(o, f[i].key, v);
+	}
 }
+
+/* An array `key` of n objects (each `size` bytes from v) shown with the fields f; returns the array. */
+static cJSON *json_rows(cJSON *o, const char *key, const void *v, size_t n, size_t size, const struct json_field *f,
+			size_t nf)
+{
+	cJSON *arr = cJSON_AddArrayToObject(o, key);
+
+	for (size_t i = 0; i < n; i++) {
+		cJSON *e = cJSON_CreateObject();
+		json_fields(e, (const char *)v + i * size, f, nf);
+		cJSON_AddItemToArray(arr, e);
+	}
+	return arr;
+}
+
+#define RUN(m, k) JF(struct rep_run, m, k)
+#define RES(m, k) JF(struct admin_result, m, k)
+#define HOST(m, k) JF(struct rep_host, m, k)
+#define CPU(m, k) JF(struct store_cpu, m, k)
+#define SAMPLE(m, k) JF(struct admin_sample_summary, m, k)
+
+static const struct json_field run_fields[] = {
+	RUN(id, JF_I64), RUN(suite_id, JF_I64), RUN(suite, JF_STR), RUN(name, JF_STR), RUN(status, JF_STR),
+	RUN(error, JF_STR), RUN(engine, JF_STR), RUN(started_at, JF_STR), RUN(finished_at, JF_STR),
+	RUN(repetition, JF_INT), RUN(identity, JF_STR),
+};
+
+static const struct json_field result_fields[] = {
+	RES(host, JF_STR), RES(ddir, JF_STR), RES(ios, JF_I64), RES(bytes, JF_I64), RES(runtime_ms, JF_I64),
+	RES(iops, JF_DBL), RES(bw_bytes, JF_DBL), RES(lat_mean_ns, JF_DBL), RES(lat_min_ns, JF_DBL),
+	RES(lat_max_ns, JF_DBL), RES(lat_stddev_ns, JF_DBL), RES(clat_mean_ns, JF_DBL), RES(pct_kind, JF_STR),
+};
+
+static const struct json_field host_fields[] = {
+	HOST(host, JF_STR), HOST(fio_version, JF_STR), HOST(error_code, JF_INT), HOST(error, JF_STR),
+	HOST(usr_cpu_pct, JF_DBL), HOST(sys_cpu_pct, JF_DBL),
+};
+
+static const struct json_field cpu_fields[] = {
+	CPU(host, JF_STR), CPU(role, JF_STR), CPU(source, JF_STR), CPU(util_pct, JF_DBL), CPU(cpu_us_per_io, JF_DBL),
+};
+
+static const struct json_field sample_fields[] = {
+	SAMPLE(host, JF_STR), SAMPLE(metric, JF_STR), SAMPLE(n, JF_SIZE), SAMPLE(t_first_ms, JF_I64),
+	SAMPLE(t_last_ms, JF_I64),
+	SAMPLE(min, JF_DBL), SAMPLE(max, JF_DBL), SAMPLE(mean, JF_DBL),
+};
+
+#undef RUN
+#undef RES
+#undef HOST
+#undef CPU
+#undef SAMPLE
 
 static cJSON *run_json(const struct rep_run *r)
 {
 	cJSON *o = cJSON_CreateObject(), *l;
 
-	cJSON_AddNumberToObject(o, "id", (double)r->id);
-	cJSON_AddNumberToObject(o, "suite_id", (double)r->suite_id);
-	json_str(o, "suite", r->suite);
-	json_str(o, "name", r->name);
-	json_str(o, "status", r->status);
-	json_str(o, "error", r->error);
-	json_str(o, "engine", r->engine);
-	json_str(o, "started_at", r->started_at);
-	json_str(o, "finished_at", r->finished_at);
-	cJSON_AddNumberToObject(o, "repetition", r->repetition);
-	json_str(o, "identity", r->identity);
+	json_fields(o, r, run_fields, NFIELDS(run_fields));
 	l = cJSON_AddObjectToObject(o, "labels");
 	for (size_t i = 0; i < r->labels.n; i++)
 		cJSON_AddStringToObject(l, r->labels.v[i].key, r->labels.v[i].value ? r->labels.v[i].value : "");
@@ -332,31 +408,24 @@ static cJSON *run_json(const struct rep_run *r)
 	return o;
 }
 
-static void print_labels(const struct kvlist *labels, struct strbuf *sb)
+static void print_labels(const struct kvlist *labels)
 {
 	for (size_t k = 0; k < labels->n; k++) {
-		printf("%s%s=", k ? " " : "", txt(sb, labels->v[k].key));
-		printf("%s", txt(sb, labels->v[k].value));
+		printf("%s%s=", k ? " " : "", cli_safe(labels->v[k].key));
+		printf("%s", cli_safe(labels->v[k].value));
 	}
 }
 
 /* ---- list --------------------------------------------------------------------------------------- */
 
-static int db_list(struct db_args *a)
+static int db_list(struct db_args *a, struct store *st)
 {
-	struct store *st = NULL;
 	struct rep_set set;
 	struct errbuf err;
-	struct strbuf sb;
 	int code = EXIT_OK;
 
 	rep_set_init(&set);
 	errbuf_init(&err);
-	strbuf_init(&sb);
-	if (a->npos)
-		return cli_usage("db list", "unexpected argument '%s'", a->pos[0]);
-	if ((code = db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st)) != EXIT_OK)
-		return code;
 	if (report_load(st, &a->where, a->all ? REP_ALL_STATUS : 0, &set, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
@@ -373,16 +442,14 @@ static int db_list(struct db_args *a)
 		const struct rep_run *r = &set.v[i];
 
 		printf("%6" PRId64 " %6" PRId64 "  %-8s %-24s ", r->id, r->suite_id, r->status,
-		       txt(&sb, r->started_at));
-		printf("%s  ", txt(&sb, r->name));
-		print_labels(&r->labels, &sb);
+		       cli_safe(r->started_at));
+		printf("%s  ", cli_safe(r->name));
+		print_labels(&r->labels);
 		printf("\n");
 	}
 	printf("%zu run%s\n", set.n, set.n == 1 ? "" : "s");
 out:
 	rep_set_release(&set);
-	strbuf_release(&sb);
-	store_close(st);
 	return code;
 }
 
@@ -439,7 +506,7 @@ static int show_load(struct store *st, int64_t id, struct rep_set *set, struct s
 static cJSON *show_json(const struct show_data *d)
 {
 	const struct rep_run *r = d->run;
-	cJSON *o = run_json(r), *arr, *spec;
+	cJSON *o = run_json(r), *arr, *spec, *e;
 
 	cJSON_AddNumberToObject(o, "seq", d->detail.seq);
 	json_str(o, "suite_source", d->detail.suite_source);
@@ -450,24 +517,13 @@ static cJSON *show_json(const struct show_data *d)
 	else
 		json_str(o, "spec", d->detail.spec);
 	json_str(o, "jobfile", d->jobfile_name ? d->jobfile.buf : NULL);
-	arr = cJSON_AddArrayToObject(o, "results");
-	for (size_t i = 0; i < d->results.n; i++) {
+	arr = json_rows(o, "results", d->results.v, d->results.n, sizeof(*d->results.v), result_fields,
+			NFIELDS(result_fields));
+	e = arr->child;
+	for (size_t i = 0; i < d->results.n; i++, e = e->next) {
 		const struct admin_result *x = &d->results.v[i];
-		cJSON *e = cJSON_CreateObject(), *p;
+		cJSON *p;
 
-		json_str(e, "host", x->host);
-		json_str(e, "ddir", x->ddir);
-		cJSON_AddNumberToObject(e, "ios", (double)x->ios);
-		cJSON_AddNumberToObject(e, "bytes", (double)x->bytes);
-		cJSON_AddNumberToObject(e, "runtime_ms", (double)x->runtime_ms);
-		json_num(e, "iops", x->iops);
-		json_num(e, "bw_bytes", x->bw_bytes);
-		json_num(e, "lat_mean_ns", x->lat_mean_ns);
-		json_num(e, "lat_min_ns", x->lat_min_ns);
-		json_num(e, "lat_max_ns", x->lat_max_ns);
-		json_num(e, "lat_stddev_ns", x->lat_stddev_ns);
-		json_num(e, "clat_mean_ns", x->clat_mean_ns);
-		json_str(e, "pct_kind", x->pct_kind);
 		cJSON_AddNumberToObject(e, "bins", (double)x->nbins);
 		p = cJSON_AddObjectToObject(e, "percentiles_ns");
 		for (size_t k = 0; k < x->npcts; k++) {
@@ -475,47 +531,15 @@ static cJSON *show_json(const struct show_data *d)
 			snprintf(key, sizeof(key), "%g", x->pcts[k].pct);
 			cJSON_AddNumberToObject(p, key, (double)x->pcts[k].value_ns);
 		}
-		cJSON_AddItemToArray(arr, e);
 	}
-	arr = cJSON_AddArrayToObject(o, "hosts");
-	for (size_t i = 0; i < r->nhosts; i++) {
-		cJSON *e = cJSON_CreateObject();
-		json_str(e, "host", r->hosts[i].host);
-		json_str(e, "fio_version", r->hosts[i].fio_version);
-		cJSON_AddNumberToObject(e, "error_code", r->hosts[i].error_code);
-		json_str(e, "error", r->hosts[i].error);
-		json_num(e, "usr_cpu_pct", r->hosts[i].usr_cpu_pct);
-		json_num(e, "sys_cpu_pct", r->hosts[i].sys_cpu_pct);
-		cJSON_AddItemToArray(arr, e);
-	}
-	arr = cJSON_AddArrayToObject(o, "cpu");
-	for (size_t i = 0; r->cpuview && i < r->cpuview->ncpu; i++) {
-		const struct store_cpu *c = &r->cpuview->cpu[i];
-		cJSON *e = cJSON_CreateObject();
-		json_str(e, "host", c->host);
-		json_str(e, "role", c->role);
-		json_str(e, "source", c->source);
-		json_num(e, "util_pct", c->util_pct);
-		json_num(e, "cpu_us_per_io", c->cpu_us_per_io);
-		cJSON_AddItemToArray(arr, e);
-	}
-	arr = cJSON_AddArrayToObject(o, "samples");
-	for (size_t i = 0; i < d->samples.n; i++) {
-		const struct admin_sample_summary *s = &d->samples.v[i];
-		cJSON *e = cJSON_CreateObject();
-		json_str(e, "host", s->host);
-		json_str(e, "metric", s->metric);
-		cJSON_AddNumberToObject(e, "n", (double)s->n);
-		cJSON_AddNumberToObject(e, "t_first_ms", (double)s->t_first_ms);
-		cJSON_AddNumberToObject(e, "t_last_ms", (double)s->t_last_ms);
-		json_num(e, "min", s->min);
-		json_num(e, "max", s->max);
-		json_num(e, "mean", s->mean);
-		cJSON_AddItemToArray(arr, e);
-	}
+	json_rows(o, "hosts", r->hosts, r->nhosts, sizeof(*r->hosts), host_fields, NFIELDS(host_fields));
+	json_rows(o, "cpu", r->cpuview ? r->cpuview->cpu : NULL, r->cpuview ? r->cpuview->ncpu : 0,
+		  sizeof(struct store_cpu), cpu_fields, NFIELDS(cpu_fields));
+	json_rows(o, "samples", d->samples.v, d->samples.n, sizeof(*d->samples.v), sample_fields,
+		  NFIELDS(sample_fields));
 	arr = cJSON_AddArrayToObject(o, "artifacts");
 	for (size_t i = 0; i < d->artifacts.n; i++) {
-		cJSON *e = cJSON_CreateObject();
+		e = cJSON_CreateObject();
 		json_str(e, "name", d->artifacts.v[i].key);
 		cJSON_AddNumberToObject(e, "bytes", strtod(d->artifacts.v[i].value, NULL));
 		cJSON_AddItemToArray(arr, e);
@@ -523,7 +547,7 @@ static cJSON *show_json(const struct show_data *d)
 	return o;
 }
 
-static void show_results_text(const struct show_data *d, struct strbuf *sb)
+static void show_results_text(const struct show_data *d)
 {
 	printf("\nresults:\n  %-12s %-5s %12s %14s %10s %12s %10s %12s  percentiles (us)\n", "host", "ddir", "ios",
 	       "bytes", "runtime_ms", "iops", "MiB/s", "lat mean us");
@@ -532,7 +556,7 @@ static void show_results_text(const struct show_data *d, struct strbuf *sb)
 		double lat = isnan(x->lat_mean_ns) ? x->clat_mean_ns : x->lat_mean_ns;
 
 		printf("  %-12s %-5s %12" PRId64 " %14" PRId64 " %10" PRId64 " %12.1f %10.2f %12.2f ",
-		       txt(sb, x->host), x->ddir, x->ios, x->bytes, x->runtime_ms, x->iops, x->bw_bytes / 1048576.0,
+		       cli_safe(x->host), x->ddir, x->ios, x->bytes, x->runtime_ms, x->iops, x->bw_bytes / 1048576.0,
 		       lat / 1000.0);
 		for (size_t k = 0; k < x->npcts; k++)
 			printf(" p%g=%.2f", x->pcts[k].pct, (double)x->pcts[k].value_ns / 1000.0);
@@ -545,48 +569,45 @@ static void show_results_text(const struct show_data *d, struct strbuf *sb)
 static void show_text(const struct show_data *d)
 {
 	const struct rep_run *r = d->run;
-	struct strbuf sb;
 
-	strbuf_init(&sb);
-	printf("run %" PRId64 " '%s'\n", r->id, txt(&sb, r->name));
-	printf("  status    %s%s%s\n", r->status, r->error ? ": " : "", r->error ? txt(&sb, r->error) : "");
-	printf("  suite     %" PRId64 " '%s' (%s, created %s", r->suite_id, txt(&sb, r->suite),
+	printf("run %" PRId64 " '%s'\n", r->id, cli_safe(r->name));
+	printf("  status    %s%s%s\n", r->status, r->error ? ": " : "", r->error ? cli_safe(r->error) : "");
+	printf("  suite     %" PRId64 " '%s' (%s, created %s", r->suite_id, cli_safe(r->suite),
 	       d->detail.suite_source, r->suite_created);
-	printf("%s%s)\n", d->detail.suite_args ? ", args " : "", txt(&sb, d->detail.suite_args));
-	printf("  seq       %u, repetition %d, engine %s\n", d->detail.seq, r->repetition, txt(&sb, r->engine));
-	printf("  started   %s, finished %s\n", txt(&sb, r->started_at), r->finished_at ? r->finished_at : "-");
-	printf("  identity  %s\n  labels    ", txt(&sb, r->identity));
-	print_labels(&r->labels, &sb);
-	printf("\n\nspec:\n%s\n", d->detail.spec ? txt(&sb, d->detail.spec) : "(none)");
+	printf("%s%s)\n", d->detail.suite_args ? ", args " : "", cli_safe(d->detail.suite_args));
+	printf("  seq       %u, repetition %d, engine %s\n", d->detail.seq, r->repetition, cli_safe(r->engine));
+	printf("  started   %s, finished %s\n", cli_safe(r->started_at), r->finished_at ? r->finished_at : "-");
+	printf("  identity  %s\n  labels    ", cli_safe(r->identity));
+	print_labels(&r->labels);
+	printf("\n\nspec:\n%s\n", d->detail.spec ? cli_safe(d->detail.spec) : "(none)");
 	if (d->jobfile_name) {
 		printf("\njob file (%s):\n", d->jobfile_name);
 		fwrite(d->jobfile.buf, 1, d->jobfile.len, stdout);
 		if (d->jobfile.len && d->jobfile.buf[d->jobfile.len - 1] != '\n')
 			printf("\n");
 	}
-	show_results_text(d, &sb);
+	show_results_text(d);
 	printf("\nhosts:\n");
 	for (size_t i = 0; i < r->nhosts; i++)
-		printf("  %-12s fio %s, usr %.2f%% sys %.2f%%%s%s\n", txt(&sb, r->hosts[i].host),
+		printf("  %-12s fio %s, usr %.2f%% sys %.2f%%%s%s\n", cli_safe(r->hosts[i].host),
 		       r->hosts[i].fio_version ? r->hosts[i].fio_version : "-", r->hosts[i].usr_cpu_pct,
 		       r->hosts[i].sys_cpu_pct, r->hosts[i].error ? ", error: " : "",
-		       r->hosts[i].error ? txt(&sb, r->hosts[i].error) : "");
+		       r->hosts[i].error ? cli_safe(r->hosts[i].error) : "");
 	printf("\ncpu:\n");
 	for (size_t i = 0; r->cpuview && i < r->cpuview->ncpu; i++) {
 		const struct store_cpu *c = &r->cpuview->cpu[i];
-		printf("  %-12s %-9s %-13s util %.2f%%\n", txt(&sb, c->host), c->role, c->source, c->util_pct);
+		printf("  %-12s %-9s %-13s util %.2f%%\n", cli_safe(c->host), c->role, c->source, c->util_pct);
 	}
 	printf("\nsamples:\n");
 	for (size_t i = 0; i < d->samples.n; i++) {
 		const struct admin_sample_summary *s = &d->samples.v[i];
 		printf("  %-12s %-20s %6zu samples, t %" PRId64 "..%" PRId64 " ms, min %g max %g mean %g\n",
-		       txt(&sb, s->host), txt(&sb, s->metric), s->n, s->t_first_ms, s->t_last_ms, s->min, s->max,
+		       cli_safe(s->host), cli_safe(s->metric), s->n, s->t_first_ms, s->t_last_ms, s->min, s->max,
 		       s->mean);
 	}
 	printf("\nartifacts:\n");
 	for (size_t i = 0; i < d->artifacts.n; i++)
-		printf("  %-28s %s bytes\n", txt(&sb, d->artifacts.v[i].key), d->artifacts.v[i].value);
-	strbuf_release(&sb);
+		printf("  %-28s %s bytes\n", cli_safe(d->artifacts.v[i].key), d->artifacts.v[i].value);
 }
 
 /* The stored engine output: fio-output.json, else a vdbench or CSV artifact, else the only one. */
@@ -599,23 +620,6 @@ static const char *raw_name(const struct kvlist *arts)
 			if (!strncmp(arts->v[i].key, prefer[p], strlen(prefer[p])))
 				return arts->v[i].key;
 	return arts->n == 1 ? arts->v[0].key : NULL;
-}
-
-static int write_raw(const char *path, const struct strbuf *data)
-{
-	FILE *f = path ? fopen(path, "wb") : stdout;
-
-	if (!f)
-		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path, strerror(errno));
-	if (fwrite(data->buf, 1, data->len, f) != data->len || fflush(f) != 0) {
-		int e = errno;
-		if (path)
-			fclose(f);
-		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path ? path : "standard output", strerror(e));
-	}
-	if (path && fclose(f) != 0)
-		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path, strerror(errno));
-	return EXIT_OK;
 }
 
 static int show_raw(struct store *st, int64_t id, struct db_args *a)
@@ -647,7 +651,7 @@ static int show_raw(struct store *st, int64_t id, struct db_args *a)
 		code = cli_fail(&err);
 		goto out;
 	}
-	code = write_raw(a->output, &data);
+	code = cli_write_file(a->output, &data);
 out:
 	admin_run_detail_release(&detail);
 	kvlist_release(&arts);
@@ -655,34 +659,30 @@ out:
 	return code;
 }
 
-static int db_show(struct db_args *a)
+static int show_check(struct db_args *a)
 {
-	struct store *st = NULL;
-	struct show_data d;
-	struct rep_set set;
-	struct errbuf err;
-	int64_t id = 0;
-	int code = EXIT_OK;
-
-	if (a->npos != 1)
-		return cli_usage("db show", a->npos ? "show one run at a time" : "say which run: bench db show RUN");
-	if (parse_run_id("db show", a->pos[0], &id) != 0)
+	if (parse_run_id("db show", a->pos[0], &a->id) != 0)
 		return EXIT_USAGE;
 	if (a->output && !a->raw)
 		return cli_usage("db show", "-o FILE is for --raw");
-	if ((code = db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st)) != EXIT_OK)
-		return code;
-	if (a->raw) {
-		code = show_raw(st, id, a);
-		store_close(st);
-		return code;
-	}
+	return EXIT_OK;
+}
+
+static int db_show(struct db_args *a, struct store *st)
+{
+	struct show_data d;
+	struct rep_set set;
+	struct errbuf err;
+	int code = EXIT_OK;
+
+	if (a->raw)
+		return show_raw(st, a->id, a);
 	memset(&d, 0, sizeof(d));
 	kvlist_init(&d.artifacts);
 	strbuf_init(&d.jobfile);
 	rep_set_init(&set);
 	errbuf_init(&err);
-	if (show_load(st, id, &set, &d, &err) < 0)
+	if (show_load(st, a->id, &set, &d, &err) < 0)
 		code = cli_fail(&err);
 	else if (a->json)
 		code = print_json(show_json(&d));
@@ -694,28 +694,51 @@ static int db_show(struct db_args *a)
 	kvlist_release(&d.artifacts);
 	strbuf_release(&d.jobfile);
 	rep_set_release(&set);
-	store_close(st);
 	return code;
 }
 
 /* ---- rm and relabel ---------------------------------------------------------------------------- */
 
-/* rm and relabel: opens --db for writing and selects the runs (ids or --where); none is bad input. */
-static int open_selected(struct db_args *a, const char *cmd, const char *none, struct store **st, int64_t **ids,
-			 size_t *n)
+static int rm_check(struct db_args *a)
 {
-	int code = db_open(a, STORE_MUST_EXIST, st);
+	if (!a->npos && !a->where.n)
+		return cli_usage("db rm", "say which runs: run ids or --where key=value (nothing is removed by default)");
+	return EXIT_OK;
+}
 
-	if (code == EXIT_OK)
-		code = select_runs(cmd, a, *st, ids, n);
+static int relabel_check(struct db_args *a)
+{
+	if (!a->changes.n)
+		return cli_usage("db relabel", "say what to change: --set key=value or --unset key");
+	if (!a->npos && !a->where.n)
+		return cli_usage("db relabel", "say which runs: run ids or --where key=value");
+	return EXIT_OK;
+}
+
+/* rm and relabel: the runs selected (ids or --where); none is bad input. */
+static int selected(struct db_args *a, struct store *st, const char *cmd, const char *none, int64_t **ids,
+		    size_t *n)
+{
+	int code = select_runs(cmd, a, st, ids, n);
+
 	if (code == EXIT_OK && !*n)
 		code = cli_error(EXIT_INPUT, "no run matches the selection; %s", none);
 	return code;
 }
 
-static int db_rm(struct db_args *a)
+/* The JSON answer of rm and relabel: dry_run, the runs and the counts. */
+static cJSON *changed_json(const struct db_args *a, const int64_t *ids, size_t n)
 {
-	struct store *st = NULL;
+	cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "runs");
+
+	cJSON_AddBoolToObject(o, "dry_run", a->dry_run);
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)ids[i]));
+	return o;
+}
+
+static int db_rm(struct db_args *a, struct store *st)
+{
 	struct admin_counts c;
 	struct errbuf err;
 	int64_t *ids = NULL;
@@ -723,89 +746,62 @@ static int db_rm(struct db_args *a)
 	int code;
 
 	errbuf_init(&err);
-	if (!a->npos && !a->where.n)
-		return cli_usage("db rm", "say which runs: run ids or --where key=value (nothing is removed by default)");
-	if ((code = open_selected(a, "db rm", "nothing removed", &st, &ids, &n)) != EXIT_OK)
+	if ((code = selected(a, st, "db rm", "nothing removed", &ids, &n)) != EXIT_OK)
 		goto out;
 	if (store_admin_rm(st, ids, n, a->dry_run, &c, &err) < 0) {
 		code = cli_fail(&err);
-		goto out;
-	}
-	if (a->json) {
-		cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "runs");
-		cJSON_AddBoolToObject(o, "dry_run", a->dry_run);
-		for (size_t i = 0; i < n; i++)
-			cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)ids[i]));
+	} else if (a->json) {
+		cJSON *o = changed_json(a, ids, n);
 		cJSON_AddNumberToObject(o, "suites", (double)c.suites);
 		cJSON_AddNumberToObject(o, "results", (double)c.results);
 		cJSON_AddNumberToObject(o, "samples", (double)c.samples);
 		cJSON_AddNumberToObject(o, "artifacts", (double)c.artifacts);
 		code = print_json(o);
-		goto out;
+	} else {
+		printf("%s %zu run%s (%zu results, %zu samples, %zu artifacts) and %zu empty suite%s\n",
+		       a->dry_run ? "would remove" : "removed", c.runs, c.runs == 1 ? "" : "s", c.results, c.samples,
+		       c.artifacts, c.suites, c.suites == 1 ? "" : "s");
 	}
-	printf("%s %zu run%s (%zu results, %zu samples, %zu artifacts) and %zu empty suite%s\n",
-	       a->dry_run ? "would remove" : "removed", c.runs, c.runs == 1 ? "" : "s", c.results, c.samples,
-	       c.artifacts, c.suites, c.suites == 1 ? "" : "s");
 out:
 	free(ids);
-	store_close(st);
 	return code;
 }
 
-static int db_relabel(struct db_args *a)
+static int db_relabel(struct db_args *a, struct store *st)
 {
-	struct store *st = NULL;
 	struct errbuf err;
 	int64_t *ids = NULL;
 	size_t n = 0, changed = 0;
 	int code;
 
 	errbuf_init(&err);
-	if (!a->changes.n)
-		return cli_usage("db relabel", "say what to change: --set key=value or --unset key");
-	if (!a->npos && !a->where.n)
-		return cli_usage("db relabel", "say which runs: run ids or --where key=value");
-	if ((code = open_selected(a, "db relabel", "nothing changed", &st, &ids, &n)) != EXIT_OK)
+	if ((code = selected(a, st, "db relabel", "nothing changed", &ids, &n)) != EXIT_OK)
 		goto out;
 	if (store_admin_relabel(st, ids, n, &a->changes, a->dry_run, &changed, &err) < 0) {
 		code = cli_fail(&err);
-		goto out;
-	}
-	if (a->json) {
-		cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "runs");
-		cJSON_AddBoolToObject(o, "dry_run", a->dry_run);
-		for (size_t i = 0; i < n; i++)
-			cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)ids[i]));
+	} else if (a->json) {
+		cJSON *o = changed_json(a, ids, n);
 		cJSON_AddNumberToObject(o, "labels_changed", (double)changed);
 		code = print_json(o);
-		goto out;
+	} else {
+		printf("%s %zu label%s on %zu run%s\n", a->dry_run ? "would change" : "changed", changed,
+		       changed == 1 ? "" : "s", n, n == 1 ? "" : "s");
 	}
-	printf("%s %zu label%s on %zu run%s\n", a->dry_run ? "would change" : "changed", changed,
-	       changed == 1 ? "" : "s", n, n == 1 ? "" : "s");
 out:
 	free(ids);
-	store_close(st);
 	return code;
 }
 
 /* ---- merge, check, vacuum ---------------------------------------------------------------------- */
 
-static int db_merge(struct db_args *a)
+static int db_merge(struct db_args *a, struct store *st)
 {
-	struct store *st = NULL;
 	struct admin_merge m;
 	struct errbuf err;
-	int code = EXIT_OK;
 
 	errbuf_init(&err);
-	if (a->npos != 1)
-		return cli_usage("db merge", a->npos ? "merge one file at a time" : "say which file: bench db merge OTHER.db");
-	if ((code = db_open(a, STORE_MUST_EXIST, &st)) != EXIT_OK)
-		return code;
-	if (store_admin_merge(st, a->pos[0], a->dry_run, &m, &err) < 0) {
-		code = cli_fail(&err);
-		goto out;
-	}
+	if (store_admin_merge(st, a->pos[0], a->dry_run, &m, &err) < 0)
+		return cli_fail(&err);
 	if (a->json) {
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddBoolToObject(o, "dry_run", a->dry_run);
@@ -813,21 +809,17 @@ static int db_merge(struct db_args *a)
 		cJSON_AddNumberToObject(o, "suites_same", (double)m.suites_same);
 		cJSON_AddNumberToObject(o, "runs_new", (double)m.runs_new);
 		cJSON_AddNumberToObject(o, "runs_same", (double)m.runs_same);
-		code = print_json(o);
-		goto out;
+		return print_json(o);
 	}
 	printf("%s %zu new suite%s and %zu new run%s; %zu suite%s and %zu run%s already present\n",
 	       a->dry_run ? "would merge" : "merged", m.suites_new, m.suites_new == 1 ? "" : "s", m.runs_new,
 	       m.runs_new == 1 ? "" : "s", m.suites_same, m.suites_same == 1 ? "" : "s", m.runs_same,
 	       m.runs_same == 1 ? "" : "s");
-out:
-	store_close(st);
-	return code;
+	return EXIT_OK;
 }
 
-static int db_check(struct db_args *a)
+static int db_check(struct db_args *a, struct store *st)
 {
-	struct store *st = NULL;
 	struct kvlist problems;
 	struct errbuf err;
 	size_t damage = 0;
@@ -835,10 +827,6 @@ static int db_check(struct db_args *a)
 
 	kvlist_init(&problems);
 	errbuf_init(&err);
-	if (a->npos)
-		return cli_usage("db check", "unexpected argument '%s'", a->pos[0]);
-	if ((code = db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st)) != EXIT_OK)
-		return code;
 	if (store_admin_check(st, &problems, &err) < 0) {
 		code = cli_fail(&err);
 		goto out;
@@ -857,12 +845,8 @@ static int db_check(struct db_args *a)
 		}
 		code = print_json(o);
 	} else {
-		struct strbuf sb;
-
-		strbuf_init(&sb);
 		for (size_t i = 0; i < problems.n; i++)
-			printf("%s: %s\n", problems.v[i].key, txt(&sb, problems.v[i].value));
-		strbuf_release(&sb);
+			printf("%s: %s\n", problems.v[i].key, cli_safe(problems.v[i].value));
 		printf("%s: %zu problem%s, %zu note%s\n", damage ? "damaged" : "ok", damage, damage == 1 ? "" : "s",
 		       problems.n - damage, problems.n - damage == 1 ? "" : "s");
 		code = EXIT_OK;
@@ -871,44 +855,31 @@ static int db_check(struct db_args *a)
 		code = EXIT_STORE;
 out:
 	kvlist_release(&problems);
-	store_close(st);
 	return code;
 }
 
-static int db_vacuum(struct db_args *a)
+static int db_vacuum(struct db_args *a, struct store *st)
 {
-	struct store *st = NULL;
 	struct errbuf err;
 	int64_t before = 0, after = 0;
-	int code = EXIT_OK;
 
+	(void)a;
 	errbuf_init(&err);
-	if (a->npos)
-		return cli_usage("db vacuum", "unexpected argument '%s'", a->pos[0]);
-	if ((code = db_open(a, STORE_MUST_EXIST, &st)) != EXIT_OK)
-		return code;
 	if (store_admin_vacuum(st, &before, &after, &err) < 0)
-		code = cli_fail(&err);
-	else
-		printf("vacuumed '%s': %" PRId64 " -> %" PRId64 " bytes\n", store_path(st), before, after);
-	store_close(st);
-	return code;
+		return cli_fail(&err);
+	printf("vacuumed '%s': %" PRId64 " -> %" PRId64 " bytes\n", store_path(st), before, after);
+	return EXIT_OK;
 }
 
 /* ---- diff-config ------------------------------------------------------------------------------- */
 
-static int db_diff_config(struct db_args *a)
+static int db_diff_config(struct db_args *a, struct store *st)
 {
 	struct config_view va, vb;
-	struct store *st = NULL;
 	struct errbuf err;
 	struct strbuf out;
 	int code = EXIT_OK;
 
-	if (a->npos != 2)
-		return cli_usage("db diff-config", "name two configurations: bench db diff-config A B");
-	if ((code = db_open(a, STORE_READONLY | STORE_MUST_EXIST, &st)) != EXIT_OK)
-		return code;
 	config_view_init(&va);
 	config_view_init(&vb);
 	errbuf_init(&err);
@@ -923,6 +894,32 @@ static int db_diff_config(struct db_args *a)
 	strbuf_release(&out);
 	config_view_release(&va);
 	config_view_release(&vb);
+	return code;
+}
+
+/* ---- dispatch ---------------------------------------------------------------------------------- */
+
+/* Checks the arguments of `sub`, opens --db as it says and runs it: the exit code. */
+static int db_run(const struct db_sub *sub, struct db_args *a)
+{
+	char cmd[32];
+	struct store *st = NULL;
+	int code = EXIT_OK;
+
+	snprintf(cmd, sizeof(cmd), "db %s", sub->name);
+	if (a->npos < sub->min_pos)
+		return cli_usage(cmd, "%s", sub->too_few);
+	if (sub->max_pos >= 0 && a->npos > sub->max_pos) {
+		if (!sub->too_many)
+			return cli_usage(cmd, "unexpected argument '%s'", a->pos[sub->max_pos]);
+		return cli_usage(cmd, "%s", sub->too_many);
+	}
+	if (sub->check && (code = sub->check(a)) != EXIT_OK)
+		return code;
+	code = cli_open_store(a->db, sub->store_flags, &st);
+	if (code < 0)
+		return -code;
+	code = sub->fn(a, st);
 	store_close(st);
 	return code;
 }
@@ -948,7 +945,7 @@ int cmd_db(int argc, char **argv)
 	kvlist_init(&a.changes);
 	code = parse_args(sub, argc - 1, argv + 1, &a);
 	if (code == 0)
-		code = sub->fn(&a);
+		code = db_run(sub, &a);
 	else if (code < 0)
 		code = EXIT_OK; /* --help */
 	kvlist_release(&a.where);

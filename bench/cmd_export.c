@@ -180,11 +180,8 @@ static int export_histogram(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
-		case ':':
-			code = cli_usage("export", "option '%s' needs a value", argv[optind - 1]);
-			goto out;
 		default:
-			code = cli_usage("export", "unknown option '%s'", argv[optind - 1]);
+			code = cli_bad_option("export", c, argv);
 			goto out;
 		}
 	}

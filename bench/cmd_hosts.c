@@ -128,10 +128,8 @@ int cmd_hosts(int argc, char **argv)
 		case 'y':
 			dry_run = 1;
 			break;
-		case ':':
-			return cli_usage("hosts", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage("hosts", "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option("hosts", c, argv);
 		}
 	}
 	if (optind >= argc)

@@ -125,8 +125,7 @@ static int parse_args(int argc, char **argv, struct trend_args *a)
 			else
 				return cli_usage("trend", "--format wants text, markdown or json, got '%s'", optarg);
 			break;
-		case ':': return cli_usage("trend", "option '%s' needs a value", argv[optind - 1]);
-		default: return cli_usage("trend", "unknown option '%s'", argv[optind - 1]);
+		default: return cli_bad_option("trend", c, argv);
 		}
 	}
 	if (optind < argc)

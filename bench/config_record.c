@@ -73,47 +73,46 @@ static char *field(const char *text, const char *key)
 	return NULL;
 }
 
+/*
+ * The facts of a host: a command's output, chomped (no field), or the value of a "field : value" line of it
+ * (the first of two field names that is there), cut at its first blank when first_word.
+ */
+static const struct host_fact {
+	const char *key;
+	char *const argv[3];
+	const char *field, *alt_field;
+	int first_word;
+} host_fact_table[] = {
+	{ "kernel", { "uname", "-r", NULL }, NULL, NULL, 0 },
+	{ "fio", { "fio", "--version", NULL }, NULL, NULL, 0 },
+	{ "cpu", { "cat", "/proc/cpuinfo", NULL }, "model name", "Processor", 0 },
+	{ "cpus", { "nproc", "--all", NULL }, NULL, NULL, 0 },
+	{ "mem_kib", { "cat", "/proc/meminfo", NULL }, "MemTotal", NULL, 1 },
+};
+
 static void host_facts(const struct suite_config *c, const char *host, const struct host_list *hosts,
 		       struct kvlist *labels, struct strbuf *text)
 {
-	char *const a_kernel[] = { "uname", "-r", NULL }, *const a_fio[] = { "fio", "--version", NULL };
-	char *const a_cpu[] = { "cat", "/proc/cpuinfo", NULL }, *const a_mem[] = { "cat", "/proc/meminfo", NULL };
-	char *const a_n[] = { "nproc", "--all", NULL };
 	char *prefix = host ? xasprintf("%s.", host) : xstrdup("");
-	char *v, *cpu, *mem;
 
 	strbuf_addf(text, "## host %s\n", host ? host : "(this host)");
-	if ((v = capture(c, host, a_kernel, hosts))) {
-		chomp(v);
-		label(labels, text, prefix, "kernel", v);
-		free(v);
-	}
-	if ((v = capture(c, host, a_fio, hosts))) {
-		chomp(v);
-		label(labels, text, prefix, "fio", v);
-		free(v);
-	}
-	if ((cpu = capture(c, host, a_cpu, hosts))) {
-		if ((v = field(cpu, "model name")) || (v = field(cpu, "Processor"))) {
-			label(labels, text, prefix, "cpu", v);
+	for (size_t i = 0; i < sizeof(host_fact_table) / sizeof(host_fact_table[0]); i++) {
+		const struct host_fact *f = &host_fact_table[i];
+		char *out = capture(c, host, f->argv, hosts), *v = out;
+
+		if (!out)
+			continue;
+		if (!f->field)
+			chomp(v);
+		else if (!(v = field(out, f->field)) && f->alt_field)
+			v = field(out, f->alt_field);
+		if (v && f->first_word && strchr(v, ' '))
+			*strchr(v, ' ') = '\0';
+		if (v)
+			label(labels, text, prefix, f->key, v);
+		if (v != out)
 			free(v);
-		}
-		free(cpu);
-	}
-	if ((v = capture(c, host, a_n, hosts))) {
-		chomp(v);
-		label(labels, text, prefix, "cpus", v);
-		free(v);
-	}
-	if ((mem = capture(c, host, a_mem, hosts))) {
-		if ((v = field(mem, "MemTotal"))) {
-			char *sp = strchr(v, ' ');
-			if (sp)
-				*sp = '\0';
-			label(labels, text, prefix, "mem_kib", v);
-			free(v);
-		}
-		free(mem);
+		free(out);
 	}
 	free(prefix);
 }

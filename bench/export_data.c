@@ -176,10 +176,8 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 				return cli_usage("export", "--retries wants 0..10, got '%s'", optarg);
 			a->push_opts.retries = (int)v;
 			break;
-		case ':':
-			return cli_usage("export", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage("export", "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option("export", c, argv);
 		}
 	}
 	if (optind < argc)
@@ -221,24 +219,6 @@ static char *push_url(const struct export_args *a)
 		strbuf_adds(&sb, a->push);
 	}
 	return strbuf_detach(&sb, NULL);
-}
-
-static int write_text(const char *path, const struct strbuf *text)
-{
-	FILE *f = path ? fopen(path, "w") : stdout;
-
-	if (!f)
-		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path, strerror(errno));
-	if (fwrite(text->buf, 1, text->len, f) != text->len || fflush(f) != 0) {
-		int e = errno;
-		if (path)
-			fclose(f);
-		return cli_error(path ? EXIT_INPUT : EXIT_INTERNAL, "cannot write '%s': %s",
-				 path ? path : "standard output", strerror(e));
-	}
-	if (path && fclose(f) != 0)
-		return cli_error(EXIT_INPUT, "cannot write '%s': %s", path, strerror(errno));
-	return EXIT_OK;
 }
 
 static int do_push(const struct export_args *a, const struct strbuf *text, size_t points)
@@ -307,7 +287,7 @@ int export_data_main(int argc, char **argv)
 		code = cli_fail(&err);
 		goto out;
 	}
-	code = a.push ? do_push(&a, &text, points) : write_text(a.output, &text);
+	code = a.push ? do_push(&a, &text, points) : cli_write_file(a.output, &text);
 out:
 	for (size_t i = 0; samples && i < set.n; i++)
 		admin_sample_list_release(&samples[i]);

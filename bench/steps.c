@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/proc.h"
+#include "engines/remote.h"
 
 void step_log_init(struct step_log *l)
 {
@@ -67,18 +68,8 @@ char **steps_argv(const struct suite_config *c, const struct config_step *s, con
 		err_set(err, ERR_INPUT, "%s: step host '%s' is not in the hosts file (--hosts)", s->origin, hname);
 		return NULL;
 	}
-	v = xcalloc(12, sizeof(*v));
-	v[n++] = xstrdup("ssh");
-	v[n++] = xstrdup("-o");
-	v[n++] = xstrdup("BatchMode=yes");
-	v[n++] = xstrdup("-o");
-	v[n++] = xstrdup("ConnectTimeout=10");
-	if (h->ssh_user) {
-		v[n++] = xstrdup("-l");
-		v[n++] = xstrdup(h->ssh_user);
-	}
-	v[n++] = xstrdup("--");
-	v[n++] = xstrdup(h->addr);
+	v = xcalloc(REMOTE_SSH_WORDS + 2, sizeof(*v));
+	n = remote_ssh_prefix(h, v);
 	/* ssh hands the remote shell one line: each word quoted so that it arrives as the same argv */
 	v[n++] = config_argv_text(s->argv);
 	return v;

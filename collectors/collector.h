@@ -67,6 +67,14 @@ struct disk_counters *collect_snapshot_disk(struct collect_snapshot *s, const ch
 const struct cpu_counters *collect_snapshot_find_cpu(const struct collect_snapshot *s, int cpu);
 const struct disk_counters *collect_snapshot_find_disk(const struct collect_snapshot *s, const char *name);
 
+/*
+ * Calls fn(ctx, line, lineno, err) for each line of text (a writable NUL-terminated copy without its newline,
+ * numbered from 1), the way every collector reads a counter file. A NUL byte in a line is an error
+ * ("what:LINE: NUL byte in line"). Stops at fn's first -1. Returns 0 or -1.
+ */
+int collect_each_line(const char *text, size_t len, const char *what,
+		      int (*fn)(void *ctx, char *line, int lineno, struct errbuf *err), void *ctx, struct errbuf *err);
+
 /* One collector instance: what to read and how. The session (or a test) fills the first block. */
 struct collector {
 	const struct collector_ops *ops;

@@ -78,19 +78,29 @@ void collect_snapshot_release(struct collect_snapshot *s)
 	collect_snapshot_init(s);
 }
 
-struct cpu_counters *collect_snapshot_cpu(struct collect_snapshot *s, int cpu)
+/* Where cpu is in the sorted cpus of s, or where it would go (*found 0). */
+static size_t cpu_slot(const struct collect_snapshot *s, int cpu, int *found)
 {
 	size_t lo = 0, hi = s->ncpus;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (s->cpus[mid].cpu == cpu)
-			return &s->cpus[mid];
 		if (s->cpus[mid].cpu < cpu)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	*found = lo < s->ncpus && s->cpus[lo].cpu == cpu;
+	return lo;
+}
+
+struct cpu_counters *collect_snapshot_cpu(struct collect_snapshot *s, int cpu)
+{
+	int found;
+	size_t lo = cpu_slot(s, cpu, &found);
+
+	if (found)
+		return &s->cpus[lo];
 	ARRAY_GROW(s->cpus, s->cpus_cap, s->ncpus + 1);
 	memmove(&s->cpus[lo + 1], &s->cpus[lo], (s->ncpus - lo) * sizeof(s->cpus[0]));
 	memset(&s->cpus[lo], 0, sizeof(s->cpus[0]));
@@ -101,18 +111,10 @@ struct cpu_counters *collect_snapshot_cpu(struct collect_snapshot *s, int cpu)
 
 const struct cpu_counters *collect_snapshot_find_cpu(const struct collect_snapshot *s, int cpu)
 {
-	size_t lo = 0, hi = s->ncpus;
+	int found;
+	size_t lo = cpu_slot(s, cpu, &found);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->cpus[mid].cpu == cpu)
-			return &s->cpus[mid];
-		if (s->cpus[mid].cpu < cpu)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return found ? &s->cpus[lo] : NULL;
 }
 
 const struct disk_counters *collect_snapshot_find_disk(const struct collect_snapshot *s, const char *name)
@@ -134,6 +136,31 @@ struct disk_counters *collect_snapshot_disk(struct collect_snapshot *s, const ch
 	memset(d, 0, sizeof(*d));
 	d->name = xstrdup(name);
 	return d;
+}
+
+int collect_each_line(const char *text, size_t len, const char *what,
+		      int (*fn)(void *ctx, char *line, int lineno, struct errbuf *err), void *ctx, struct errbuf *err)
+{
+	struct strbuf line;
+	size_t i = 0;
+	int lineno = 0, rc = 0;
+
+	strbuf_init(&line);
+	while (rc == 0 && i < len) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
+
+		lineno++;
+		strbuf_reset(&line);
+		strbuf_add(&line, text + i, n);
+		i += n + 1;
+		if (memchr(line.buf, '\0', line.len))
+			rc = err_set(err, ERR_INPUT, "%s:%d: NUL byte in line", what, lineno);
+		else if (fn(ctx, line.buf, lineno, err) < 0)
+			rc = -1;
+	}
+	strbuf_release(&line);
+	return rc < 0 ? -1 : 0;
 }
 
 uint64_t counter_delta(uint64_t prev, uint64_t cur, enum counter_kind kind, enum counter_event *event)

@@ -177,42 +177,35 @@ static int parse_line(char *line, struct prom_sample *s, const char *what, struc
 	return 0;
 }
 
+struct prom_ctx {
+	const char *what;
+	int (*fn)(void *ctx, const struct prom_sample *s, struct errbuf *err);
+	void *ctx;
+};
+
+static int prom_line(void *ctx, char *line, int lineno, struct errbuf *err)
+{
+	const struct prom_ctx *c = ctx;
+	size_t len = strlen(line);
+	struct prom_sample s;
+	char *p;
+
+	if (len && line[len - 1] == '\r')
+		line[len - 1] = '\0';
+	p = skip_blank(line);
+	if (*p == '\0' || *p == '#')
+		return 0;
+	memset(&s, 0, sizeof(s));
+	s.lineno = lineno;
+	return parse_line(p, &s, c->what, err) < 0 || c->fn(c->ctx, &s, err) < 0 ? -1 : 0;
+}
+
 int prom_parse(const char *text, size_t len, const char *what,
 	       int (*fn)(void *ctx, const struct prom_sample *s, struct errbuf *err), void *ctx, struct errbuf *err)
 {
-	struct strbuf line;
-	struct prom_sample s;
-	size_t i = 0;
-	int lineno = 0, rc = 0;
+	struct prom_ctx c = { what, fn, ctx };
 
-	strbuf_init(&line);
-	while (i < len) {
-		const char *nl = memchr(text + i, '\n', len - i);
-		size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
-		char *p;
-
-		lineno++;
-		strbuf_reset(&line);
-		strbuf_add(&line, text + i, n);
-		i += n + 1;
-		if (line.len && line.buf[line.len - 1] == '\r')
-			line.buf[--line.len] = '\0';
-		if (memchr(line.buf, '\0', line.len)) {
-			rc = err_set(err, ERR_INPUT, "%s:%d: NUL byte in line", what, lineno);
-			break;
-		}
-		p = skip_blank(line.buf);
-		if (*p == '\0' || *p == '#')
-			continue;
-		memset(&s, 0, sizeof(s));
-		s.lineno = lineno;
-		if (parse_line(p, &s, what, err) < 0 || fn(ctx, &s, err) < 0) {
-			rc = -1;
-			break;
-		}
-	}
-	strbuf_release(&line);
-	return rc;
+	return collect_each_line(text, len, what, prom_line, &c, err);
 }
 
 /* ---- node_exporter metrics ---- */

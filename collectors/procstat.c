@@ -51,36 +51,28 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* Calls fn for each line (NUL-terminated copy, without the newline) with its 1-based number. */
+struct line_ctx {
+	const char *what;
+	struct collect_snapshot *out;
+	int (*fn)(char *line, int lineno, const char *what, struct collect_snapshot *out, struct errbuf *err);
+};
+
+static int line_cb(void *ctx, char *line, int lineno, struct errbuf *err)
+{
+	const struct line_ctx *c = ctx;
+
+	return c->fn(line, lineno, c->what, c->out, err);
+}
+
+/* Calls fn for each line (collect_each_line) with the snapshot it fills. */
 static int each_line(const char *text, size_t len, const char *what, struct collect_snapshot *out,
 		     int (*fn)(char *line, int lineno, const char *what, struct collect_snapshot *out,
 			       struct errbuf *err),
 		     struct errbuf *err)
 {
-	struct strbuf line;
-	size_t i = 0;
-	int lineno = 0, rc = 0;
+	struct line_ctx c = { what, out, fn };
 
-	strbuf_init(&line);
-	while (i < len) {
-		const char *nl = memchr(text + i, '\n', len - i);
-		size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
-
-		lineno++;
-		strbuf_reset(&line);
-		strbuf_add(&line, text + i, n);
-		if (memchr(line.buf, '\0', line.len)) {
-			rc = err_set(err, ERR_INPUT, "%s:%d: NUL byte in line", what, lineno);
-			break;
-		}
-		if (fn(line.buf, lineno, what, out, err) < 0) {
-			rc = -1;
-			break;
-		}
-		i += n + 1;
-	}
-	strbuf_release(&line);
-	return rc;
+	return collect_each_line(text, len, what, line_cb, &c, err);
 }
 
 static int stat_line(char *line, int lineno, const char *what, struct collect_snapshot *out, struct errbuf *err)

@@ -247,17 +247,8 @@ out:
 
 int fio_histlog_import(const char *path, int64_t target_run_id, struct import_batch *out, struct errbuf *err)
 {
-	struct imported_run *ir;
-	const char *base = strrchr(path, '/');
+	struct imported_run *ir = fio_log_import_run(path, target_run_id, out);
 
-	free(out->suite_name);
-	out->suite_name = xstrdup(path);
-	ir = import_batch_add(out);
-	ir->target_run_id = target_run_id;
-	ir->spec.name = xstrdup(base ? base + 1 : path);
-	ir->spec.engine = xstrdup("import");
-	ir->spec.wl.tool = xstrdup("fio");
-	ir->spec.wl.src_file = xstrdup(path);
 	return fio_histlog_read(path, "localhost", 0, 0, fio_histlog_client_name(path) ? FIO_HISTLOG_CLIENT : 0,
 				&ir->res, err) < 0 ? -1 : 0;
 }

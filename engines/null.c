@@ -7,14 +7,8 @@
 
 #include <string.h>
 
-static int null_prepare(struct engine_run *run, struct errbuf *err)
-{
-	(void)run;
-	(void)err;
-	return 0;
-}
-
-static int null_start(struct engine_run *run, struct errbuf *err)
+/* prepare and start: nothing to do. */
+static int null_nothing(struct engine_run *run, struct errbuf *err)
 {
 	(void)run;
 	(void)err;
@@ -64,8 +58,8 @@ static void null_stop(struct engine_run *run)
 const struct engine_ops engine_null_ops = {
 	.name = "null",
 	.version = ENGINE_OPS_VERSION,
-	.prepare = null_prepare,
-	.start = null_start,
+	.prepare = null_nothing,
+	.start = null_nothing,
 	.wait = null_wait,
 	.collect = null_collect,
 	.stop = null_stop,

@@ -1,5 +1,7 @@
 /*
- * config: [config NAME] sections of suite files and the crossing of a plan with them (see config.h).
+ * config: the configurations of a suite in their parsed form (lists, steps, the quoting of step lines) and the
+ * crossing of a plan with them (see config.h). The keys of a [config] section are read in config_keys.c, the
+ * configurations of the suites a command names in config_collect.c.
  */
 #include "profiles/config.h"
 
@@ -12,8 +14,6 @@
 #include "core/strbuf.h"
 #include "profiles/fio_job.h"
 #include "profiles/profile.h"
-#include "profiles/recipe.h"
-#include "profiles/suite.h"
 
 static const char *const phase_names[CONFIG_NPHASES] = { "setup", "check", "record", "teardown" };
 
@@ -27,7 +27,7 @@ void config_list_init(struct config_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static void strv_free(char **v, size_t n)
+void config_words_free(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
@@ -44,9 +44,9 @@ static void config_release(struct suite_config *c)
 			config_step_release(&c->steps[ph][i]);
 		free(c->steps[ph]);
 	}
-	strv_free(c->targets, c->ntargets);
-	strv_free(c->members, c->nmembers);
-	strv_free(c->recipes, c->nrecipes);
+	config_words_free(c->targets, c->ntargets);
+	config_words_free(c->members, c->nmembers);
+	config_words_free(c->recipes, c->nrecipes);
 	kvlist_release(&c->sim_opts);
 	kvlist_release(&c->precondition);
 	free(c->host);
@@ -123,7 +123,7 @@ void config_step_release(struct config_step *s)
 	if (!s)
 		return;
 	if (s->argv)
-		strv_free(s->argv, s->argc);
+		config_words_free(s->argv, s->argc);
 	free(s->host);
 	free(s->origin);
 	memset(s, 0, sizeof(*s));
@@ -151,8 +151,7 @@ unsigned config_step_timeout_s(const struct suite_config *c, const struct config
 	return c && c->timeout_s ? c->timeout_s : CONFIG_STEP_TIMEOUT_S;
 }
 
-/* Splits `text` into words with '' and "" quoting; -1 on an unterminated quote. */
-static int split_words(const char *text, char ***out, size_t *n)
+int config_split_words(const char *text, char ***out, size_t *n)
 {
 	struct strbuf w;
 	const char *p = text;
@@ -201,8 +200,18 @@ static int split_words(const char *text, char ***out, size_t *n)
 	return 0;
 bad:
 	strbuf_release(&w);
-	strv_free(v, cnt);
+	config_words_free(v, cnt);
 	return -1;
+}
+
+int config_timeout_parse(const char *text, unsigned *out_s)
+{
+	uint64_t us;
+
+	if (fio_parse_time_us(text, 1000000, &us) < 0 || us < 1000000 || us > 86400ull * 1000000)
+		return -1;
+	*out_s = (unsigned)(us / 1000000);
+	return 0;
 }
 
 int config_step_parse(const char *text, struct config_step *out, const char *origin, struct errbuf *err)
@@ -211,20 +220,18 @@ int config_step_parse(const char *text, struct config_step *out, const char *ori
 	size_t n = 0, i = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (split_words(text, &w, &n) < 0)
+	if (config_split_words(text, &w, &n) < 0)
 		return err_set(err, ERR_INPUT, "%s: unterminated quote in step '%s'", origin, text);
 	for (; i < n; i++) {
 		if (w[i][0] == '@' && w[i][1]) {
 			free(out->host);
 			out->host = xstrdup(w[i] + 1);
 		} else if (!strncmp(w[i], "timeout=", 8)) {
-			uint64_t us;
-			if (fio_parse_time_us(w[i] + 8, 1000000, &us) < 0 || us < 1000000 || us > 86400ull * 1000000) {
+			if (config_timeout_parse(w[i] + 8, &out->timeout_s) < 0) {
 				err_set(err, ERR_INPUT, "%s: step '%s': timeout must be 1s..24h, got '%s'", origin, text,
 					w[i] + 8);
 				goto fail;
 			}
-			out->timeout_s = (unsigned)(us / 1000000);
 		} else {
 			break;
 		}
@@ -239,11 +246,11 @@ int config_step_parse(const char *text, struct config_step *out, const char *ori
 		out->argv[k] = w[i + k];
 		w[i + k] = NULL;
 	}
-	strv_free(w, n);
+	config_words_free(w, n);
 	out->origin = xstrdup(origin);
 	return 0;
 fail:
-	strv_free(w, n);
+	config_words_free(w, n);
 	config_step_release(out);
 	return -1;
 }
@@ -275,113 +282,6 @@ char *config_argv_text(char *const *argv)
 		strbuf_addc(&sb, '\'');
 	}
 	return strbuf_detach(&sb, NULL);
-}
-
-/* ---- keys of a [config] section ------------------------------------------------------------------------ */
-
-static int add_words(char ***v, size_t *n, const char *val)
-{
-	char **w;
-	size_t k;
-
-	if (split_words(val, &w, &k) < 0 || !k) {
-		strv_free(w, k);
-		return -1;
-	}
-	*v = xrealloc(*v, (*n + k + 1) * sizeof(**v));
-	for (size_t i = 0; i < k; i++)
-		(*v)[(*n)++] = w[i];
-	(*v)[*n] = NULL;
-	free(w);
-	return 0;
-}
-
-static int add_kv_words(struct kvlist *into, const char *val)
-{
-	char **w = NULL;
-	size_t n = 0;
-	int rc = 0;
-
-	if (split_words(val, &w, &n) < 0 || !n)
-		rc = -1;
-	for (size_t i = 0; !rc && i < n; i++) {
-		char *k, *v;
-		if (kv_parse_label(w[i], &k, &v) < 0) {
-			rc = -1;
-			break;
-		}
-		kvlist_set(into, k, v);
-		free(k);
-		free(v);
-	}
-	strv_free(w, n);
-	return rc;
-}
-
-static int phase_of(const char *key)
-{
-	for (int ph = 0; ph < CONFIG_NPHASES; ph++)
-		if (!strcmp(key, phase_names[ph]))
-			return ph;
-	return -1;
-}
-
-int config_key(struct suite_config *c, const char *key, const char *val, const char *file, int line,
-	       struct errbuf *err)
-{
-	char *origin = xasprintf("%s:%d", file, line);
-	int ph, rc = 0;
-
-	if (!val || !*val) {
-		rc = err_set(err, ERR_INPUT, "%s: '%s' needs a value (key = value)", origin, key);
-	} else if ((ph = phase_of(key)) >= 0) {
-		struct config_step s;
-		if ((rc = config_step_parse(val, &s, origin, err)) == 0) {
-			config_add_step(c, (enum config_phase)ph, &s);
-			config_step_release(&s);
-		}
-	} else if (!strcmp(key, "label")) {
-		char *k, *v;
-		if (kv_parse_label(val, &k, &v) < 0 || !strcmp(k, "config")) {
-			rc = err_set(err, ERR_INPUT, "%s: label must be key=value (not config=, bench sets it), got '%s'",
-				     origin, val);
-		} else {
-			kvlist_set(&c->labels, k, v);
-			free(k);
-			free(v);
-		}
-	} else if (!strcmp(key, "targets")) {
-		if (add_words(&c->targets, &c->ntargets, val) < 0)
-			rc = err_set(err, ERR_INPUT, "%s: targets = PATH... (blank-separated), got '%s'", origin, val);
-	} else if (!strcmp(key, "members")) {
-		if (add_words(&c->members, &c->nmembers, val) < 0)
-			rc = err_set(err, ERR_INPUT, "%s: members = DEVICE... (blank-separated), got '%s'", origin, val);
-	} else if (!strcmp(key, "recipe")) {
-		if ((rc = recipe_apply(c, val, origin, err)) == 0) {
-			c->recipes = xrealloc(c->recipes, (c->nrecipes + 2) * sizeof(*c->recipes));
-			c->recipes[c->nrecipes++] = xstrdup(val);
-			c->recipes[c->nrecipes] = NULL;
-		}
-	} else if (!strcmp(key, "sim")) {
-		if (add_kv_words(&c->sim_opts, val) < 0)
-			rc = err_set(err, ERR_INPUT, "%s: sim = KEY=VALUE... (sim engine options), got '%s'", origin, val);
-	} else if (!strncmp(key, "precondition.", 13) && key[13]) {
-		kvlist_set(&c->precondition, key + 13, val);
-	} else if (!strcmp(key, "host")) {
-		free(c->host);
-		c->host = xstrdup(val);
-	} else if (!strcmp(key, "timeout")) {
-		uint64_t us;
-		if (fio_parse_time_us(val, 1000000, &us) < 0 || us < 1000000 || us > 86400ull * 1000000)
-			rc = err_set(err, ERR_INPUT, "%s: 'timeout' must be 1s..24h, got '%s'", origin, val);
-		else
-			c->timeout_s = (unsigned)(us / 1000000);
-	} else {
-		rc = err_set(err, ERR_INPUT, "%s: unknown config key '%s' (label setup check record teardown targets "
-			     "members recipe sim precondition.KEY host timeout)", origin, key);
-	}
-	free(origin);
-	return rc < 0 ? -1 : 0;
 }
 
 /* ---- crossing a plan with its configurations -------------------------------------------------------------- */
@@ -431,53 +331,5 @@ int config_plan_cross(struct plan *plan, const struct config_list *configs, int 
 	for (size_t i = 0; i < nbase; i++)
 		run_spec_release(&base[i]);
 	free(base);
-	return 0;
-}
-
-/* ---- the configurations the arguments name ------------------------------------------------------------- */
-
-static int is_suite_file(const char *path)
-{
-	size_t l = strlen(path);
-	FILE *f;
-
-	if (l < 6 || strcmp(path + l - 6, ".suite"))
-		return 0;
-	f = fopen(path, "r");
-	if (f)
-		fclose(f);
-	return f != NULL;
-}
-
-int config_collect(const char *const *args, size_t nargs, struct config_list *out, struct errbuf *err)
-{
-	for (size_t i = 0; i < nargs; i++) {
-		struct suite su;
-		char *lib = xasprintf("%s/%s.suite", profile_library_dir(), args[i]);
-		const char *path = is_suite_file(args[i]) ? args[i] : strchr(args[i], '/') ? NULL : lib;
-		FILE *f = path ? fopen(path, "r") : NULL;
-		int rc = 0;
-
-		if (!f) {
-			free(lib);
-			continue;
-		}
-		fclose(f);
-		suite_init(&su);
-		if (suite_parse_file(path, &su, err) < 0)
-			rc = -1;
-		for (size_t k = 0; !rc && k < su.configs.n; k++) {
-			const struct suite_config *dup = config_list_find(out, su.configs.v[k].name);
-			if (dup)
-				rc = err_set(err, ERR_INPUT, "%s:%d: configuration '%s' is also in %s:%d", su.configs.v[k].file,
-					     su.configs.v[k].line, dup->name, dup->file, dup->line);
-		}
-		if (!rc)
-			config_list_copy(out, &su.configs);
-		suite_release(&su);
-		free(lib);
-		if (rc)
-			return -1;
-	}
 	return 0;
 }

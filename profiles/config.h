@@ -59,7 +59,7 @@ void config_list_copy(struct config_list *dst, const struct config_list *src); /
 struct suite_config *config_list_add(struct config_list *l, const char *name, const char *file, int line);
 const struct suite_config *config_list_find(const struct config_list *l, const char *name);
 
-/* One `key = value` line of a [config] section (recipes are expanded here: recipe.h). */
+/* One `key = value` line of a [config] section (config_keys.c; recipes are expanded there: recipe.h). */
 int config_key(struct suite_config *c, const char *key, const char *val, const char *file, int line,
 	       struct errbuf *err);
 
@@ -70,6 +70,12 @@ int config_key(struct suite_config *c, const char *key, const char *val, const c
  */
 int config_step_parse(const char *text, struct config_step *out, const char *origin, struct errbuf *err);
 void config_step_release(struct config_step *s);
+/* Splits `text` into words with '' and "" quoting (as config_step_parse): a malloc'd, NULL-terminated array of
+ * *n words (NULL when there are none; free with config_words_free); -1 on an unterminated quote. */
+int config_split_words(const char *text, char ***out, size_t *n);
+void config_words_free(char **v, size_t n);
+/* A step or configuration timeout (fio time units, seconds by default) into seconds: -1 unless 1s..24h. */
+int config_timeout_parse(const char *text, unsigned *out_s);
 void config_step_copy(struct config_step *dst, const struct config_step *src);
 /* Appends a copy of `s` to phase `ph` of `c`. */
 void config_add_step(struct suite_config *c, enum config_phase ph, const struct config_step *s);
@@ -90,6 +96,7 @@ int config_plan_cross(struct plan *plan, const struct config_list *configs, int 
 /*
  * The configurations of the suites among `args` (suite files and built-in suite names, as plan_build reads
  * them; other arguments have none), appended to `out` in order. Names must be unique across the suites.
+ * Defined in config_collect.c (it reads suite files).
  */
 int config_collect(const char *const *args, size_t nargs, struct config_list *out, struct errbuf *err);
 

@@ -87,7 +87,7 @@ static void arith_ws(struct arith *a)
 		a->p++;
 }
 
-static long long arith_expr(struct arith *a, int depth);
+static long long arith_chain(struct arith *a, int depth, int level);
 
 static long long arith_atom(struct arith *a, int depth)
 {
@@ -100,7 +100,7 @@ static long long arith_atom(struct arith *a, int depth)
 	}
 	if (*a->p == '(') {
 		a->p++;
-		v = arith_expr(a, depth + 1);
+		v = arith_chain(a, depth + 1, 1);
 		arith_ws(a);
 		if (*a->p != ')')
 			a->bad = 1;
@@ -126,49 +126,41 @@ static long long arith_atom(struct arith *a, int depth)
 	return v;
 }
 
-static long long arith_term(struct arith *a, int depth)
+/* v op r into *out; -1 on overflow or a division by zero. */
+static int arith_apply(char op, long long v, long long r, long long *out)
 {
-	long long v = arith_atom(a, depth);
-
-	for (;;) {
-		arith_ws(a);
-		if (*a->p == '*') {
-			long long r;
-			a->p++;
-			r = arith_atom(a, depth);
-			if (__builtin_mul_overflow(v, r, &v))
-				a->bad = 1;
-		} else if (*a->p == '/') {
-			long long r;
-			a->p++;
-			r = arith_atom(a, depth);
-			if (r == 0 || (v == LLONG_MIN && r == -1)) {
-				a->bad = 1;
-				return 0;
-			}
-			v /= r;
-		} else {
-			return v;
-		}
+	switch (op) {
+	case '+': return __builtin_add_overflow(v, r, out) ? -1 : 0;
+	case '-': return __builtin_sub_overflow(v, r, out) ? -1 : 0;
+	case '*': return __builtin_mul_overflow(v, r, out) ? -1 : 0;
+	default:
+		if (r == 0 || (v == LLONG_MIN && r == -1))
+			return -1;
+		*out = v / r;
+		return 0;
 	}
 }
 
-static long long arith_expr(struct arith *a, int depth)
+/* Operands joined by the operators of one precedence level, left to right: level 1 is + - over level-0
+ * chains, level 0 is * / over atoms. The first error marks the expression bad. */
+static long long arith_chain(struct arith *a, int depth, int level)
 {
-	long long v = arith_term(a, depth);
+	static const char *const ops[2] = { "*/", "+-" };
+	long long v = level ? arith_chain(a, depth, 0) : arith_atom(a, depth);
 
 	for (;;) {
+		char op;
+		long long r;
+
 		arith_ws(a);
-		if (*a->p == '+') {
-			a->p++;
-			if (__builtin_add_overflow(v, arith_term(a, depth), &v))
-				a->bad = 1;
-		} else if (*a->p == '-') {
-			a->p++;
-			if (__builtin_sub_overflow(v, arith_term(a, depth), &v))
-				a->bad = 1;
-		} else {
+		op = *a->p;
+		if (!op || !strchr(ops[level], op))
 			return v;
+		a->p++;
+		r = level ? arith_chain(a, depth, 0) : arith_atom(a, depth);
+		if (arith_apply(op, v, r, &v) < 0) {
+			a->bad = 1;
+			return 0;
 		}
 	}
 }
@@ -176,7 +168,7 @@ static long long arith_expr(struct arith *a, int depth)
 int fio_eval_arith(const char *s, long long *out)
 {
 	struct arith a = { s, 0 };
-	long long v = arith_expr(&a, 0);
+	long long v = arith_chain(&a, 0, 1);
 
 	arith_ws(&a);
 	if (a.bad || *a.p)

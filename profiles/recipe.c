@@ -37,16 +37,10 @@ void recipe_release(struct recipe *r)
 	}
 	free(r->params);
 	kvlist_release(&r->labels);
-	for (size_t i = 0; i < r->nmembers; i++)
-		free(r->members[i]);
-	free(r->members);
-	for (size_t i = 0; i < r->ntargets; i++)
-		free(r->targets[i]);
-	free(r->targets);
+	config_words_free(r->members, r->nmembers);
+	config_words_free(r->targets, r->ntargets);
 	for (int ph = 0; ph < CONFIG_NPHASES; ph++) {
-		for (size_t i = 0; i < r->nlines[ph]; i++)
-			free(r->lines[ph][i]);
-		free(r->lines[ph]);
+		config_words_free(r->lines[ph], r->nlines[ph]);
 		free(r->line_no[ph]);
 	}
 	recipe_init(r);
@@ -108,10 +102,8 @@ static int add_param(struct recipe *r, char *val, const char *file, int line, st
 
 static int recipe_line(struct recipe *r, char *key, char *val, const char *file, int line, struct errbuf *err)
 {
-	static const char *const phases[CONFIG_NPHASES] = { "setup", "check", "record", "teardown" };
-
 	for (int ph = 0; ph < CONFIG_NPHASES; ph++) {
-		if (strcmp(key, phases[ph]))
+		if (strcmp(key, config_phase_name((enum config_phase)ph)))
 			continue;
 		r->lines[ph] = xrealloc(r->lines[ph], (r->nlines[ph] + 1) * sizeof(char *));
 		r->line_no[ph] = xrealloc(r->line_no[ph], (r->nlines[ph] + 1) * sizeof(int));
@@ -444,13 +436,6 @@ static int recipe_values(const struct recipe *r, char **w, size_t nw, struct kvl
 	return 0;
 }
 
-static void words_free(char **w, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(w[i]);
-	free(w);
-}
-
 /* Appends the substituted words of `tmpl` to *v. */
 static int subst_list(const struct subst *sx, const char *tmpl, char ***v, size_t *nv)
 {
@@ -463,7 +448,7 @@ static int subst_list(const struct subst *sx, const char *tmpl, char ***v, size_
 	if (subst_line(sx, tmpl, &w, &n, &skip) < 0)
 		return -1;
 	if (skip) {
-		words_free(w, n);
+		config_words_free(w, n);
 		return 0;
 	}
 	*v = xrealloc(*v, (*nv + n + 1) * sizeof(**v));
@@ -499,12 +484,12 @@ static int apply_steps(struct suite_config *c, const struct subst *sx)
 			if (subst_line(sx, r->lines[ph][i], &w, &n, &skip) < 0)
 				return -1;
 			if (skip) {
-				words_free(w, n);
+				config_words_free(w, n);
 				continue;
 			}
 			/* re-parse the substituted words so that @HOST and timeout= are read as the step's */
 			line = config_argv_text(w);
-			words_free(w, n);
+			config_words_free(w, n);
 			origin = xasprintf("recipe %s (%s:%d)", r->name, r->file, r->line_no[ph][i]);
 			rc = config_step_parse(line, &s, origin, sx->err);
 			free(line);
@@ -569,7 +554,7 @@ int recipe_apply(struct suite_config *c, const char *spec, const char *origin, s
 			goto out;
 		if (n && !kvlist_find(&c->labels, r.labels.v[i].key))
 			kvlist_set(&c->labels, r.labels.v[i].key, w[0]);
-		words_free(w, n);
+		config_words_free(w, n);
 	}
 	rc = 0;
 out:

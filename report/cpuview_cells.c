@@ -68,63 +68,74 @@ static void table_end(struct cpuview_table *t, struct cell_list *c)
 	t->nrows = c->n / t->ncols;
 }
 
+static void cpu_rows(struct cell_list *c, const struct rep_run *r)
+{
+	for (size_t k = 0; r->cpuview && k < r->cpuview->ncpu; k++) {
+		const struct store_cpu *x = &r->cpuview->cpu[k];
+
+		add_run_id(c, r);
+		add_cell(c, x->role);
+		add_cell(c, !strcmp(x->host, "*") ? "* (cluster)" : x->host);
+		add_cell(c, x->source);
+		add_num(c, x->cores > 0 ? x->cores : NAN, 0);
+		add_num(c, x->util_pct, 1);
+		add_num(c, x->cpu_us_per_io, 2);
+	}
+}
+
+static void disk_rows(struct cell_list *c, const struct rep_run *r)
+{
+	for (size_t k = 0; r->cpuview && k < r->cpuview->ndisks; k++) {
+		const struct cpuview_disk *d = &r->cpuview->disks[k];
+
+		add_run_id(c, r);
+		add_cell(c, d->host);
+		add_cell(c, d->role ? d->role : "-");
+		add_cell(c, d->device);
+		add_u64(c, d->reads);
+		add_u64(c, d->writes);
+		add_cell(c, d->counted ? "yes" : "no");
+	}
+}
+
+static void amplification_row(struct cell_list *c, const struct rep_run *r)
+{
+	const struct cpuview_run *v = r->cpuview;
+
+	if (!v || v->scope == CPUVIEW_SCOPE_NONE)
+		return;
+	add_run_id(c, r);
+	add_num(c, v->front_end_ios, 0);
+	add_u64(c, v->device_ios);
+	add_cell(c, v->scope == CPUVIEW_SCOPE_TARGET ? "target hosts" : "all hosts (no target)");
+	add_num(c, v->amplification, 2);
+}
+
 void cpuview_tables(struct cpuview_table t[3], const struct rep_run *runs, size_t nruns)
 {
 	static const char *const h_cpu[] = { "run", "role", "host", "source", "cores", "util %", "CPU us/IO" };
 	static const char *const h_disk[] = { "run", "host", "role", "device", "reads", "writes", "counted" };
 	static const char *const h_amp[] = { "run", "front-end IOs", "device IOs", "devices of",
 					     "IO amplification" };
+	static const struct {
+		const char *title;
+		const char *const *hdr;
+		size_t ncols;
+		unsigned right_mask;
+		void (*rows)(struct cell_list *c, const struct rep_run *r);
+	} tables[3] = {
+		{ "CPU", h_cpu, 7, 1u << 4 | 1u << 5 | 1u << 6, cpu_rows },
+		{ "Disks", h_disk, 7, 1u << 4 | 1u << 5, disk_rows },
+		{ "IO amplification", h_amp, 5, 1u << 1 | 1u << 2 | 1u << 4, amplification_row },
+	};
 	struct cell_list c;
 
-	table_start(&t[0], &c, "CPU", h_cpu, 7, 1u << 4 | 1u << 5 | 1u << 6);
-	for (size_t i = 0; i < nruns; i++) {
-		const struct cpuview_run *v = runs[i].cpuview;
-
-		for (size_t k = 0; v && k < v->ncpu; k++) {
-			const struct store_cpu *x = &v->cpu[k];
-
-			add_run_id(&c, &runs[i]);
-			add_cell(&c, x->role);
-			add_cell(&c, !strcmp(x->host, "*") ? "* (cluster)" : x->host);
-			add_cell(&c, x->source);
-			add_num(&c, x->cores > 0 ? x->cores : NAN, 0);
-			add_num(&c, x->util_pct, 1);
-			add_num(&c, x->cpu_us_per_io, 2);
-		}
+	for (int k = 0; k < 3; k++) {
+		table_start(&t[k], &c, tables[k].title, tables[k].hdr, tables[k].ncols, tables[k].right_mask);
+		for (size_t i = 0; i < nruns; i++)
+			tables[k].rows(&c, &runs[i]);
+		table_end(&t[k], &c);
 	}
-	table_end(&t[0], &c);
-
-	table_start(&t[1], &c, "Disks", h_disk, 7, 1u << 4 | 1u << 5);
-	for (size_t i = 0; i < nruns; i++) {
-		const struct cpuview_run *v = runs[i].cpuview;
-
-		for (size_t k = 0; v && k < v->ndisks; k++) {
-			const struct cpuview_disk *d = &v->disks[k];
-
-			add_run_id(&c, &runs[i]);
-			add_cell(&c, d->host);
-			add_cell(&c, d->role ? d->role : "-");
-			add_cell(&c, d->device);
-			add_u64(&c, d->reads);
-			add_u64(&c, d->writes);
-			add_cell(&c, d->counted ? "yes" : "no");
-		}
-	}
-	table_end(&t[1], &c);
-
-	table_start(&t[2], &c, "IO amplification", h_amp, 5, 1u << 1 | 1u << 2 | 1u << 4);
-	for (size_t i = 0; i < nruns; i++) {
-		const struct cpuview_run *v = runs[i].cpuview;
-
-		if (!v || v->scope == CPUVIEW_SCOPE_NONE)
-			continue;
-		add_run_id(&c, &runs[i]);
-		add_num(&c, v->front_end_ios, 0);
-		add_u64(&c, v->device_ios);
-		add_cell(&c, v->scope == CPUVIEW_SCOPE_TARGET ? "target hosts" : "all hosts (no target)");
-		add_num(&c, v->amplification, 2);
-	}
-	table_end(&t[2], &c);
 }
 
 void cpuview_table_release(struct cpuview_table *t)

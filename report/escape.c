@@ -127,98 +127,108 @@ void esc_csv(struct strbuf *out, const char *s)
 		strbuf_addc(out, '"');
 }
 
-/* ---- HTML, XML, Markdown ------------------------------------------------------------------------- */
+/* ---- HTML, XML, Markdown, JSON: a table of replacements per format ------------------------------------- */
+
+struct esc_map {
+	int32_t cp;
+	const char *as;
+};
+
+/* Appends s with each code point of map[0..n) written as its replacement, the others through other(). */
+static void esc_by_map(struct strbuf *out, const char *s, const struct esc_map *map, size_t n,
+		       void (*other)(struct strbuf *out, int32_t cp))
+{
+	while (*s) {
+		int32_t cp = next_cp(&s);
+		size_t i = 0;
+
+		while (i < n && map[i].cp != cp)
+			i++;
+		if (i < n)
+			strbuf_adds(out, map[i].as);
+		else
+			other(out, cp);
+	}
+}
+
+#define NMAP(m) (sizeof(m) / sizeof((m)[0]))
+
+static void html_other(struct strbuf *out, int32_t cp)
+{
+	if (!is_control(cp) || cp == '\t' || cp == '\n')
+		add_utf8(out, cp);
+}
 
 void esc_html(struct strbuf *out, const char *s)
 {
-	while (*s) {
-		int32_t cp = next_cp(&s);
-		switch (cp) {
-		case '&': strbuf_adds(out, "&amp;"); break;
-		case '<': strbuf_adds(out, "&lt;"); break;
-		case '>': strbuf_adds(out, "&gt;"); break;
-		case '"': strbuf_adds(out, "&quot;"); break;
-		case '\'': strbuf_adds(out, "&#39;"); break;
-		default:
-			if (!is_control(cp) || cp == '\t' || cp == '\n')
-				add_utf8(out, cp);
-		}
-	}
+	static const struct esc_map map[] = {
+		{ '&', "&amp;" }, { '<', "&lt;" }, { '>', "&gt;" }, { '"', "&quot;" }, { '\'', "&#39;" },
+	};
+
+	esc_by_map(out, s, map, NMAP(map), html_other);
 }
 
-static void esc_xml(struct strbuf *out, const char *s, int attr)
+static void xml_other(struct strbuf *out, int32_t cp)
 {
-	while (*s) {
-		int32_t cp = next_cp(&s);
-		switch (cp) {
-		case '&': strbuf_adds(out, "&amp;"); break;
-		case '<': strbuf_adds(out, "&lt;"); break;
-		case '>': strbuf_adds(out, "&gt;"); break;
-		case '"': strbuf_adds(out, attr ? "&quot;" : "\""); break;
-		case '\'': strbuf_adds(out, attr ? "&apos;" : "'"); break;
-		case '\t': strbuf_adds(out, attr ? "&#9;" : "\t"); break;
-		case '\n': strbuf_adds(out, attr ? "&#10;" : "\n"); break;
-		case '\r': strbuf_adds(out, "&#13;"); break; /* a raw CR would be read as a line break */
-		default:
-			if (!is_control(cp) && cp != 0xFFFE && cp != 0xFFFF)
-				add_utf8(out, cp);
-		}
-	}
+	if (!is_control(cp) && cp != 0xFFFE && cp != 0xFFFF)
+		add_utf8(out, cp);
 }
 
+/* A raw CR would be read as a line break: &#13; in both. */
 void esc_xml_text(struct strbuf *out, const char *s)
 {
-	esc_xml(out, s, 0);
+	static const struct esc_map map[] = {
+		{ '&', "&amp;" }, { '<', "&lt;" }, { '>', "&gt;" }, { '\t', "\t" }, { '\n', "\n" }, { '\r', "&#13;" },
+	};
+
+	esc_by_map(out, s, map, NMAP(map), xml_other);
 }
 
 void esc_xml_attr(struct strbuf *out, const char *s)
 {
-	esc_xml(out, s, 1);
+	static const struct esc_map map[] = {
+		{ '&', "&amp;" }, { '<', "&lt;" },   { '>', "&gt;" },   { '"', "&quot;" },
+		{ '\'', "&apos;" }, { '\t', "&#9;" }, { '\n', "&#10;" }, { '\r', "&#13;" },
+	};
+
+	esc_by_map(out, s, map, NMAP(map), xml_other);
+}
+
+static void markdown_other(struct strbuf *out, int32_t cp)
+{
+	if (is_control(cp))
+		return;
+	if (cp < 0x80 && strchr("|\\`*_[]#", (int)cp))
+		strbuf_addc(out, '\\');
+	add_utf8(out, cp);
 }
 
 void esc_markdown(struct strbuf *out, const char *s)
 {
-	while (*s) {
-		int32_t cp = next_cp(&s);
-		if (cp == '\n' || cp == '\r' || cp == '\t')
-			strbuf_addc(out, ' ');
-		else if (cp == '<')
-			strbuf_adds(out, "&lt;");
-		else if (cp == '>')
-			strbuf_adds(out, "&gt;");
-		else if (cp == '&')
-			strbuf_adds(out, "&amp;");
-		else if (is_control(cp))
-			continue;
-		else {
-			if (cp < 0x80 && strchr("|\\`*_[]#", (int)cp))
-				strbuf_addc(out, '\\');
-			add_utf8(out, cp);
-		}
-	}
+	static const struct esc_map map[] = {
+		{ '\n', " " }, { '\r', " " }, { '\t', " " }, { '<', "&lt;" }, { '>', "&gt;" }, { '&', "&amp;" },
+	};
+
+	esc_by_map(out, s, map, NMAP(map), markdown_other);
 }
 
-/* ---- JSON ------------------------------------------------------------------------------------------ */
+static void json_other(struct strbuf *out, int32_t cp)
+{
+	/* < > as \u so that JSON inside an HTML <script> cannot close it; U+2028/9 break JavaScript */
+	if (is_control(cp) || cp == '<' || cp == '>' || cp == 0x2028 || cp == 0x2029)
+		strbuf_addf(out, "\\u%04x", (unsigned)cp);
+	else
+		add_utf8(out, cp);
+}
 
 void esc_json(struct strbuf *out, const char *s)
 {
+	static const struct esc_map map[] = {
+		{ '"', "\\\"" }, { '\\', "\\\\" }, { '\n', "\\n" }, { '\r', "\\r" }, { '\t', "\\t" },
+	};
+
 	strbuf_addc(out, '"');
-	while (*s) {
-		int32_t cp = next_cp(&s);
-		switch (cp) {
-		case '"': strbuf_adds(out, "\\\""); break;
-		case '\\': strbuf_adds(out, "\\\\"); break;
-		case '\n': strbuf_adds(out, "\\n"); break;
-		case '\r': strbuf_adds(out, "\\r"); break;
-		case '\t': strbuf_adds(out, "\\t"); break;
-		default:
-			/* < > as \u so that JSON inside an HTML <script> cannot close it; U+2028/9 break JavaScript */
-			if (is_control(cp) || cp == '<' || cp == '>' || cp == 0x2028 || cp == 0x2029)
-				strbuf_addf(out, "\\u%04x", (unsigned)cp);
-			else
-				add_utf8(out, cp);
-		}
-	}
+	esc_by_map(out, s, map, NMAP(map), json_other);
 	strbuf_addc(out, '"');
 }
 

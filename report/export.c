@@ -73,17 +73,17 @@ int export_parse_time_ms(const char *iso, int64_t *ms)
 
 /* ---- escapers ----------------------------------------------------------------------------------- */
 
-static void lp_escape(struct strbuf *out, const char *s, const char *special)
+/* Backslash escaping: a line break as \n (a CR as \r when cr), a backslash and each of `special` after a
+ * backslash, the rest as it is. */
+static void backslash_escape(struct strbuf *out, const char *s, const char *special, int cr)
 {
 	for (; s && *s; s++) {
-		if (*s == '\n')
+		if (*s == '\n') {
 			strbuf_adds(out, "\\n");
-		else if (*s == '\r')
+		} else if (*s == '\r' && cr) {
 			strbuf_adds(out, "\\r");
-		else if (*s == '\\')
-			strbuf_adds(out, "\\\\");
-		else {
-			if (strchr(special, *s))
+		} else {
+			if (*s == '\\' || strchr(special, *s))
 				strbuf_addc(out, '\\');
 			strbuf_addc(out, *s);
 		}
@@ -92,26 +92,17 @@ static void lp_escape(struct strbuf *out, const char *s, const char *special)
 
 void export_esc_lp_measurement(struct strbuf *out, const char *s)
 {
-	lp_escape(out, s, ", ");
+	backslash_escape(out, s, ", ", 1);
 }
 
 void export_esc_lp_key(struct strbuf *out, const char *s)
 {
-	lp_escape(out, s, ",= ");
+	backslash_escape(out, s, ",= ", 1);
 }
 
 void export_esc_om_value(struct strbuf *out, const char *s)
 {
-	for (; s && *s; s++) {
-		if (*s == '\\')
-			strbuf_adds(out, "\\\\");
-		else if (*s == '"')
-			strbuf_adds(out, "\\\"");
-		else if (*s == '\n')
-			strbuf_adds(out, "\\n");
-		else
-			strbuf_addc(out, *s);
-	}
+	backslash_escape(out, s, "\"", 0);
 }
 
 void export_om_name(struct strbuf *out, const char *s, int label)
@@ -454,6 +445,15 @@ static void csv_num(struct strbuf *out, double v)
 		add_double(out, v);
 }
 
+/* Each of v[0..n) as ",<field>" (NULL: empty). */
+static void csv_texts(struct strbuf *out, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addc(out, ',');
+		esc_csv(out, v[i] ? v[i] : "");
+	}
+}
+
 static void csv_runs(const struct rep_set *runs, struct strbuf *out, size_t *points)
 {
 	size_t nk;
@@ -478,10 +478,7 @@ static void csv_runs(const struct rep_set *runs, struct strbuf *out, size_t *poi
 		const char *text[] = { r->suite, r->name, r->status, r->engine, r->started_at, r->finished_at };
 
 		strbuf_addf(out, "%" PRId64, r->id);
-		for (size_t t = 0; t < sizeof(text) / sizeof(text[0]); t++) {
-			strbuf_addc(out, ',');
-			esc_csv(out, text[t] ? text[t] : "");
-		}
+		csv_texts(out, text, sizeof(text) / sizeof(text[0]));
 		strbuf_addf(out, ",%d,", r->repetition);
 		esc_csv(out, r->identity);
 		for (int m = 0; m < RM_NR; m++)
@@ -505,18 +502,14 @@ static int csv_samples(const struct rep_set *runs, const struct admin_sample_lis
 		for (size_t k = 0; k < samples[i].n; k++) {
 			const struct rep_run *r = &runs->v[i];
 			const struct admin_sample *p = &samples[i].v[k];
+			const char *text[] = { r->suite, r->name, p->host, p->metric };
 			int64_t t_ms;
 
 			if (sample_time_ms(r, p, &t_ms) < 0)
 				return bad_time(r, err);
-			strbuf_addf(out, "%" PRId64 ",", r->id);
-			esc_csv(out, r->suite);
-			strbuf_addc(out, ',');
-			esc_csv(out, r->name);
-			strbuf_addc(out, ',');
-			esc_csv(out, p->host);
-			strbuf_addc(out, ',');
-			esc_csv(out, p->metric);
+
+			strbuf_addf(out, "%" PRId64, r->id);
+			csv_texts(out, text, sizeof(text) / sizeof(text[0]));
 			strbuf_addf(out, ",%" PRId64 ",%" PRId64 ",", p->t_ms, t_ms);
 			add_double(out, p->value);
 			strbuf_addc(out, '\n');
@@ -545,20 +538,16 @@ static void json_num(struct strbuf *out, const char *sep, const char *key, doubl
 
 static void json_run_head(struct strbuf *out, const struct rep_run *r)
 {
-	strbuf_addf(out, "{\"id\":%" PRId64 ",\"suite_id\":%" PRId64 ",", r->id, r->suite_id);
-	json_str(out, "suite", r->suite);
-	strbuf_addc(out, ',');
-	json_str(out, "workload", r->name);
-	strbuf_addc(out, ',');
-	json_str(out, "status", r->status);
-	strbuf_addc(out, ',');
-	json_str(out, "engine", r->engine);
-	strbuf_addc(out, ',');
-	json_str(out, "started_at", r->started_at);
-	strbuf_addc(out, ',');
-	json_str(out, "finished_at", r->finished_at);
-	strbuf_addc(out, ',');
-	json_str(out, "identity", r->identity);
+	const char *const text[][2] = {
+		{ "suite", r->suite }, { "workload", r->name }, { "status", r->status }, { "engine", r->engine },
+		{ "started_at", r->started_at }, { "finished_at", r->finished_at }, { "identity", r->identity },
+	};
+
+	strbuf_addf(out, "{\"id\":%" PRId64 ",\"suite_id\":%" PRId64, r->id, r->suite_id);
+	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+		strbuf_addc(out, ',');
+		json_str(out, text[i][0], text[i][1]);
+	}
 	strbuf_addf(out, ",\"repetition\":%d,\"labels\":{", r->repetition);
 	for (size_t k = 0; k < r->labels.n; k++) {
 		if (k)

@@ -3,6 +3,7 @@
  */
 #include "report/select.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,32 +24,37 @@ static const char *canonical_key(const char *k)
 int select_add(struct kvlist *where, const char *arg, struct errbuf *err)
 {
 	char *k, *v;
+	uint64_t b;
+	int rc = 0;
 
 	if (kv_parse_label(arg, &k, &v) < 0)
 		return err_set(err, ERR_USAGE, "--where wants key=value (a label or name, tool, rw, bs, read_pct, "
 				   "random_pct, iodepth, numjobs, engine, suite, status), got '%s'", arg);
-	if (!strcmp(canonical_key(k), "bs")) {
-		uint64_t b;
-		if (parse_size(v, &b) < 0) {
-			err_set(err, ERR_USAGE, "--where bs= wants a size such as 4k, got '%s'", v);
-			free(k);
-			free(v);
-			return -1;
-		}
-	}
-	kvlist_add(where, k, v);
+	if (!strcmp(canonical_key(k), "bs") && parse_size(v, &b) < 0)
+		rc = err_set(err, ERR_USAGE, "--where bs= wants a size such as 4k, got '%s'", v);
+	else
+		kvlist_add(where, k, v);
 	free(k);
 	free(v);
-	return 0;
+	return rc;
 }
 
-static const char *int_value(int v, int known, char *buf, size_t len)
-{
-	if (!known)
-		return NULL;
-	snprintf(buf, len, "%d", v);
-	return buf;
-}
+static const struct {
+	const char *key;
+	size_t off;
+	int is_int, min_known;
+} fields[] = {
+	{ "name", offsetof(struct select_subject, name), 0, 0 },
+	{ "tool", offsetof(struct select_subject, tool), 0, 0 },
+	{ "rw", offsetof(struct select_subject, rw), 0, 0 },
+	{ "engine", offsetof(struct select_subject, engine), 0, 0 },
+	{ "suite", offsetof(struct select_subject, suite), 0, 0 },
+	{ "status", offsetof(struct select_subject, status), 0, 0 },
+	{ "read_pct", offsetof(struct select_subject, read_pct), 1, 0 },
+	{ "random_pct", offsetof(struct select_subject, random_pct), 1, 0 },
+	{ "iodepth", offsetof(struct select_subject, iodepth), 1, 1 },
+	{ "numjobs", offsetof(struct select_subject, numjobs), 1, 1 },
+};
 
 const char *select_value(const struct select_subject *s, const char *key, char *buf, size_t len)
 {
@@ -57,32 +63,26 @@ const char *select_value(const struct select_subject *s, const char *key, char *
 
 	if (kv)
 		return kv->value ? kv->value : "";
-	if (!strcmp(k, "name"))
-		return s->name;
-	if (!strcmp(k, "tool"))
-		return s->tool;
-	if (!strcmp(k, "rw"))
-		return s->rw;
-	if (!strcmp(k, "engine"))
-		return s->engine;
-	if (!strcmp(k, "suite"))
-		return s->suite;
-	if (!strcmp(k, "status"))
-		return s->status;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		const char *p = (const char *)s + fields[i].off;
+		int v;
+
+		if (strcmp(k, fields[i].key))
+			continue;
+		if (!fields[i].is_int)
+			return *(const char *const *)p;
+		v = *(const int *)p;
+		if (v < fields[i].min_known)
+			return NULL;
+		snprintf(buf, len, "%d", v);
+		return buf;
+	}
 	if (!strcmp(k, "bs"))
 		return s->bs_bytes ? format_size_short(s->bs_bytes, buf, len) : NULL;
 	if (!strcmp(k, "suite_id")) {
 		snprintf(buf, len, "%lld", (long long)s->suite_id);
 		return s->suite_id ? buf : NULL;
 	}
-	if (!strcmp(k, "read_pct"))
-		return int_value(s->read_pct, s->read_pct >= 0, buf, len);
-	if (!strcmp(k, "random_pct"))
-		return int_value(s->random_pct, s->random_pct >= 0, buf, len);
-	if (!strcmp(k, "iodepth"))
-		return int_value(s->iodepth, s->iodepth > 0, buf, len);
-	if (!strcmp(k, "numjobs"))
-		return int_value(s->numjobs, s->numjobs > 0, buf, len);
 	return NULL;
 }
 

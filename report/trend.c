@@ -394,6 +394,25 @@ static void value(struct strbuf *out, double v)
 	strbuf_addf(out, fabs(v) >= 100 ? "%.0f" : fabs(v) >= 1 ? "%.2f" : "%.4g", v);
 }
 
+/* The separators of a change point's figures: before the interval, the p-value, the mean before, the mean after. */
+static const char *const text_seps[4] = { " ", ", p ", ", mean ", " -> " };
+static const char *const md_seps[4] = { " | ", " | ", " | ", " | " };
+
+/* A change point's figures: step [interval], p, mean before and after, with the separators of a format. */
+static void change_figures(struct strbuf *out, const struct trend_change *c, double before, double after,
+			   const char *const sep[4])
+{
+	pct(out, c->ratio);
+	strbuf_addf(out, "%s[", sep[0]);
+	pct(out, c->lo);
+	strbuf_adds(out, ", ");
+	pct(out, c->hi);
+	strbuf_addf(out, "]%s%.2g%s", sep[1], c->p, sep[2]);
+	value(out, before);
+	strbuf_adds(out, sep[3]);
+	value(out, after);
+}
+
 /* One change point as raw text: "#15 run 115 (seq 15; before: run 114, seq 14): -15.0% [...], p ..." */
 static void change_line(const struct trend *t, const struct trend_series *s, const struct trend_change *c,
 			size_t i, struct strbuf *out)
@@ -402,15 +421,7 @@ static void change_line(const struct trend *t, const struct trend_series *s, con
 
 	strbuf_addf(out, "at #%zu: run %lld (%s %s), after run %lld (%s %s): ", c->at + 1, (long long)after->run_id,
 		    t->order_key, after->order, (long long)before->run_id, t->order_key, before->order);
-	pct(out, c->ratio);
-	strbuf_adds(out, " [");
-	pct(out, c->lo);
-	strbuf_adds(out, ", ");
-	pct(out, c->hi);
-	strbuf_addf(out, "], p %.2g, mean ", c->p);
-	value(out, s->seg_mean[i]);
-	strbuf_adds(out, " -> ");
-	value(out, s->seg_mean[i + 1]);
+	change_figures(out, c, s->seg_mean[i], s->seg_mean[i + 1], text_seps);
 	if (c->regression)
 		strbuf_adds(out, ", REGRESSION");
 }
@@ -484,15 +495,7 @@ void trend_render_markdown(const struct trend *t, struct strbuf *out)
 				    t->order_key, s->pts[c->at].order);
 			esc_markdown(out, raw.buf);
 			strbuf_adds(out, c->regression ? " **REGRESSION** | " : " | ");
-			pct(out, c->ratio);
-			strbuf_adds(out, " | [");
-			pct(out, c->lo);
-			strbuf_adds(out, ", ");
-			pct(out, c->hi);
-			strbuf_addf(out, "] | %.2g | ", c->p);
-			value(out, s->seg_mean[k]);
-			strbuf_adds(out, " | ");
-			value(out, s->seg_mean[k + 1]);
+			change_figures(out, c, s->seg_mean[k], s->seg_mean[k + 1], md_seps);
 			strbuf_adds(out, " |\n");
 		}
 	}
