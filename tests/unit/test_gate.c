@@ -24,6 +24,7 @@
 #include "core/store.h"
 #include "report/gate.h"
 #include "report/gate_select.h"
+#include "testutil.h"
 
 static char dbpath[256];
 static uint64_t next_runtime_ms = 10000; /* measured time of the next add_run (the job asks for 10 s) */
@@ -138,14 +139,8 @@ static int setup_db(void **state)
 
 static int teardown_db(void **state)
 {
-	char p[300];
 	(void)state;
-
-	unlink(dbpath);
-	snprintf(p, sizeof(p), "%s-wal", dbpath);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s-shm", dbpath);
-	unlink(p);
+	tu_remove_db(dbpath);
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include "report/charts.h"
 #include "core/identity.h"
 #include "report/report.h"
+#include "testutil.h"
 
 static void test_cell(void **state)
 {
@@ -288,14 +289,7 @@ static void test_store_roundtrip(void **state)
 	rep_set_release(&set);
 	store_close(st);
 	kvlist_release(&labels);
-	unlink(path);
-	{
-		char *wal = xasprintf("%s-wal", path), *shm = xasprintf("%s-shm", path);
-		unlink(wal);
-		unlink(shm);
-		free(wal);
-		free(shm);
-	}
+	tu_remove_db(path);
 }
 
 int main(void)

@@ -23,6 +23,7 @@
 #include "report/gate_select.h"
 #include "report/report.h"
 #include "report/select.h"
+#include "testutil.h"
 
 static char dbpath[64];
 
@@ -54,17 +55,6 @@ static const struct {
 	{ "rw=randread", "suite-only,run-only,run-lab-suite-prod,run-prod-suite-lab,tier-silver,no-labels" },
 };
 
-static void remove_db(const char *path)
-{
-	char buf[96];
-
-	unlink(path);
-	snprintf(buf, sizeof(buf), "%s-wal", path);
-	unlink(buf);
-	snprintf(buf, sizeof(buf), "%s-shm", path);
-	unlink(buf);
-}
-
 static void parse_labels(const char *text, struct kvlist *out)
 {
 	char *copy = xstrdup(text), *save = NULL;
@@ -93,7 +83,7 @@ static int setup(void **state)
 
 	(void)state;
 	snprintf(dbpath, sizeof(dbpath), "/tmp/test_select-%ld.db", (long)getpid());
-	remove_db(dbpath);
+	tu_remove_db(dbpath);
 	errbuf_init(&err);
 	assert_int_equal(store_open(dbpath, 0, &st, &err), 0);
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
@@ -151,7 +141,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	remove_db(dbpath);
+	tu_remove_db(dbpath);
 	return 0;
 }
 

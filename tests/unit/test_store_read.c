@@ -20,19 +20,9 @@
 #include "core/store.h"
 #include "core/store_read.h"
 #include "core/strbuf.h"
+#include "testutil.h"
 
 static char dbpath[64];
-
-static void remove_db(const char *path)
-{
-	char buf[96];
-
-	unlink(path);
-	snprintf(buf, sizeof(buf), "%s-wal", path);
-	unlink(buf);
-	snprintf(buf, sizeof(buf), "%s-shm", path);
-	unlink(buf);
-}
 
 static struct dir_result *dir(struct host_result *h, enum ddir d, double iops)
 {
@@ -112,7 +102,7 @@ static int setup(void **state)
 
 	(void)state;
 	snprintf(dbpath, sizeof(dbpath), "/tmp/test_store_read-%ld.db", (long)getpid());
-	remove_db(dbpath);
+	tu_remove_db(dbpath);
 	errbuf_init(&err);
 	assert_int_equal(store_open(dbpath, 0, &st, &err), 0);
 	kvlist_init(&labels);
@@ -200,7 +190,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	remove_db(dbpath);
+	tu_remove_db(dbpath);
 	return 0;
 }
 
