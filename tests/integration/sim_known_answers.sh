@@ -5,17 +5,8 @@
 # and the tolerances are those of the issue. "GB/s" means 1e9 bytes per second throughout.
 set -euo pipefail
 
-: "${BENCH_BUILD:?BENCH_BUILD is not set (run under ctest)}"
-SO=$BENCH_BUILD/engines/sim/bench_sim.so
-if [ ! -f "$SO" ]; then
-  if grep -q '^BENCH_SIM:BOOL=OFF' "$BENCH_BUILD/CMakeCache.txt" 2>/dev/null; then
-    echo "sim_known_answers: built with -DBENCH_SIM=OFF: nothing to test"
-    exit 0
-  fi
-  echo "FAIL: $SO is missing (cmake --build builds it when BENCH_SIM is ON)" >&2
-  exit 1
-fi
-command -v fio >/dev/null || { echo "FAIL: fio is not installed" >&2; exit 1; }
+. "$BENCH_SRC/tests/lib/sim.sh"
+sim_required sim_known_answers "cmake --build builds it when BENCH_SIM is ON"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -8,17 +8,8 @@
 # (a stalled machine is slower, never faster) and 5 % high; the round 4 / round 1 ratio is held to 10 %.
 set -euo pipefail
 
-: "${BENCH_BUILD:?BENCH_BUILD is not set (run under ctest)}"
-SO=$BENCH_BUILD/engines/sim/bench_sim.so
-if [ ! -f "$SO" ]; then
-  if grep -q '^BENCH_SIM:BOOL=OFF' "$BENCH_BUILD/CMakeCache.txt" 2>/dev/null; then
-    echo "sim_wear: built with -DBENCH_SIM=OFF: nothing to test"
-    exit 0
-  fi
-  echo "FAIL: $SO is missing" >&2
-  exit 1
-fi
-command -v fio >/dev/null || { echo "FAIL: fio is not installed" >&2; exit 1; }
+. "$BENCH_SRC/tests/lib/sim.sh"
+sim_required sim_wear
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -43,19 +43,7 @@ static void add_run(struct store *st, int64_t suite, unsigned seq, unsigned rep,
 	enum ddir dir = read_pct ? DDIR_READ : DDIR_WRITE;
 
 	errbuf_init(&err);
-	run_spec_init(&spec);
-	spec.name = strdup(name);
-	spec.seq = seq;
-	spec.repetition = rep;
-	spec.engine = strdup("fio");
-	spec.wl.tool = strdup("fio");
-	spec.wl.rw = strdup(rw);
-	spec.wl.bs_bytes = 4096;
-	spec.wl.read_pct = read_pct;
-	spec.wl.random_pct = 100;
-	spec.wl.iodepth = 32;
-	spec.wl.numjobs = 1;
-	spec.wl.runtime_s = 10;
+	tu_spec(&spec, name, seq, rep, "fio", rw, read_pct, 32, 10);
 	kvlist_add(&spec.wl.opts, "time_based", NULL);
 	kvlist_add(&spec.labels, "git", label_value);
 	assert_int_equal(store_run_add(st, suite, &spec, status, &id, &err), 0);
@@ -100,7 +88,7 @@ static int setup_db(void **state)
 	struct errbuf err;
 	struct kvlist labels;
 	int64_t s1, s2, s3;
-	(void)state;
+	*state = dbpath;
 
 	snprintf(dbpath, sizeof(dbpath), "/tmp/test_gate_%d.db", (int)getpid());
 	unlink(dbpath);
@@ -137,11 +125,12 @@ static int setup_db(void **state)
 	return 0;
 }
 
-static int teardown_db(void **state)
+/* Releases a gate and both of its sides. */
+static void release_all(struct gate *g, struct gate_side *b, struct gate_side *c)
 {
-	(void)state;
-	tu_remove_db(dbpath);
-	return 0;
+	gate_release(g);
+	gate_side_release(b);
+	gate_side_release(c);
 }
 
 static const struct gate_cell *find_cell(const struct gate *g, const char *workload, enum gate_metric m)
@@ -265,9 +254,7 @@ static void test_verdicts_from_store(void **state)
 	assert_non_null(strstr(out.buf, "gate: REGRESSION"));
 	strbuf_release(&out);
 
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 
 	/* the baseline against itself: nothing is a regression */
 	load(st, "suite:1", "git=abc", NULL, &b, &c, &g);
@@ -275,9 +262,7 @@ static void test_verdicts_from_store(void **state)
 	assert_int_equal(g.count[GATE_IMPROVEMENT], 0);
 	assert_int_equal(g.count[GATE_EQUIVALENT], g.ncells);
 	assert_int_equal(gate_outcome(&g), GATE_PASS);
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 	store_close(st);
 }
 
@@ -315,9 +300,7 @@ static void test_bad_selections(void **state)
 	assert_int_equal(gate_build(&g, &b, &c, &err), -1);
 	assert_int_equal(err.kind, ERR_INPUT);
 	assert_non_null(strstr(err.msg, "matches no runs"));
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 
 	/* no workload in common */
 	gate_side_init(&b, "git=abc");
@@ -327,9 +310,7 @@ static void test_bad_selections(void **state)
 	gate_init(&g, NULL);
 	assert_int_equal(gate_build(&g, &b, &c, &err), -1);
 	assert_non_null(strstr(err.msg, "no workload in common"));
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 	store_close(st);
 }
 
@@ -365,9 +346,7 @@ static void test_too_few_runs_is_not_a_pass(void **state)
 	/* nothing judged is no evidence for a pass either */
 	assert_int_equal(gate_outcome(&g), GATE_UNDECIDED);
 	assert_string_equal(gate_headline(&g), "INCONCLUSIVE");
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 }
 
 /* A figure missing from one side: CPU only noted, a vanished direction INVALID (never a silent pass). */
@@ -398,9 +377,7 @@ static void test_missing_figures(void **state)
 	assert_int_equal(g.nnotes, 1);
 	assert_non_null(strstr(g.notes[0], "CPU per IO of w: not measured in the candidate"));
 	assert_int_equal(gate_outcome(&g), GATE_FAIL_INVALID);
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 }
 
 /*
@@ -446,9 +423,7 @@ static void test_paired_cancels_drift(void **state)
 	assert_int_equal(paired, GATE_REGRESSION);
 	assert_true(g.cells[0].ratio > 1.06 && g.cells[0].ratio < 1.08);
 	assert_int_not_equal(unpaired, GATE_REGRESSION);
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 }
 
 /* Benjamini-Hochberg across cells: a borderline cell among many is not called a regression. */
@@ -499,9 +474,7 @@ static void test_bh_across_cells(void **state)
 		assert_int_equal(cell->verdict, GATE_INCONCLUSIVE);
 		assert_non_null(strstr(cell->note, "not significant after adjusting"));
 	}
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 }
 
 static void test_judge_directions(void **state)
@@ -537,16 +510,7 @@ static void test_judge_directions(void **state)
 /* A run spec of the random-read workload with optional extra fio option and engine. */
 static void like_spec(struct run_spec *spec, const char *opt, const char *val, const char *engine)
 {
-	run_spec_init(spec);
-	spec->name = strdup("rr");
-	spec->engine = strdup(engine);
-	spec->wl.tool = strdup("fio");
-	spec->wl.rw = strdup("randread");
-	spec->wl.bs_bytes = 4096;
-	spec->wl.read_pct = 100;
-	spec->wl.random_pct = 100;
-	spec->wl.iodepth = 4;
-	spec->wl.numjobs = 1;
+	tu_spec(spec, "rr", 0, 0, engine, "randread", 100, 4, 0);
 	kvlist_add(&spec->wl.opts, "time_based", NULL);
 	kvlist_add(&spec->wl.opts, "write_lat_log", "x"); /* logging: never part of the fingerprint */
 	if (opt)
@@ -616,9 +580,7 @@ static void test_like_for_like(void **state)
 	assert_int_equal(find_cell(&g, "rr", GM_IOPS_READ)->verdict, GATE_REGRESSION);
 	assert_int_equal(find_cell(&g, "rr", GM_LAT_MEAN_READ)->verdict, GATE_IMPROVEMENT);
 	assert_int_equal(gate_outcome(&g), GATE_FAIL_REGRESSION);
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 
 	/* another engine is not like for like either; the same spec on both sides is */
 	like_sides(&b, &c, NULL, NULL, "fio");
@@ -626,17 +588,13 @@ static void test_like_for_like(void **state)
 	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
 	assert_int_equal(gate_evaluate(&g, &err), 0);
 	assert_non_null(strstr(g.cells[0].note, "engine: baseline sim, candidate fio"));
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 	like_sides(&b, &c, NULL, NULL, "sim");
 	gate_init(&g, NULL);
 	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
 	assert_int_equal(gate_evaluate(&g, &err), 0);
 	assert_int_equal(find_cell(&g, "rr", GM_IOPS_READ)->verdict, GATE_REGRESSION);
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 }
 
 /* ---- outcomes -------------------------------------------------------------------------------------- */
@@ -667,9 +625,7 @@ static void test_four_pairs_decide(void **state)
 		assert_int_equal(g.cells[0].verdict, GATE_REGRESSION);
 		assert_string_equal(g.cells[0].method, paired ? "paired-t" : "welch-t");
 		assert_string_equal(gate_headline(&g), "REGRESSION");
-		gate_release(&g);
-		gate_side_release(&b);
-		gate_side_release(&c);
+		release_all(&g, &b, &c);
 	}
 }
 
@@ -709,9 +665,7 @@ static void test_inconclusive_headline(void **state)
 	g.opts.on_inconclusive = GATE_INC_PASS;
 	assert_string_equal(gate_headline(&g), "INCONCLUSIVE (accepted: --on-inconclusive pass)");
 	strbuf_release(&out);
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 }
 
 /* ---- acceptance: error rates of the whole gate, seeded simulation ---------------------------------- */
@@ -744,9 +698,7 @@ static void gate_rates(uint64_t seed, unsigned n, int paired, double cv, double 
 		assert_int_equal(gate_build(&g, &b, &c, &err), 0);
 		assert_int_equal(gate_evaluate(&g, &err), 0);
 		count[g.cells[0].verdict]++;
-		gate_release(&g);
-		gate_side_release(&b);
-		gate_side_release(&c);
+		release_all(&g, &b, &c);
 	}
 	for (int v = 0; v < GATE_VERDICT_NR; v++)
 		rate[v] = (double)count[v] / TRIALS;
@@ -796,5 +748,5 @@ int main(void)
 		cmocka_unit_test(test_inconclusive_headline),
 		cmocka_unit_test(test_error_rates),
 	};
-	return cmocka_run_group_tests(tests, setup_db, teardown_db);
+	return cmocka_run_group_tests(tests, setup_db, tu_db_teardown);
 }

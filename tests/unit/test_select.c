@@ -81,7 +81,7 @@ static int setup(void **state)
 	struct store *st;
 	struct errbuf err;
 
-	(void)state;
+	*state = dbpath;
 	snprintf(dbpath, sizeof(dbpath), "/tmp/test_select-%ld.db", (long)getpid());
 	tu_remove_db(dbpath);
 	errbuf_init(&err);
@@ -97,19 +97,7 @@ static int setup(void **state)
 		parse_labels(runs[i].suite_labels, &labels);
 		assert_int_equal(store_suite_add(st, runs[i].name, "run", NULL, 1, &labels, &suite, &err), 0);
 		kvlist_release(&labels);
-		run_spec_init(&spec);
-		spec.name = xstrdup(runs[i].name);
-		spec.seq = 1;
-		spec.repetition = 1;
-		spec.engine = xstrdup("fio");
-		spec.wl.tool = xstrdup("fio");
-		spec.wl.rw = xstrdup("randread");
-		spec.wl.bs_bytes = 4096;
-		spec.wl.read_pct = 100;
-		spec.wl.random_pct = 100;
-		spec.wl.iodepth = 8;
-		spec.wl.numjobs = 1;
-		spec.wl.runtime_s = 10;
+		tu_spec(&spec, runs[i].name, 1, 1, "fio", "randread", 100, 8, 10);
 		parse_labels(runs[i].run_labels, &spec.labels);
 		run_result_init(&res);
 		h = run_result_add_host(&res, "*");
@@ -135,13 +123,6 @@ static int setup(void **state)
 		run_spec_release(&spec);
 	}
 	store_close(st);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	tu_remove_db(dbpath);
 	return 0;
 }
 
@@ -284,5 +265,5 @@ int main(void)
 		cmocka_unit_test(test_latest_and_suite),
 		cmocka_unit_test(test_value),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, tu_db_teardown);
 }

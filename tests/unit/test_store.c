@@ -137,21 +137,9 @@ static void test_migration_keeps_result_rows(void **state)
 
 static void fill_spec(struct run_spec *s)
 {
-	run_spec_init(s);
-	s->name = xstrdup("fio-1vmdk-100ws-4k-70rdpct-100randompct-4threads");
-	s->seq = 3;
-	s->repetition = 2;
-	s->engine = xstrdup("fio");
+	tu_spec(s, "fio-1vmdk-100ws-4k-70rdpct-100randompct-4threads", 3, 2, "fio", "randrw", 70, 4, 10);
 	kvlist_add(&s->labels, "stack", "mdadm-raid5");
 	kvlist_add(&s->engine_opts, "preset", "iser");
-	s->wl.tool = xstrdup("fio");
-	s->wl.rw = xstrdup("randrw");
-	s->wl.bs_bytes = 4096;
-	s->wl.read_pct = 70;
-	s->wl.random_pct = 100;
-	s->wl.iodepth = 4;
-	s->wl.numjobs = 1;
-	s->wl.runtime_s = 10;
 	s->wl.ramp_s = 2;
 	s->wl.size = xstrdup("100%");
 	kvlist_add(&s->wl.opts, "rw", "randrw");

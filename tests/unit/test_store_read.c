@@ -63,18 +63,7 @@ static int64_t add_run(struct store *st, int64_t suite, unsigned seq, const char
 	int64_t id;
 
 	errbuf_init(&err);
-	run_spec_init(&spec);
-	spec.name = xstrdup(name);
-	spec.seq = seq;
-	spec.repetition = 1;
-	spec.engine = xstrdup("fio");
-	spec.wl.tool = xstrdup("fio");
-	spec.wl.rw = xstrdup("randread");
-	spec.wl.bs_bytes = 4096;
-	spec.wl.read_pct = 100;
-	spec.wl.random_pct = 100;
-	spec.wl.iodepth = 32;
-	spec.wl.numjobs = 1;
+	tu_spec(&spec, name, seq, 1, "fio", "randread", 100, 32, 0);
 	if (lk)
 		kvlist_add(&spec.labels, lk, lv);
 	assert_int_equal(store_run_add(st, suite, &spec, RUN_DONE, &id, &err), 0);
@@ -100,7 +89,7 @@ static int setup(void **state)
 	struct dir_result *d;
 	int64_t suite;
 
-	(void)state;
+	*state = dbpath;
 	snprintf(dbpath, sizeof(dbpath), "/tmp/test_store_read-%ld.db", (long)getpid());
 	tu_remove_db(dbpath);
 	errbuf_init(&err);
@@ -184,13 +173,6 @@ static int setup(void **state)
 	run_cpu_noutil = add_run(st, suite, 9, "cpu-noutil", NULL, NULL, &res);
 	run_result_release(&res);
 	store_close(st);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	tu_remove_db(dbpath);
 	return 0;
 }
 
@@ -418,5 +400,5 @@ int main(void)
 		cmocka_unit_test(test_cpu_rule),
 		cmocka_unit_test(test_disks_samples_artifacts),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, tu_db_teardown);
 }

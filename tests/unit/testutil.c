@@ -1,5 +1,6 @@
 /*
- * testutil: the scratch files and databases of the unit tests, and a one-statement count (see testutil.h).
+ * testutil: the scratch files and databases of the unit tests, a one-statement count and report rows
+ * (see testutil.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,12 +9,17 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "core/errbuf.h"
+#include "core/identity.h"
+#include "core/model.h"
 #include "core/proc.h"
 #include "core/strbuf.h"
+#include "report/report.h"
 #include "testutil.h"
 
 char tu_dir[64];
@@ -29,6 +35,12 @@ int tu_dir_teardown(void **state)
 {
 	(void)state;
 	return tu_rm_rf(tu_dir);
+}
+
+int tu_db_teardown(void **state)
+{
+	tu_remove_db(*state);
+	return 0;
 }
 
 int tu_rm_rf(const char *path)
@@ -99,4 +111,56 @@ int64_t tu_count(sqlite3 *db, const char *sql)
 		n = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	return n;
+}
+
+struct rep_run *tu_rep_add(struct rep_set *s, int64_t id, const char *name, const char *status, const char *tool,
+			   uint64_t bs, int rd, int rnd, const char *transport, const char *stack, double iops, double lat)
+{
+	struct rep_run *r;
+	struct workload w;
+
+	ARRAY_GROW(s->v, s->cap, s->n + 1);
+	r = &s->v[s->n++];
+	memset(r, 0, sizeof(*r));
+	kvlist_init(&r->labels);
+	r->id = id;
+	r->name = xstrdup(name);
+	r->status = xstrdup(status);
+	r->tool = xstrdup(tool);
+	r->bs_bytes = bs;
+	r->read_pct = rd;
+	r->random_pct = rnd;
+	workload_init(&w);
+	w.tool = xstrdup(tool);
+	w.bs_bytes = bs;
+	w.read_pct = rd;
+	w.random_pct = rnd;
+	r->identity = workload_identity(&w);
+	workload_release(&w);
+	kvlist_add(&r->labels, "stack", stack);
+	kvlist_add(&r->labels, "transport", transport);
+	for (int m = 0; m < RM_NR; m++)
+		r->m[m] = NAN;
+	r->m[RM_IOPS] = iops;
+	r->m[RM_RLAT] = lat;
+	return r;
+}
+
+void tu_spec(struct run_spec *s, const char *name, unsigned seq, unsigned rep, const char *engine, const char *rw,
+	     int read_pct, unsigned iodepth, unsigned runtime_s)
+{
+	run_spec_init(s);
+	s->name = xstrdup(name);
+	s->seq = seq;
+	s->repetition = rep;
+	s->engine = xstrdup(engine);
+	s->wl.tool = xstrdup("fio");
+	s->wl.rw = xstrdup(rw);
+	s->wl.bs_bytes = 4096;
+	s->wl.read_pct = read_pct;
+	s->wl.random_pct = 100;
+	s->wl.iodepth = iodepth;
+	s->wl.numjobs = 1;
+	if (runtime_s)
+		s->wl.runtime_s = runtime_s;
 }
