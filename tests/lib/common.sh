@@ -24,3 +24,8 @@ finish() {
   [ "$fails" -eq 0 ]
   exit $?
 }
+write_lines() { # write_lines FILE LINE...: FILE holds each LINE on a line of its own (a job file, a suite)
+  local f=$1
+  shift
+  printf '%s\n' "$@" >"$f"
+}
