@@ -125,6 +125,20 @@ static int setup_db(void **state)
 	return 0;
 }
 
+/* Starts the sides of a gate: baseline B selected by BSEL, candidate C by CSEL. */
+static void sides_init(struct gate_side *b, struct gate_side *c, const char *bsel, const char *csel)
+{
+	gate_side_init(b, bsel);
+	gate_side_init(c, csel);
+}
+
+/* Builds and evaluates G (gate_init done) of B against C; both must succeed. */
+static void judge(struct gate *g, struct gate_side *b, struct gate_side *c, struct errbuf *err)
+{
+	assert_int_equal(gate_build(g, b, c, err), 0);
+	assert_int_equal(gate_evaluate(g, err), 0);
+}
+
 /* Releases a gate and both of its sides. */
 static void release_all(struct gate *g, struct gate_side *b, struct gate_side *c)
 {
@@ -291,8 +305,7 @@ static void test_bad_selections(void **state)
 	gate_side_release(&b);
 
 	/* matching nothing: gate_build refuses, naming the selection */
-	gate_side_init(&b, "git=nope");
-	gate_side_init(&c, "git=def");
+	sides_init(&b, &c, "git=nope", "git=def");
 	assert_int_equal(gate_select_load(st, "git=nope", NULL, &b, &err), 0);
 	assert_int_equal(gate_select_load(st, "git=def", NULL, &c, &err), 0);
 	assert_int_equal(b.n, 0);
@@ -303,8 +316,7 @@ static void test_bad_selections(void **state)
 	release_all(&g, &b, &c);
 
 	/* no workload in common */
-	gate_side_init(&b, "git=abc");
-	gate_side_init(&c, "suite:3");
+	sides_init(&b, &c, "git=abc", "suite:3");
 	assert_int_equal(gate_select_load(st, "git=abc", NULL, &b, &err), 0);
 	assert_int_equal(gate_select_load(st, "suite:3", NULL, &c, &err), 0);
 	gate_init(&g, NULL);
@@ -324,8 +336,7 @@ static void test_too_few_runs_is_not_a_pass(void **state)
 	(void)state;
 
 	errbuf_init(&err);
-	gate_side_init(&b, "mem:b");
-	gate_side_init(&c, "mem:c");
+	sides_init(&b, &c, "mem:b", "mem:c");
 	for (unsigned r = 1; r <= 5; r++)
 		gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = 1000 * noise(r, 0);
 	for (unsigned r = 1; r <= 4; r++) {
@@ -336,8 +347,7 @@ static void test_too_few_runs_is_not_a_pass(void **state)
 	}
 	gate_opts_default(&o);
 	gate_init(&g, &o);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_int_equal(g.ncells, 1);
 	assert_int_equal(g.cells[0].verdict, GATE_INVALID);
 	assert_non_null(strstr(g.cells[0].note, "need 3"));
@@ -358,8 +368,7 @@ static void test_missing_figures(void **state)
 	(void)state;
 
 	errbuf_init(&err);
-	gate_side_init(&b, "b");
-	gate_side_init(&c, "c");
+	sides_init(&b, &c, "b", "c");
 	for (unsigned r = 1; r <= 4; r++) {
 		struct gate_run *x = gate_side_add(&b, r, "w", "w", r), *y = gate_side_add(&c, 10 + r, "w", "w", r);
 		x->value[GM_IOPS_READ] = 1000 * noise(r, 0);
@@ -368,8 +377,7 @@ static void test_missing_figures(void **state)
 		y->value[GM_IOPS_READ] = 1000 * noise(r, 3); /* no writes, no CPU figure */
 	}
 	gate_init(&g, NULL);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_int_equal(g.ncells, 2);
 	assert_int_equal(find_cell(&g, "w", GM_IOPS_WRITE)->verdict, GATE_INVALID);
 	assert_non_null(strstr(find_cell(&g, "w", GM_IOPS_WRITE)->note, "no write IOPS in the candidate"));
@@ -396,8 +404,7 @@ static void test_paired_cancels_drift(void **state)
 	(void)state;
 
 	errbuf_init(&err);
-	gate_side_init(&b, "config=A");
-	gate_side_init(&c, "config=B");
+	sides_init(&b, &c, "config=A", "config=B");
 	for (unsigned r = 1; r <= 8; r++) {
 		double base = 100000 * exp(drift[r - 1]); /* the drift both configurations of a block share */
 		gate_side_add(&b, r, "w", "w", r)->value[GM_LAT_MEAN_READ] = base * (1 + 0.002 * (r % 3));
@@ -405,8 +412,7 @@ static void test_paired_cancels_drift(void **state)
 	}
 	gate_opts_default(&o);
 	gate_init(&g, &o);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	unpaired = g.cells[0].verdict;
 	ulo = g.cells[0].ratio_lo;
 	uhi = g.cells[0].ratio_hi;
@@ -414,8 +420,7 @@ static void test_paired_cancels_drift(void **state)
 
 	o.paired = 1;
 	gate_init(&g, &o);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	paired = g.cells[0].verdict;
 	printf("7%% latency increase under +-8%% drift: unpaired %s (interval [%+.1f%%, %+.1f%%]), paired %s "
 	       "(interval [%+.1f%%, %+.1f%%])\n", gate_verdict_name(unpaired), (ulo - 1) * 100, (uhi - 1) * 100,
@@ -435,8 +440,7 @@ static void test_bh_across_cells(void **state)
 	(void)state;
 
 	errbuf_init(&err);
-	gate_side_init(&b, "b");
-	gate_side_init(&c, "c");
+	sides_init(&b, &c, "b", "c");
 	/* 4 runs per side: the best exact two-sided p is 2/70 = 0.029, just significant alone */
 	for (unsigned r = 1; r <= 4; r++) {
 		struct gate_run *x = gate_side_add(&b, r, "w", "w", r), *y = gate_side_add(&c, 10 + r, "w", "w", r);
@@ -450,8 +454,7 @@ static void test_bh_across_cells(void **state)
 	gate_init(&g, NULL);
 	g.opts.min_runs = 3;
 	g.opts.method = GATE_METHOD_RANK; /* the exact rank p-values */
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_int_equal(g.ncells, GM_NR);
 	/* every cell has p = 2/70; with 13 cells their q stays 0.029 (all equal), so BH keeps them */
 	for (size_t i = 0; i < g.ncells; i++)
@@ -465,8 +468,7 @@ static void test_bh_across_cells(void **state)
 				c.runs[r - 1].value[m] = b.runs[r - 1].value[m] * (r % 2 ? 1.001 : 0.999);
 	gate_init(&g, NULL);
 	g.opts.method = GATE_METHOD_RANK;
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	{
 		const struct gate_cell *cell = find_cell(&g, "w", GM_IOPS_READ);
 		assert_true(cell->s.p < 0.05);
@@ -557,8 +559,7 @@ static void test_like_for_like(void **state)
 	assert_string_equal(kvlist_get(&c.runs[0].like, "targets", ""), "/tmp/bench-gate-like");
 	assert_string_equal(kvlist_get(&c.runs[0].like, "hosts", ""), "0");
 	gate_init(&g, NULL);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_int_equal(g.ncells, 2);
 	for (size_t i = 0; i < g.ncells; i++) {
 		assert_int_equal(g.cells[i].verdict, GATE_INVALID);
@@ -575,8 +576,7 @@ static void test_like_for_like(void **state)
 		o.nallow_diff = 1;
 		gate_init(&g, &o);
 	}
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_int_equal(find_cell(&g, "rr", GM_IOPS_READ)->verdict, GATE_REGRESSION);
 	assert_int_equal(find_cell(&g, "rr", GM_LAT_MEAN_READ)->verdict, GATE_IMPROVEMENT);
 	assert_int_equal(gate_outcome(&g), GATE_FAIL_REGRESSION);
@@ -585,14 +585,12 @@ static void test_like_for_like(void **state)
 	/* another engine is not like for like either; the same spec on both sides is */
 	like_sides(&b, &c, NULL, NULL, "fio");
 	gate_init(&g, NULL);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_non_null(strstr(g.cells[0].note, "engine: baseline sim, candidate fio"));
 	release_all(&g, &b, &c);
 	like_sides(&b, &c, NULL, NULL, "sim");
 	gate_init(&g, NULL);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_int_equal(find_cell(&g, "rr", GM_IOPS_READ)->verdict, GATE_REGRESSION);
 	release_all(&g, &b, &c);
 }
@@ -612,16 +610,14 @@ static void test_four_pairs_decide(void **state)
 		struct errbuf err;
 
 		errbuf_init(&err);
-		gate_side_init(&b, "A");
-		gate_side_init(&c, "B");
+		sides_init(&b, &c, "A", "B");
 		for (unsigned r = 1; r <= 4; r++) {
 			gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = base[r - 1];
 			gate_side_add(&c, 10 + r, "w", "w", r)->value[GM_IOPS_READ] = base[r - 1] * off[r - 1];
 		}
 		gate_init(&g, NULL);
 		g.opts.paired = paired;
-		assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-		assert_int_equal(gate_evaluate(&g, &err), 0);
+		judge(&g, &b, &c, &err);
 		assert_int_equal(g.cells[0].verdict, GATE_REGRESSION);
 		assert_string_equal(g.cells[0].method, paired ? "paired-t" : "welch-t");
 		assert_string_equal(gate_headline(&g), "REGRESSION");
@@ -640,15 +636,13 @@ static void test_inconclusive_headline(void **state)
 
 	errbuf_init(&err);
 	strbuf_init(&out);
-	gate_side_init(&b, "A");
-	gate_side_init(&c, "B");
+	sides_init(&b, &c, "A", "B");
 	for (unsigned r = 1; r <= 3; r++) {
 		gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = 1000 * (1 + 0.2 * (r % 3));
 		gate_side_add(&c, 10 + r, "w", "w", r)->value[GM_IOPS_READ] = 1000 * (1 + 0.2 * ((r + 1) % 3));
 	}
 	gate_init(&g, NULL);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_int_equal(g.cells[0].verdict, GATE_INCONCLUSIVE);
 	assert_int_equal(gate_outcome(&g), GATE_UNDECIDED);
 	gate_render_markdown(&g, &out);
@@ -686,8 +680,7 @@ static void gate_rates(uint64_t seed, unsigned n, int paired, double cv, double 
 		struct errbuf err;
 
 		errbuf_init(&err);
-		gate_side_init(&b, "A");
-		gate_side_init(&c, "B");
+		sides_init(&b, &c, "A", "B");
 		for (unsigned r = 1; r <= n; r++) {
 			gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = 1e4 * exp(sigma * stats_rng_normal(&rng));
 			gate_side_add(&c, 100 + r, "w", "w", r)->value[GM_IOPS_READ] =
@@ -695,8 +688,7 @@ static void gate_rates(uint64_t seed, unsigned n, int paired, double cv, double 
 		}
 		gate_init(&g, NULL);
 		g.opts.paired = paired;
-		assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-		assert_int_equal(gate_evaluate(&g, &err), 0);
+		judge(&g, &b, &c, &err);
 		count[g.cells[0].verdict]++;
 		release_all(&g, &b, &c);
 	}

@@ -210,11 +210,7 @@ static void test_store_roundtrip(void **state)
 	h->usr_cpu_pct = 3;
 	h->sys_cpu_pct = 4;
 	h->fio_version = xstrdup("fio-3.33");
-	h->dir[DDIR_READ].present = 1;
-	h->dir[DDIR_READ].iops = 700;
-	h->dir[DDIR_READ].bw_bytes = 700 * 4096.0;
-	h->dir[DDIR_READ].clat.present = 1;
-	h->dir[DDIR_READ].clat.mean_ns = 250000;
+	tu_clat_dir(h, DDIR_READ, 700, 250000);
 	h->dir[DDIR_READ].bins = xcalloc(2, sizeof(struct hist_bin));
 	h->dir[DDIR_READ].bins[0] = (struct hist_bin){ 100000, 98 };
 	h->dir[DDIR_READ].bins[1] = (struct hist_bin){ 3000000, 2 };

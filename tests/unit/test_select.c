@@ -103,13 +103,8 @@ static int setup(void **state)
 		h = run_result_add_host(&res, "*");
 		h->usr_cpu_pct = 3;
 		h->sys_cpu_pct = 4 + (double)i;
-		h->dir[DDIR_READ].present = 1;
-		h->dir[DDIR_READ].ios = 20000;
+		tu_clat_dir(h, DDIR_READ, 2000, 400000)->ios = 20000;
 		h->dir[DDIR_READ].runtime_ms = 10000;
-		h->dir[DDIR_READ].iops = 2000;
-		h->dir[DDIR_READ].bw_bytes = 2000 * 4096.0;
-		h->dir[DDIR_READ].clat.present = 1;
-		h->dir[DDIR_READ].clat.mean_ns = 400000;
 		if (!runs[i].fio_cpu_only) {
 			/* procstat must win, whatever the order the rows were written in */
 			add_cpu(&res, "fio", 90, 99);

@@ -66,12 +66,10 @@ static void test_migrations_equal_fresh(void **state)
 		assert_string_equal(migrated, fresh);
 		store_close(st);
 		free(migrated);
-		tu_remove_db(p);
-		free(p);
+		tu_free_db(p);
 	}
 	free(fresh);
-	tu_remove_db(fresh_path);
-	free(fresh_path);
+	tu_free_db(fresh_path);
 }
 
 /*
@@ -226,8 +224,7 @@ static void test_run_lifecycle(void **state)
 	run_spec_release(&s);
 	kvlist_release(&labels);
 	store_close(st);
-	tu_remove_db(p);
-	free(p);
+	tu_free_db(p);
 }
 
 static void test_open_errors(void **state)
@@ -247,8 +244,7 @@ static void test_open_errors(void **state)
 	fclose(f);
 	assert_int_equal(store_open(p, 0, &st, &err), -1);
 	assert_int_equal(err.kind, ERR_STORE);
-	tu_remove_db(p);
-	free(p);
+	tu_free_db(p);
 }
 
 int main(void)

@@ -37,6 +37,15 @@ static struct dir_result *dir(struct host_result *h, enum ddir d, double iops)
 	return &h->dir[d];
 }
 
+/* The cluster row (host '*') of RES with 1000 read IOPS. */
+static struct host_result *cluster_reads(struct run_result *res)
+{
+	struct host_result *h = run_result_add_host(res, "*");
+
+	dir(h, DDIR_READ, 1000);
+	return h;
+}
+
 static void set_bins(struct dir_result *d, const struct hist_bin *b, size_t n)
 {
 	d->bins = xcalloc(n, sizeof(*b));
@@ -113,13 +122,11 @@ static int setup(void **state)
 	h = run_result_add_host(&res, "*");
 	set_bins(dir(h, DDIR_READ, 1000), bins, 3);
 	run_bins = add_run(st, suite, 2, "bins", NULL, NULL, &res);
-	h = run_result_add_host(&res, "*");
-	dir(h, DDIR_READ, 1000);
+	h = cluster_reads(&res);
 	run_none = add_run(st, suite, 3, "none", NULL, NULL, &res);
 
 	/* CPU: every source on the cluster row; the rule picks procstat */
-	h = run_result_add_host(&res, "*");
-	dir(h, DDIR_READ, 1000);
+	h = cluster_reads(&res);
 	h->usr_cpu_pct = 70;
 	h->sys_cpu_pct = 20;
 	cpu(&res, "*", ROLE_INITIATOR, "fio", 90, 90);
@@ -130,34 +137,29 @@ static int setup(void **state)
 	cpu(&res, "tgt1", ROLE_TARGET, "procstat", 66, 6); /* a host row never beats the cluster row */
 	run_cpu_all = add_run(st, suite, 4, "cpu-all", NULL, NULL, &res);
 	/* import before fio */
-	h = run_result_add_host(&res, "*");
-	dir(h, DDIR_READ, 1000);
+	h = cluster_reads(&res);
 	cpu(&res, "*", ROLE_INITIATOR, "fio", 90, 90);
 	cpu(&res, "*", ROLE_INITIATOR, "import", 50, NAN);
 	run_cpu_import = add_run(st, suite, 5, "cpu-import", NULL, NULL, &res);
 	/* no cluster row, one host: that host's rows */
-	h = run_result_add_host(&res, "*");
-	dir(h, DDIR_READ, 1000);
+	h = cluster_reads(&res);
 	cpu(&res, "ini1", ROLE_INITIATOR, "node_exporter", 21, 2.1);
 	cpu(&res, "ini1", ROLE_INITIATOR, "fio", 80, 8);
 	run_cpu_host = add_run(st, suite, 6, "cpu-host", NULL, NULL, &res);
 	/* no cluster row, two hosts: no row stands for the role; fio's own CPU of run_host '*' */
-	h = run_result_add_host(&res, "*");
-	dir(h, DDIR_READ, 1000);
+	h = cluster_reads(&res);
 	h->usr_cpu_pct = 5;
 	h->sys_cpu_pct = 6;
 	cpu(&res, "ini1", ROLE_INITIATOR, "procstat", 21, 2.1);
 	cpu(&res, "ini2", ROLE_INITIATOR, "procstat", 23, 2.3);
 	run_cpu_hosts = add_run(st, suite, 7, "cpu-hosts", NULL, NULL, &res);
 	/* no cpu rows: fio's own usr + sys */
-	h = run_result_add_host(&res, "*");
-	dir(h, DDIR_READ, 1000);
+	h = cluster_reads(&res);
 	h->usr_cpu_pct = 3;
 	h->sys_cpu_pct = 4;
 	run_cpu_fio = add_run(st, suite, 8, "cpu-fio", NULL, NULL, &res);
 	/* a procstat row without a utilisation is skipped; user + system counts as one */
-	h = run_result_add_host(&res, "*");
-	dir(h, DDIR_READ, 1000);
+	h = cluster_reads(&res);
 	cpu(&res, "*", ROLE_INITIATOR, "procstat", NAN, 1.0);
 	{
 		struct cpu_result *c = cpu(&res, "*", ROLE_INITIATOR, "node_exporter", NAN, 4.0);

@@ -164,3 +164,15 @@ void tu_spec(struct run_spec *s, const char *name, unsigned seq, unsigned rep, c
 	if (runtime_s)
 		s->wl.runtime_s = runtime_s;
 }
+
+struct dir_result *tu_clat_dir(struct host_result *h, enum ddir d, double iops, double mean_ns)
+{
+	struct dir_result *r = &h->dir[d];
+
+	r->present = 1;
+	r->iops = iops;
+	r->bw_bytes = iops * 4096.0;
+	r->clat.present = 1;
+	r->clat.mean_ns = mean_ns;
+	return r;
+}

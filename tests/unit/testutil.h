@@ -12,6 +12,8 @@
 
 #include <sqlite3.h>
 
+#include "core/model.h"
+
 /* The scratch directory of tu_dir_setup, "/tmp/bench-test-XXXXXX" once made. */
 extern char tu_dir[64];
 
@@ -43,12 +45,13 @@ void tu_free_db(char *path);
 /* The first column of the first row of SQL (asserts it prepares); -1 when there is no row. */
 int64_t tu_count(sqlite3 *db, const char *sql);
 
-struct run_spec;
-
 /* run_spec_init(S), then NAME, SEQ, REPETITION, ENGINE and a fio workload RW of 4 KiB blocks, READ_PCT %
  * reads, 100 % random, IODEPTH, one job and RUNTIME_S seconds (0: not set). */
 void tu_spec(struct run_spec *s, const char *name, unsigned seq, unsigned rep, const char *engine, const char *rw,
 	     int read_pct, unsigned iodepth, unsigned runtime_s);
+
+/* Direction D of H present with IOPS 4 KiB IOs a second and a completion latency of MEAN_NS; returns it. */
+struct dir_result *tu_clat_dir(struct host_result *h, enum ddir d, double iops, double mean_ns);
 
 struct rep_set;
 struct rep_run;
