@@ -16,6 +16,20 @@ sim_required() { # sim_required TEST [HINT]: sets SO, the sim engine's shared ob
 	command -v fio >/dev/null || { echo "FAIL: fio is not installed" >&2; exit 1; }
 }
 
+# sim_fio DIR NAME OPTION...: fio runs DIR/NAME.fio, the job [NAME] on the sim engine with these option lines
+# (its JSON in DIR/NAME.json, its stderr in DIR/NAME.err, $prio before fio if set); a failure stops the test.
+sim_fio() {
+	local dir=$1 name=$2
+	shift 2
+	printf '[%s]\nioengine=external:%s\n' "$name" "$SO" >"$dir/$name.fio"
+	printf '%s\n' "$@" >>"$dir/$name.fio"
+	if ! ${prio:-} fio --output-format=json --eta=never "$dir/$name.fio" >"$dir/$name.json" 2>"$dir/$name.err"; then
+		echo "FAIL: fio failed on $name:" >&2
+		cat "$dir/$name.err" "$dir/$name.json" >&2
+		exit 1
+	fi
+}
+
 sim_rr_job() { # sim_rr_job FILE RUNTIME-S CV SERVICE-TIME [EXTRA-OPTION]: 4k random reads, iodepth 4, lognormal
 	cat >"$1" <<JOB
 [global]
