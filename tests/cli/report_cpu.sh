@@ -8,8 +8,7 @@
 # stored shares, cores, runtime and IO counts, not copied from bench.
 . "$BENCH_SRC/tests/lib/failfast.sh"
 DB=$T/c.db
-schema_db "$DB"
-sqlite3 "$DB" <<'SQL' || fail "insert"
+schema_db "$DB" <<'SQL'
 INSERT INTO suite(id,name,source,created_at) VALUES (1,'raid','run','2026-11-30T00:00:00Z');
 INSERT INTO suite_label VALUES (1,'stack','mdadm-raid5');
 -- run 1: initiator ini1 (2 cores) and target tgt1 (8 cores, RAID5 over 4 NVMe members), 70 % random writes

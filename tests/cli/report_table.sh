@@ -5,8 +5,7 @@
 # collector's cluster figure before fio's own; text, csv, json and markdown; errors and exit codes.
 . "$BENCH_SRC/tests/lib/failfast.sh"
 DB=$T/r.db
-schema_db "$DB"
-sqlite3 "$DB" <<'SQL' || fail "insert"
+schema_db "$DB" <<'SQL'
 INSERT INTO suite(id,name,source,created_at) VALUES (1,'s1','run','2026-11-30T00:00:00Z');
 INSERT INTO suite_label VALUES (1,'stack','raid5');
 -- w1: three repetitions in group transport=x

@@ -22,11 +22,12 @@ import_example() { # import_example DB [IMPORT-OPTIONS...]: the dataset into DB,
 	"$BENCH" import --db "$db" --csv "$EXAMPLE_CSV" "$@" >/dev/null || fail "import"
 }
 
-schema_db() { # schema_db DB: an empty database of schema.sql at its last migration, written with sqlite3
+schema_db() { # schema_db DB <ROWS: a database of schema.sql at its last migration, then the SQL on stdin (sqlite3)
 	local ver
 	ver=$(grep -o '^-- migration [0-9]*' "$BENCH_SRC/schema.sql" | tail -1 | awk '{print $3}')
 	sqlite3 "$1" <"$BENCH_SRC/schema.sql" || fail "schema"
 	sqlite3 "$1" "PRAGMA user_version=$ver"
+	sqlite3 "$1" || fail "insert"
 }
 
 null_job() { # null_job FILE SECTION [OPTION...]: a one-job fio file on the null engine, 16 MiB, 1 s time based
