@@ -23,21 +23,7 @@ nice -n -5 true 2>/dev/null && prio="nice -n -5"
 round() {
   local name=$1
   shift
-  {
-    echo "[$name]"
-    echo "ioengine=external:$SO"
-    echo "filename=$target"
-    echo "rw=randwrite"
-    echo "iodepth=8"
-    echo "sim_units=8"
-    echo "sim_lat=2ms"
-    printf '%s\n' "$@"
-  } >"$tmp/$name.fio"
-  if ! $prio fio --output-format=json --eta=never "$tmp/$name.fio" >"$tmp/$name.json" 2>"$tmp/$name.err"; then
-    echo "FAIL: fio failed on $name:" >&2
-    cat "$tmp/$name.err" "$tmp/$name.json" >&2
-    exit 1
-  fi
+  sim_fio "$tmp" "$name" "filename=$target" rw=randwrite iodepth=8 sim_units=8 sim_lat=2ms "$@"
   python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["write"]["iops"])' "$tmp/$name.json"
 }
 
