@@ -5,6 +5,8 @@
 # check, teardown after Ctrl-C, and `bench db diff-config A B` on the stored records.
 . "$BENCH_SRC/tests/lib/common.sh"
 export TMPDIR=$T
+# the workload of the suites below: 1 s of 4k random reads
+workload_r=$(printf '%s\n' '[workload r]' rw=randread bs=4k ioengine=psync size=4m runtime=1)
 cat >c.suite <<EOF2
 [suite]
 name = configs
@@ -24,12 +26,7 @@ setup = touch "$T/beta built"
 record = echo 'layout: narrow, 4 members'
 record = sh -c 'echo same line; echo chunk 64k'
 teardown = rm -f "$T/beta built"
-[workload r]
-rw=randread
-bs=4k
-ioengine=psync
-size=4m
-runtime=1
+$workload_r
 EOF2
 "$BENCH" plan c.suite --target "$T/t.dat" >plan.txt 2>err.txt
 expect_eq "plan: exit" "$?" 0
@@ -98,12 +95,7 @@ name = members
 members = $T/precious.txt
 setup = touch $T/m.setup
 teardown = touch $T/m.teardown
-[workload r]
-rw=randread
-bs=4k
-ioengine=psync
-size=4m
-runtime=1
+$workload_r
 EOF2
 "$BENCH" run m.suite --target "$T/t.dat" --db mm.db -q 2>mm.err
 expect_eq "member with data: exit" "$?" 4
@@ -128,12 +120,7 @@ name = interrupted
 [config a]
 setup = touch $T/int.built
 teardown = rm $T/int.built
-[workload r]
-rw=randread
-bs=4k
-ioengine=psync
-size=4m
-runtime=30
+${workload_r/runtime=1/runtime=30}
 time_based=1
 EOF2
 "$BENCH" run i.suite --target "$T/t.dat" --db i.db 2>i.err &

@@ -8,19 +8,9 @@
 # show --format json parse; check finds a broken foreign key; every subcommand has --help; exit codes as
 # documented (0, 2, 3, 5).
 set -euo pipefail
-: "${BENCH:?}"
+. "$BENCH_SRC/tests/lib/common.sh"
 command -v fio >/dev/null || { echo "fio is not installed" >&2; exit 1; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-fails=0
-ok() { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-expect() { # expect WHAT GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1 = $3"; else fail "$1: got '$2', want '$3'"; fi
-}
 rc_of() { set +e; "$@" >out.txt 2>err.txt; echo $?; set -e; }
-q() { sqlite3 -batch -noheader "$@"; }
 
 gen() { # gen NAME RW BS [extra fio options]
 	local name=$1 rw=$2 bs=$3
@@ -44,10 +34,10 @@ nsamples=$(q other.db "SELECT count(*) FROM sample")
 [ "$nsamples" -ge 2 ] && ok "other.db has $nsamples samples" || fail "other.db samples: $nsamples"
 
 # ---- list ---------------------------------------------------------------------------------------
-expect "list exit" "$(rc_of "$BENCH" db list --db main.db)" 0
-expect "list lines (header, 2 runs, count)" "$(wc -l <out.txt)" 4
+expect_eq "list exit" "$(rc_of "$BENCH" db list --db main.db)" 0
+expect_eq "list lines (header, 2 runs, count)" "$(wc -l <out.txt)" 4
 grep -q '<script>' out.txt && ok "list shows the label" || fail "list: $(cat out.txt)"
-expect "list --where" "$("$BENCH" db list --db main.db --where transport=iser --format json |
+expect_eq "list --where" "$("$BENCH" db list --db main.db --where transport=iser --format json |
 	python3 -c 'import json,sys; print([r["name"] for r in json.load(sys.stdin)])')" "['b']"
 python3 - main.db <<'PY' || fail "list --format json"
 import json, subprocess, sys, os
@@ -65,18 +55,18 @@ PY
 
 # ---- merge ----------------------------------------------------------------------------------------
 before_runs=$(q main.db "SELECT count(*) FROM run")
-expect "merge --dry-run" "$("$BENCH" db merge --db main.db other.db --dry-run)" \
+expect_eq "merge --dry-run" "$("$BENCH" db merge --db main.db other.db --dry-run)" \
 	"would merge 2 new suites and 2 new runs; 0 suites and 0 runs already present"
-expect "dry-run merge leaves runs" "$(q main.db "SELECT count(*) FROM run")" "$before_runs"
+expect_eq "dry-run merge leaves runs" "$(q main.db "SELECT count(*) FROM run")" "$before_runs"
 other_sum=$(sha256sum other.db)
-expect "merge" "$("$BENCH" db merge --db main.db other.db)" \
+expect_eq "merge" "$("$BENCH" db merge --db main.db other.db)" \
 	"merged 2 new suites and 2 new runs; 0 suites and 0 runs already present"
-expect "other.db untouched by merge" "$(sha256sum other.db)" "$other_sum"
-expect "merge again" "$("$BENCH" db merge --db main.db other.db --format json |
+expect_eq "other.db untouched by merge" "$(sha256sum other.db)" "$other_sum"
+expect_eq "merge again" "$("$BENCH" db merge --db main.db other.db --format json |
 	python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["suites_new"], d["runs_new"], d["suites_same"], d["runs_same"])')" \
 	"0 0 2 2"
-expect "runs after two merges" "$(q main.db "SELECT count(*) FROM run")" $((before_runs + 2))
-expect "no duplicate suites" "$(q main.db "SELECT count(*) FROM (SELECT name, created_at FROM suite GROUP BY 1, 2 HAVING count(*) > 1)")" 0
+expect_eq "runs after two merges" "$(q main.db "SELECT count(*) FROM run")" $((before_runs + 2))
+expect_eq "no duplicate suites" "$(q main.db "SELECT count(*) FROM (SELECT name, created_at FROM suite GROUP BY 1, 2 HAVING count(*) > 1)")" 0
 python3 - main.db other.db <<'PY' || fail "merged rows differ from other.db"
 import sqlite3, sys
 m, o = sqlite3.connect(sys.argv[1]), sqlite3.connect(sys.argv[2])
@@ -107,7 +97,7 @@ crun=$(q main.db "SELECT id FROM run WHERE name = 'c'")
 cmp raw_a.json a.json && ok "show --raw is byte-identical to fio's output" || fail "show --raw differs"
 "$BENCH" db show --db main.db "$crun" --raw -o raw_c.json
 cmp raw_c.json c.json && ok "show --raw -o of a merged run" || fail "show --raw of the merged run differs"
-expect "show exit" "$(rc_of "$BENCH" db show --db main.db "$arun")" 0
+expect_eq "show exit" "$(rc_of "$BENCH" db show --db main.db "$arun")" 0
 for section in "spec:" "results:" "hosts:" "cpu:" "samples:" "artifacts:"; do
 	grep -qx "$section" out.txt && ok "show has $section" || fail "show lacks $section"
 done
@@ -151,62 +141,61 @@ PY2
 # ---- relabel ---------------------------------------------------------------------------------------
 labels() { q main.db "SELECT group_concat(key || '=' || value, ' ') FROM (SELECT * FROM run_label WHERE run_id = $1 ORDER BY key)"; }
 before=$(labels "$crun")
-expect "relabel --dry-run" "$("$BENCH" db relabel --db main.db --where site=lab2 --set rack=r7 --dry-run)" \
+expect_eq "relabel --dry-run" "$("$BENCH" db relabel --db main.db --where site=lab2 --set rack=r7 --dry-run)" \
 	"would change 2 labels on 2 runs"
-expect "labels after dry-run" "$(labels "$crun")" "$before"
-expect "relabel" "$("$BENCH" db relabel --db main.db --where site=lab2 --set rack=r7 --unset site)" \
+expect_eq "labels after dry-run" "$(labels "$crun")" "$before"
+expect_eq "relabel" "$("$BENCH" db relabel --db main.db --where site=lab2 --set rack=r7 --unset site)" \
 	"changed 4 labels on 2 runs"
-expect "labels of run c" "$(labels "$crun")" "rack=r7"
-expect "relabel by --where of the new label" "$("$BENCH" db list --db main.db --where rack=r7 --format json |
+expect_eq "labels of run c" "$(labels "$crun")" "rack=r7"
+expect_eq "relabel by --where of the new label" "$("$BENCH" db list --db main.db --where rack=r7 --format json |
 	python3 -c 'import json,sys; print(sorted(r["name"] for r in json.load(sys.stdin)))')" "['c', 'd']"
 
 # ---- rm ---------------------------------------------------------------------------------------------
 brun=$(q main.db "SELECT id FROM run WHERE name = 'b'")
 nres=$(q main.db "SELECT count(*) FROM result WHERE run_id = $brun")
-expect "rm --dry-run" "$("$BENCH" db rm --db main.db "$brun" --dry-run)" \
+expect_eq "rm --dry-run" "$("$BENCH" db rm --db main.db "$brun" --dry-run)" \
 	"would remove 1 run ($nres results, 0 samples, 1 artifacts) and 1 empty suite"
-expect "runs after rm --dry-run" "$(q main.db "SELECT count(*) FROM run WHERE id = $brun")" 1
-expect "rm" "$("$BENCH" db rm --db main.db "$brun")" "removed 1 run ($nres results, 0 samples, 1 artifacts) and 1 empty suite"
-expect "run b gone" "$(q main.db "SELECT count(*) FROM run WHERE id = $brun")" 0
-expect "results of b gone" "$(q main.db "SELECT count(*) FROM result WHERE run_id = $brun")" 0
-expect "artifacts of b gone" "$(q main.db "SELECT count(*) FROM artifact WHERE run_id = $brun")" 0
-expect "suite of b gone" "$(q main.db "SELECT count(*) FROM suite WHERE name = 'b.json'")" 0
-expect "rm json" "$("$BENCH" db rm --db main.db --where rack=r7 --dry-run --format json |
+expect_eq "runs after rm --dry-run" "$(q main.db "SELECT count(*) FROM run WHERE id = $brun")" 1
+expect_eq "rm" "$("$BENCH" db rm --db main.db "$brun")" "removed 1 run ($nres results, 0 samples, 1 artifacts) and 1 empty suite"
+expect_eq "run b gone" "$(q main.db "SELECT count(*) FROM run WHERE id = $brun")" 0
+expect_eq "results of b gone" "$(q main.db "SELECT count(*) FROM result WHERE run_id = $brun")" 0
+expect_eq "artifacts of b gone" "$(q main.db "SELECT count(*) FROM artifact WHERE run_id = $brun")" 0
+expect_eq "suite of b gone" "$(q main.db "SELECT count(*) FROM suite WHERE name = 'b.json'")" 0
+expect_eq "rm json" "$("$BENCH" db rm --db main.db --where rack=r7 --dry-run --format json |
 	python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d["runs"]), d["samples"], d["dry_run"])')" \
 	"2 $nsamples True"
 
 # ---- check, vacuum ------------------------------------------------------------------------------------
-expect "check" "$("$BENCH" db check --db main.db)" "ok: 0 problems, 0 notes"
+expect_eq "check" "$("$BENCH" db check --db main.db)" "ok: 0 problems, 0 notes"
 cp main.db broken.db
 q broken.db "PRAGMA foreign_keys = OFF; INSERT INTO run_label(run_id, key, value) VALUES (9999, 'x', 'y');"
-expect "check of a broken file" "$(rc_of "$BENCH" db check --db broken.db)" 5
+expect_eq "check of a broken file" "$(rc_of "$BENCH" db check --db broken.db)" 5
 grep -q "^foreign_key: table run_label" out.txt && ok "check names the orphan" || fail "check: $(cat out.txt)"
-expect "check json" "$("$BENCH" db check --db broken.db --format json 2>/dev/null |
+expect_eq "check json" "$("$BENCH" db check --db broken.db --format json 2>/dev/null |
 	python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["ok"], [p["kind"] for p in d["problems"]])')" \
 	"False ['foreign_key']"
-expect "vacuum" "$(rc_of "$BENCH" db vacuum --db main.db)" 0
+expect_eq "vacuum" "$(rc_of "$BENCH" db vacuum --db main.db)" 0
 grep -q "^vacuumed 'main.db': [0-9]* -> [0-9]* bytes$" out.txt && ok "vacuum prints sizes" || fail "vacuum: $(cat out.txt)"
-expect "check after vacuum" "$("$BENCH" db check --db main.db)" "ok: 0 problems, 0 notes"
+expect_eq "check after vacuum" "$("$BENCH" db check --db main.db)" "ok: 0 problems, 0 notes"
 
 # ---- help and exit codes ---------------------------------------------------------------------------------
 for sub in list show rm relabel merge check vacuum; do
-	expect "db $sub --help" "$(rc_of "$BENCH" db "$sub" --help)" 0
+	expect_eq "db $sub --help" "$(rc_of "$BENCH" db "$sub" --help)" 0
 	grep -q "^usage: bench db $sub" out.txt || fail "db $sub --help: $(head -1 out.txt)"
 	grep -q "^exit codes:" out.txt || fail "db $sub --help lacks the exit codes"
 done
-expect "db --help" "$(rc_of "$BENCH" db --help)" 0
-expect "db (nothing)" "$(rc_of "$BENCH" db)" 2
-expect "db frob" "$(rc_of "$BENCH" db frob)" 2
-expect "list --set" "$(rc_of "$BENCH" db list --db main.db --set a=b)" 2
+expect_eq "db --help" "$(rc_of "$BENCH" db --help)" 0
+expect_eq "db (nothing)" "$(rc_of "$BENCH" db)" 2
+expect_eq "db frob" "$(rc_of "$BENCH" db frob)" 2
+expect_eq "list --set" "$(rc_of "$BENCH" db list --db main.db --set a=b)" 2
 grep -q "has no option '--set'" err.txt && ok "names the option" || fail "$(cat err.txt)"
-expect "rm without selection" "$(rc_of "$BENCH" db rm --db main.db)" 2
-expect "show bad id" "$(rc_of "$BENCH" db show --db main.db x1)" 2
-expect "show missing run" "$(rc_of "$BENCH" db show --db main.db 9999)" 3
-expect "rm missing run" "$(rc_of "$BENCH" db rm --db main.db 9999)" 3
-expect "merge a JSON file" "$(rc_of "$BENCH" db merge --db main.db a.json)" 3
-expect "merge a missing file" "$(rc_of "$BENCH" db merge --db main.db nope.db)" 3
-expect "list a missing database" "$(rc_of "$BENCH" db list --db nope.db)" 5
-expect "error is one line" "$(wc -l <err.txt)" 1
+expect_eq "rm without selection" "$(rc_of "$BENCH" db rm --db main.db)" 2
+expect_eq "show bad id" "$(rc_of "$BENCH" db show --db main.db x1)" 2
+expect_eq "show missing run" "$(rc_of "$BENCH" db show --db main.db 9999)" 3
+expect_eq "rm missing run" "$(rc_of "$BENCH" db rm --db main.db 9999)" 3
+expect_eq "merge a JSON file" "$(rc_of "$BENCH" db merge --db main.db a.json)" 3
+expect_eq "merge a missing file" "$(rc_of "$BENCH" db merge --db main.db nope.db)" 3
+expect_eq "list a missing database" "$(rc_of "$BENCH" db list --db nope.db)" 5
+expect_eq "error is one line" "$(wc -l <err.txt)" 1
 
-echo "$fails failed"
-[ "$fails" -eq 0 ]
+finish

@@ -5,10 +5,8 @@
 # --format json` derives (bs_bytes, iodepth, runtime_s rounded up to whole seconds), so a fio release that
 # changes a rule makes this test fail instead of bench silently disagreeing with fio.
 set -euo pipefail
-: "${BENCH:?}"
-command -v fio >/dev/null || { echo "fio is not installed" >&2; exit 1; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
+need fio
 cd "$T"
 
 python3 - "$BENCH" <<'PY'

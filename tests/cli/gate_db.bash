@@ -4,6 +4,8 @@
 # rows are inserted with sqlite3 following schema.sql. Values carry deterministic noise so that every run of
 # the test sees the same figures.
 
+set -u
+: "${BENCH:?}" "${BENCH_SRC:?}"
 GATE_SQLITE=${GATE_SQLITE:-sqlite3}
 
 # gate_db_create DB: an empty bench database
@@ -12,6 +14,14 @@ gate_db_create() {
 	rm -f "$db" "$db-wal" "$db-shm"
 	version=$(grep -c '^-- migration ' "$BENCH_SRC/schema.sql")
 	{ cat "$BENCH_SRC/schema.sql"; echo "PRAGMA user_version = $version;"; } | "$GATE_SQLITE" "$db" || return 1
+}
+
+# gate_db_scratch: a scratch directory $work (removed on exit) holding an empty bench database $db
+gate_db_scratch() {
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+	db=$work/gate.db
+	gate_db_create "$db" || fail "cannot create the database"
 }
 
 # gate_db_suite DB ID KEY VALUE: a suite with one label, created at ID minutes past midnight

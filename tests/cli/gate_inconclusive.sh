@@ -7,14 +7,9 @@
 # INCONCLUSIVE and never PASS, the Markdown names the runs each cell needs; --on-inconclusive pass gives 0
 # (headline still INCONCLUSIVE), --on-inconclusive fail and --strict give 1; --plan from the baseline's runs
 # alone prints the noise and the runs needed, exit 0; --help documents exit 6.
-set -u
 . "$(dirname "$0")/gate_db.bash"
-: "${BENCH:?}" "${BENCH_SRC:?}"
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-db=$work/gate.db
-gate_db_create "$db" || fail "cannot create the database"
+gate_db_scratch
 gate_db_suite "$db" 1 git abc
 gate_db_runs "$db" 1 1 noisy randread 8192 100 3 3000 40 3
 gate_db_suite "$db" 2 git def

@@ -8,15 +8,10 @@
 # inconclusive/invalid cells, with the ratio/ci_low/ci_high/p/n properties; the Markdown renders as a table with
 # pandoc (one row per cell, a name with '|' and '<' stays in its cell); the JSON holds the raw samples;
 # --strict fails on an inconclusive cell; the database is not modified.
-set -u
 . "$(dirname "$0")/gate_db.bash"
-: "${BENCH:?}" "${BENCH_SRC:?}"
 command -v pandoc >/dev/null || fail "pandoc is not installed (scripts/setup installs it)"
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-db=$work/gate.db
-gate_db_create "$db" || fail "cannot create the database"
+gate_db_scratch
 
 weird='rr|4k <b>x</b>'
 gate_db_suite "$db" 1 git abc

@@ -4,14 +4,9 @@
 # A selection matching no runs, a `latest:` label no suite has, sides with no workload in common and cells
 # with too few valid runs each give exit 3 and one clear line on stderr; malformed selections and options
 # exit 2; a missing database exits 5; --help prints to stdout and exits 0. Nothing is written to the database.
-set -u
 . "$(dirname "$0")/gate_db.bash"
-: "${BENCH:?}" "${BENCH_SRC:?}"
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-db=$work/gate.db
-gate_db_create "$db" || fail "cannot create the database"
+gate_db_scratch
 gate_db_suite "$db" 1 git abc
 gate_db_runs "$db" 1 1 rr-4k randread 4096 100 5 10000 2 1
 gate_db_suite "$db" 2 git def

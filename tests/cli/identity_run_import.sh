@@ -7,18 +7,11 @@
 # `bench report --compare` and in `bench gate`. Also: bench refuses bs=1.5k in a plan, and the import of fio's
 # JSON of a bs=1.5k job stores what fio ran (1-byte IOs); the import carries fio's own timestamp.
 set -euo pipefail
-: "${BENCH:?}"
-command -v fio >/dev/null || { echo "fio is not installed" >&2; exit 1; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
+need fio
 cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
-job() { # name, then option lines
-	local n=$1
-	shift
-	{ printf '[global]\nioengine=null\nsize=16m\nruntime=1\ntime_based\n\n[%s]\n' "$n"; printf '%s\n' "$@"; } >"$n.fio"
-}
+job() { null_job "$1.fio" "$@"; } # name, then option lines
 job k4kib bs=4KiB rw=randread
 job b1536 bs=1536 rw=randrw rwmixwrite=30
 job split bssplit=4k/50:64k/50 rw=randwrite

@@ -3,9 +3,7 @@
 # database unchanged (issue 2, acceptance 4): a truncated JSON, a JSON document that is not fio's, an empty
 # file and a directory; also a good file followed by a bad one in one command stores nothing.
 set -euo pipefail
-: "${BENCH:?}" "${BENCH_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
 cd "$T"
 good="$BENCH_SRC/tests/fixtures/fio/json/fio-3.33_12jobs_12groups.json"
 "$BENCH" import --db t.db "$good" >/dev/null

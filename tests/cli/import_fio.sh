@@ -7,10 +7,8 @@
 # (per group for client/server output), each job's IOs and bytes as the file says and a job with fio's
 # "error" set stored as failed; and the fixtures must still hold the quirks they are there for (SOURCES.md).
 set -euo pipefail
-: "${BENCH:?}" "${BENCH_SRC:?}"
-command -v fio >/dev/null || { echo "fio is not installed" >&2; exit 1; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
+need fio
 cd "$T"
 
 common=(--ioengine=null --size=16m --bs=4k --rw=randrw --rwmixread=70 --numjobs=2 --iodepth=4

@@ -8,9 +8,7 @@
 # histogram log (log_hist_msec) gives one interval per line and direction whose bucket counts are the line's;
 # a bad line is refused with exit 3 and file:line, leaving the database as it was.
 set -euo pipefail
-: "${BENCH:?}" "${BENCH_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
 cd "$T"
 FX="$BENCH_SRC/tests/fixtures/fio/logs"
 shopt -s nullglob

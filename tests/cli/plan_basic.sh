@@ -5,11 +5,8 @@
 # with labels, per-group targets, repetitions and a job file reference; fio job files with ${VAR} given as
 # NAME=value.
 set -euo pipefail
-: "${BENCH:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
 cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$BENCH" plan --help >help.txt || fail "--help exited $?"
 grep -q -- "--matrix" help.txt && grep -q -- "--quick" help.txt || fail "--help does not describe the options"

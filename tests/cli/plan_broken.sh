@@ -4,10 +4,8 @@
 # one line on stderr, "bench: error: FILE:LINE: ...", and nothing on stdout; `bench run` refuses the same files
 # the same way before touching the database (spot check). Also: every corpus file is listed (nothing untested).
 set -euo pipefail
-: "${BENCH:?}" "${BENCH_SRC:?}"
+. "$BENCH_SRC/tests/lib/failfast.sh"
 C="$BENCH_SRC/tests/data/profiles-broken"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 unset BENCH_BROKEN_NOT_SET DISK || true
 fail=0 n=0
 cd "$C"

@@ -4,11 +4,8 @@
 # innermost; docs/profiles.md), and `--format json` is valid JSON with the same runs in the same order.
 # Also: a matrix over any fio option, the suite file's [matrix] crossed before --matrix, and bad values.
 set -euo pipefail
-: "${BENCH:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
 cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 base=fio-1vmdk-100ws-4k-100rdpct-100randompct-4threads
 args=(--matrix bs=4k,8k,64k,256k --matrix rdpct=0,70,100 --matrix randpct=0,100 "$base")

@@ -20,14 +20,7 @@ rw=randrw
 rwmixread=70
 bssplit=4k/60:64k/40
 JOB
-cat > b.fio <<'JOB'
-[seqw]
-ioengine=null
-rw=write
-bs=128k
-size=1m
-runtime=1
-JOB
+write_lines b.fio '[seqw]' ioengine=null rw=write bs=128k size=1m runtime=1
 cat > c.vdb <<'VDB'
 sd=sd1,lun=t1.dat,size=1m
 wd=wd1,sd=sd1,xfersize=(4k,60,8k,40),rdpct=70,seekpct=100

@@ -7,10 +7,8 @@
 # (io=curve,forx=(1k-64k,d)) is 7 sizes x 7 = 49; forthreads=(1,4,16) x forxfersize=(4k,64k) = 3 x 2 = 6;
 # two-rds has two rds (rd=default is not a run); every other raw file one run.
 set -euo pipefail
-: "${BENCH:?}" "${BENCH_SRC:?}"
+. "$BENCH_SRC/tests/lib/failfast.sh"
 P="$BENCH_SRC/tests/fixtures/vdbench/params"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 fail=0
 
 expect_runs() { # FILE N

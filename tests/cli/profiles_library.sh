@@ -6,11 +6,8 @@
 # --target FILE` executes) puts all 9 on the one target in a few minutes; kernel-compare has the 6 published jobs,
 # cinder-lvm-vs-iscsi its 2; every suite has a --quick form well under 5 minutes.
 set -euo pipefail
-: "${BENCH:?}" "${BENCH_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
 cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$BENCH" profiles --help >/dev/null || fail "--help"
 "$BENCH" profiles list >list.txt || fail "list exited $?"

@@ -6,12 +6,9 @@
 # bench. Also: runs are told apart (for-loop labels, the automatic SD_format run flagged), n/a is missing
 # (no CPU row when vdbench had none), and a directory without a flatfile is refused with exit 3.
 set -euo pipefail
-: "${BENCH:?}" "${BENCH_SRC:?}"
+. "$BENCH_SRC/tests/lib/failfast.sh"
 O="$BENCH_SRC/tests/fixtures/vdbench/outputs"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 for d in "$O"/*/; do
 	d=${d%/}

@@ -7,13 +7,8 @@
 # on every bar, log axis exactly when a panel spans more than 20x (or --log on/off), aliases in the legend,
 # one colour per label value in every chart, series in the order given, --dpi 300 PNGs 3.125 times the
 # SVG's size, and a title and caption on the charts.
-set -u
-PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-: "${BENCH:?}" "${BENCH_SRC:?}"
-command -v gnuplot >/dev/null || fail "gnuplot is not installed"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
+need gnuplot
 
 cat >"$T/overlap.py" <<'PY'
 import glob, html, os, re, sys
@@ -87,7 +82,7 @@ done
 
 # ---- the published dataset, compared, with aliases, title, caption, 300 dpi ----
 DB=$T/a.db
-"$BENCH" import --db "$DB" --csv "$BENCH_SRC/examples/nvmeof-vs-iser-100g.csv" >/dev/null || fail "import"
+import_example "$DB"
 "$BENCH" report --db "$DB" --compare transport=nvmeof:iser --by stack --alias transport=nvmeof:NVMe-oF \
 	--alias transport=iser:iSER --title 'Article' --caption '100 GbE, medians' --dpi 300 --charts "$T/art" \
 	>/dev/null 2>"$T/err" || fail "article charts: $(cat "$T/err")"

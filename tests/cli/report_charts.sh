@@ -4,16 +4,10 @@
 # stacks, every gnuplot call exiting 0 (bench exits 4 otherwise). Then (e) time series and (f) latency CDFs
 # from samples and histogram bins written with sqlite3, the raw-table charts without --compare, and a clear
 # error (exit 4) when gnuplot is not installed.
-set -u
-# Debian's python3 (a pyenv shim in PATH can take seconds to start)
-PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-: "${BENCH:?}" "${BENCH_SRC:?}"
-command -v gnuplot >/dev/null || fail "gnuplot is not installed (apt-get install gnuplot-nox)"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
+need gnuplot "apt-get install gnuplot-nox"
 DB=$T/d.db
-"$BENCH" import --db "$DB" --csv "$BENCH_SRC/examples/nvmeof-vs-iser-100g.csv" >/dev/null || fail "import"
+import_example "$DB"
 
 "$BENCH" report --db "$DB" --compare transport=nvmeof:iser --by stack --charts "$T/ch" >/dev/null 2>"$T/err"
 rc=$?

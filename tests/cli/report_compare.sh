@@ -4,14 +4,8 @@
 # 54 matched rows (6 stacks x 9 workloads), IOPS, read/write latency and CPU ratios equal nvmeof/iser to
 # 1e-9 relative, zfs-stripe-nochecksum listed as unmatched (only iser). Also: the text, markdown and json
 # forms agree, --match name pairs the same rows, --where narrows, and colour appears only when asked.
-set -u
-# Debian's python3 (a pyenv shim in PATH can take seconds to start)
-PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-: "${BENCH:?}" "${BENCH_SRC:?}"
-CSV=$BENCH_SRC/examples/nvmeof-vs-iser-100g.csv
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
+CSV=$EXAMPLE_CSV
 DB=$T/d.db
 "$BENCH" import --db "$DB" --csv "$CSV" >"$T/imp" 2>&1 || fail "import: $(cat "$T/imp")"
 grep -q 'imported 117 runs' "$T/imp" || fail "import summary: $(cat "$T/imp")"

@@ -6,13 +6,8 @@
 # every ratio to the baseline iser, each ratio equal to the values' ratio (1e-9 relative), in CSV (one line
 # per workload and value), JSON (by_value) and text (--show values,ratios / values / ratios); a value given
 # twice or a baseline list is a usage error; --order puts the groups in the order given.
-set -u
-PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-: "${BENCH:?}" "${BENCH_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-"$PY3" - "$BENCH_SRC/examples/nvmeof-vs-iser-100g.csv" "$T/three.csv" <<'PY' || fail "writing the dataset"
+. "$BENCH_SRC/tests/lib/failfast.sh"
+"$PY3" - "$EXAMPLE_CSV" "$T/three.csv" <<'PY' || fail "writing the dataset"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline='', encoding='utf-8')))
 F = {'iops': 0.83, 'mbps': 0.83, 'read_lat_ms': 1.21, 'write_lat_ms': 1.21, 'cpu_pct': 1.12}

@@ -6,17 +6,9 @@
 # host lists its device IOs but has no amplification). The default table gets a target CPU % column only when the
 # selected runs have target-role cpu rows. The expected figures are computed here with python3 from the
 # stored shares, cores, runtime and IO counts, not copied from bench.
-set -u
-PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-: "${BENCH:?}" "${BENCH_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
 DB=$T/c.db
-VER=$(grep -o '^-- migration [0-9]*' "$BENCH_SRC/schema.sql" | tail -1 | awk '{print $3}')
-sqlite3 "$DB" < "$BENCH_SRC/schema.sql" || fail "schema"
-sqlite3 "$DB" "PRAGMA user_version=$VER"
-sqlite3 "$DB" <<'SQL' || fail "insert"
+schema_db "$DB" <<'SQL'
 INSERT INTO suite(id,name,source,created_at) VALUES (1,'raid','run','2026-11-30T00:00:00Z');
 INSERT INTO suite_label VALUES (1,'stack','mdadm-raid5');
 -- run 1: initiator ini1 (2 cores) and target tgt1 (8 cores, RAID5 over 4 NVMe members), 70 % random writes

@@ -2,15 +2,11 @@
 # report_csv_import: `bench import --csv` of published results (docs/csv-format.md): the dataset as it is,
 # --map for other column names, --label on every run, and bad files refused as a whole (exit 3, one line
 # naming file and line, database row counts unchanged).
-set -u
-fail() { echo "FAIL: $*" >&2; exit 1; }
-: "${BENCH:?}" "${BENCH_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
 DB=$T/d.db
 counts() { sqlite3 "$DB" "SELECT (SELECT count(*) FROM suite)||' '||(SELECT count(*) FROM run)||' '||(SELECT count(*) FROM result)||' '||(SELECT count(*) FROM cpu)"; }
 
-"$BENCH" import --db "$DB" --csv "$BENCH_SRC/examples/nvmeof-vs-iser-100g.csv" --label source=habr >"$T/out" 2>&1 ||
+"$BENCH" import --db "$DB" --csv "$EXAMPLE_CSV" --label source=habr >"$T/out" 2>&1 ||
 	fail "import: $(cat "$T/out")"
 [ "$(counts)" = "1 117 $(sqlite3 "$DB" "SELECT count(*) FROM result") 117" ] || fail "counts $(counts)"
 [ "$(sqlite3 "$DB" "SELECT count(DISTINCT run_id) FROM run_label WHERE key='source' AND value='habr'")" = 117 ] ||
@@ -25,7 +21,7 @@ row=$(sqlite3 "$DB" "SELECT r.tool, r.bs_bytes, r.read_pct, r.random_pct, t.iops
   JOIN result wr ON wr.run_id=r.id AND wr.host='*' AND wr.ddir='write'
   JOIN cpu c ON c.run_id=r.id AND c.host='*' AND c.role='initiator' AND c.source='import'
   WHERE r.name='fio-8vmdk-100ws-8k-70rdpct-100randompct-4threads-50compress-50dedupe'")
-want=$(grep '^nvmeof,zfs-raidz,fio-8vmdk-100ws-8k-70rdpct' "$BENCH_SRC/examples/nvmeof-vs-iser-100g.csv" | cut -d, -f8-12)
+want=$(grep '^nvmeof,zfs-raidz,fio-8vmdk-100ws-8k-70rdpct' "$EXAMPLE_CSV" | cut -d, -f8-12)
 [ "$row" = "fio|8192|70|100|$(echo "$want" | cut -d, -f1)|$(echo "$want" | cut -d, -f2)|$(echo "$want" | cut -d, -f5 | awk '{printf "%.1f", $1*1e6}')|$(echo "$want" | cut -d, -f4 | awk '{printf "%.1f", $1*1e6}')|$(echo "$want" | cut -d, -f3)" ] ||
 	fail "stored row '$row' vs file '$want'"
 

@@ -4,14 +4,8 @@
 # every format: text (no line break, no control character), CSV (RFC 4180 round trip), JSON (round trip, no
 # raw <), Markdown (no raw tag, table intact), HTML (no script element, balanced), gnuplot scripts (user text
 # only inside single-quoted strings); rendering the charts (all six kinds) creates no file bench-pwned.
-set -u
-# Debian's python3 (a pyenv shim in PATH can take seconds to start)
-PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-: "${BENCH:?}"
-command -v gnuplot >/dev/null || fail "gnuplot is not installed"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
+need gnuplot
 mkdir "$T/work" "$T/tmp"
 cd "$T/work" || fail "cd"
 export TMPDIR=$T/tmp

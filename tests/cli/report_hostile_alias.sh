@@ -4,20 +4,15 @@
 # every output that shows them: the HTML page (no script element, no raw tag, balanced, the alias text
 # present as text), the gnuplot scripts (user text only inside single-quoted strings), the SVGs and the
 # inlined SVGs; rendering creates no file; text, CSV and JSON still parse.
-set -u
-PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-: "${BENCH:?}" "${BENCH_SRC:?}"
-command -v gnuplot >/dev/null || fail "gnuplot is not installed"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
+need gnuplot
 mkdir "$T/work"
 cd "$T/work" || fail "cd"
 EVIL=$'N"v\'e<script>alert(1)</script>\nsystem("touch alias-pwned") `touch alias-pwned` %s @x'
 TITLE=$'T<script>alert(2)</script>"\nsystem("touch title-pwned")`touch title-pwned`'
 CAPTION=$'C</figcaption><script>alert(3)</script>\'"\nsystem("touch caption-pwned")'
 DB=$T/d.db
-"$BENCH" import --db "$DB" --csv "$BENCH_SRC/examples/nvmeof-vs-iser-100g.csv" \
+"$BENCH" import --db "$DB" --csv "$EXAMPLE_CSV" \
 	--label "alias.stack=zfs-raidz:S<script>x</script>\"'\`touch suite-pwned\`" >/dev/null 2>"$T/err" ||
 	fail "import: $(cat "$T/err")"
 "$BENCH" report --db "$DB" --compare transport=nvmeof:iser --by stack --alias "transport=nvmeof:$EVIL" \

@@ -4,15 +4,9 @@
 # html.parser with every tag balanced, holds the table of contents, the metadata, all 54 matched ratio rows
 # (and the 9 unmatched ones) with colour classes that agree with the direction of each metric, and the
 # charts inline as SVG. The temporary chart directory is removed afterwards.
-set -u
-# Debian's python3 (a pyenv shim in PATH can take seconds to start)
-PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-: "${BENCH:?}" "${BENCH_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
 DB=$T/d.db
-"$BENCH" import --db "$DB" --csv "$BENCH_SRC/examples/nvmeof-vs-iser-100g.csv" >/dev/null || fail "import"
+import_example "$DB"
 mkdir "$T/tmp"
 TMPDIR=$T/tmp "$BENCH" report --db "$DB" --compare transport=nvmeof:iser --by stack --html "$T/r.html" \
 	>/dev/null 2>"$T/err" || fail "html: $(cat "$T/err")"
@@ -20,7 +14,7 @@ TMPDIR=$T/tmp "$BENCH" report --db "$DB" --compare transport=nvmeof:iser --by st
 [ -z "$(ls -A "$T/tmp")" ] || fail "temporary chart files left: $(ls -A "$T/tmp")"
 [ "$(ls "$T" | grep -v '^tmp$\|^d.db\|^r.html$\|^err$')" = "" ] || fail "extra files: $(ls "$T")"
 
-"$PY3" - "$T/r.html" "$BENCH_SRC/examples/nvmeof-vs-iser-100g.csv" <<'PY' || fail "html content"
+"$PY3" - "$T/r.html" "$EXAMPLE_CSV" <<'PY' || fail "html content"
 import csv, re, sys
 from html.parser import HTMLParser
 text = open(sys.argv[1], encoding='utf-8').read()

@@ -4,13 +4,8 @@
 # charts); a table per configuration (label config=) with its hosts, fio versions, kernel, the runs' own
 # dates (fio's timestamp, not the import time) and the artifacts stored with it; a three-way comparison
 # with every value (aliased) and the one CPU % definition with its source.
-set -u
-PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-: "${BENCH:?}" "${BENCH_SRC:?}"
-command -v gnuplot >/dev/null || fail "gnuplot is not installed"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
+need gnuplot
 DB=$T/d.db
 FIX=$BENCH_SRC/tests/fixtures/fio/json/fio-3.33_12jobs_12groups.json
 for t in rdma tcp iscsi; do

@@ -9,19 +9,12 @@
 #  3. a vdbench 5.04.07 output directory of a for-loop (threads=(1,2) x xfersize=(4k,8k), written here in
 #     vdbench's flatfile/totals layout) imported: four rows, not one "rd1  4 runs  median (min-max)".
 set -euo pipefail
-: "${BENCH:?}"
-command -v fio >/dev/null || { echo "fio is not installed" >&2; exit 1; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
+need fio
 cd "$T"
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # ---- 1. one name, two rate_iops ----------------------------------------------------------------------
-job() { # file, then option lines
-	local f=$1
-	shift
-	{ printf '[global]\nioengine=null\nsize=16m\nruntime=1\ntime_based\nrw=randread\n\n[same]\n'; printf '%s\n' "$@"; } >"$f"
-}
+job() { local f=$1; shift; null_job "$f" same rw=randread "$@"; } # file, then option lines
 job plain.fio
 job capped.fio rate_iops=15000
 job k.fio rate_iops=15k
@@ -47,19 +40,25 @@ print(f"uncapped {plain:.0f} IOPS, rate_iops=15000 {capped:.0f} IOPS: separate r
 PY
 
 # ---- 2. a vdbench for-loop file run with the sim engine -------------------------------------------------
+rd1_rows() { # rd1_rows DB WHAT PATTERN ROW...: `report --by cfg` has 4 lines PATTERN, a row of 1 run for each ROW
+	local db=$1 what=$2 pattern=$3 out rows want
+	shift 3
+	out=$("$BENCH" report --db "$db" --by cfg)
+	echo "$out"
+	rows=$(grep -c "$pattern" <<<"$out" || true)
+	[ "$rows" -eq 4 ] || fail "$what: want 4 rows of rd1, got $rows"
+	for want in "$@"; do
+		grep -Eq "^  rd1 \($want\) +1 " <<<"$out" || fail "$what: no row 'rd1 ($want)' of 1 run"
+	done
+}
 cat >loop.vdb <<EOF
 sd=sd1,lun=$T/vd.dat,size=16m,threads=1
 wd=wd1,sd=sd1,xfersize=4k,rdpct=70,seekpct=100
 rd=rd1,wd=wd1,iorate=(500,1000),elapsed=1,interval=1,forthreads=(1,2)
 EOF
 "$BENCH" run --db s.db --engine sim --label cfg=loop --no-collectors -q loop.vdb
-out=$("$BENCH" report --db s.db --by cfg)
-echo "$out"
-rows=$(grep -c '^  rd1 (' <<<"$out" || true)
-[ "$rows" -eq 4 ] || fail "vdbench for-loop run: want 4 rows of rd1, got $rows"
-for want in 'iodepth=1 rate_iops=500' 'iodepth=1 rate_iops=1000' 'iodepth=2 rate_iops=500' 'iodepth=2 rate_iops=1000'; do
-	grep -Eq "^  rd1 \($want\) +1 " <<<"$out" || fail "vdbench for-loop run: no row 'rd1 ($want)' of 1 run"
-done
+rd1_rows s.db "vdbench for-loop run" '^  rd1 (' \
+	'iodepth=1 rate_iops=500' 'iodepth=1 rate_iops=1000' 'iodepth=2 rate_iops=500' 'iodepth=2 rate_iops=1000'
 
 # ---- 3. a vdbench for-loop output directory imported ------------------------------------------------------
 mkdir out
@@ -91,11 +90,6 @@ open(os.path.join(d, "logfile.html"), "w").write("<pre>Vdbench distribution: vdb
 PY
 "$BENCH" import --db v.db --label cfg=vd out >/dev/null
 [ "$(sqlite3 v.db 'SELECT count(*) FROM run')" -eq 4 ] || fail "the vdbench output did not import as 4 runs"
-out=$("$BENCH" report --db v.db --by cfg)
-echo "$out"
-rows=$(grep -c '^  rd1' <<<"$out" || true)
-[ "$rows" -eq 4 ] || fail "vdbench for-loop import: want 4 rows of rd1, got $rows"
-for want in 'bs=4096 iodepth=1' 'bs=8192 iodepth=1' 'bs=4096 iodepth=2' 'bs=8192 iodepth=2'; do
-	grep -Eq "^  rd1 \($want\) +1 " <<<"$out" || fail "vdbench for-loop import: no row 'rd1 ($want)' of 1 run"
-done
+rd1_rows v.db "vdbench for-loop import" '^  rd1' 'bs=4096 iodepth=1' 'bs=8192 iodepth=1' 'bs=4096 iodepth=2' \
+	'bs=8192 iodepth=2'
 echo "report_identity_rows: ok"

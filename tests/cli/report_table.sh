@@ -3,18 +3,9 @@
 # repetitions folded into median (min-max), partial runs marked, failed runs only with -v (with their error),
 # per-host rows with fio version and start offset, p99 from result_pct or from histogram bins, CPU from the
 # collector's cluster figure before fio's own; text, csv, json and markdown; errors and exit codes.
-set -u
-# Debian's python3 (a pyenv shim in PATH can take seconds to start)
-PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-: "${BENCH:?}" "${BENCH_SRC:?}"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$BENCH_SRC/tests/lib/failfast.sh"
 DB=$T/r.db
-VER=$(grep -o '^-- migration [0-9]*' "$BENCH_SRC/schema.sql" | tail -1 | awk '{print $3}')
-sqlite3 "$DB" < "$BENCH_SRC/schema.sql" || fail "schema"
-sqlite3 "$DB" "PRAGMA user_version=$VER"
-sqlite3 "$DB" <<'SQL' || fail "insert"
+schema_db "$DB" <<'SQL'
 INSERT INTO suite(id,name,source,created_at) VALUES (1,'s1','run','2026-11-30T00:00:00Z');
 INSERT INTO suite_label VALUES (1,'stack','raid5');
 -- w1: three repetitions in group transport=x

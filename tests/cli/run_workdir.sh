@@ -7,23 +7,8 @@
 export TMPDIR="$T/tmp"
 mkdir -p "$TMPDIR"
 root="$TMPDIR/bench-$(id -u)"
-cat > slow.fio <<'JOB'
-[slow]
-ioengine=null
-rw=randread
-bs=4k
-size=16m
-time_based
-runtime=3
-JOB
-cat > quick.fio <<'JOB'
-[quick]
-ioengine=null
-rw=read
-bs=4k
-size=1m
-runtime=1
-JOB
+write_lines slow.fio '[slow]' ioengine=null rw=randread bs=4k size=16m time_based runtime=3
+write_lines quick.fio '[quick]' ioengine=null rw=read bs=4k size=1m runtime=1
 
 "$BENCH" run slow.fio --db k.db -q --no-collectors >/dev/null 2>&1 &
 pid=$!

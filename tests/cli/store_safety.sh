@@ -78,10 +78,7 @@ expect_eq "8 processes x 30 trials creating one database: failures" "$bad" 0
 printf '[slow]\nioengine=psync\nrw=randread\nbs=4k\nsize=4m\ntime_based\nruntime=6\n' >slow.fio
 "$BENCH" run slow.fio --db lock.db --target "$T/lock.dat" -q >first.out 2>first.err &
 first=$!
-for _ in $(seq 100); do
-	[ "$(q lock.db "SELECT count(*) FROM run WHERE status = 'running'" 2>/dev/null)" = 1 ] && break
-	sleep 0.1
-done
+wait_one lock.db "SELECT count(*) FROM run WHERE status = 'running'" 100
 started=$(q lock.db "SELECT started_at FROM run")
 "$BENCH" run slow.fio --db lock.db --target "$T/lock.dat" --resume -q >second.out 2>second.err
 rc=$?

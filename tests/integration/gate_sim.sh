@@ -13,58 +13,18 @@
 # intervals: with 10 pairs a false A/A alarm needs all ten pairs to differ the same way (p = 0.2%).
 # The default threshold (5%) is used. A and B differ in the sim model (sim_lat) on purpose: --allow-diff sim_lat
 # says so (without it the cells are INVALID, not like for like). About a minute.
-set -u
-: "${BENCH:?}" "${BENCH_BUILD:?BENCH_BUILD is not set (run under ctest)}"
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-if [ ! -f "$BENCH_BUILD/engines/sim/bench_sim.so" ]; then
-	if grep -q '^BENCH_SIM:BOOL=OFF' "$BENCH_BUILD/CMakeCache.txt" 2>/dev/null; then
-		echo "gate_sim: built with -DBENCH_SIM=OFF: nothing to test"
-		exit 0
-	fi
-	fail "$BENCH_BUILD/engines/sim/bench_sim.so is missing"
-fi
-command -v fio >/dev/null || fail "fio is not installed"
+. "$BENCH_SRC/tests/lib/failfast.sh"
+. "$BENCH_SRC/tests/lib/sim.sh"
+sim_required gate_sim
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+work=$T
 cd "$work" || fail "cannot enter $work"
 db=$work/gate.db
 start=$(date +%s)
 
-job() { # job FILE SERVICE-TIME
-	cat >"$1" <<EOF
-[global]
-size=64g
-bs=4k
-iodepth=4
-time_based
-runtime=1
-sim_dist=lognormal
-sim_cv=0.3
-sim_lat=$2
-
-[rr]
-rw=randread
-EOF
-}
-job a.fio 500us
-job b.fio 700us
-# a warm-up run outside both sides: the first fio start of the test (cold caches) once measured 40% of the rest
-"$BENCH" run a.fio --engine sim --db "$db" --label cfg=warmup -q >run.out 2>&1 || fail "warm-up run failed: $(cat run.out)"
-for block in 1 2 3 4 5 6 7 8 9 10; do
-	order="A:a.fio B:b.fio A2:a.fio"
-	[ $((block % 2)) -eq 0 ] && order="A2:a.fio B:b.fio A:a.fio"
-	for side in $order; do
-		"$BENCH" run "${side#*:}" --engine sim --db "$db" --label "cfg=${side%%:*}" -q >run.out 2>&1 ||
-			fail "bench run ${side#*:} failed: $(cat run.out)"
-	done
-done
-sqlite3 "$db" "SELECT l.value, group_concat(CAST(x.iops AS INTEGER), ' ') FROM result x
-	JOIN run_label l ON l.run_id = x.run_id AND l.key = 'cfg'
-	WHERE x.host = '*' AND x.ddir = 'read' GROUP BY l.value ORDER BY l.value" 2>/dev/null
+sim_rr_job a.fio 1 0.3 500us
+sim_rr_job b.fio 1 0.3 700us
+sim_blocks "$db" 10 "A:a.fio B:b.fio A2:a.fio" "A2:a.fio B:b.fio A:a.fio"
 
 "$BENCH" gate --db "$db" --confidence 99 --paired --baseline cfg=A --candidate cfg=B --allow-diff sim_lat --json b.json >b.out 2>&1
 rc=$?

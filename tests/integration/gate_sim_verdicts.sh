@@ -14,61 +14,19 @@
 #          This part needs gate_select_load to fill the fingerprints (gate_run_set_like): until that call is
 #          merged it is reported as skipped.
 # About 40 seconds.
-set -u
-: "${BENCH:?}" "${BENCH_BUILD:?BENCH_BUILD is not set (run under ctest)}" "${BENCH_SRC:?}"
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-if [ ! -f "$BENCH_BUILD/engines/sim/bench_sim.so" ]; then
-	if grep -q '^BENCH_SIM:BOOL=OFF' "$BENCH_BUILD/CMakeCache.txt" 2>/dev/null; then
-		echo "gate_sim_verdicts: built with -DBENCH_SIM=OFF: nothing to test"
-		exit 0
-	fi
-	fail "$BENCH_BUILD/engines/sim/bench_sim.so is missing"
-fi
-command -v fio >/dev/null || fail "fio is not installed"
+. "$BENCH_SRC/tests/lib/failfast.sh"
+. "$BENCH_SRC/tests/lib/sim.sh"
+sim_required gate_sim_verdicts
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+work=$T
 cd "$work" || fail "cannot enter $work"
 db=$work/gate.db
 start=$(date +%s)
 
-job() { # job FILE SERVICE-TIME [EXTRA-OPTION]
-	cat >"$1" <<EOF
-[global]
-size=64g
-bs=4k
-iodepth=4
-time_based
-runtime=2
-sim_dist=lognormal
-sim_cv=0.2
-sim_lat=$2
-${3:-}
-
-[rr]
-rw=randread
-EOF
-}
-job a.fio 1000us
-job b.fio 1330us
-job c.fio 1000us rate_iops=500
-# a warm-up run outside all sides: the first fio start of a test (cold caches) can measure far less
-"$BENCH" run a.fio --engine sim --db "$db" --label cfg=warmup -q >run.out 2>&1 || fail "warm-up run failed: $(cat run.out)"
-for block in 1 2 3 4; do
-	order="A:a.fio B:b.fio A2:a.fio C:c.fio"
-	[ $((block % 2)) -eq 0 ] && order="C:c.fio A2:a.fio B:b.fio A:a.fio"
-	for side in $order; do
-		"$BENCH" run "${side#*:}" --engine sim --db "$db" --label "cfg=${side%%:*}" -q >run.out 2>&1 ||
-			fail "bench run ${side#*:} failed: $(cat run.out)"
-	done
-done
-
-sqlite3 "$db" "SELECT l.value, group_concat(CAST(x.iops AS INTEGER), ' ') FROM result x
-	JOIN run_label l ON l.run_id = x.run_id AND l.key = 'cfg'
-	WHERE x.host = '*' AND x.ddir = 'read' GROUP BY l.value ORDER BY l.value" 2>/dev/null
+sim_rr_job a.fio 2 0.2 1000us
+sim_rr_job b.fio 2 0.2 1330us
+sim_rr_job c.fio 2 0.2 1000us rate_iops=500
+sim_blocks "$db" 4 "A:a.fio B:b.fio A2:a.fio C:c.fio" "C:c.fio A2:a.fio B:b.fio A:a.fio"
 
 # --- acceptance 1: 33% slower, 4 pairs: REGRESSION paired and unpaired --------------------------------------
 for mode in --paired ""; do

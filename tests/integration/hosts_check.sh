@@ -9,20 +9,15 @@
 #    exit 4 naming the host and both versions.
 #  - bench run --hosts with an unreachable host refuses before any load; --allow-partial runs the others
 #    and marks the run partial (only once `bench run --hosts` is in this build: checked with --help).
-set -u
-: "${BENCH:?}"
-T=$(mktemp -d /tmp/bench-hosts-check.XXXXXX)
-PORT=$((20000 + RANDOM % 12000))
-LAB="$T/lab"
+. "$BENCH_SRC/tests/lib/lab.sh"
+lab_scratch hosts-check
 STUB_PID=
-fail() { echo "FAIL: $*" >&2; exit 1; }
 cleanup() {
 	[ -n "$STUB_PID" ] && kill "$STUB_PID" 2>/dev/null
 	"$BENCH" lab down --dir "$LAB" >/dev/null 2>&1
 	rm -rf "$T"
 }
 trap cleanup EXIT
-cd "$T" || exit 1
 
 "$BENCH" lab up 2 --dir "$LAB" --port "$PORT" --size 8m >"$T/up.out" 2>&1 || { cat "$T/up.out"; fail "lab up 2"; }
 
@@ -52,42 +47,16 @@ grep -q "lab2 .*target '$LAB/host2/nope.dat' missing or unreadable" "$T/nt.err" 
 
 # 4. version mismatch: a stub fio server that answers PROBE as fio-3.99
 cat >"$T/stub.py" <<'EOF'
-import socket, struct, sys
-# fio 3.33 server.h: command header (little endian) u16 version, u16 opcode, u32 flags, u64 tag, u32 pdu_len,
-# u16 cmd_crc16 (CRC-16/ARC over the first 20 bytes), u16 pdu_crc16; PROBE = 10; reply payload 112 bytes.
-def crc16(data):
-    crc = 0
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
-    return crc
-def recv_all(c, n):
-    buf = b''
-    while len(buf) < n:
-        k = c.recv(n - len(buf))
-        if not k:
-            raise EOFError
-        buf += k
-    return buf
+import sys
+from fio_stub import PROBE, listen, read_command, send_probe_reply
 addr, port, version = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind((addr, port))
-s.listen(8)
-print("listening", flush=True)
+s = listen(addr, port, 8)
 while True:
     c, _ = s.accept()
     try:
-        hdr = recv_all(c, 24)
-        ver, op, flags, tag, plen, ccrc, pcrc = struct.unpack('<HHIQIHH', hdr)
-        assert crc16(hdr[:20]) == ccrc
-        recv_all(c, plen)
-        if op == 10:
-            pdu = struct.pack('<64sB32sBBBIQ', b'stubhost', 0, version.encode(), 1, 1, 8, 2, 0)
-            assert len(pdu) == 112, len(pdu)
-            h = struct.pack('<HHIQI', ver, 10, 0, tag, len(pdu))
-            c.sendall(h + struct.pack('<HH', crc16(h), crc16(pdu)) + pdu)
+        ver, op, tag = read_command(c, check_crc=True)
+        if op == PROBE:
+            send_probe_reply(c, ver, tag, b'stubhost', version)
             # stay connected a moment (fio's client reads the reply before it sees the close), then hang up:
             # the stub cannot run jobs
             c.settimeout(1.0)
@@ -97,7 +66,7 @@ while True:
         pass
     c.close()
 EOF
-python3 "$T/stub.py" 127.0.0.18 "$PORT" fio-3.99 >"$T/stub.out" 2>&1 &
+PYTHONPATH="$BENCH_SRC/tests/lib" python3 "$T/stub.py" 127.0.0.18 "$PORT" fio-3.99 >"$T/stub.out" 2>&1 &
 STUB_PID=$!
 for _ in $(seq 50); do grep -q listening "$T/stub.out" && break; sleep 0.1; done
 grep -q listening "$T/stub.out" || fail "stub did not start: $(cat "$T/stub.out")"

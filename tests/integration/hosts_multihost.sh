@@ -9,16 +9,9 @@
 #  2. one lab server killed (SIGKILL to its process group) mid-run: the run is 'partial', its error names the
 #     host, the 3 others are stored; the suite goes on (the next run runs on the 3 survivors, also 'partial'),
 #     exit 4; with --stop-on-host-failure the suite stops after the partial run with exit 4.
-set -u
-: "${BENCH:?}"
-T=$(mktemp -d /tmp/bench-multihost.XXXXXX)
-PORT=$((20000 + RANDOM % 12000))
-LAB="$T/lab"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-trap '"$BENCH" lab down --dir "$LAB" >/dev/null 2>&1; rm -rf "$T"' EXIT
-cd "$T" || exit 1
-command -v python3 >/dev/null || fail "python3 is needed"
-command -v sqlite3 >/dev/null || fail "sqlite3 is needed"
+. "$BENCH_SRC/tests/lib/lab.sh"
+lab_scratch multihost
+needed python3 sqlite3
 
 "$BENCH" lab up 4 --dir "$LAB" --port "$PORT" --size 16m >"$T/up.out" 2>&1 || { cat "$T/up.out"; fail "lab up 4"; }
 
@@ -175,12 +168,20 @@ kill_lab3_midrun() { # db
 	sleep 4
 	kill -9 -- "-$(cat "$LAB/host3/fio.pid")"
 }
-"$BENCH" run "$T/long.fio" "$T/short.fio" --hosts "$LAB/hosts" --db "$T/b.db" -q >"$T/b.out" 2>"$T/b.err" &
-RUN=$!
-kill_lab3_midrun "$T/b.db"
-wait $RUN
-rc=$?
-[ $rc = 4 ] || { cat "$T/b.out" "$T/b.err"; fail "suite with a lost host: exit $rc, want 4"; }
+# run_losing_lab3 NAME WHAT [OPTION...]: long.fio and short.fio on the lab into $T/NAME.db (output
+# $T/NAME.out and .err) while lab3 is killed mid-run; bench must exit 4
+run_losing_lab3() {
+	local name=$1 what=$2 run rc
+	shift 2
+	"$BENCH" run "$T/long.fio" "$T/short.fio" --hosts "$LAB/hosts" --db "$T/$name.db" -q "$@" \
+		>"$T/$name.out" 2>"$T/$name.err" &
+	run=$!
+	kill_lab3_midrun "$T/$name.db"
+	wait $run
+	rc=$?
+	[ $rc = 4 ] || { cat "$T/$name.out" "$T/$name.err"; fail "$what: exit $rc, want 4"; }
+}
+run_losing_lab3 b "suite with a lost host"
 st=$(sqlite3 "$T/b.db" "select group_concat(status, ',') from (select status from run order by seq)")
 [ "$st" = "partial,partial" ] || { cat "$T/b.err"; fail "statuses '$st', want partial,partial (the suite goes on)"; }
 err1=$(sqlite3 "$T/b.db" "select error from run where seq=1")
@@ -199,12 +200,7 @@ echo "suite went on: run 2 on $h2, $(sqlite3 "$T/b.db" "select error from run wh
 # ---- 2b. the same with --stop-on-host-failure: stops after the partial run
 "$BENCH" lab down --dir "$LAB" >/dev/null 2>&1
 "$BENCH" lab up 4 --dir "$LAB" --port "$PORT" --size 16m >/dev/null 2>&1 || fail "lab up 4 (again)"
-"$BENCH" run "$T/long.fio" "$T/short.fio" --hosts "$LAB/hosts" --db "$T/c.db" -q --stop-on-host-failure >"$T/c.out" 2>"$T/c.err" &
-RUN=$!
-kill_lab3_midrun "$T/c.db"
-wait $RUN
-rc=$?
-[ $rc = 4 ] || { cat "$T/c.out" "$T/c.err"; fail "--stop-on-host-failure: exit $rc, want 4"; }
+run_losing_lab3 c --stop-on-host-failure --stop-on-host-failure
 st=$(sqlite3 "$T/c.db" "select status from run where seq=1")
 [ "$st" = partial ] || fail "--stop-on-host-failure: run 1 '$st', want partial"
 n=$(sqlite3 "$T/c.db" "select count(*) from run where seq=2 and status='done'")

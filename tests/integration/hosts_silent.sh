@@ -20,47 +20,24 @@ for i in 1 2 4; do
 	truncate -s 8M "$T/target$i.dat"
 done
 cat >"$T/silent.py" <<'PY'
-import socket, struct, sys, threading
-# fio 3.33 server.h: u16 version, u16 opcode, u32 flags, u64 tag, u32 pdu_len, u16 cmd_crc16, u16 pdu_crc16;
-# PROBE = 10; reply payload 112 bytes. After the PROBE reply this server reads and never answers again.
-def crc16(data):
-    crc = 0
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
-    return crc
-def recv_all(c, n):
-    buf = b''
-    while len(buf) < n:
-        k = c.recv(n - len(buf))
-        if not k:
-            raise EOFError
-        buf += k
-    return buf
+import sys, threading
+from fio_stub import PROBE, listen, read_command, send_probe_reply
+# After the PROBE reply this server reads and never answers again.
 def serve(c):
     try:
-        hdr = recv_all(c, 24)
-        ver, op, flags, tag, plen, ccrc, pcrc = struct.unpack('<HHIQIHH', hdr)
-        recv_all(c, plen)
-        if op == 10:
-            pdu = struct.pack('<64sB32sBBBIQ', b'silenthost', 0, sys.argv[3].encode(), 1, 1, 8, 2, 0)
-            h = struct.pack('<HHIQI', ver, 10, 0, tag, len(pdu))
-            c.sendall(h + struct.pack('<HH', crc16(h), crc16(pdu)) + pdu)
+        ver, op, tag = read_command(c)
+        if op == PROBE:
+            send_probe_reply(c, ver, tag, b'silenthost', sys.argv[3])
         while c.recv(65536):
             pass
     except Exception:
         pass
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind((sys.argv[1], int(sys.argv[2])))
-s.listen(16)
-print("listening", flush=True)
+s = listen(sys.argv[1], int(sys.argv[2]), 16)
 while True:
     c, _ = s.accept()
     threading.Thread(target=serve, args=(c,), daemon=True).start()
 PY
-python3 "$T/silent.py" 127.0.70.3 "$PORT" "$(fio --version)" >"$T/silent.out" 2>&1 &
+PYTHONPATH="$BENCH_SRC/tests/lib" python3 "$T/silent.py" 127.0.70.3 "$PORT" "$(fio --version)" >"$T/silent.out" 2>&1 &
 echo $! >>"$T/pids"
 for _ in $(seq 50); do grep -q listening "$T/silent.out" 2>/dev/null && break; sleep 0.1; done
 sleep 1

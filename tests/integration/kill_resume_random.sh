@@ -7,23 +7,8 @@
 . "$BENCH_SRC/tests/lib/common.sh"
 export TMPDIR=$T
 
-cat > suite.fio <<'JOB'
-[global]
-ioengine=null
-rw=randread
-bs=4k
-size=8m
-runtime=1
-time_based
-[j1]
-[j2]
-[j3]
-[j4]
-[j5]
-[j6]
-[j7]
-[j8]
-JOB
+write_lines suite.fio '[global]' ioengine=null rw=randread bs=4k size=8m runtime=1 time_based \
+  '[j1]' '[j2]' '[j3]' '[j4]' '[j5]' '[j6]' '[j7]' '[j8]'
 "$BENCH" plan suite.fio --each-job --target t.dat >/dev/null 2>&1 && each=--each-job || each=
 planned=8
 fio_left() { pgrep -f "fio --output-format=json\+ --output=${TMPDIR}/bench-$(id -u)/run-" | wc -l; }

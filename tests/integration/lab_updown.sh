@@ -4,14 +4,8 @@
 # directory, sockets (any state but TIME-WAIT, from /proc/net/tcp) on the lab port of 127.0.0.0/8, files.
 # Cases: a normal up/down; bench killed with -9 in the middle of `lab up`; a server whose pid file is gone;
 # bench killed with -9 in the middle of `bench run --hosts` on the lab (when this build has --hosts).
-set -u
-: "${BENCH:?}"
-T=$(mktemp -d /tmp/bench-lab.XXXXXX)
-PORT=$((20000 + RANDOM % 12000))
-LAB="$T/lab"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-trap '"$BENCH" lab down --dir "$LAB" >/dev/null 2>&1; rm -rf "$T"' EXIT
-cd "$T" || exit 1
+. "$BENCH_SRC/tests/lib/lab.sh"
+lab_scratch lab
 
 lab_procs() { ps -eo args= | grep -F -- "--daemonize=$LAB/" | grep -cv grep; }
 lab_sockets() {

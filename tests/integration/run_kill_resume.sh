@@ -25,11 +25,7 @@ JOB
 "$BENCH" run suite.fio --target t.dat --db k.db -q &
 pid=$!
 # Wait until the second run is running (the first is done), then kill -9 mid-run.
-for _ in $(seq 1 300); do
-  n=$(q k.db "SELECT count(*) FROM run WHERE seq = 2 AND status = 'running'" 2>/dev/null || echo 0)
-  [ "$n" = 1 ] && break
-  sleep 0.1
-done
+wait_one k.db "SELECT count(*) FROM run WHERE seq = 2 AND status = 'running'"
 sleep 1
 kill -9 $pid
 wait $pid 2>/dev/null
@@ -52,11 +48,7 @@ expect_eq "run 1 was not run again" "$(q k.db "SELECT count(*) FROM run WHERE se
 # SIGINT: the running run becomes 'aborted', fio stops, exit 130.
 "$BENCH" run suite.fio --target t.dat --db i.db -q &
 pid=$!
-for _ in $(seq 1 300); do
-  n=$(q i.db "SELECT count(*) FROM run WHERE status = 'running'" 2>/dev/null || echo 0)
-  [ "$n" = 1 ] && break
-  sleep 0.1
-done
+wait_one i.db "SELECT count(*) FROM run WHERE status = 'running'"
 sleep 1
 kill -INT $pid
 wait $pid

@@ -8,16 +8,10 @@
 #     series_fio_logs.sh).
 #  6. the sim engine with sim_stall=4s:2s:20@host2 (a stall on lab2 only, 4 s after its first IO, ramp 1 s):
 #     `bench report -v` lists one stall, on lab2, at 3 s (+- 1) for 2 s (+- 1).
-set -u
-: "${BENCH:?}" "${BENCH_BUILD:?}"
-T=$(mktemp -d /tmp/bench-series-lab.XXXXXX)
-PORT=$((20000 + RANDOM % 12000))
-LAB="$T/lab"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-trap '"$BENCH" lab down --dir "$LAB" >/dev/null 2>&1; rm -rf "$T"' EXIT
-cd "$T" || exit 1
-command -v python3 >/dev/null || fail "python3 is needed"
-command -v sqlite3 >/dev/null || fail "sqlite3 is needed"
+. "$BENCH_SRC/tests/lib/lab.sh"
+: "${BENCH_BUILD:?}"
+lab_scratch series-lab
+needed python3 sqlite3
 gunzip -c /usr/share/doc/fio/fio-histo-log-pctiles.py.gz >pctiles.py || fail "fio-histo-log-pctiles.py is missing"
 "$BENCH" lab up 3 --dir "$LAB" --port "$PORT" --size 16m >up.out 2>&1 || { cat up.out; fail "lab up 3"; }
 

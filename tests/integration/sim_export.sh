@@ -6,16 +6,8 @@
 set -euo pipefail
 
 : "${BENCH:?BENCH is not set (run under ctest)}"
-: "${BENCH_BUILD:?BENCH_BUILD is not set (run under ctest)}"
-SO=$BENCH_BUILD/engines/sim/bench_sim.so
-if [ ! -f "$SO" ]; then
-  if grep -q '^BENCH_SIM:BOOL=OFF' "$BENCH_BUILD/CMakeCache.txt" 2>/dev/null; then
-    echo "sim_export: built with -DBENCH_SIM=OFF: nothing to test"
-    exit 0
-  fi
-  echo "FAIL: $SO is missing" >&2
-  exit 1
-fi
+. "$BENCH_SRC/tests/lib/sim.sh"
+sim_required sim_export
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -5,17 +5,8 @@
 # and the tolerances are those of the issue. "GB/s" means 1e9 bytes per second throughout.
 set -euo pipefail
 
-: "${BENCH_BUILD:?BENCH_BUILD is not set (run under ctest)}"
-SO=$BENCH_BUILD/engines/sim/bench_sim.so
-if [ ! -f "$SO" ]; then
-  if grep -q '^BENCH_SIM:BOOL=OFF' "$BENCH_BUILD/CMakeCache.txt" 2>/dev/null; then
-    echo "sim_known_answers: built with -DBENCH_SIM=OFF: nothing to test"
-    exit 0
-  fi
-  echo "FAIL: $SO is missing (cmake --build builds it when BENCH_SIM is ON)" >&2
-  exit 1
-fi
-command -v fio >/dev/null || { echo "FAIL: fio is not installed" >&2; exit 1; }
+. "$BENCH_SRC/tests/lib/sim.sh"
+sim_required sim_known_answers "cmake --build builds it when BENCH_SIM is ON"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -26,19 +17,7 @@ impossible=0
 job() {
   local name=$1
   shift
-  {
-    echo "[$name]"
-    echo "ioengine=external:$SO"
-    echo "filename=sim-$name"
-    echo "size=64g"
-    echo "time_based=1"
-    printf '%s\n' "$@"
-  } >"$tmp/$name.fio"
-  if ! $prio fio --output-format=json --eta=never "$tmp/$name.fio" >"$tmp/$name.json" 2>"$tmp/$name.err"; then
-    echo "FAIL: fio failed on $name:" >&2
-    cat "$tmp/$name.err" "$tmp/$name.json" >&2
-    exit 1
-  fi
+  sim_fio "$tmp" "$name" "filename=sim-$name" size=64g time_based=1 "$@"
   # BENCH_SIM_STATS=1 makes the engine report how late it handed IOs back (to see what disturbed a run).
   grep '^sim:' "$tmp/$name.err" | sed "s/^/     $name: /" || true
 }
@@ -100,23 +79,21 @@ bwcap() {
 # 4. RAID5 against RAID0 over 8 members, device-bound (500 us per member operation, iodepth 64; 1 MiB
 #    sequential writes at iodepth 32; deep queues keep every member busy through a late reap).
 raid="sim_lat=500us sim_members=8"
-raid_random() {
-  local r0 r5
-  job r0rand rw=randwrite bs=4k iodepth=64 ramp_time=500ms runtime=3 $raid sim_raid=raid0
-  job r5rand rw=randwrite bs=4k iodepth=64 ramp_time=500ms runtime=3 $raid sim_raid=raid5
-  r0=$(figure r0rand 'w["iops"]')
-  r5=$(figure r5rand 'w["iops"]')
-  echo "     raid0 4k random writes: $r0 IOPS; raid5: $r5 IOPS"
-  check "4. raid5/raid0 over 8, 4k random writes: IOPS ratio" "$(python3 -c "print($r5/$r0)")" 0.25 10
+# raid_ratio TAG WHAT UNIT FIELD RATIO-NAME WANT TOL JOB-OPTION...: the job on raid0 (r0TAG) and on raid5 (r5TAG);
+# checks raid5 / raid0 of the write figure FIELD.
+raid_ratio() {
+  local tag=$1 what=$2 unit=$3 field=$4 ratio=$5 want=$6 tol=$7 r0 r5
+  shift 7
+  job "r0$tag" "$@" ramp_time=500ms runtime=3 $raid sim_raid=raid0
+  job "r5$tag" "$@" ramp_time=500ms runtime=3 $raid sim_raid=raid5
+  r0=$(figure "r0$tag" "w[\"$field\"]")
+  r5=$(figure "r5$tag" "w[\"$field\"]")
+  echo "     raid0 $what: $r0 $unit; raid5: $r5 $unit"
+  check "4. raid5/raid0 over 8, $what: $ratio" "$(python3 -c "print($r5/$r0)")" "$want" "$tol"
 }
+raid_random() { raid_ratio rand "4k random writes" IOPS iops "IOPS ratio" 0.25 10 rw=randwrite bs=4k iodepth=64; }
 raid_stripe() {
-  local r0 r5
-  job r0seq rw=write bs=1m iodepth=32 ramp_time=500ms runtime=3 $raid sim_raid=raid0
-  job r5seq rw=write bs=1m iodepth=32 ramp_time=500ms runtime=3 $raid sim_raid=raid5
-  r0=$(figure r0seq 'w["bw_bytes"]')
-  r5=$(figure r5seq 'w["bw_bytes"]')
-  echo "     raid0 1 MiB sequential writes: $r0 B/s; raid5: $r5 B/s"
-  check "4. raid5/raid0 over 8, 1 MiB sequential writes: ratio (7/8)" "$(python3 -c "print($r5/$r0)")" 0.875 5
+  raid_ratio seq "1 MiB sequential writes" B/s bw_bytes "ratio (7/8)" 0.875 5 rw=write bs=1m iodepth=32
 }
 
 # 5. Lognormal device time, mean 1 ms, cv 0.3: fio's p99 completion latency against the analytic quantile

@@ -8,17 +8,8 @@
 # (a stalled machine is slower, never faster) and 5 % high; the round 4 / round 1 ratio is held to 10 %.
 set -euo pipefail
 
-: "${BENCH_BUILD:?BENCH_BUILD is not set (run under ctest)}"
-SO=$BENCH_BUILD/engines/sim/bench_sim.so
-if [ ! -f "$SO" ]; then
-  if grep -q '^BENCH_SIM:BOOL=OFF' "$BENCH_BUILD/CMakeCache.txt" 2>/dev/null; then
-    echo "sim_wear: built with -DBENCH_SIM=OFF: nothing to test"
-    exit 0
-  fi
-  echo "FAIL: $SO is missing" >&2
-  exit 1
-fi
-command -v fio >/dev/null || { echo "FAIL: fio is not installed" >&2; exit 1; }
+. "$BENCH_SRC/tests/lib/sim.sh"
+sim_required sim_wear
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -32,21 +23,7 @@ nice -n -5 true 2>/dev/null && prio="nice -n -5"
 round() {
   local name=$1
   shift
-  {
-    echo "[$name]"
-    echo "ioengine=external:$SO"
-    echo "filename=$target"
-    echo "rw=randwrite"
-    echo "iodepth=8"
-    echo "sim_units=8"
-    echo "sim_lat=2ms"
-    printf '%s\n' "$@"
-  } >"$tmp/$name.fio"
-  if ! $prio fio --output-format=json --eta=never "$tmp/$name.fio" >"$tmp/$name.json" 2>"$tmp/$name.err"; then
-    echo "FAIL: fio failed on $name:" >&2
-    cat "$tmp/$name.err" "$tmp/$name.json" >&2
-    exit 1
-  fi
+  sim_fio "$tmp" "$name" "filename=$target" rw=randwrite iodepth=8 sim_units=8 sim_lat=2ms "$@"
   python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["write"]["iops"])' "$tmp/$name.json"
 }
 

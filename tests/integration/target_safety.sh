@@ -20,16 +20,7 @@ detach_all() { [ -f "$T/loops" ] && while read -r l; do losetup -d "$l" 2>/dev/n
 cleanup_hooks+=("detach_all")
 SIG="$BENCH_SRC/tests/integration/signatures.py"
 
-cat >w.fio <<'FIO'
-[global]
-ioengine=psync
-rw=randwrite
-bs=4k
-size=4m
-runtime=1
-time_based
-[w]
-FIO
+write_lines w.fio '[global]' ioengine=psync rw=randwrite bs=4k size=4m runtime=1 time_based '[w]'
 
 attach() { # attach NAME KIND: a 16 MiB sparse image with that signature, on a loop device; prints the device
 	truncate -s 16M "$T/$1.img"

@@ -24,3 +24,16 @@ finish() {
   [ "$fails" -eq 0 ]
   exit $?
 }
+write_lines() { # write_lines FILE LINE...: FILE holds each LINE on a line of its own (a job file, a suite)
+  local f=$1
+  shift
+  printf '%s\n' "$@" >"$f"
+}
+wait_one() { # wait_one DB SQL [TENTHS]: waits (up to TENTHS tenths of a second, 300) until SQL on DB answers 1
+  local i
+  for ((i = 0; i < ${3:-300}; i++)); do
+    [ "$(q "$1" "$2" 2>/dev/null)" = 1 ] && return 0
+    sleep 0.1
+  done
+  return 1
+}

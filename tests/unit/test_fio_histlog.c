@@ -17,6 +17,7 @@
 
 #include "core/strbuf.h"
 #include "engines/fio_histlog.h"
+#include "testutil.h"
 
 static char dir[] = "/tmp/test_fio_histlog.XXXXXX";
 
@@ -29,14 +30,12 @@ static void line(struct strbuf *sb, long t, int d, unsigned nb, unsigned b, unsi
 	strbuf_addc(sb, '\n');
 }
 
-static char *write_log(const char *name, const struct strbuf *sb)
+/* Releases R and removes the log P. */
+static void log_done(struct run_result *r, char *p)
 {
-	char *p = xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(sb->buf, f);
-	fclose(f);
-	return p;
+	run_result_release(r);
+	unlink(p);
+	free(p);
 }
 
 static void test_ranges_and_coarseness(void **state)
@@ -62,7 +61,7 @@ static void test_ranges_and_coarseness(void **state)
 	line(&sb, 1007, 0, 464, 50, 9);
 	line(&sb, 2008, 0, 464, 50, 3);
 	line(&sb, 3007, 1, 464, 0, 1);
-	p = write_log("c2_clat_hist.3.log", &sb);
+	p = tu_write_in(dir, "c2_clat_hist.3.log", sb.buf);
 	run_result_init(&r);
 	errbuf_init(&err);
 	assert_int_equal(fio_histlog_read(p, "h", 0, 0, 0, &r, &err), 3);
@@ -75,9 +74,7 @@ static void test_ranges_and_coarseness(void **state)
 	assert_int_equal(r.samples[0].window_ms, 1000); /* median step 1001, to 10 ms */
 	assert_string_equal(r.samples[2].metric, "clat_hist.write");
 	assert_true(r.samples[2].bucket_lo_ns == 0 && r.samples[2].bucket_hi_ns == 4);
-	run_result_release(&r);
-	unlink(p);
-	free(p);
+	log_done(&r, p);
 	strbuf_release(&sb);
 }
 
@@ -99,29 +96,25 @@ static void test_client_unchain(void **state)
 	}
 	assert_true(fio_histlog_client_name("/x/bench_clat_hist.1.log.127.0.0.12"));
 	assert_false(fio_histlog_client_name("/x/bench_clat_hist.1.log"));
-	p = write_log("bench_clat_hist.1.log.127.0.0.12", &sb);
+	p = tu_write_in(dir, "bench_clat_hist.1.log.127.0.0.12", sb.buf);
 	run_result_init(&r);
 	errbuf_init(&err);
 	assert_int_equal(fio_histlog_read(p, "h", 0, 1000, FIO_HISTLOG_CLIENT, &r, &err), 8);
 	for (size_t i = 0, k = 0; i < r.nsamples; i++)
 		if (!strcmp(r.samples[i].metric, "clat_hist.read"))
 			assert_true(r.samples[i].value == (double)want[k++]);
-	run_result_release(&r);
-	unlink(p);
-	free(p);
+	log_done(&r, p);
 
 	/* not chained (a count smaller than two lines back): left as written */
 	strbuf_reset(&sb);
 	line(&sb, 1000, 0, 1856, 10, 9);
 	line(&sb, 2000, 0, 1856, 10, 9);
 	line(&sb, 3000, 0, 1856, 10, 2);
-	p = write_log("x_clat_hist.1.log.h", &sb);
+	p = tu_write_in(dir, "x_clat_hist.1.log.h", sb.buf);
 	run_result_init(&r);
 	assert_int_equal(fio_histlog_read(p, "h", 0, 1000, FIO_HISTLOG_CLIENT, &r, &err), 3);
 	assert_true(r.nsamples == 3 && r.samples[2].value == 2);
-	run_result_release(&r);
-	unlink(p);
-	free(p);
+	log_done(&r, p);
 	strbuf_release(&sb);
 }
 
@@ -136,7 +129,7 @@ static void test_bad_lines(void **state)
 	strbuf_init(&sb);
 	line(&sb, 1000, 0, 1856, 1, 1);
 	line(&sb, 2000, 0, 928, 1, 1); /* another bucket count */
-	p = write_log("bad_clat_hist.1.log", &sb);
+	p = tu_write_in(dir, "bad_clat_hist.1.log", sb.buf);
 	run_result_init(&r);
 	errbuf_init(&err);
 	assert_int_equal(fio_histlog_read(p, "h", 0, 0, 0, &r, &err), -1);
@@ -146,13 +139,11 @@ static void test_bad_lines(void **state)
 	free(p);
 	strbuf_reset(&sb);
 	line(&sb, 1000, 0, 1000, 1, 1); /* not 1856 >> C */
-	p = write_log("odd_clat_hist.1.log", &sb);
+	p = tu_write_in(dir, "odd_clat_hist.1.log", sb.buf);
 	errbuf_init(&err);
 	assert_int_equal(fio_histlog_read(p, "h", 0, 0, 0, &r, &err), -1);
 	assert_non_null(strstr(err.msg, "1856 >> log_hist_coarseness"));
-	run_result_release(&r);
-	unlink(p);
-	free(p);
+	log_done(&r, p);
 	strbuf_release(&sb);
 }
 

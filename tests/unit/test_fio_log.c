@@ -21,6 +21,7 @@
 #include "core/aggregate.h"
 #include "core/strbuf.h"
 #include "engines/fio_log.h"
+#include "testutil.h"
 
 /* Reference bucket index, written from fio.md's description with a loop instead of clz. */
 static unsigned ref_idx(uint64_t v)
@@ -296,14 +297,6 @@ static void test_names(void **state)
 		assert_int_equal(fio_log_kind_from_name(cases[i].name), cases[i].kind);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* A run's log directory: two jobs' per-IO lat logs and one windowed bw log. */
 static void test_collect_dir(void **state)
 {
@@ -316,13 +309,13 @@ static void test_collect_dir(void **state)
 	(void)state;
 	assert_non_null(dir);
 	p = xasprintf("%s/j_lat.1.log", dir);
-	write_file(p, "10, 1000, 0, 4096, 0\n20, 3000, 0, 4096, 0\n1500, 5000, 1, 4096, 0\n");
+	tu_write_file(p, "10, 1000, 0, 4096, 0\n20, 3000, 0, 4096, 0\n1500, 5000, 1, 4096, 0\n");
 	free(p);
 	p = xasprintf("%s/j_lat.2.log", dir);
-	write_file(p, "30, 2000, 0, 4096, 0\n");
+	tu_write_file(p, "30, 2000, 0, 4096, 0\n");
 	free(p);
 	p = xasprintf("%s/j_bw.1.log", dir);
-	write_file(p, "1000, 100, 0, 0, 0\n1000, 50, 1, 0, 0\n");
+	tu_write_file(p, "1000, 100, 0, 0, 0\n1000, 50, 1, 0, 0\n");
 	free(p);
 	p = xasprintf("%s/j_clat_hist.1.log", dir);
 	{
@@ -333,12 +326,12 @@ static void test_collect_dir(void **state)
 		for (int b = 0; b < 1856; b++)
 			strbuf_addf(&h, ", %d", b == 200 ? 7 : 0);
 		strbuf_addf(&h, "\n");
-		write_file(p, h.buf);
+		tu_write_file(p, h.buf);
 		strbuf_release(&h);
 	}
 	free(p);
 	p = xasprintf("%s/notes.txt", dir);
-	write_file(p, "not a log\n");
+	tu_write_file(p, "not a log\n");
 	free(p);
 	run_result_init(&res);
 	errbuf_init(&err);

@@ -24,6 +24,7 @@
 #include "core/store.h"
 #include "report/gate.h"
 #include "report/gate_select.h"
+#include "testutil.h"
 
 static char dbpath[256];
 static uint64_t next_runtime_ms = 10000; /* measured time of the next add_run (the job asks for 10 s) */
@@ -42,19 +43,7 @@ static void add_run(struct store *st, int64_t suite, unsigned seq, unsigned rep,
 	enum ddir dir = read_pct ? DDIR_READ : DDIR_WRITE;
 
 	errbuf_init(&err);
-	run_spec_init(&spec);
-	spec.name = strdup(name);
-	spec.seq = seq;
-	spec.repetition = rep;
-	spec.engine = strdup("fio");
-	spec.wl.tool = strdup("fio");
-	spec.wl.rw = strdup(rw);
-	spec.wl.bs_bytes = 4096;
-	spec.wl.read_pct = read_pct;
-	spec.wl.random_pct = 100;
-	spec.wl.iodepth = 32;
-	spec.wl.numjobs = 1;
-	spec.wl.runtime_s = 10;
+	tu_spec(&spec, name, seq, rep, "fio", rw, read_pct, 32, 10);
 	kvlist_add(&spec.wl.opts, "time_based", NULL);
 	kvlist_add(&spec.labels, "git", label_value);
 	assert_int_equal(store_run_add(st, suite, &spec, status, &id, &err), 0);
@@ -99,7 +88,7 @@ static int setup_db(void **state)
 	struct errbuf err;
 	struct kvlist labels;
 	int64_t s1, s2, s3;
-	(void)state;
+	*state = dbpath;
 
 	snprintf(dbpath, sizeof(dbpath), "/tmp/test_gate_%d.db", (int)getpid());
 	unlink(dbpath);
@@ -136,17 +125,26 @@ static int setup_db(void **state)
 	return 0;
 }
 
-static int teardown_db(void **state)
+/* Starts the sides of a gate: baseline B selected by BSEL, candidate C by CSEL. */
+static void sides_init(struct gate_side *b, struct gate_side *c, const char *bsel, const char *csel)
 {
-	char p[300];
-	(void)state;
+	gate_side_init(b, bsel);
+	gate_side_init(c, csel);
+}
 
-	unlink(dbpath);
-	snprintf(p, sizeof(p), "%s-wal", dbpath);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s-shm", dbpath);
-	unlink(p);
-	return 0;
+/* Builds and evaluates G (gate_init done) of B against C; both must succeed. */
+static void judge(struct gate *g, struct gate_side *b, struct gate_side *c, struct errbuf *err)
+{
+	assert_int_equal(gate_build(g, b, c, err), 0);
+	assert_int_equal(gate_evaluate(g, err), 0);
+}
+
+/* Releases a gate and both of its sides. */
+static void release_all(struct gate *g, struct gate_side *b, struct gate_side *c)
+{
+	gate_release(g);
+	gate_side_release(b);
+	gate_side_release(c);
 }
 
 static const struct gate_cell *find_cell(const struct gate *g, const char *workload, enum gate_metric m)
@@ -270,9 +268,7 @@ static void test_verdicts_from_store(void **state)
 	assert_non_null(strstr(out.buf, "gate: REGRESSION"));
 	strbuf_release(&out);
 
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 
 	/* the baseline against itself: nothing is a regression */
 	load(st, "suite:1", "git=abc", NULL, &b, &c, &g);
@@ -280,9 +276,7 @@ static void test_verdicts_from_store(void **state)
 	assert_int_equal(g.count[GATE_IMPROVEMENT], 0);
 	assert_int_equal(g.count[GATE_EQUIVALENT], g.ncells);
 	assert_int_equal(gate_outcome(&g), GATE_PASS);
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 	store_close(st);
 }
 
@@ -311,8 +305,7 @@ static void test_bad_selections(void **state)
 	gate_side_release(&b);
 
 	/* matching nothing: gate_build refuses, naming the selection */
-	gate_side_init(&b, "git=nope");
-	gate_side_init(&c, "git=def");
+	sides_init(&b, &c, "git=nope", "git=def");
 	assert_int_equal(gate_select_load(st, "git=nope", NULL, &b, &err), 0);
 	assert_int_equal(gate_select_load(st, "git=def", NULL, &c, &err), 0);
 	assert_int_equal(b.n, 0);
@@ -320,21 +313,16 @@ static void test_bad_selections(void **state)
 	assert_int_equal(gate_build(&g, &b, &c, &err), -1);
 	assert_int_equal(err.kind, ERR_INPUT);
 	assert_non_null(strstr(err.msg, "matches no runs"));
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 
 	/* no workload in common */
-	gate_side_init(&b, "git=abc");
-	gate_side_init(&c, "suite:3");
+	sides_init(&b, &c, "git=abc", "suite:3");
 	assert_int_equal(gate_select_load(st, "git=abc", NULL, &b, &err), 0);
 	assert_int_equal(gate_select_load(st, "suite:3", NULL, &c, &err), 0);
 	gate_init(&g, NULL);
 	assert_int_equal(gate_build(&g, &b, &c, &err), -1);
 	assert_non_null(strstr(err.msg, "no workload in common"));
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 	store_close(st);
 }
 
@@ -348,8 +336,7 @@ static void test_too_few_runs_is_not_a_pass(void **state)
 	(void)state;
 
 	errbuf_init(&err);
-	gate_side_init(&b, "mem:b");
-	gate_side_init(&c, "mem:c");
+	sides_init(&b, &c, "mem:b", "mem:c");
 	for (unsigned r = 1; r <= 5; r++)
 		gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = 1000 * noise(r, 0);
 	for (unsigned r = 1; r <= 4; r++) {
@@ -360,8 +347,7 @@ static void test_too_few_runs_is_not_a_pass(void **state)
 	}
 	gate_opts_default(&o);
 	gate_init(&g, &o);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_int_equal(g.ncells, 1);
 	assert_int_equal(g.cells[0].verdict, GATE_INVALID);
 	assert_non_null(strstr(g.cells[0].note, "need 3"));
@@ -370,9 +356,7 @@ static void test_too_few_runs_is_not_a_pass(void **state)
 	/* nothing judged is no evidence for a pass either */
 	assert_int_equal(gate_outcome(&g), GATE_UNDECIDED);
 	assert_string_equal(gate_headline(&g), "INCONCLUSIVE");
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 }
 
 /* A figure missing from one side: CPU only noted, a vanished direction INVALID (never a silent pass). */
@@ -384,8 +368,7 @@ static void test_missing_figures(void **state)
 	(void)state;
 
 	errbuf_init(&err);
-	gate_side_init(&b, "b");
-	gate_side_init(&c, "c");
+	sides_init(&b, &c, "b", "c");
 	for (unsigned r = 1; r <= 4; r++) {
 		struct gate_run *x = gate_side_add(&b, r, "w", "w", r), *y = gate_side_add(&c, 10 + r, "w", "w", r);
 		x->value[GM_IOPS_READ] = 1000 * noise(r, 0);
@@ -394,8 +377,7 @@ static void test_missing_figures(void **state)
 		y->value[GM_IOPS_READ] = 1000 * noise(r, 3); /* no writes, no CPU figure */
 	}
 	gate_init(&g, NULL);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_int_equal(g.ncells, 2);
 	assert_int_equal(find_cell(&g, "w", GM_IOPS_WRITE)->verdict, GATE_INVALID);
 	assert_non_null(strstr(find_cell(&g, "w", GM_IOPS_WRITE)->note, "no write IOPS in the candidate"));
@@ -403,9 +385,7 @@ static void test_missing_figures(void **state)
 	assert_int_equal(g.nnotes, 1);
 	assert_non_null(strstr(g.notes[0], "CPU per IO of w: not measured in the candidate"));
 	assert_int_equal(gate_outcome(&g), GATE_FAIL_INVALID);
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 }
 
 /*
@@ -424,8 +404,7 @@ static void test_paired_cancels_drift(void **state)
 	(void)state;
 
 	errbuf_init(&err);
-	gate_side_init(&b, "config=A");
-	gate_side_init(&c, "config=B");
+	sides_init(&b, &c, "config=A", "config=B");
 	for (unsigned r = 1; r <= 8; r++) {
 		double base = 100000 * exp(drift[r - 1]); /* the drift both configurations of a block share */
 		gate_side_add(&b, r, "w", "w", r)->value[GM_LAT_MEAN_READ] = base * (1 + 0.002 * (r % 3));
@@ -433,8 +412,7 @@ static void test_paired_cancels_drift(void **state)
 	}
 	gate_opts_default(&o);
 	gate_init(&g, &o);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	unpaired = g.cells[0].verdict;
 	ulo = g.cells[0].ratio_lo;
 	uhi = g.cells[0].ratio_hi;
@@ -442,8 +420,7 @@ static void test_paired_cancels_drift(void **state)
 
 	o.paired = 1;
 	gate_init(&g, &o);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	paired = g.cells[0].verdict;
 	printf("7%% latency increase under +-8%% drift: unpaired %s (interval [%+.1f%%, %+.1f%%]), paired %s "
 	       "(interval [%+.1f%%, %+.1f%%])\n", gate_verdict_name(unpaired), (ulo - 1) * 100, (uhi - 1) * 100,
@@ -451,9 +428,7 @@ static void test_paired_cancels_drift(void **state)
 	assert_int_equal(paired, GATE_REGRESSION);
 	assert_true(g.cells[0].ratio > 1.06 && g.cells[0].ratio < 1.08);
 	assert_int_not_equal(unpaired, GATE_REGRESSION);
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 }
 
 /* Benjamini-Hochberg across cells: a borderline cell among many is not called a regression. */
@@ -465,8 +440,7 @@ static void test_bh_across_cells(void **state)
 	(void)state;
 
 	errbuf_init(&err);
-	gate_side_init(&b, "b");
-	gate_side_init(&c, "c");
+	sides_init(&b, &c, "b", "c");
 	/* 4 runs per side: the best exact two-sided p is 2/70 = 0.029, just significant alone */
 	for (unsigned r = 1; r <= 4; r++) {
 		struct gate_run *x = gate_side_add(&b, r, "w", "w", r), *y = gate_side_add(&c, 10 + r, "w", "w", r);
@@ -480,8 +454,7 @@ static void test_bh_across_cells(void **state)
 	gate_init(&g, NULL);
 	g.opts.min_runs = 3;
 	g.opts.method = GATE_METHOD_RANK; /* the exact rank p-values */
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_int_equal(g.ncells, GM_NR);
 	/* every cell has p = 2/70; with 13 cells their q stays 0.029 (all equal), so BH keeps them */
 	for (size_t i = 0; i < g.ncells; i++)
@@ -495,8 +468,7 @@ static void test_bh_across_cells(void **state)
 				c.runs[r - 1].value[m] = b.runs[r - 1].value[m] * (r % 2 ? 1.001 : 0.999);
 	gate_init(&g, NULL);
 	g.opts.method = GATE_METHOD_RANK;
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	{
 		const struct gate_cell *cell = find_cell(&g, "w", GM_IOPS_READ);
 		assert_true(cell->s.p < 0.05);
@@ -504,9 +476,7 @@ static void test_bh_across_cells(void **state)
 		assert_int_equal(cell->verdict, GATE_INCONCLUSIVE);
 		assert_non_null(strstr(cell->note, "not significant after adjusting"));
 	}
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 }
 
 static void test_judge_directions(void **state)
@@ -542,16 +512,7 @@ static void test_judge_directions(void **state)
 /* A run spec of the random-read workload with optional extra fio option and engine. */
 static void like_spec(struct run_spec *spec, const char *opt, const char *val, const char *engine)
 {
-	run_spec_init(spec);
-	spec->name = strdup("rr");
-	spec->engine = strdup(engine);
-	spec->wl.tool = strdup("fio");
-	spec->wl.rw = strdup("randread");
-	spec->wl.bs_bytes = 4096;
-	spec->wl.read_pct = 100;
-	spec->wl.random_pct = 100;
-	spec->wl.iodepth = 4;
-	spec->wl.numjobs = 1;
+	tu_spec(spec, "rr", 0, 0, engine, "randread", 100, 4, 0);
 	kvlist_add(&spec->wl.opts, "time_based", NULL);
 	kvlist_add(&spec->wl.opts, "write_lat_log", "x"); /* logging: never part of the fingerprint */
 	if (opt)
@@ -598,8 +559,7 @@ static void test_like_for_like(void **state)
 	assert_string_equal(kvlist_get(&c.runs[0].like, "targets", ""), "/tmp/bench-gate-like");
 	assert_string_equal(kvlist_get(&c.runs[0].like, "hosts", ""), "0");
 	gate_init(&g, NULL);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_int_equal(g.ncells, 2);
 	for (size_t i = 0; i < g.ncells; i++) {
 		assert_int_equal(g.cells[i].verdict, GATE_INVALID);
@@ -616,32 +576,23 @@ static void test_like_for_like(void **state)
 		o.nallow_diff = 1;
 		gate_init(&g, &o);
 	}
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_int_equal(find_cell(&g, "rr", GM_IOPS_READ)->verdict, GATE_REGRESSION);
 	assert_int_equal(find_cell(&g, "rr", GM_LAT_MEAN_READ)->verdict, GATE_IMPROVEMENT);
 	assert_int_equal(gate_outcome(&g), GATE_FAIL_REGRESSION);
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 
 	/* another engine is not like for like either; the same spec on both sides is */
 	like_sides(&b, &c, NULL, NULL, "fio");
 	gate_init(&g, NULL);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_non_null(strstr(g.cells[0].note, "engine: baseline sim, candidate fio"));
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 	like_sides(&b, &c, NULL, NULL, "sim");
 	gate_init(&g, NULL);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_int_equal(find_cell(&g, "rr", GM_IOPS_READ)->verdict, GATE_REGRESSION);
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 }
 
 /* ---- outcomes -------------------------------------------------------------------------------------- */
@@ -659,22 +610,18 @@ static void test_four_pairs_decide(void **state)
 		struct errbuf err;
 
 		errbuf_init(&err);
-		gate_side_init(&b, "A");
-		gate_side_init(&c, "B");
+		sides_init(&b, &c, "A", "B");
 		for (unsigned r = 1; r <= 4; r++) {
 			gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = base[r - 1];
 			gate_side_add(&c, 10 + r, "w", "w", r)->value[GM_IOPS_READ] = base[r - 1] * off[r - 1];
 		}
 		gate_init(&g, NULL);
 		g.opts.paired = paired;
-		assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-		assert_int_equal(gate_evaluate(&g, &err), 0);
+		judge(&g, &b, &c, &err);
 		assert_int_equal(g.cells[0].verdict, GATE_REGRESSION);
 		assert_string_equal(g.cells[0].method, paired ? "paired-t" : "welch-t");
 		assert_string_equal(gate_headline(&g), "REGRESSION");
-		gate_release(&g);
-		gate_side_release(&b);
-		gate_side_release(&c);
+		release_all(&g, &b, &c);
 	}
 }
 
@@ -689,15 +636,13 @@ static void test_inconclusive_headline(void **state)
 
 	errbuf_init(&err);
 	strbuf_init(&out);
-	gate_side_init(&b, "A");
-	gate_side_init(&c, "B");
+	sides_init(&b, &c, "A", "B");
 	for (unsigned r = 1; r <= 3; r++) {
 		gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = 1000 * (1 + 0.2 * (r % 3));
 		gate_side_add(&c, 10 + r, "w", "w", r)->value[GM_IOPS_READ] = 1000 * (1 + 0.2 * ((r + 1) % 3));
 	}
 	gate_init(&g, NULL);
-	assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-	assert_int_equal(gate_evaluate(&g, &err), 0);
+	judge(&g, &b, &c, &err);
 	assert_int_equal(g.cells[0].verdict, GATE_INCONCLUSIVE);
 	assert_int_equal(gate_outcome(&g), GATE_UNDECIDED);
 	gate_render_markdown(&g, &out);
@@ -714,9 +659,7 @@ static void test_inconclusive_headline(void **state)
 	g.opts.on_inconclusive = GATE_INC_PASS;
 	assert_string_equal(gate_headline(&g), "INCONCLUSIVE (accepted: --on-inconclusive pass)");
 	strbuf_release(&out);
-	gate_release(&g);
-	gate_side_release(&b);
-	gate_side_release(&c);
+	release_all(&g, &b, &c);
 }
 
 /* ---- acceptance: error rates of the whole gate, seeded simulation ---------------------------------- */
@@ -737,8 +680,7 @@ static void gate_rates(uint64_t seed, unsigned n, int paired, double cv, double 
 		struct errbuf err;
 
 		errbuf_init(&err);
-		gate_side_init(&b, "A");
-		gate_side_init(&c, "B");
+		sides_init(&b, &c, "A", "B");
 		for (unsigned r = 1; r <= n; r++) {
 			gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = 1e4 * exp(sigma * stats_rng_normal(&rng));
 			gate_side_add(&c, 100 + r, "w", "w", r)->value[GM_IOPS_READ] =
@@ -746,12 +688,9 @@ static void gate_rates(uint64_t seed, unsigned n, int paired, double cv, double 
 		}
 		gate_init(&g, NULL);
 		g.opts.paired = paired;
-		assert_int_equal(gate_build(&g, &b, &c, &err), 0);
-		assert_int_equal(gate_evaluate(&g, &err), 0);
+		judge(&g, &b, &c, &err);
 		count[g.cells[0].verdict]++;
-		gate_release(&g);
-		gate_side_release(&b);
-		gate_side_release(&c);
+		release_all(&g, &b, &c);
 	}
 	for (int v = 0; v < GATE_VERDICT_NR; v++)
 		rate[v] = (double)count[v] / TRIALS;
@@ -801,5 +740,5 @@ int main(void)
 		cmocka_unit_test(test_inconclusive_headline),
 		cmocka_unit_test(test_error_rates),
 	};
-	return cmocka_run_group_tests(tests, setup_db, teardown_db);
+	return cmocka_run_group_tests(tests, setup_db, tu_db_teardown);
 }

@@ -26,8 +26,7 @@
 #include "core/strbuf.h"
 #include "profiles/fio_workload.h"
 #include "profiles/profile.h"
-
-static char tmpdir[64];
+#include "testutil.h"
 
 static const char JOBFILE[] = "[global]\nioengine=psync\nbs=4k\nsize=16m\nruntime=5\n"
 			      "[d1]\nrw=randread\nfilename=/tmp/x1\n"
@@ -37,30 +36,11 @@ static const char JOBFILE[] = "[global]\nioengine=psync\nbs=4k\nsize=16m\nruntim
 			      "[a]\nstonewall\nrw=read\nfilename=/tmp/a\n"
 			      "[a]\nrw=write\n";
 
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bench-test-jobs-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
-	(void)state;
-	if (system(cmd) != 0) {
-		free(cmd);
-		return -1;
-	}
-	free(cmd);
-	return 0;
-}
-
 static void build(struct plan *p, int each_job, int quick, const char *target)
 {
 	struct plan_options o;
 	struct errbuf err;
-	char *path = xasprintf("%s/jobs.fio", tmpdir);
+	char *path = xasprintf("%s/jobs.fio", tu_dir);
 	const char *args[1] = { path };
 	char *tg[1] = { (char *)target };
 	FILE *f = fopen(path, "w");
@@ -71,7 +51,7 @@ static void build(struct plan *p, int each_job, int quick, const char *target)
 	plan_options_init(&o);
 	plan_init(p);
 	errbuf_init(&err);
-	o.workdir = tmpdir;
+	o.workdir = tu_dir;
 	o.each_job = each_job;
 	o.quick = quick;
 	if (target) {
@@ -230,7 +210,7 @@ static void test_aggregate_and_store(void **state)
 	size_t n;
 	int64_t suite, run;
 	double p50;
-	char *db = xasprintf("%s/jobs.db", tmpdir);
+	char *db = xasprintf("%s/jobs.db", tu_dir);
 
 	(void)state;
 	errbuf_init(&err);
@@ -292,5 +272,5 @@ int main(void)
 		cmocka_unit_test(test_identity_and_json),
 		cmocka_unit_test(test_aggregate_and_store),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
 }

@@ -27,22 +27,12 @@
 #include "core/strbuf.h"
 #include "profiles/fio_job.h"
 #include "profiles/profile.h"
+#include "testutil.h"
 
-static char tmpdir[64];
-
-static void write_file(const char *name, const char *text)
-{
-	char *p = xasprintf("%s/%s", tmpdir, name);
-	FILE *f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	free(p);
-}
 
 static char *path_of(const char *name)
 {
-	return xasprintf("%s/%s", tmpdir, name);
+	return xasprintf("%s/%s", tu_dir, name);
 }
 
 /* "k=v k2 k3=v3" of a job's resolved options, in order. */
@@ -100,15 +90,15 @@ static void test_good_jobfiles(void **state)
 		mkdir(d, 0755);
 		free(d);
 	}
-	write_file("inc/common.fio", "ioengine=libaio\ninclude more.fio\n");
-	write_file("inc/more.fio", "direct=1\n");
+	free(tu_write_in(tu_dir, "inc/common.fio", "ioengine=libaio\ninclude more.fio\n"));
+	free(tu_write_in(tu_dir, "inc/more.fio", "direct=1\n"));
 	for (size_t c = 0; c < sizeof(good) / sizeof(good[0]); c++) {
 		struct fio_jobfile jf;
 		struct errbuf err;
 		size_t j = 0;
 		char *p;
 
-		write_file("case.fio", good[c].text);
+		free(tu_write_in(tu_dir, "case.fio", good[c].text));
 		p = path_of("case.fio");
 		fio_jobfile_init(&jf);
 		errbuf_init(&err);
@@ -187,9 +177,9 @@ static const struct bad_case bad[] = {
 static void test_bad_jobfiles(void **state)
 {
 	(void)state;
-	write_file("loop1.fio", "include loop2.fio\n");
-	write_file("loop2.fio", "include loop1.fio\n");
-	write_file("withsection.fio", "[inner]\nbs=4k\n");
+	free(tu_write_in(tu_dir, "loop1.fio", "include loop2.fio\n"));
+	free(tu_write_in(tu_dir, "loop2.fio", "include loop1.fio\n"));
+	free(tu_write_in(tu_dir, "withsection.fio", "[inner]\nbs=4k\n"));
 	unsetenv("BENCHTEST_UNSET_VAR");
 	for (size_t c = 0; c < sizeof(bad) / sizeof(bad[0]); c++) {
 		struct fio_jobfile jf;
@@ -197,7 +187,7 @@ static void test_bad_jobfiles(void **state)
 		char *p, *where;
 		int rc;
 
-		write_file("bad.fio", bad[c].text);
+		free(tu_write_in(tu_dir, "bad.fio", bad[c].text));
 		p = path_of("bad.fio");
 		fio_jobfile_init(&jf);
 		errbuf_init(&err);
@@ -301,15 +291,15 @@ static void test_plan_jobfile(void **state)
 	const char *args[1];
 
 	(void)state;
-	write_file("plan.fio", "[global]\nioengine=libaio\nbs=64k\nrw=randrw\nrwmixread=70\niodepth=16\nruntime=2m\n"
+	free(tu_write_in(tu_dir, "plan.fio", "[global]\nioengine=libaio\nbs=64k\nrw=randrw\nrwmixread=70\niodepth=16\nruntime=2m\n"
 			       "ramp_time=5\nsize=1g\n[d1]\nfilename=/dev/sdb\n[d2]\nfilename=/dev/sdc\n"
-			       "[seq]\nstonewall\nrw=read\nfilename=/dev/sdb\n[indir]\nrw=write\ndirectory=/mnt/t\n");
+			       "[seq]\nstonewall\nrw=read\nfilename=/dev/sdb\n[indir]\nrw=write\ndirectory=/mnt/t\n"));
 	path = path_of("plan.fio");
 	args[0] = path;
 	plan_options_init(&o);
 	plan_init(&p);
 	errbuf_init(&err);
-	o.workdir = tmpdir;
+	o.workdir = tu_dir;
 	o.each_job = 1; /* one run per section (or per sections differing only by filename); together: test_jobs_plan.c */
 	if (plan_build(args, 1, &o, &p, &err) < 0)
 		fail_msg("%s", err.msg);
@@ -365,23 +355,6 @@ static void test_plan_jobfile(void **state)
 	free(path);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bench-test-fio-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char *argv[] = { "rm", "-rf", tmpdir, NULL };
-	struct errbuf err;
-	int code;
-	(void)state;
-	errbuf_init(&err);
-	return proc_run_capture(argv, 10000, NULL, &code, &err);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,5 +363,5 @@ int main(void)
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_plan_jobfile),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
 }

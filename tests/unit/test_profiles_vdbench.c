@@ -28,24 +28,14 @@
 #include "core/proc.h"
 #include "core/strbuf.h"
 #include "profiles/profile.h"
+#include "testutil.h"
 
-static char tmpdir[64];
-
-static char *write_file(const char *name, const char *text)
-{
-	char *p = xasprintf("%s/%s", tmpdir, name);
-	FILE *f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	return p;
-}
 
 /* Plans `text` (as file "t.vdb"), with optional variables; returns 0 or -1 (err filled). */
 static int plan_text(const char *text, const char *var, struct plan *p, struct errbuf *err)
 {
 	struct plan_options o;
-	char *path = write_file("t.vdb", text);
+	char *path = tu_write_in(tu_dir, "t.vdb", text);
 	const char *args[1] = { path };
 	int rc;
 
@@ -76,7 +66,7 @@ static void test_lexical(void **state)
 	struct errbuf err;
 
 	(void)state;
-	free(write_file("inc.vdb", "sd=sd2,lun=/dev/inc,threads=4\n"));
+	free(tu_write_in(tu_dir, "inc.vdb", "sd=sd2,lun=/dev/inc,threads=4\n"));
 	if (plan_text("* comment\n# comment\n/ comment\n"
 		      "sd=default,th=16\n"
 		      "sd=sd1,lun=\"/dev/a b\"   trailing words are ignored,\n"
@@ -274,23 +264,6 @@ static void test_refused(void **state)
 	}
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bench-test-vdb-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char *argv[] = { "rm", "-rf", tmpdir, NULL };
-	struct errbuf err;
-	int code;
-	(void)state;
-	errbuf_init(&err);
-	return proc_run_capture(argv, 10000, NULL, &code, &err);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,5 +274,5 @@ int main(void)
 		cmocka_unit_test(test_host_lines),
 		cmocka_unit_test(test_refused),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
 }

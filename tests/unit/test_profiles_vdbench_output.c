@@ -22,12 +22,12 @@
 #include "core/proc.h"
 #include "core/strbuf.h"
 #include "engines/vdbench_output.h"
+#include "testutil.h"
 
-static char tmpdir[64];
 
 static void put(const char *dir, const char *name, const char *text)
 {
-	char *d = xasprintf("%s/%s", tmpdir, dir), *p = xasprintf("%s/%s", d, name);
+	char *d = xasprintf("%s/%s", tu_dir, dir), *p = xasprintf("%s/%s", d, name);
 	FILE *f;
 	mkdir(d, 0755);
 	f = fopen(p, "w");
@@ -47,7 +47,7 @@ static void test_50406_layout(void **state)
 {
 	struct import_batch b;
 	struct errbuf err;
-	char *dir = xasprintf("%s/v506", tmpdir);
+	char *dir = xasprintf("%s/v506", tu_dir);
 	const struct host_result *h;
 	const struct cpu_result *c;
 
@@ -140,7 +140,7 @@ static void test_refusals(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct import_batch b;
 		struct errbuf err;
-		char *dir = xasprintf("%s/%s", tmpdir, cases[i].dir);
+		char *dir = xasprintf("%s/%s", tu_dir, cases[i].dir);
 		put(cases[i].dir, "flatfile.html", cases[i].flat);
 		import_batch_init(&b);
 		errbuf_init(&err);
@@ -155,7 +155,7 @@ static void test_refusals(void **state)
 	{
 		struct import_batch b;
 		struct errbuf err;
-		char *dir = xasprintf("%s/empty", tmpdir);
+		char *dir = xasprintf("%s/empty", tu_dir);
 		mkdir(dir, 0755);
 		assert_int_equal(vdbench_output_detect(dir), 0);
 		import_batch_init(&b);
@@ -167,28 +167,11 @@ static void test_refusals(void **state)
 	}
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bench-test-vdbout-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char *argv[] = { "rm", "-rf", tmpdir, NULL };
-	struct errbuf err;
-	int code;
-	(void)state;
-	errbuf_init(&err);
-	return proc_run_capture(argv, 10000, NULL, &code, &err);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_50406_layout),
 		cmocka_unit_test(test_refusals),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
 }

@@ -21,6 +21,7 @@
 #include "report/charts.h"
 #include "core/identity.h"
 #include "report/report.h"
+#include "testutil.h"
 
 static void test_cell(void **state)
 {
@@ -86,40 +87,6 @@ static void test_parse(void **state)
 }
 
 /* A run in memory (what report_load would give). */
-static void add_run(struct rep_set *s, int64_t id, const char *name, const char *status, const char *tool,
-		    uint64_t bs, int rd, int rnd, const char *transport, const char *stack, double iops, double lat)
-{
-	struct rep_run *r;
-
-	ARRAY_GROW(s->v, s->cap, s->n + 1);
-	r = &s->v[s->n++];
-	memset(r, 0, sizeof(*r));
-	kvlist_init(&r->labels);
-	r->id = id;
-	r->name = xstrdup(name);
-	r->status = xstrdup(status);
-	r->tool = xstrdup(tool);
-	r->bs_bytes = bs;
-	r->read_pct = rd;
-	r->random_pct = rnd;
-	{
-		struct workload w;
-		workload_init(&w);
-		w.tool = xstrdup(tool);
-		w.bs_bytes = bs;
-		w.read_pct = rd;
-		w.random_pct = rnd;
-		r->identity = workload_identity(&w);
-		workload_release(&w);
-	}
-	kvlist_add(&r->labels, "stack", stack);
-	kvlist_add(&r->labels, "transport", transport);
-	for (int m = 0; m < RM_NR; m++)
-		r->m[m] = NAN;
-	r->m[RM_IOPS] = iops;
-	r->m[RM_RLAT] = lat;
-}
-
 static void test_table_and_compare(void **state)
 {
 	struct rep_set s;
@@ -133,14 +100,14 @@ static void test_table_and_compare(void **state)
 	rep_set_init(&s);
 	errbuf_init(&err);
 	/* stack r0: w1 on both sides (A has 3 repetitions), w2 A only, w3 B only; stack r5: B only */
-	add_run(&s, 1, "w1", "done", "fio", 4096, 70, 100, "nvmeof", "r0", 100, 1.0);
-	add_run(&s, 2, "w1", "done", "fio", 4096, 70, 100, "nvmeof", "r0", 300, 3.0);
-	add_run(&s, 3, "w1", "partial", "fio", 4096, 70, 100, "nvmeof", "r0", 200, 2.0);
-	add_run(&s, 4, "w1-other-name", "done", "fio", 4096, 70, 100, "iser", "r0", 50, 4.0);
-	add_run(&s, 5, "w2", "done", "fio", 8192, 0, 0, "nvmeof", "r0", 10, NAN);
-	add_run(&s, 6, "w3", "done", "vdbench", 8192, 0, 0, "iser", "r0", 20, NAN);
-	add_run(&s, 7, "w1", "done", "fio", 4096, 70, 100, "iser", "r5", 60, 1.0);
-	add_run(&s, 8, "w1", "failed", "fio", 4096, 70, 100, "iser", "r0", 1e9, 1e9);
+	tu_rep_add(&s, 1, "w1", "done", "fio", 4096, 70, 100, "nvmeof", "r0", 100, 1.0);
+	tu_rep_add(&s, 2, "w1", "done", "fio", 4096, 70, 100, "nvmeof", "r0", 300, 3.0);
+	tu_rep_add(&s, 3, "w1", "partial", "fio", 4096, 70, 100, "nvmeof", "r0", 200, 2.0);
+	tu_rep_add(&s, 4, "w1-other-name", "done", "fio", 4096, 70, 100, "iser", "r0", 50, 4.0);
+	tu_rep_add(&s, 5, "w2", "done", "fio", 8192, 0, 0, "nvmeof", "r0", 10, NAN);
+	tu_rep_add(&s, 6, "w3", "done", "vdbench", 8192, 0, 0, "iser", "r0", 20, NAN);
+	tu_rep_add(&s, 7, "w1", "done", "fio", 4096, 70, 100, "iser", "r5", 60, 1.0);
+	tu_rep_add(&s, 8, "w1", "failed", "fio", 4096, 70, 100, "iser", "r0", 1e9, 1e9);
 
 	kvlist_init(&by);
 	rep_table_build(&t, &s, &by);
@@ -243,11 +210,7 @@ static void test_store_roundtrip(void **state)
 	h->usr_cpu_pct = 3;
 	h->sys_cpu_pct = 4;
 	h->fio_version = xstrdup("fio-3.33");
-	h->dir[DDIR_READ].present = 1;
-	h->dir[DDIR_READ].iops = 700;
-	h->dir[DDIR_READ].bw_bytes = 700 * 4096.0;
-	h->dir[DDIR_READ].clat.present = 1;
-	h->dir[DDIR_READ].clat.mean_ns = 250000;
+	tu_clat_dir(h, DDIR_READ, 700, 250000);
 	h->dir[DDIR_READ].bins = xcalloc(2, sizeof(struct hist_bin));
 	h->dir[DDIR_READ].bins[0] = (struct hist_bin){ 100000, 98 };
 	h->dir[DDIR_READ].bins[1] = (struct hist_bin){ 3000000, 2 };
@@ -288,14 +251,7 @@ static void test_store_roundtrip(void **state)
 	rep_set_release(&set);
 	store_close(st);
 	kvlist_release(&labels);
-	unlink(path);
-	{
-		char *wal = xasprintf("%s-wal", path), *shm = xasprintf("%s-shm", path);
-		unlink(wal);
-		unlink(shm);
-		free(wal);
-		free(shm);
-	}
+	tu_remove_db(path);
 }
 
 int main(void)

@@ -17,6 +17,7 @@
 #include "core/strbuf.h"
 #include "report/chart_bars.h"
 #include "report/report.h"
+#include "testutil.h"
 
 static void test_parse_n(void **state)
 {
@@ -54,34 +55,9 @@ static void test_parse_n(void **state)
 static void add_run(struct rep_set *s, int64_t id, const char *name, uint64_t bs, const char *transport,
 		    const char *stack, double iops, double lat)
 {
-	struct rep_run *r;
-	struct workload w;
+	struct rep_run *r = tu_rep_add(s, id, name, "done", "fio", bs, 70, 100, transport, stack, iops, lat);
 
-	ARRAY_GROW(s->v, s->cap, s->n + 1);
-	r = &s->v[s->n++];
-	memset(r, 0, sizeof(*r));
-	kvlist_init(&r->labels);
-	r->id = id;
-	r->name = xstrdup(name);
-	r->status = xstrdup("done");
-	r->tool = xstrdup("fio");
-	r->bs_bytes = bs;
-	r->read_pct = 70;
-	r->random_pct = 100;
-	workload_init(&w);
-	w.tool = xstrdup("fio");
-	w.bs_bytes = bs;
-	w.read_pct = 70;
-	w.random_pct = 100;
-	r->identity = workload_identity(&w);
-	workload_release(&w);
 	kvlist_add(&r->labels, "alias.transport", "rdma:NVMe-oF,tcp:NVMe/TCP");
-	kvlist_add(&r->labels, "stack", stack);
-	kvlist_add(&r->labels, "transport", transport);
-	for (int m = 0; m < RM_NR; m++)
-		r->m[m] = NAN;
-	r->m[RM_IOPS] = iops;
-	r->m[RM_RLAT] = lat;
 }
 
 static void test_build_n(void **state)

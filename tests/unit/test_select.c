@@ -23,6 +23,7 @@
 #include "report/gate_select.h"
 #include "report/report.h"
 #include "report/select.h"
+#include "testutil.h"
 
 static char dbpath[64];
 
@@ -54,17 +55,6 @@ static const struct {
 	{ "rw=randread", "suite-only,run-only,run-lab-suite-prod,run-prod-suite-lab,tier-silver,no-labels" },
 };
 
-static void remove_db(const char *path)
-{
-	char buf[96];
-
-	unlink(path);
-	snprintf(buf, sizeof(buf), "%s-wal", path);
-	unlink(buf);
-	snprintf(buf, sizeof(buf), "%s-shm", path);
-	unlink(buf);
-}
-
 static void parse_labels(const char *text, struct kvlist *out)
 {
 	char *copy = xstrdup(text), *save = NULL;
@@ -91,9 +81,9 @@ static int setup(void **state)
 	struct store *st;
 	struct errbuf err;
 
-	(void)state;
+	*state = dbpath;
 	snprintf(dbpath, sizeof(dbpath), "/tmp/test_select-%ld.db", (long)getpid());
-	remove_db(dbpath);
+	tu_remove_db(dbpath);
 	errbuf_init(&err);
 	assert_int_equal(store_open(dbpath, 0, &st, &err), 0);
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
@@ -107,31 +97,14 @@ static int setup(void **state)
 		parse_labels(runs[i].suite_labels, &labels);
 		assert_int_equal(store_suite_add(st, runs[i].name, "run", NULL, 1, &labels, &suite, &err), 0);
 		kvlist_release(&labels);
-		run_spec_init(&spec);
-		spec.name = xstrdup(runs[i].name);
-		spec.seq = 1;
-		spec.repetition = 1;
-		spec.engine = xstrdup("fio");
-		spec.wl.tool = xstrdup("fio");
-		spec.wl.rw = xstrdup("randread");
-		spec.wl.bs_bytes = 4096;
-		spec.wl.read_pct = 100;
-		spec.wl.random_pct = 100;
-		spec.wl.iodepth = 8;
-		spec.wl.numjobs = 1;
-		spec.wl.runtime_s = 10;
+		tu_spec(&spec, runs[i].name, 1, 1, "fio", "randread", 100, 8, 10);
 		parse_labels(runs[i].run_labels, &spec.labels);
 		run_result_init(&res);
 		h = run_result_add_host(&res, "*");
 		h->usr_cpu_pct = 3;
 		h->sys_cpu_pct = 4 + (double)i;
-		h->dir[DDIR_READ].present = 1;
-		h->dir[DDIR_READ].ios = 20000;
+		tu_clat_dir(h, DDIR_READ, 2000, 400000)->ios = 20000;
 		h->dir[DDIR_READ].runtime_ms = 10000;
-		h->dir[DDIR_READ].iops = 2000;
-		h->dir[DDIR_READ].bw_bytes = 2000 * 4096.0;
-		h->dir[DDIR_READ].clat.present = 1;
-		h->dir[DDIR_READ].clat.mean_ns = 400000;
 		if (!runs[i].fio_cpu_only) {
 			/* procstat must win, whatever the order the rows were written in */
 			add_cpu(&res, "fio", 90, 99);
@@ -145,13 +118,6 @@ static int setup(void **state)
 		run_spec_release(&spec);
 	}
 	store_close(st);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	remove_db(dbpath);
 	return 0;
 }
 
@@ -294,5 +260,5 @@ int main(void)
 		cmocka_unit_test(test_latest_and_suite),
 		cmocka_unit_test(test_value),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, tu_db_teardown);
 }

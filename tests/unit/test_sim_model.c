@@ -70,6 +70,17 @@ static double closed_loop(struct sim_model *m, unsigned iodepth, enum sim_op op,
 	return (double)(n - 1) / ((t - t0) / 1e9);
 }
 
+/* closed_loop on a fresh model of `kv`, freed afterwards. */
+static double model_loop(const char *const *kv, unsigned iodepth, enum sim_op op, uint64_t bs, enum pattern p,
+			 unsigned n)
+{
+	struct sim_model *m = model(kv);
+	double iops = closed_loop(m, iodepth, op, bs, p, n);
+
+	sim_model_free(m);
+	return iops;
+}
+
 static void near(double got, double want, double tol, const char *what)
 {
 	if (fabs(got - want) > tol * want)
@@ -156,28 +167,17 @@ static void test_presets_override(void **state)
 
 static void test_known_answers(void **state)
 {
-	struct sim_model *m;
 	static const char *fixed[] = { "lat", "100us", NULL };
 	static const char *units8[] = { "lat", "100us", "units", "8", NULL };
 	static const char *bw[] = { "lat", "10us", "units", "4", "bw", "1e9", NULL };
 	static const char *transport[] = { "lat", "100us", "transport_lat", "20us", NULL };
 
 	(void)state;
-	m = model(fixed);
-	near(closed_loop(m, 1, SIM_READ, 4096, RAND, 20000), 10000, 1e-3, "fixed 100us qd1");
-	sim_model_free(m);
-	m = model(units8);
-	near(closed_loop(m, 32, SIM_READ, 4096, RAND, 50000), 80000, 1e-3, "8 units qd32");
-	sim_model_free(m);
-	m = model(units8);
-	near(closed_loop(m, 4, SIM_READ, 4096, RAND, 50000), 40000, 1e-3, "8 units qd4");
-	sim_model_free(m);
-	m = model(bw);
-	near(closed_loop(m, 4, SIM_WRITE, 262144, SEQ, 20000) * 262144, 1e9, 1e-3, "1 GB/s cap");
-	sim_model_free(m);
-	m = model(transport);
-	near(closed_loop(m, 1, SIM_READ, 4096, RAND, 20000), 1e9 / 120e3, 1e-3, "transport adds");
-	sim_model_free(m);
+	near(model_loop(fixed, 1, SIM_READ, 4096, RAND, 20000), 10000, 1e-3, "fixed 100us qd1");
+	near(model_loop(units8, 32, SIM_READ, 4096, RAND, 50000), 80000, 1e-3, "8 units qd32");
+	near(model_loop(units8, 4, SIM_READ, 4096, RAND, 50000), 40000, 1e-3, "8 units qd4");
+	near(model_loop(bw, 4, SIM_WRITE, 262144, SEQ, 20000) * 262144, 1e9, 1e-3, "1 GB/s cap");
+	near(model_loop(transport, 1, SIM_READ, 4096, RAND, 20000), 1e9 / 120e3, 1e-3, "transport adds");
 }
 
 static void test_raid_ops(void **state)
@@ -222,25 +222,16 @@ static void test_raid_throughput(void **state)
 {
 	static const char *r0[] = { "lat", "500us", "raid", "raid0", "members", "8", NULL };
 	static const char *r5[] = { "lat", "500us", "raid", "raid5", "members", "8", NULL };
-	struct sim_model *m;
 	double a, b;
 
 	(void)state;
-	m = model(r0);
-	a = closed_loop(m, 64, SIM_WRITE, 4096, RAND, 40000);
-	sim_model_free(m);
-	m = model(r5);
-	b = closed_loop(m, 64, SIM_WRITE, 4096, RAND, 40000);
-	sim_model_free(m);
+	a = model_loop(r0, 64, SIM_WRITE, 4096, RAND, 40000);
+	b = model_loop(r5, 64, SIM_WRITE, 4096, RAND, 40000);
 	print_message("raid5/raid0 4k random writes: %.0f / %.0f = %.3f\n", b, a, b / a);
 	near(b / a, 0.25, 0.05, "raid5/raid0 random 4k write ratio");
 
-	m = model(r0);
-	a = closed_loop(m, 16, SIM_WRITE, 1 << 20, SEQ, 20000);
-	sim_model_free(m);
-	m = model(r5);
-	b = closed_loop(m, 16, SIM_WRITE, 1 << 20, SEQ, 20000);
-	sim_model_free(m);
+	a = model_loop(r0, 16, SIM_WRITE, 1 << 20, SEQ, 20000);
+	b = model_loop(r5, 16, SIM_WRITE, 1 << 20, SEQ, 20000);
 	print_message("raid5/raid0 1 MiB sequential writes: %.0f / %.0f = %.3f\n", b, a, b / a);
 	near(b / a, 7.0 / 8.0, 0.02, "raid5/raid0 full-stripe ratio");
 
@@ -249,21 +240,12 @@ static void test_raid_throughput(void **state)
 		static const char *r10[] = { "lat", "100us", "raid", "raid10", "members", "8", NULL };
 		static const char *cap[] = { "lat", "10us", "units", "8", "iops", "5000", "link_iops", "3000", NULL };
 
-		m = model(r1);
-		near(closed_loop(m, 16, SIM_READ, 4096, RAND, 20000), 20000, 0.01, "raid1 over 2: reads");
-		sim_model_free(m);
-		m = model(r1);
-		near(closed_loop(m, 16, SIM_WRITE, 4096, RAND, 20000), 10000, 0.01, "raid1 over 2: writes");
-		sim_model_free(m);
-		m = model(r10);
-		near(closed_loop(m, 128, SIM_READ, 4096, RAND, 20000), 80000, 0.08, "raid10 over 8: random reads");
-		sim_model_free(m);
-		m = model(r10);
-		near(closed_loop(m, 128, SIM_WRITE, 4096, RAND, 20000), 40000, 0.08, "raid10 over 8: random writes");
-		sim_model_free(m);
-		m = model(cap); /* the lower of the device and the link IOPS caps wins */
-		near(closed_loop(m, 16, SIM_READ, 4096, RAND, 20000), 3000, 0.01, "link IOPS cap");
-		sim_model_free(m);
+		near(model_loop(r1, 16, SIM_READ, 4096, RAND, 20000), 20000, 0.01, "raid1 over 2: reads");
+		near(model_loop(r1, 16, SIM_WRITE, 4096, RAND, 20000), 10000, 0.01, "raid1 over 2: writes");
+		near(model_loop(r10, 128, SIM_READ, 4096, RAND, 20000), 80000, 0.08, "raid10 over 8: random reads");
+		near(model_loop(r10, 128, SIM_WRITE, 4096, RAND, 20000), 40000, 0.08, "raid10 over 8: random writes");
+		/* the lower of the device and the link IOPS caps wins */
+		near(model_loop(cap, 16, SIM_READ, 4096, RAND, 20000), 3000, 0.01, "link IOPS cap");
 	}
 }
 

@@ -20,26 +20,7 @@
 #include "core/store.h"
 #include "core/store_internal.h"
 #include "core/strbuf.h"
-
-static char *tmp_db(void)
-{
-	char tmpl[] = "/tmp/bench-test-store-XXXXXX";
-	int fd = mkstemp(tmpl);
-	assert_true(fd >= 0);
-	close(fd);
-	unlink(tmpl);
-	return xstrdup(tmpl);
-}
-
-static void remove_db(const char *path)
-{
-	char buf[512];
-	unlink(path);
-	snprintf(buf, sizeof(buf), "%s-wal", path);
-	unlink(buf);
-	snprintf(buf, sizeof(buf), "%s-shm", path);
-	unlink(buf);
-}
+#include "testutil.h"
 
 static char *schema_of(sqlite3 *db)
 {
@@ -67,7 +48,7 @@ static void test_migrations_equal_fresh(void **state)
 	int latest = store_schema_version();
 	assert_true(latest >= 1);
 	/* For every older version k: a database built to k, then opened (migrated), equals a fresh one. */
-	char *fresh_path = tmp_db();
+	char *fresh_path = tu_tmp_db("store");
 	struct store *st;
 	struct errbuf err;
 	errbuf_init(&err);
@@ -75,7 +56,7 @@ static void test_migrations_equal_fresh(void **state)
 	char *fresh = schema_of(store_db(st));
 	store_close(st);
 	for (int k = 0; k < latest; k++) {
-		char *p = tmp_db();
+		char *p = tu_tmp_db("store");
 		sqlite3 *db;
 		assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
 		assert_int_equal(store_migrate(db, k, &err), 0);
@@ -85,15 +66,11 @@ static void test_migrations_equal_fresh(void **state)
 		assert_string_equal(migrated, fresh);
 		store_close(st);
 		free(migrated);
-		remove_db(p);
-		free(p);
+		tu_free_db(p);
 	}
 	free(fresh);
-	remove_db(fresh_path);
-	free(fresh_path);
+	tu_free_db(fresh_path);
 }
-
-static int64_t count(sqlite3 *db, const char *sql);
 
 /*
  * Migration 3 rebuilds table result (its UNIQUE key gets the job): a database at version 2 with results,
@@ -103,7 +80,7 @@ static int64_t count(sqlite3 *db, const char *sql);
 static void test_migration_keeps_result_rows(void **state)
 {
 	(void)state;
-	char *p = tmp_db(), *fresh_path = tmp_db();
+	char *p = tu_tmp_db("store"), *fresh_path = tu_tmp_db("store");
 	struct store *st;
 	struct errbuf err;
 	sqlite3 *db;
@@ -125,20 +102,20 @@ static void test_migration_keeps_result_rows(void **state)
 
 	assert_int_equal(store_open(p, 0, &st, &err), 0);
 	db = store_db(st);
-	assert_int_equal(count(db, "PRAGMA user_version"), store_schema_version());
-	assert_int_equal(count(db, "PRAGMA foreign_keys"), 1);
-	assert_int_equal(count(db, "SELECT count(*) FROM result"), 2);
-	assert_int_equal(count(db, "SELECT count(*) FROM result WHERE job = '*'"), 2);
-	assert_int_equal(count(db, "SELECT count(*) FROM result_pct"), 4);
-	assert_int_equal(count(db, "SELECT count(*) FROM result_bin"), 4);
-	assert_int_equal(count(db, "SELECT count(*) FROM result_bin JOIN result ON result.id = result_id "
+	assert_int_equal(tu_count(db, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(tu_count(db, "PRAGMA foreign_keys"), 1);
+	assert_int_equal(tu_count(db, "SELECT count(*) FROM result"), 2);
+	assert_int_equal(tu_count(db, "SELECT count(*) FROM result WHERE job = '*'"), 2);
+	assert_int_equal(tu_count(db, "SELECT count(*) FROM result_pct"), 4);
+	assert_int_equal(tu_count(db, "SELECT count(*) FROM result_bin"), 4);
+	assert_int_equal(tu_count(db, "SELECT count(*) FROM result_bin JOIN result ON result.id = result_id "
 				   "WHERE host = '*' AND job = '*'"), 2);
-	assert_int_equal(count(db, "SELECT value_ns FROM result_pct JOIN result ON result.id = result_id "
+	assert_int_equal(tu_count(db, "SELECT value_ns FROM result_pct JOIN result ON result.id = result_id "
 				   "WHERE host = 'localhost' AND pct = 99"), 2000);
-	assert_int_equal(count(db, "PRAGMA foreign_key_check"), -1);
+	assert_int_equal(tu_count(db, "PRAGMA foreign_key_check"), -1);
 	/* and the cascade still works on the rebuilt table */
 	assert_int_equal(sqlite3_exec(db, "DELETE FROM run WHERE id = 7", NULL, NULL, NULL), SQLITE_OK);
-	assert_int_equal(count(db, "SELECT count(*) FROM result_bin"), 0);
+	assert_int_equal(tu_count(db, "SELECT count(*) FROM result_bin"), 0);
 	{
 		char *migrated = schema_of(db), *fresh;
 		struct store *fs;
@@ -150,29 +127,17 @@ static void test_migration_keeps_result_rows(void **state)
 		free(migrated);
 	}
 	store_close(st);
-	remove_db(p);
-	remove_db(fresh_path);
+	tu_remove_db(p);
+	tu_remove_db(fresh_path);
 	free(p);
 	free(fresh_path);
 }
 
 static void fill_spec(struct run_spec *s)
 {
-	run_spec_init(s);
-	s->name = xstrdup("fio-1vmdk-100ws-4k-70rdpct-100randompct-4threads");
-	s->seq = 3;
-	s->repetition = 2;
-	s->engine = xstrdup("fio");
+	tu_spec(s, "fio-1vmdk-100ws-4k-70rdpct-100randompct-4threads", 3, 2, "fio", "randrw", 70, 4, 10);
 	kvlist_add(&s->labels, "stack", "mdadm-raid5");
 	kvlist_add(&s->engine_opts, "preset", "iser");
-	s->wl.tool = xstrdup("fio");
-	s->wl.rw = xstrdup("randrw");
-	s->wl.bs_bytes = 4096;
-	s->wl.read_pct = 70;
-	s->wl.random_pct = 100;
-	s->wl.iodepth = 4;
-	s->wl.numjobs = 1;
-	s->wl.runtime_s = 10;
 	s->wl.ramp_s = 2;
 	s->wl.size = xstrdup("100%");
 	kvlist_add(&s->wl.opts, "rw", "randrw");
@@ -202,21 +167,10 @@ static void test_spec_json_round_trip(void **state)
 	run_spec_release(&b);
 }
 
-static int64_t count(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *s;
-	int64_t n = -1;
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
-}
-
 static void test_run_lifecycle(void **state)
 {
 	(void)state;
-	char *p = tmp_db();
+	char *p = tu_tmp_db("store");
 	struct store *st;
 	struct errbuf err;
 	struct run_spec s;
@@ -235,7 +189,7 @@ static void test_run_lifecycle(void **state)
 	/* Committed before load: a second connection sees the 'running' row. */
 	sqlite3 *other;
 	assert_int_equal(sqlite3_open(p, &other), SQLITE_OK);
-	assert_int_equal(count(other, "SELECT count(*) FROM run WHERE status = 'running'"), 1);
+	assert_int_equal(tu_count(other, "SELECT count(*) FROM run WHERE status = 'running'"), 1);
 
 	run_result_init(&r);
 	struct host_result *h = run_result_add_host(&r, "localhost");
@@ -250,28 +204,27 @@ static void test_run_lifecycle(void **state)
 	run_result_aggregate(&r);
 	run_result_add_artifact(&r, "jobfile", "[x]\n", 4);
 	assert_int_equal(store_run_finish(st, run, RUN_DONE, NULL, &r, &err), 0);
-	assert_int_equal(count(other, "SELECT count(*) FROM run WHERE status = 'done'"), 1);
-	assert_int_equal(count(other, "SELECT count(*) FROM result WHERE host = '*' AND ddir = 'total'"), 1);
-	assert_int_equal(count(other, "SELECT count(*) FROM result_bin"), 8); /* 2 bins x (read, total) x (host, aggregate) */
-	assert_int_equal(count(other, "SELECT value_ns FROM result_pct JOIN result ON result.id = result_id "
+	assert_int_equal(tu_count(other, "SELECT count(*) FROM run WHERE status = 'done'"), 1);
+	assert_int_equal(tu_count(other, "SELECT count(*) FROM result WHERE host = '*' AND ddir = 'total'"), 1);
+	assert_int_equal(tu_count(other, "SELECT count(*) FROM result_bin"), 8); /* 2 bins x (read, total) x (host, aggregate) */
+	assert_int_equal(tu_count(other, "SELECT value_ns FROM result_pct JOIN result ON result.id = result_id "
 				      "WHERE host = '*' AND ddir = 'read' AND pct = 50"), 1000);
-	assert_int_equal(count(other, "SELECT value_ns FROM result_pct JOIN result ON result.id = result_id "
+	assert_int_equal(tu_count(other, "SELECT value_ns FROM result_pct JOIN result ON result.id = result_id "
 				      "WHERE host = '*' AND ddir = 'read' AND pct = 99"), 2000);
 	assert_int_equal(store_run_lookup(st, suite, 3, 2, &again, &status, &err), 0);
 	assert_int_equal(again, run);
 	assert_int_equal(status, RUN_DONE);
 	/* Starting the same (seq, repetition) again replaces the old row and everything under it. */
 	assert_int_equal(store_run_begin(st, suite, &s, &again, &err), 0);
-	assert_int_equal(count(other, "SELECT count(*) FROM run"), 1);
-	assert_int_equal(count(other, "SELECT count(*) FROM result"), 0);
-	assert_int_equal(count(other, "PRAGMA foreign_key_check"), -1);
+	assert_int_equal(tu_count(other, "SELECT count(*) FROM run"), 1);
+	assert_int_equal(tu_count(other, "SELECT count(*) FROM result"), 0);
+	assert_int_equal(tu_count(other, "PRAGMA foreign_key_check"), -1);
 	sqlite3_close(other);
 	run_result_release(&r);
 	run_spec_release(&s);
 	kvlist_release(&labels);
 	store_close(st);
-	remove_db(p);
-	free(p);
+	tu_free_db(p);
 }
 
 static void test_open_errors(void **state)
@@ -285,14 +238,13 @@ static void test_open_errors(void **state)
 	assert_non_null(strstr(err.msg, "directory"));
 	assert_int_equal(store_open("/nonexistent-dir/x.db", STORE_READONLY, &st, &err), -1);
 	/* A file that is not SQLite. */
-	char *p = tmp_db();
+	char *p = tu_tmp_db("store");
 	FILE *f = fopen(p, "w");
 	fputs("this is not a database, just text that is long enough to have a header........", f);
 	fclose(f);
 	assert_int_equal(store_open(p, 0, &st, &err), -1);
 	assert_int_equal(err.kind, ERR_STORE);
-	remove_db(p);
-	free(p);
+	tu_free_db(p);
 }
 
 int main(void)

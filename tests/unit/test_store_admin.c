@@ -22,38 +22,7 @@
 #include "core/store_admin.h"
 #include "core/store_internal.h"
 #include "core/strbuf.h"
-
-static char *tmp_db(void)
-{
-	char tmpl[] = "/tmp/bench-test-admin-XXXXXX";
-	int fd = mkstemp(tmpl);
-	assert_true(fd >= 0);
-	close(fd);
-	unlink(tmpl);
-	return xstrdup(tmpl);
-}
-
-static void remove_db(char *path)
-{
-	char buf[512];
-	unlink(path);
-	snprintf(buf, sizeof(buf), "%s-wal", path);
-	unlink(buf);
-	snprintf(buf, sizeof(buf), "%s-shm", path);
-	unlink(buf);
-	free(path);
-}
-
-static int64_t count(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *s;
-	int64_t n = -1;
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
-}
+#include "testutil.h"
 
 static const char art_bytes[] = "{\"fio\": 1}\n\0binary\xff tail";
 
@@ -112,14 +81,14 @@ static void counts(sqlite3 *db, int64_t *out)
 	for (int i = 0; tables[i]; i++) {
 		char sql[128];
 		snprintf(sql, sizeof(sql), "SELECT count(*) FROM \"%s\"", tables[i]);
-		out[i] = count(db, sql);
+		out[i] = tu_count(db, sql);
 	}
 }
 
 static void test_merge(void **state)
 {
 	(void)state;
-	char *pa = tmp_db(), *pb = tmp_db();
+	char *pa = tu_tmp_db("admin"), *pb = tu_tmp_db("admin");
 	struct store *a, *b;
 	struct errbuf err;
 	struct admin_merge m;
@@ -155,12 +124,12 @@ static void test_merge(void **state)
 		assert_int_equal(cm[i], ca[i] + cb[i]);
 	}
 	/* the other file's rows under their new ids */
-	assert_int_equal(count(store_db(a), "SELECT count(*) FROM run r JOIN suite s ON s.id = r.suite_id "
+	assert_int_equal(tu_count(store_db(a), "SELECT count(*) FROM run r JOIN suite s ON s.id = r.suite_id "
 				     "WHERE s.name = 'lab2-x' AND r.name LIKE 'lab2-x-run%'"), 2);
-	assert_int_equal(count(store_db(a), "SELECT sum(b.count) FROM result_bin b JOIN result r ON r.id = b.result_id "
+	assert_int_equal(tu_count(store_db(a), "SELECT sum(b.count) FROM result_bin b JOIN result r ON r.id = b.result_id "
 				     "JOIN run ON run.id = r.run_id WHERE run.name = 'lab2-x-run2' AND r.host = '*' "
 				     "AND r.ddir = 'read'"), 60 + 41);
-	assert_int_equal(count(store_db(a), "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	assert_int_equal(tu_count(store_db(a), "SELECT count(*) FROM pragma_foreign_key_check"), 0);
 
 	/* again: nothing new */
 	assert_int_equal(store_admin_merge(a, pb, 0, &m, &err), 0);
@@ -189,14 +158,14 @@ static void test_merge(void **state)
 		assert_int_equal(cm[i], cb[i]);
 	store_close(a);
 	store_close(b);
-	remove_db(pa);
-	remove_db(pb);
+	tu_free_db(pa);
+	tu_free_db(pb);
 }
 
 static void test_merge_refuses(void **state)
 {
 	(void)state;
-	char *pa = tmp_db(), *pb = tmp_db();
+	char *pa = tu_tmp_db("admin"), *pb = tu_tmp_db("admin");
 	struct store *a;
 	struct errbuf err;
 	struct admin_merge m;
@@ -229,16 +198,16 @@ static void test_merge_refuses(void **state)
 	assert_non_null(strstr(err.msg, "schema version 99"));
 	/* the database is usable afterwards (the other file was detached) */
 	add_suite(a, "after", 1, NULL);
-	assert_int_equal(count(store_db(a), "SELECT count(*) FROM pragma_database_list WHERE name = 'merge_src'"), 0);
+	assert_int_equal(tu_count(store_db(a), "SELECT count(*) FROM pragma_database_list WHERE name = 'merge_src'"), 0);
 	store_close(a);
-	remove_db(pa);
-	remove_db(pb);
+	tu_free_db(pa);
+	tu_free_db(pb);
 }
 
 static void test_rm_relabel(void **state)
 {
 	(void)state;
-	char *p = tmp_db();
+	char *p = tu_tmp_db("admin");
 	struct store *st;
 	struct errbuf err;
 	struct admin_counts c;
@@ -259,44 +228,44 @@ static void test_rm_relabel(void **state)
 	assert_int_equal(c.samples, 6);
 	assert_int_equal(c.artifacts, 2);
 	assert_int_equal(c.results, 2 * 4); /* read and total, host and aggregate */
-	assert_int_equal(count(store_db(st), "SELECT count(*) FROM run"), 3);
+	assert_int_equal(tu_count(store_db(st), "SELECT count(*) FROM run"), 3);
 
 	ids[2] = 999;
 	assert_int_equal(store_admin_rm(st, ids, 3, 0, &c, &err), -1);
 	assert_int_equal(err.kind, ERR_INPUT);
 	assert_non_null(strstr(err.msg, "no run with id 999"));
-	assert_int_equal(count(store_db(st), "SELECT count(*) FROM run"), 3);
+	assert_int_equal(tu_count(store_db(st), "SELECT count(*) FROM run"), 3);
 
 	kvlist_init(&ch);
 	kvlist_add(&ch, "rack", "r7");
 	kvlist_add(&ch, "n", NULL);
 	assert_int_equal(store_admin_relabel(st, ids, 2, &ch, 1, &changed, &err), 0);
 	assert_int_equal(changed, 4);
-	assert_int_equal(count(store_db(st), "SELECT count(*) FROM run_label WHERE key = 'rack'"), 0);
+	assert_int_equal(tu_count(store_db(st), "SELECT count(*) FROM run_label WHERE key = 'rack'"), 0);
 	assert_int_equal(store_admin_relabel(st, ids, 2, &ch, 0, &changed, &err), 0);
 	assert_int_equal(changed, 4);
-	assert_int_equal(count(store_db(st), "SELECT count(*) FROM run_label WHERE key = 'rack' AND value = 'r7'"), 2);
-	assert_int_equal(count(store_db(st), "SELECT count(*) FROM run_label WHERE key = 'n'"), 1);
+	assert_int_equal(tu_count(store_db(st), "SELECT count(*) FROM run_label WHERE key = 'rack' AND value = 'r7'"), 2);
+	assert_int_equal(tu_count(store_db(st), "SELECT count(*) FROM run_label WHERE key = 'n'"), 1);
 	assert_int_equal(store_admin_relabel(st, ids, 2, &ch, 0, &changed, &err), 0);
 	assert_int_equal(changed, 0); /* already so */
 	kvlist_release(&ch);
 
 	assert_int_equal(store_admin_rm(st, ids, 2, 0, &c, &err), 0);
-	assert_int_equal(count(store_db(st), "SELECT count(*) FROM run"), 1);
-	assert_int_equal(count(store_db(st), "SELECT count(*) FROM suite"), 1);
-	assert_int_equal(count(store_db(st), "SELECT count(*) FROM sample"), 3);
-	assert_int_equal(count(store_db(st), "SELECT count(*) FROM result_bin b WHERE NOT EXISTS "
+	assert_int_equal(tu_count(store_db(st), "SELECT count(*) FROM run"), 1);
+	assert_int_equal(tu_count(store_db(st), "SELECT count(*) FROM suite"), 1);
+	assert_int_equal(tu_count(store_db(st), "SELECT count(*) FROM sample"), 3);
+	assert_int_equal(tu_count(store_db(st), "SELECT count(*) FROM result_bin b WHERE NOT EXISTS "
 				      "(SELECT 1 FROM result r WHERE r.id = b.result_id)"), 0);
 	assert_int_equal(store_admin_vacuum(st, &before, &after, &err), 0);
 	assert_true(before > 0 && after > 0 && after <= before);
 	store_close(st);
-	remove_db(p);
+	tu_free_db(p);
 }
 
 static void test_check(void **state)
 {
 	(void)state;
-	char *p = tmp_db();
+	char *p = tu_tmp_db("admin");
 	struct store *st;
 	struct errbuf err;
 	struct kvlist pr;
@@ -322,13 +291,13 @@ static void test_check(void **state)
 	assert_string_equal(pr.v[2].key, "unfinished_run");
 	kvlist_release(&pr);
 	store_close(st);
-	remove_db(p);
+	tu_free_db(p);
 }
 
 static void test_reads(void **state)
 {
 	(void)state;
-	char *p = tmp_db();
+	char *p = tu_tmp_db("admin");
 	struct store *st;
 	struct errbuf err;
 	struct kvlist arts;
@@ -387,7 +356,7 @@ static void test_reads(void **state)
 	strbuf_release(&data);
 	kvlist_release(&arts);
 	store_close(st);
-	remove_db(p);
+	tu_free_db(p);
 }
 
 int main(void)

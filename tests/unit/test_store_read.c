@@ -20,19 +20,9 @@
 #include "core/store.h"
 #include "core/store_read.h"
 #include "core/strbuf.h"
+#include "testutil.h"
 
 static char dbpath[64];
-
-static void remove_db(const char *path)
-{
-	char buf[96];
-
-	unlink(path);
-	snprintf(buf, sizeof(buf), "%s-wal", path);
-	unlink(buf);
-	snprintf(buf, sizeof(buf), "%s-shm", path);
-	unlink(buf);
-}
 
 static struct dir_result *dir(struct host_result *h, enum ddir d, double iops)
 {
@@ -45,6 +35,15 @@ static struct dir_result *dir(struct host_result *h, enum ddir d, double iops)
 	h->dir[d].clat.mean_ns = 1e9 / iops;
 	snprintf(h->dir[d].pct_kind, sizeof(h->dir[d].pct_kind), "clat");
 	return &h->dir[d];
+}
+
+/* The cluster row (host '*') of RES with 1000 read IOPS. */
+static struct host_result *cluster_reads(struct run_result *res)
+{
+	struct host_result *h = run_result_add_host(res, "*");
+
+	dir(h, DDIR_READ, 1000);
+	return h;
 }
 
 static void set_bins(struct dir_result *d, const struct hist_bin *b, size_t n)
@@ -73,18 +72,7 @@ static int64_t add_run(struct store *st, int64_t suite, unsigned seq, const char
 	int64_t id;
 
 	errbuf_init(&err);
-	run_spec_init(&spec);
-	spec.name = xstrdup(name);
-	spec.seq = seq;
-	spec.repetition = 1;
-	spec.engine = xstrdup("fio");
-	spec.wl.tool = xstrdup("fio");
-	spec.wl.rw = xstrdup("randread");
-	spec.wl.bs_bytes = 4096;
-	spec.wl.read_pct = 100;
-	spec.wl.random_pct = 100;
-	spec.wl.iodepth = 32;
-	spec.wl.numjobs = 1;
+	tu_spec(&spec, name, seq, 1, "fio", "randread", 100, 32, 0);
 	if (lk)
 		kvlist_add(&spec.labels, lk, lv);
 	assert_int_equal(store_run_add(st, suite, &spec, RUN_DONE, &id, &err), 0);
@@ -110,9 +98,9 @@ static int setup(void **state)
 	struct dir_result *d;
 	int64_t suite;
 
-	(void)state;
+	*state = dbpath;
 	snprintf(dbpath, sizeof(dbpath), "/tmp/test_store_read-%ld.db", (long)getpid());
-	remove_db(dbpath);
+	tu_remove_db(dbpath);
 	errbuf_init(&err);
 	assert_int_equal(store_open(dbpath, 0, &st, &err), 0);
 	kvlist_init(&labels);
@@ -134,13 +122,11 @@ static int setup(void **state)
 	h = run_result_add_host(&res, "*");
 	set_bins(dir(h, DDIR_READ, 1000), bins, 3);
 	run_bins = add_run(st, suite, 2, "bins", NULL, NULL, &res);
-	h = run_result_add_host(&res, "*");
-	dir(h, DDIR_READ, 1000);
+	h = cluster_reads(&res);
 	run_none = add_run(st, suite, 3, "none", NULL, NULL, &res);
 
 	/* CPU: every source on the cluster row; the rule picks procstat */
-	h = run_result_add_host(&res, "*");
-	dir(h, DDIR_READ, 1000);
+	h = cluster_reads(&res);
 	h->usr_cpu_pct = 70;
 	h->sys_cpu_pct = 20;
 	cpu(&res, "*", ROLE_INITIATOR, "fio", 90, 90);
@@ -151,34 +137,29 @@ static int setup(void **state)
 	cpu(&res, "tgt1", ROLE_TARGET, "procstat", 66, 6); /* a host row never beats the cluster row */
 	run_cpu_all = add_run(st, suite, 4, "cpu-all", NULL, NULL, &res);
 	/* import before fio */
-	h = run_result_add_host(&res, "*");
-	dir(h, DDIR_READ, 1000);
+	h = cluster_reads(&res);
 	cpu(&res, "*", ROLE_INITIATOR, "fio", 90, 90);
 	cpu(&res, "*", ROLE_INITIATOR, "import", 50, NAN);
 	run_cpu_import = add_run(st, suite, 5, "cpu-import", NULL, NULL, &res);
 	/* no cluster row, one host: that host's rows */
-	h = run_result_add_host(&res, "*");
-	dir(h, DDIR_READ, 1000);
+	h = cluster_reads(&res);
 	cpu(&res, "ini1", ROLE_INITIATOR, "node_exporter", 21, 2.1);
 	cpu(&res, "ini1", ROLE_INITIATOR, "fio", 80, 8);
 	run_cpu_host = add_run(st, suite, 6, "cpu-host", NULL, NULL, &res);
 	/* no cluster row, two hosts: no row stands for the role; fio's own CPU of run_host '*' */
-	h = run_result_add_host(&res, "*");
-	dir(h, DDIR_READ, 1000);
+	h = cluster_reads(&res);
 	h->usr_cpu_pct = 5;
 	h->sys_cpu_pct = 6;
 	cpu(&res, "ini1", ROLE_INITIATOR, "procstat", 21, 2.1);
 	cpu(&res, "ini2", ROLE_INITIATOR, "procstat", 23, 2.3);
 	run_cpu_hosts = add_run(st, suite, 7, "cpu-hosts", NULL, NULL, &res);
 	/* no cpu rows: fio's own usr + sys */
-	h = run_result_add_host(&res, "*");
-	dir(h, DDIR_READ, 1000);
+	h = cluster_reads(&res);
 	h->usr_cpu_pct = 3;
 	h->sys_cpu_pct = 4;
 	run_cpu_fio = add_run(st, suite, 8, "cpu-fio", NULL, NULL, &res);
 	/* a procstat row without a utilisation is skipped; user + system counts as one */
-	h = run_result_add_host(&res, "*");
-	dir(h, DDIR_READ, 1000);
+	h = cluster_reads(&res);
 	cpu(&res, "*", ROLE_INITIATOR, "procstat", NAN, 1.0);
 	{
 		struct cpu_result *c = cpu(&res, "*", ROLE_INITIATOR, "node_exporter", NAN, 4.0);
@@ -194,13 +175,6 @@ static int setup(void **state)
 	run_cpu_noutil = add_run(st, suite, 9, "cpu-noutil", NULL, NULL, &res);
 	run_result_release(&res);
 	store_close(st);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	remove_db(dbpath);
 	return 0;
 }
 
@@ -428,5 +402,5 @@ int main(void)
 		cmocka_unit_test(test_cpu_rule),
 		cmocka_unit_test(test_disks_samples_artifacts),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, tu_db_teardown);
 }

@@ -25,24 +25,13 @@
 #include "core/store.h"
 #include "core/store_internal.h"
 #include "core/strbuf.h"
+#include "testutil.h"
 
 static char dir[] = "/tmp/test-store-safety-XXXXXX";
 
 static char *path_in(const char *name)
 {
 	return xasprintf("%s/%s", dir, name);
-}
-
-static void rm_db(const char *p)
-{
-	char *x;
-	unlink(p);
-	x = xasprintf("%s-wal", p);
-	unlink(x);
-	free(x);
-	x = xasprintf("%s-shm", p);
-	unlink(x);
-	free(x);
 }
 
 static char *slurp(const char *p, size_t *len)
@@ -107,7 +96,7 @@ static void test_foreign(void **state)
 		size_t n0, n1;
 		char *before, *after;
 
-		rm_db(p);
+		tu_remove_db(p);
 		sql_exec(p, foreign[i]);
 		before = slurp(p, &n0);
 		for (unsigned flags = 0; flags <= STORE_READONLY; flags += STORE_READONLY) {
@@ -125,13 +114,13 @@ static void test_foreign(void **state)
 		free(after);
 	}
 	/* an empty file is a new database; it is marked as bench's */
-	rm_db(p);
+	tu_remove_db(p);
 	fclose(fopen(p, "w"));
 	assert_int_equal(store_open(p, 0, &st, &err), 0);
 	store_close(st);
 	assert_int_equal(sql_int(p, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	/* a bench database from before application_id (migration 1 only, id 0) is taken and marked */
-	rm_db(p);
+	tu_remove_db(p);
 	{
 		sqlite3 *db;
 		assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
@@ -144,7 +133,7 @@ static void test_foreign(void **state)
 	store_close(st);
 	assert_int_equal(sql_int(p, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	assert_int_equal(sql_int(p, "PRAGMA user_version"), store_schema_version());
-	rm_db(p);
+	tu_remove_db(p);
 	free(p);
 }
 
@@ -158,7 +147,7 @@ static void test_damaged(void **state)
 
 	(void)state;
 	errbuf_init(&err);
-	rm_db(p);
+	tu_remove_db(p);
 	assert_int_equal(store_open(p, 0, &st, &err), 0);
 	store_close(st);
 	sql_exec(p, "PRAGMA journal_mode = DELETE; CREATE TABLE pad(x); "
@@ -179,7 +168,7 @@ static void test_damaged(void **state)
 		fail_msg("%s", err.msg);
 	assert_int_equal(store_open(p, 0, &st, &err), -1);
 	assert_int_equal(err.kind, ERR_STORE);
-	rm_db(p);
+	tu_remove_db(p);
 	free(p);
 }
 
@@ -191,7 +180,7 @@ static void test_concurrent_create(void **state)
 	(void)state;
 	for (int trial = 0; trial < 30; trial++) {
 		pid_t kids[8];
-		rm_db(p);
+		tu_remove_db(p);
 		for (int k = 0; k < 8; k++) {
 			kids[k] = fork();
 			assert_true(kids[k] >= 0);
@@ -216,7 +205,7 @@ static void test_concurrent_create(void **state)
 		assert_int_equal(sql_int(p, "SELECT count(*) FROM sqlite_schema WHERE name = 'suite'"), 1);
 	}
 	assert_int_equal(failures, 0);
-	rm_db(p);
+	tu_remove_db(p);
 	free(p);
 }
 
@@ -231,7 +220,7 @@ static void test_suite_lock(void **state)
 
 	(void)state;
 	errbuf_init(&err);
-	rm_db(p);
+	tu_remove_db(p);
 	assert_int_equal(store_open(p, 0, &st, &err), 0);
 	assert_int_equal(store_suite_add(st, "s", "run", "[]", 1, NULL, &suite, &err), 0);
 	assert_int_equal(store_suite_lock(st, suite, &err), 0);
@@ -264,7 +253,7 @@ static void test_suite_lock(void **state)
 	assert_int_equal(store_suite_lock(st, suite, &err), -1);
 	assert_non_null(strstr(err.msg, "elsewhere"));
 	store_close(st);
-	rm_db(p);
+	tu_remove_db(p);
 	free(p);
 }
 
@@ -279,7 +268,7 @@ static void test_run_attempt(void **state)
 
 	(void)state;
 	errbuf_init(&err);
-	rm_db(p);
+	tu_remove_db(p);
 	assert_int_equal(store_open(p, 0, &st, &err), 0);
 	assert_int_equal(store_suite_add(st, "s", "run", "[]", 1, NULL, &suite, &err), 0);
 	run_spec_init(&s);
@@ -301,7 +290,7 @@ static void test_run_attempt(void **state)
 	assert_int_equal(sql_int(p, "SELECT count(*) FROM run"), 1);
 	run_spec_release(&s);
 	store_close(st);
-	rm_db(p);
+	tu_remove_db(p);
 	free(p);
 }
 

@@ -24,6 +24,7 @@
 #include "report/report.h"
 #include "report/stats.h"
 #include "report/trend.h"
+#include "testutil.h"
 
 #define NRUNS 40
 
@@ -188,19 +189,7 @@ static void store_history(const char *path, const double *x, size_t n)
 		char seq[16];
 		int64_t id;
 
-		run_spec_init(&spec);
-		spec.name = strdup("rr-4k");
-		spec.seq = (unsigned)i + 1;
-		spec.repetition = 1;
-		spec.engine = strdup("sim");
-		spec.wl.tool = strdup("fio");
-		spec.wl.rw = strdup("randread");
-		spec.wl.bs_bytes = 4096;
-		spec.wl.read_pct = 100;
-		spec.wl.random_pct = 100;
-		spec.wl.iodepth = 4;
-		spec.wl.numjobs = 1;
-		spec.wl.runtime_s = 10;
+		tu_spec(&spec, "rr-4k", (unsigned)i + 1, 1, "sim", "randread", 100, 4, 10);
 		/* stored out of order (the label orders the history): odd builds first */
 		snprintf(seq, sizeof(seq), "%zu", i < n / 2 ? 2 * i + 1 : 2 * (i - n / 2) + 2);
 		kvlist_add(&spec.labels, "git-seq", seq);

@@ -1,0 +1,69 @@
+# The start of the tests that run fio with bench's sim ioengine, and the runs several of them make.
+# Source it: . "$BENCH_SRC/tests/lib/sim.sh"; then `sim_required NAME` (the engine built, else NAME has
+# nothing to test and exits 0; fio installed). sim_blocks calls the test's fail().
+
+sim_required() { # sim_required TEST [HINT]: sets SO, the sim engine's shared object
+	: "${BENCH_BUILD:?BENCH_BUILD is not set (run under ctest)}"
+	SO=$BENCH_BUILD/engines/sim/bench_sim.so
+	if [ ! -f "$SO" ]; then
+		if grep -q '^BENCH_SIM:BOOL=OFF' "$BENCH_BUILD/CMakeCache.txt" 2>/dev/null; then
+			echo "$1: built with -DBENCH_SIM=OFF: nothing to test"
+			exit 0
+		fi
+		echo "FAIL: $SO is missing${2:+ ($2)}" >&2
+		exit 1
+	fi
+	command -v fio >/dev/null || { echo "FAIL: fio is not installed" >&2; exit 1; }
+}
+
+# sim_fio DIR NAME OPTION...: fio runs DIR/NAME.fio, the job [NAME] on the sim engine with these option lines
+# (its JSON in DIR/NAME.json, its stderr in DIR/NAME.err, $prio before fio if set); a failure stops the test.
+sim_fio() {
+	local dir=$1 name=$2
+	shift 2
+	printf '[%s]\nioengine=external:%s\n' "$name" "$SO" >"$dir/$name.fio"
+	printf '%s\n' "$@" >>"$dir/$name.fio"
+	if ! ${prio:-} fio --output-format=json --eta=never "$dir/$name.fio" >"$dir/$name.json" 2>"$dir/$name.err"; then
+		echo "FAIL: fio failed on $name:" >&2
+		cat "$dir/$name.err" "$dir/$name.json" >&2
+		exit 1
+	fi
+}
+
+sim_rr_job() { # sim_rr_job FILE RUNTIME-S CV SERVICE-TIME [EXTRA-OPTION]: 4k random reads, iodepth 4, lognormal
+	cat >"$1" <<JOB
+[global]
+size=64g
+bs=4k
+iodepth=4
+time_based
+runtime=$2
+sim_dist=lognormal
+sim_cv=$3
+sim_lat=$4
+${5:-}
+
+[rr]
+rw=randread
+JOB
+}
+
+# sim_blocks DB N ODD-ORDER EVEN-ORDER: a warm-up run of the first side's file (label cfg=warmup: the first
+# fio start of a test, cold caches, can measure far less), then N blocks in which every side LABEL:FILE runs
+# once with label cfg=LABEL, odd blocks in one order and even blocks in the other; prints each side's read IOPS.
+sim_blocks() {
+	local db=$1 n=$2 odd=$3 even=$4 block order side first=${3%% *}
+	"$BENCH" run "${first#*:}" --engine sim --db "$db" --label cfg=warmup -q >run.out 2>&1 ||
+		fail "warm-up run failed: $(cat run.out)"
+	for ((block = 1; block <= n; block++)); do
+		order=$odd
+		[ $((block % 2)) -eq 0 ] && order=$even
+		for side in $order; do
+			"$BENCH" run "${side#*:}" --engine sim --db "$db" --label "cfg=${side%%:*}" -q >run.out 2>&1 ||
+				fail "bench run ${side#*:} failed: $(cat run.out)"
+		done
+	done
+	sqlite3 "$db" "SELECT l.value, group_concat(CAST(x.iops AS INTEGER), ' ') FROM result x
+		JOIN run_label l ON l.run_id = x.run_id AND l.key = 'cfg'
+		WHERE x.host = '*' AND x.ddir = 'read' GROUP BY l.value ORDER BY l.value" 2>/dev/null
+}
