@@ -320,6 +320,113 @@ static int suite_line(struct suite *s, enum sect cur, struct suite_item *item, c
 	return r;
 }
 
+/* One [section NAME] header line `l` (trimmed, starting with '['): sets *cur and *item. */
+static int suite_section(struct suite *s, char *l, const char *name, int line, enum sect *cur,
+			 struct suite_item **item, struct strbuf *vdb, int *seen_suite, struct errbuf *err)
+{
+	size_t ll;
+	char *hdr, *arg;
+
+	cut_comment(l);
+	l = trim(l);
+	ll = strlen(l);
+	if (ll < 3 || l[ll - 1] != ']') {
+		err_set(err, ERR_INPUT, "%s:%d: section header '%s' is not of the form [name]", name, line, l);
+		return -1;
+	}
+	l[ll - 1] = '\0';
+	hdr = trim(l + 1);
+	arg = hdr + strcspn(hdr, " \t");
+	if (*arg)
+		*arg++ = '\0';
+	arg = trim(arg);
+	if (vdb->len && *item)
+		(*item)->text = strbuf_detach(vdb, NULL);
+	*item = NULL;
+	if (!strcmp(hdr, "suite") && !*arg) {
+		if ((*seen_suite)++) {
+			err_set(err, ERR_INPUT, "%s:%d: duplicate section [suite]", name, line);
+			return -1;
+		}
+		*cur = S_SUITE;
+	} else if (!strcmp(hdr, "options") && !*arg) {
+		if (s->options_line) {
+			err_set(err, ERR_INPUT, "%s:%d: duplicate section [options] (first at line %d)", name,
+				line, s->options_line);
+			return -1;
+		}
+		s->options_line = line;
+		*cur = S_OPTIONS;
+	} else if (!strcmp(hdr, "matrix") && !*arg) {
+		if (s->matrix_line) {
+			err_set(err, ERR_INPUT, "%s:%d: duplicate section [matrix] (first at line %d)", name,
+				line, s->matrix_line);
+			return -1;
+		}
+		s->matrix_line = line;
+		*cur = S_MATRIX;
+	} else if (!strcmp(hdr, "workload") || !strcmp(hdr, "vdbench")) {
+		for (size_t i = 0; *arg && i < s->nitems; i++) {
+			if (s->items[i].name && !strcmp(s->items[i].name, arg)) {
+				err_set(err, ERR_INPUT, "%s:%d: duplicate section [%s %s] (first at line %d)",
+					name, line, hdr, arg, s->items[i].line);
+				return -1;
+			}
+		}
+		*cur = !strcmp(hdr, "workload") ? S_WORKLOAD : S_VDBENCH;
+		*item = add_item(s, *cur == S_WORKLOAD ? SUITE_WORKLOAD : SUITE_VDBENCH, arg, name, line);
+	} else if (!strcmp(hdr, "config")) {
+		const struct suite_config *dup = config_list_find(&s->configs, arg);
+		if (!*arg || dup) {
+			if (dup)
+				err_set(err, ERR_INPUT, "%s:%d: duplicate section [config %s] (first at line %d)",
+					name, line, arg, dup->line);
+			else
+				err_set(err, ERR_INPUT, "%s:%d: [config NAME] needs a name", name, line);
+			return -1;
+		}
+		config_list_add(&s->configs, arg, name, line);
+		*cur = S_CONFIG;
+	} else {
+		err_set(err, ERR_INPUT,
+			"%s:%d: unknown section '[%s]' (suite, options, matrix, workload, vdbench, config)", name,
+			line, hdr);
+		return -1;
+	}
+	return 0;
+}
+
+/* What a whole suite file must hold, checked once it is read (`line`: its last line). */
+static int suite_check(const struct suite *s, int seen_suite, const char *name, int line, struct errbuf *err)
+{
+	if (!seen_suite && !s->nitems) {
+		err_set(err, ERR_INPUT, "%s:%d: empty suite file: no [suite], [workload] or [vdbench] section", name,
+			line ? line : 1);
+		return -1;
+	}
+	for (size_t i = 0; i < s->nitems; i++) {
+		if (s->items[i].kind == SUITE_VDBENCH && !s->items[i].text) {
+			err_set(err, ERR_INPUT, "%s:%d: [vdbench] section without parameter lines", name,
+				s->items[i].line);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < s->configs.n; i++) {
+		const struct suite_config *c = &s->configs.v[i];
+		if (c->nsteps[CONFIG_SETUP] && !c->nsteps[CONFIG_TEARDOWN]) {
+			err_set(err, ERR_INPUT, "%s:%d: [config %s] has setup steps but no teardown", name, c->line,
+				c->name);
+			return -1;
+		}
+	}
+	if (!s->nitems) {
+		err_set(err, ERR_INPUT, "%s:%d: the suite names nothing to run (add [workload], [vdbench] or profile =)",
+			name, line ? line : 1);
+		return -1;
+	}
+	return 0;
+}
+
 int suite_parse_text(const char *text, size_t len, const char *name, struct suite *s, struct errbuf *err)
 {
 	const char *p = text, *end = text + len;
@@ -348,83 +455,10 @@ int suite_parse_text(const char *text, size_t len, const char *name, struct suit
 			continue;
 		}
 		if (*l == '[') {
-			size_t ll = strlen(l);
-			char *hdr, *arg;
-			cut_comment(l);
-			l = trim(l);
-			ll = strlen(l);
-			if (ll < 3 || l[ll - 1] != ']') {
-				err_set(err, ERR_INPUT, "%s:%d: section header '%s' is not of the form [name]", name, line, l);
-				free(raw);
-				goto out;
-			}
-			l[ll - 1] = '\0';
-			hdr = trim(l + 1);
-			arg = hdr + strcspn(hdr, " \t");
-			if (*arg)
-				*arg++ = '\0';
-			arg = trim(arg);
-			if (vdb.len && item) {
-				item->text = strbuf_detach(&vdb, NULL);
-			}
-			item = NULL;
-			if (!strcmp(hdr, "suite") && !*arg) {
-				if (seen_suite++) {
-					err_set(err, ERR_INPUT, "%s:%d: duplicate section [suite]", name, line);
-					free(raw);
-					goto out;
-				}
-				cur = S_SUITE;
-			} else if (!strcmp(hdr, "options") && !*arg) {
-				if (s->options_line) {
-					err_set(err, ERR_INPUT, "%s:%d: duplicate section [options] (first at line %d)", name,
-						line, s->options_line);
-					free(raw);
-					goto out;
-				}
-				s->options_line = line;
-				cur = S_OPTIONS;
-			} else if (!strcmp(hdr, "matrix") && !*arg) {
-				if (s->matrix_line) {
-					err_set(err, ERR_INPUT, "%s:%d: duplicate section [matrix] (first at line %d)", name,
-						line, s->matrix_line);
-					free(raw);
-					goto out;
-				}
-				s->matrix_line = line;
-				cur = S_MATRIX;
-			} else if (!strcmp(hdr, "workload") || !strcmp(hdr, "vdbench")) {
-				for (size_t i = 0; *arg && i < s->nitems; i++) {
-					if (s->items[i].name && !strcmp(s->items[i].name, arg)) {
-						err_set(err, ERR_INPUT, "%s:%d: duplicate section [%s %s] (first at line %d)",
-							name, line, hdr, arg, s->items[i].line);
-						free(raw);
-						goto out;
-					}
-				}
-				cur = !strcmp(hdr, "workload") ? S_WORKLOAD : S_VDBENCH;
-				item = add_item(s, cur == S_WORKLOAD ? SUITE_WORKLOAD : SUITE_VDBENCH, arg, name, line);
-			} else if (!strcmp(hdr, "config")) {
-				const struct suite_config *dup = config_list_find(&s->configs, arg);
-				if (!*arg || dup) {
-					if (dup)
-						err_set(err, ERR_INPUT, "%s:%d: duplicate section [config %s] (first at line %d)",
-							name, line, arg, dup->line);
-					else
-						err_set(err, ERR_INPUT, "%s:%d: [config NAME] needs a name", name, line);
-					free(raw);
-					goto out;
-				}
-				config_list_add(&s->configs, arg, name, line);
-				cur = S_CONFIG;
-			} else {
-				err_set(err, ERR_INPUT,
-					"%s:%d: unknown section '[%s]' (suite, options, matrix, workload, vdbench, config)", name,
-					line, hdr);
-				free(raw);
-				goto out;
-			}
+			r = suite_section(s, l, name, line, &cur, &item, &vdb, &seen_suite, err);
 			free(raw);
+			if (r < 0)
+				goto out;
 			continue;
 		}
 		if (cur == S_VDBENCH) {
@@ -457,31 +491,8 @@ int suite_parse_text(const char *text, size_t len, const char *name, struct suit
 	}
 	if (vdb.len && item)
 		item->text = strbuf_detach(&vdb, NULL);
-	if (!seen_suite && !s->nitems) {
-		err_set(err, ERR_INPUT, "%s:%d: empty suite file: no [suite], [workload] or [vdbench] section", name,
-			line ? line : 1);
+	if (suite_check(s, seen_suite, name, line, err) < 0)
 		goto out;
-	}
-	for (size_t i = 0; i < s->nitems; i++) {
-		if (s->items[i].kind == SUITE_VDBENCH && !s->items[i].text) {
-			err_set(err, ERR_INPUT, "%s:%d: [vdbench] section without parameter lines", name,
-				s->items[i].line);
-			goto out;
-		}
-	}
-	for (size_t i = 0; i < s->configs.n; i++) {
-		const struct suite_config *c = &s->configs.v[i];
-		if (c->nsteps[CONFIG_SETUP] && !c->nsteps[CONFIG_TEARDOWN]) {
-			err_set(err, ERR_INPUT, "%s:%d: [config %s] has setup steps but no teardown", name, c->line,
-				c->name);
-			goto out;
-		}
-	}
-	if (!s->nitems) {
-		err_set(err, ERR_INPUT, "%s:%d: the suite names nothing to run (add [workload], [vdbench] or profile =)",
-			name, line ? line : 1);
-		goto out;
-	}
 	rc = 0;
 out:
 	strbuf_release(&vdb);

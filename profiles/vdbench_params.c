@@ -40,7 +40,7 @@ static const char *const kw_wd[] = { "wd", "sd", "xfersize", "rdpct", "wrpct", "
 	"range", "hotband", "stride", "iorate", "priority", "host", "openflags", "streams", "threads", "rd", "hd",
 	"fsd", "fwd", "rg", NULL };
 static const char *const kw_rd[] = { "rd", "wd", "iorate", "elapsed", "interval", "warmup", "pause", "maxdata",
-	"distribution", "curve", "openflags", "sd", "forxfersize", "forthreads", "forrdpct", "forrhpct", "forwhpct",
+	"distribution", "curve", "stopcurve", "openflags", "sd", "forxfersize", "forthreads", "forrdpct", "forrhpct", "forwhpct",
 	"forseekpct", "forhitarea", "forcompratio", "fordepth", "forwidth", "forfiles", "forsizes", "fortotalsize",
 	"forwss", "foroperations", "xfersize", "threads", "rdpct", "rhpct", "whpct", "seekpct", "hitarea",
 	"compratio", "fwd", "fwdrate", "format", "operation", "replay", "hd", "fsd", "rg", NULL };

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "report/chart_files.h"
 #include "report/charts.h"
 #include "report/curve.h"
 #include "report/escape.h"

@@ -12,6 +12,7 @@
 #include "core/series.h"
 #include "core/store_read.h"
 #include "core/strbuf.h"
+#include "report/chart_files.h"
 #include "report/escape.h"
 
 #define MAX_TIME_RUNS 24
@@ -56,20 +57,6 @@ static void qstr(struct strbuf *sb, const char *s)
 	strbuf_addc(sb, '\'');
 }
 
-static int write_file(const char *dir, const char *stem, const char *ext, const struct strbuf *sb, struct errbuf *err)
-{
-	char *path = xasprintf("%s/%s.%s", dir, stem, ext);
-	FILE *f = fopen(path, "w");
-	int ret = 0;
-
-	if (!f || fwrite(sb->buf, 1, sb->len, f) != sb->len)
-		ret = err_set(err, ERR_INPUT, "cannot write '%s': %s", path, strerror(errno));
-	if (f && fclose(f) != 0 && ret == 0)
-		ret = err_set(err, ERR_INPUT, "cannot write '%s': %s", path, strerror(errno));
-	free(path);
-	return ret;
-}
-
 static int tc_finish(struct tchart *c, struct tset *cs, struct errbuf *err)
 {
 	const struct { int on; const char *ext, *term; } terms[] = {
@@ -90,9 +77,9 @@ static int tc_finish(struct tchart *c, struct tset *cs, struct errbuf *err)
 		strbuf_add(&sc, c->body.buf, c->body.len);
 		strbuf_adds(&sc, "unset output\nreset\nset datafile missing 'NaN'\n");
 	}
-	ret = write_file(cs->dir, c->stem.buf, "dat", &c->data, err);
+	ret = chart_write_part(cs->dir, c->stem.buf, "dat", &c->data, err);
 	if (ret == 0)
-		ret = write_file(cs->dir, c->stem.buf, "gp", &sc, err);
+		ret = chart_write_part(cs->dir, c->stem.buf, "gp", &sc, err);
 	strbuf_release(&sc);
 	if (ret == 0) {
 		ARRAY_GROW(cs->v, cs->cap, cs->n + 1);

@@ -18,6 +18,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "report/chart_bars.h"
+#include "report/chart_files.h"
 #include "report/chart_time.h"
 #include "report/escape.h"
 
@@ -75,29 +76,6 @@ void chart_slug(struct strbuf *out, const char *s)
 char *chart_path(const struct chart_set *cs, const struct chart *c, const char *ext)
 {
 	return xasprintf("%s/%s.%s", cs->dir, c->stem, ext);
-}
-
-int chart_write_text(const char *path, const struct strbuf *sb, struct errbuf *err)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return err_set(err, ERR_INPUT, "cannot write '%s': %s", path, strerror(errno));
-	if (fwrite(sb->buf, 1, sb->len, f) != sb->len || fclose(f) != 0) {
-		int e = errno;
-		return err_set(err, ERR_INPUT, "cannot write '%s': %s", path, strerror(e));
-	}
-	return 0;
-}
-
-int chart_write_part(const char *dir, const char *stem, const char *ext, const struct strbuf *sb,
-		     struct errbuf *err)
-{
-	char *path = xasprintf("%s/%s.%s", dir, stem, ext);
-	int ret = chart_write_text(path, sb, err);
-
-	free(path);
-	return ret;
 }
 
 /* ---- one chart ----------------------------------------------------------------------------------- */

@@ -76,11 +76,6 @@ char *chart_path(const struct chart_set *cs, const struct chart *c, const char *
 /* Removes every file charts_write made (scripts, data, images) and the directory if it is then empty. */
 void charts_remove(const struct chart_set *cs);
 
-/* Writes sb to the file `path` (a chart's script or data): 0, or -1 with ERR_INPUT "cannot write 'PATH': ...". */
-int chart_write_text(const char *path, const struct strbuf *sb, struct errbuf *err);
-/* The same for the file DIR/STEM.EXT. */
-int chart_write_part(const char *dir, const char *stem, const char *ext, const struct strbuf *sb,
-		     struct errbuf *err);
 
 /* A file-name slug of s: lower-case letters, digits and '-', at most 48 characters, never empty. */
 void chart_slug(struct strbuf *out, const char *s);

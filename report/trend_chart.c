@@ -12,21 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "report/chart_files.h"
 #include "report/charts.h"
 #include "report/escape.h"
-
-static int write_file(const char *path, const struct strbuf *sb, struct errbuf *err)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return err_set(err, ERR_INPUT, "cannot write '%s': %s", path, strerror(errno));
-	if (fwrite(sb->buf, 1, sb->len, f) != sb->len || fclose(f) != 0) {
-		int e = errno;
-		return err_set(err, ERR_INPUT, "cannot write '%s': %s", path, strerror(e));
-	}
-	return 0;
-}
 
 /* The data rows of one series: index, "order", value, segment mean. */
 static void series_data(const struct trend_series *s, struct strbuf *d)
@@ -94,11 +82,11 @@ int trend_write_charts(const struct trend *t, const char *dir, char ***scripts, 
 		series_data(s, &data);
 		series_script(t, s, stem.buf, &gp);
 		path = xasprintf("%s/%s.dat", dir, stem.buf);
-		rc = write_file(path, &data, err);
+		rc = chart_write_text(path, &data, err);
 		free(path);
 		if (rc == 0) {
 			path = xasprintf("%s/%s.gp", dir, stem.buf);
-			rc = write_file(path, &gp, err);
+			rc = chart_write_text(path, &gp, err);
 			free(path);
 		}
 		if (rc == 0) {

@@ -46,25 +46,29 @@ printf 'h1 127.0.50.1 target=/tmp/x\n' > hosts.txt
 mkdir -p wd
 
 # 1. every option of run --help that changes what runs is accepted by plan
-sect=$("$BENCH" run --help | awk '/^options that change what runs/ {on = 1; next} /^$/ {on = 0} on')
+sect=$("$BENCH" run --help | awk '/^options that change what runs|^the measurement method/ {on = 1; next} /^$/ {on = 0} on')
 opts=$(printf '%s\n' "$sect" | sed -n 's/^  \(-., \)\{0,1\}--\([a-z-]*\).*/\2/p')
 [ "$(echo $opts | wc -w)" -ge 10 ] && ok "run --help lists $(echo $opts | wc -w) plan options: $(echo $opts)" ||
   fail "run --help lists too few plan options: $opts"
-for o in target quick matrix repeat engine engine-opt hosts label workdir interleave; do
+for o in target quick matrix repeat engine engine-opt hosts label workdir interleave curve sweep until \
+  precondition max-rounds round-time; do
   echo " $(echo $opts) " | grep -q " $o " && ok "run --help lists --$o as changing the plan" || fail "--$o missing from run --help's plan options"
 done
 value_for() {
   case "$1" in
     target) echo "$T/t0.dat" ;; matrix) echo "iodepth=1,2" ;; repeat) echo 2 ;; engine) echo null ;;
     engine-opt) echo "k=v" ;; hosts) echo hosts.txt ;; label) echo "x=y" ;; workdir) echo wd ;;
+    curve) echo 50,100 ;; sweep) echo iodepth=1,2 ;; until) echo 'p99>1ms' ;; max-rounds) echo 5 ;;
+    round-time) echo 1s ;;
   esac
 }
 for o in $opts; do
   v=$(value_for "$o")
-  rc=0; "$BENCH" plan a.fio b.fio "--$o" ${v:+"$v"} >/dev/null 2>err.txt || rc=$?
+  extra=(); [ "$o" = until ] && extra=(--sweep iodepth=1,2) # a limit needs a sweep to stop
+  rc=0; "$BENCH" plan a.fio b.fio "${extra[@]}" "--$o" ${v:+"$v"} >/dev/null 2>err.txt || rc=$?
   expect_eq "bench plan accepts --$o ${v}" "$rc" 0
   [ -n "$v" ] || continue
-  rc=0; "$BENCH" plan a.fio b.fio "--$o=$v" >/dev/null 2>err.txt || rc=$?
+  rc=0; "$BENCH" plan a.fio b.fio "${extra[@]}" "--$o=$v" >/dev/null 2>err.txt || rc=$?
   expect_eq "bench plan accepts --$o=$v" "$rc" 0
 done
 "$BENCH" plan a.fio X_VAR=1 >/dev/null 2>&1 && ok "plan accepts NAME=value" || fail "plan refuses NAME=value"
