@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <dirent.h>
 
@@ -56,6 +57,12 @@
 #define FIO_CLIENT_SAMPLE_MS_TEXT "1000"
 #define FIO_CLIENT_SAMPLE_NAME "bench"
 #define PROBE_TIMEOUT_MS FIO_PROBE_TIMEOUT_MS
+/*
+ * The start barrier: every host's jobs wait (exec_prerun, after laying out their files) until the same wall
+ * clock time, this far after the job files are written: the time fio's client needs to hand the job to
+ * every server (a fio 3.33 server looks at an idle connection once a second) plus a share per host.
+ */
+#define FIO_CLIENT_SYNC_LEAD_MS(n) (1200 + 8 * (long long)(n))
 
 struct client_host {
 	const struct host *h;
@@ -94,6 +101,26 @@ static int write_file(const char *path, const char *text, size_t len, struct err
 		return err_set(err, ERR_HOST, "cannot write '%s': %s", path, strerror(e));
 	}
 	return 0;
+}
+
+/*
+ * exec_prerun text that sleeps until epoch_ms on the host running the job (POSIX sh arithmetic and GNU
+ * date's %3N; fio passes it to system()). Never fails the job: a host whose shell or date cannot do it, or
+ * that reaches the barrier late, just starts at once (its offset shows it).
+ */
+static char *barrier_cmd(long long epoch_ms)
+{
+	return xasprintf("sh -c 'd=$(( %lld - $(date +%%s%%3N) )) && [ $d -gt 0 ] && sleep $(( d / 1000 )).$(( d %% 1000 "
+			 "/ 100 ))$(( d / 10 %% 10 ))$(( d %% 10 )) || :' || :",
+			 epoch_ms);
+}
+
+static long long epoch_ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 int fio_client_prepare(struct engine_run *run, struct errbuf *err)
@@ -136,8 +163,9 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 	}
 	kvlist_add(&extra, "log_unix_epoch", "1");
 	/*
-	 * The preflight again, per run and bounded per host (fio_hosts.h): probe, version, and the 4 KiB target
-	 * read, which a server that answers probes but no jobs fails. A host that fails is left out and the run
+	 * The preflight again, per run and bounded per host (fio_hosts.h): probe and version; the 4 KiB target
+	 * read only for hosts that did not pass it earlier in the suite (a server that answers probes but no
+	 * jobs fails it). A host that fails is left out and the run
 	 * is partial, instead of one silent server holding the whole fio client until the run's deadline.
 	 */
 	{
@@ -145,7 +173,12 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 		struct errbuf e;
 		errbuf_init(&e);
 		st = xcalloc(hl->n, sizeof(*st));
-		(void)fio_hosts_check_ex(hl, &o, st, NULL, &e);
+		(void)fio_hosts_check_again(hl, &o, st, &e);
+	}
+	{
+		char *cmd = barrier_cmd(epoch_ms_now() + FIO_CLIENT_SYNC_LEAD_MS(hl->n));
+		kvlist_add(&extra, "exec_prerun", cmd);
+		free(cmd);
 	}
 	for (size_t i = 0; i < hl->n; i++) {
 		const struct host *h = &hl->v[i];
