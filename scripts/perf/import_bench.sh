@@ -28,12 +28,22 @@ import json, os, sys
 tpl, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 doc = json.load(open(tpl))
 os.makedirs(out)
+orig = {d: dict(doc["jobs"][0][d]) for d in ("read", "write")}
 for i in range(n):
     job = doc["jobs"][0]
     job["jobname"] = f"typical-{i}"
+    k = 1 + (i % 97) / 1000 # every figure of a direction scaled alike, so that the file stays consistent
     for d in ("read", "write"):
-        job[d]["iops"] = job[d]["iops"] * (1 + (i % 97) / 1000)
-        job[d]["total_ios"] = int(job[d]["total_ios"]) + i
+        r, o = job[d], orig[d]
+        ios = int(o["total_ios"] * k)
+        f = ios / o["total_ios"] if o["total_ios"] else 1
+        r["total_ios"] = ios
+        r["io_bytes"] = int(o["io_bytes"] * f)
+        r["io_kbytes"] = r["io_bytes"] // 1024
+        for key in ("iops", "bw_bytes", "bw"):
+            r[key] = o[key] * f
+        if "bw" in r:
+            r["bw"] = int(r["bw"])
     with open(f"{out}/fio-{i:06d}.json", "w") as f:
         json.dump(doc, f, indent=2)
 PY
