@@ -36,7 +36,7 @@
  * The target check first runs as ONE fio client for all n hosts, bounded by this; only when that does not
  * finish (a server went silent) does it run one client per host, bounded by FIO_TARGET_CHECK_TIMEOUT_MS.
  */
-#define FIO_TARGET_CHECK_ONE_MS(n) (3000 + 40 * (int)(n))
+#define FIO_TARGET_CHECK_ONE_MS(n) (5000 + 80 * (int)(n))
 
 /* What a fio server said about itself. */
 struct fio_server_info {
