@@ -63,6 +63,13 @@
  * every server (a fio 3.33 server looks at an idle connection once a second) plus a share per host.
  */
 #define FIO_CLIENT_SYNC_LEAD_MS(n) (1200 + 8 * (long long)(n))
+/*
+ * ... and learnt: when the latest host reached the barrier late in a run, the next run of this process waits
+ * that much longer (plus 100 ms); when every host was early, the wait shrinks by the margin. Kept within
+ * [0, FIO_CLIENT_SYNC_EXTRA_MAX_MS] on top of the lead above.
+ */
+#define FIO_CLIENT_SYNC_EXTRA_MAX_MS 30000
+static long long sync_extra_ms;
 
 struct client_host {
 	const struct host *h;
@@ -79,6 +86,7 @@ struct client_priv {
 	char *outpath, *errpath;
 	const char *log_name; /* prefix of the fio logs the servers send back */
 	unsigned log_ms;      /* their log_avg_msec */
+	long long barrier_ms; /* the start barrier, epoch ms */
 	struct proc proc;
 	int started, ended;
 };
@@ -176,7 +184,9 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 		(void)fio_hosts_check_again(hl, &o, st, &e);
 	}
 	{
-		char *cmd = barrier_cmd(epoch_ms_now() + FIO_CLIENT_SYNC_LEAD_MS(hl->n));
+		char *cmd;
+		p->barrier_ms = epoch_ms_now() + FIO_CLIENT_SYNC_LEAD_MS(hl->n) + sync_extra_ms;
+		cmd = barrier_cmd(p->barrier_ms);
 		kvlist_add(&extra, "exec_prerun", cmd);
 		free(cmd);
 	}
@@ -425,6 +435,23 @@ static char *fio_said(const char *text, const char *addr)
 	return xstrndup(at, strcspn(at, "\r\n"));
 }
 
+/* How late the latest host reached the start barrier (its measured start - ramp), for the next run's lead. */
+static void learn_barrier(const struct client_priv *p, const double *starts, long long ramp_ms)
+{
+	double latest = NAN;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (!isnan(starts[i]) && (isnan(latest) || starts[i] > latest))
+			latest = starts[i];
+	if (isnan(latest) || !p->barrier_ms)
+		return;
+	sync_extra_ms += (long long)latest - ramp_ms - p->barrier_ms + 100;
+	if (sync_extra_ms < 0)
+		sync_extra_ms = 0;
+	if (sync_extra_ms > FIO_CLIENT_SYNC_EXTRA_MAX_MS)
+		sync_extra_ms = FIO_CLIENT_SYNC_EXTRA_MAX_MS;
+}
+
 static void combine_jobs(struct host_result *hr, const struct fio_job *const *jobs, size_t n)
 {
 	const struct dir_result **parts = xcalloc(n ? n : 1, sizeof(*parts));
@@ -487,6 +514,7 @@ int fio_client_collect(struct engine_run *run, struct run_result *out, enum run_
 		if (!isnan(starts[i]) && (isnan(first) || starts[i] < first))
 			first = starts[i];
 	}
+	learn_barrier(p, starts, (long long)run->spec->wl.ramp_s * 1000);
 	for (size_t i = 0; i < p->n; i++) {
 		struct client_host *ch = &p->hosts[i];
 		const struct host *h = ch->h;

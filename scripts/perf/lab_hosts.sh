@@ -58,13 +58,15 @@ for n in $COUNTS; do
 	aggs=$(sqlite3 one.db "SELECT count(*) FROM result WHERE host = '*' AND ddir = 'total'")
 	spread=$(sqlite3 two.db "SELECT printf('%.1f', max(s)) FROM (SELECT max(start_offset_ms) - min(start_offset_ms) AS s
 		FROM run_host WHERE host <> '*' GROUP BY run_id)")
+	per_run=$(sqlite3 two.db "SELECT group_concat(s, ' / ') FROM (SELECT printf('%.0f', max(start_offset_ms) - min(start_offset_ms)) AS s
+		FROM run_host WHERE host <> '*' GROUP BY run_id ORDER BY run_id)")
 	known=$(sqlite3 two.db "SELECT count(start_offset_ms) FROM run_host WHERE host <> '*'")
 	"$BENCH" lab down --dir lab >/dev/null
 	ov1=$(awk -v w="$w1" -v l=$((RAMP + RUNTIME)) 'BEGIN { printf "%.2f", w - l }')
 	ovn=$(awk -v a="$w1" -v b="$w2" -v l=$((RAMP + RUNTIME)) 'BEGIN { printf "%.2f", b - a - l }')
 	printf '%4d hosts: 1-run suite %.2f s wall -> overhead %s s (incl. preflight); each further run: overhead %s s [target <= 3 s at 128: %s]\n' \
 		"$n" "$w1" "$ov1" "$ovn" "$(perf_verdict "$ovn" '<=' 3)"
-	printf '            start-offset spread %s ms (%s of %d host offsets known) [target <= 50 ms: %s]; bench peak RSS %.1f MiB (1 run) %.1f MiB (2 runs); stored: %s host rows, %s aggregate\n' \
-		"${spread:-NA}" "$known" $((2 * n)) "$(perf_verdict "${spread:-1e9}" '<=' 50)" \
+	printf '            start-offset spread %s ms (runs 1 / 2 of the 2-run suite: %s ms; the barrier learns from run 1; %s of %d host offsets known) [target <= 50 ms: %s]; bench peak RSS %.1f MiB (1 run) %.1f MiB (2 runs); stored: %s host rows, %s aggregate\n' \
+		"${spread:-NA}" "$per_run" "$known" $((2 * n)) "$(perf_verdict "${spread:-1e9}" '<=' 50)" \
 		"$(awk -v k="$rss1" 'BEGIN { print k / 1024 }')" "$(awk -v k="$rss2" 'BEGIN { print k / 1024 }')" "$hosts" "$aggs"
 done
