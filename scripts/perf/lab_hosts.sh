@@ -61,6 +61,15 @@ for n in $COUNTS; do
 	per_run=$(sqlite3 two.db "SELECT group_concat(s, ' / ') FROM (SELECT printf('%.0f', max(start_offset_ms) - min(start_offset_ms)) AS s
 		FROM run_host WHERE host <> '*' GROUP BY run_id ORDER BY run_id)")
 	known=$(sqlite3 two.db "SELECT count(start_offset_ms) FROM run_host WHERE host <> '*'")
+	# fio's own share: the same job files (without the barrier) run by one plain fio client, no bench
+	args=()
+	for i in $(seq 1 "$n"); do
+		sqlite3 one.db "SELECT content FROM artifact WHERE name = 'jobfile.lab$i'" | grep -v '^exec_prerun=' >"plain$i.fio"
+		args+=("--client=$(sed -n "s/^lab$i \([0-9.]*\):\([0-9]*\).*/\1,\2/p" lab/hosts)" "plain$i.fio")
+	done
+	f0=$(date +%s.%N)
+	fio "${args[@]}" --output-format=json+ --output=plain.json >/dev/null 2>&1 || true
+	fw=$(awk -v a="$f0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 	"$BENCH" lab down --dir lab >/dev/null
 	ov1=$(awk -v w="$w1" -v l=$((RAMP + RUNTIME)) 'BEGIN { printf "%.2f", w - l }')
 	ovn=$(awk -v a="$w1" -v b="$w2" -v l=$((RAMP + RUNTIME)) 'BEGIN { printf "%.2f", b - a - l }')
@@ -69,4 +78,6 @@ for n in $COUNTS; do
 	printf '            start-offset spread %s ms (runs 1 / 2 of the 2-run suite: %s ms; the barrier learns from run 1; %s of %d host offsets known) [target <= 50 ms: %s]; bench peak RSS %.1f MiB (1 run) %.1f MiB (2 runs); stored: %s host rows, %s aggregate\n' \
 		"${spread:-NA}" "$per_run" "$known" $((2 * n)) "$(perf_verdict "${spread:-1e9}" '<=' 50)" \
 		"$(awk -v k="$rss1" 'BEGIN { print k / 1024 }')" "$(awk -v k="$rss2" 'BEGIN { print k / 1024 }')" "$hosts" "$aggs"
+	printf '            plain fio client, same %d job files, no bench: %s s wall -> fio'"'"'s own overhead %s s of the per-run overhead\n' \
+		"$n" "$fw" "$(awk -v w="$fw" -v l=$((RAMP + RUNTIME)) 'BEGIN { printf "%.2f", w - l }')"
 done
