@@ -1,7 +1,8 @@
 /*
  * cmd_lab: `bench lab up N | down | status`: N fio servers on this machine, for rehearsing and testing
- * multi-host suites (docs/multihost.md "The loopback lab"). Server i listens on 127.0.0.(10+i) (the whole
- * 127.0.0.0/8 is this machine, so lab traffic never leaves it), has its own working directory DIR/host<i>/
+ * multi-host suites (docs/multihost.md "The loopback lab"). Server i listens on the (i-1)-th address after
+ * --base (default 127.0.0.11, so 127.0.0.(10+i); the whole 127.0.0.0/8 is this machine, so lab traffic never
+ * leaves it), has its own working directory DIR/host<i>/
  * with a target file, and runs as a daemon (`fio --server=ADDR,PORT --daemonize=DIR/host<i>/fio.pid`).
  * `up` writes DIR/hosts for `bench run --hosts`. Everything the lab has is on disk, so `down` finds it again
  * after bench itself was killed: the pid files, and as a fallback every fio process whose command line holds
@@ -11,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <arpa/inet.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -30,19 +32,21 @@
 
 #define LAB_MAX 200
 #define LAB_DEFAULT_DIR "bench-lab"
+#define LAB_DEFAULT_BASE "127.0.0.11"
 
 struct lab {
 	char dir[PATH_MAX];  /* absolute */
 	unsigned port;
+	uint32_t base;       /* first server's IPv4 address, host byte order, inside 127.0.0.0/8 */
 };
 
 static int usage(void)
 {
-	printf("usage: bench lab up N [--dir DIR] [--port PORT] [--size SIZE]\n"
+	printf("usage: bench lab up N [--dir DIR] [--port PORT] [--size SIZE] [--base ADDR]\n"
 	       "       bench lab down [--dir DIR]\n"
 	       "       bench lab status [--dir DIR] [--port PORT]\n\n"
 	       "A loopback lab: N fio servers on this machine, to rehearse and test multi-host suites without\n"
-	       "other machines. Server i listens on 127.0.0.(10+i) (127.0.0.11, 127.0.0.12, ...: the whole\n"
+	       "other machines. Server i listens on the i-th address from --base (127.0.0.11, 127.0.0.12, ...: the whole\n"
 	       "127.0.0.0/8 range is this machine, nothing leaves it), runs as a daemon with a pid file, and has\n"
 	       "its own working directory DIR/host<i>/ with a target file. 'up' writes the hosts file DIR/hosts\n"
 	       "for 'bench run --hosts DIR/hosts' and 'bench hosts check --hosts DIR/hosts'.\n\n"
@@ -54,10 +58,35 @@ static int usage(void)
 	       "  --dir DIR     where the lab lives (default ./%s)\n"
 	       "  --port PORT   fio server port on every address (default 8765)\n"
 	       "  --size SIZE   size of each host's target file (default 32m)\n"
+	       "  --base ADDR   address of the first server, inside 127.0.0.0/8 (default %s); server i\n"
+	       "                gets ADDR + i - 1 (127.0.30.250 + 10 runs on into 127.0.31.x)\n"
 	       "  --help        this text\n\n"
 	       "exit codes: 0 ok, 2 usage, 4 a server did not start or is not running.\n",
-	       LAB_MAX, LAB_DEFAULT_DIR);
+	       LAB_MAX, LAB_DEFAULT_DIR, LAB_DEFAULT_BASE);
 	return EXIT_OK;
+}
+
+/* The address of server i (1-based): --base + i - 1, as dotted quad. */
+static void lab_addr(const struct lab *l, unsigned i, char *out, size_t outsz)
+{
+	uint32_t a = l->base + (i - 1);
+
+	snprintf(out, outsz, "%u.%u.%u.%u", a >> 24, (a >> 16) & 255u, (a >> 8) & 255u, a & 255u);
+}
+
+/* --base: a dotted IPv4 address in 127.0.0.0/8 that leaves room for count servers inside it. */
+static int parse_base(const char *s, uint32_t *out)
+{
+	struct in_addr in;
+	uint32_t a;
+
+	if (inet_pton(AF_INET, s, &in) != 1)
+		return -1;
+	a = ntohl(in.s_addr);
+	if ((a >> 24) != 127 || (a & 0xffffffu) == 0)
+		return -1;
+	*out = a;
+	return 0;
 }
 
 static char *host_dir(const struct lab *l, unsigned i)
@@ -286,7 +315,7 @@ static int lab_up(const struct lab *l, unsigned count, uint64_t size)
 		pid_t pid = 0;
 		int up = 0;
 
-		snprintf(addr, sizeof(addr), "127.0.0.%u", 10 + i);
+		lab_addr(l, i, addr, sizeof(addr));
 		if (fio_server_probe(addr, l->port, 500, &info, &err) == 0) {
 			code = cli_error(EXIT_HOST, "%s:%u already has a fio server that is not this lab's (another lab? "
 					 "use --port)", addr, l->port);
@@ -412,6 +441,7 @@ int cmd_lab(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "dir", required_argument, NULL, 'd' },  { "port", required_argument, NULL, 'p' },
 		{ "size", required_argument, NULL, 's' }, { "help", no_argument, NULL, 'h' },
+		{ "base", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = LAB_DEFAULT_DIR, *verb;
@@ -423,6 +453,7 @@ int cmd_lab(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	l.port = HOSTS_DEFAULT_PORT;
+	(void)parse_base(LAB_DEFAULT_BASE, &l.base);
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -434,6 +465,11 @@ int cmd_lab(int argc, char **argv)
 			if (parse_long(optarg, 1, 65535, &v) < 0)
 				return cli_usage("lab", "--port wants 1..65535, got '%s'", optarg);
 			l.port = (unsigned)v;
+			break;
+		case 'b':
+			if (parse_base(optarg, &l.base) < 0)
+				return cli_usage("lab", "--base wants an IPv4 address in 127.0.0.0/8 (e.g. 127.0.30.1), "
+						 "got '%s'", optarg);
 			break;
 		case 's':
 			if (parse_size(optarg, &size) < 0 || size < 4096)
@@ -471,6 +507,8 @@ int cmd_lab(int argc, char **argv)
 			return cli_usage("lab", "'lab up' wants the number of servers: bench lab up N");
 		if (parse_long(argv[optind + 1], 1, LAB_MAX, &v) < 0)
 			return cli_usage("lab", "the number of servers must be 1..%d, got '%s'", LAB_MAX, argv[optind + 1]);
+		if ((uint64_t)l.base + (uint64_t)v - 1 > 0x7ffffffeull)
+			return cli_usage("lab", "%ld servers from --base run past 127.255.255.254", v);
 		return lab_up(&l, (unsigned)v, size);
 	}
 	if (optind + 1 != argc)

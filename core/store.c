@@ -27,6 +27,7 @@ struct store {
 		sqlite3_stmt *stmt;
 	} cache[STORE_STMT_CACHE];
 	size_t ncache;
+	int snapshot;        /* store_snapshot_begin started the open transaction */
 };
 
 /*
@@ -459,6 +460,24 @@ int store_begin(struct store *st, struct errbuf *err)
 	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		return sql_err(err, st->db, "cannot start a transaction");
 	return 0;
+}
+
+int store_snapshot_begin(struct store *st, struct errbuf *err)
+{
+	if (sqlite3_get_autocommit(st->db) == 0)
+		return 0; /* already inside a transaction: it is the snapshot */
+	if (sqlite3_exec(st->db, "BEGIN DEFERRED", NULL, NULL, NULL) != SQLITE_OK)
+		return sql_err(err, st->db, "cannot start a read transaction");
+	st->snapshot = 1;
+	return 0;
+}
+
+void store_snapshot_end(struct store *st)
+{
+	if (!st || !st->snapshot)
+		return;
+	st->snapshot = 0;
+	(void)sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
 }
 
 int store_commit(struct store *st, struct errbuf *err)

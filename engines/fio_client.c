@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <dirent.h>
 
@@ -56,6 +57,19 @@
 #define FIO_CLIENT_SAMPLE_MS_TEXT "1000"
 #define FIO_CLIENT_SAMPLE_NAME "bench"
 #define PROBE_TIMEOUT_MS FIO_PROBE_TIMEOUT_MS
+/*
+ * The start barrier: every host's jobs wait (exec_prerun, after laying out their files) until the same wall
+ * clock time, this far after the job files are written: the time fio's client needs to hand the job to
+ * every server (a fio 3.33 server looks at an idle connection once a second) plus a share per host.
+ */
+#define FIO_CLIENT_SYNC_LEAD_MS(n) (1200 + 8 * (long long)(n))
+/*
+ * ... and learnt: when the latest host reached the barrier late in a run, the next run of this process waits
+ * that much longer (plus 100 ms); when every host was early, the wait shrinks by the margin. Kept within
+ * [0, FIO_CLIENT_SYNC_EXTRA_MAX_MS] on top of the lead above.
+ */
+#define FIO_CLIENT_SYNC_EXTRA_MAX_MS 30000
+static long long sync_extra_ms;
 
 struct client_host {
 	const struct host *h;
@@ -72,6 +86,7 @@ struct client_priv {
 	char *outpath, *errpath;
 	const char *log_name; /* prefix of the fio logs the servers send back */
 	unsigned log_ms;      /* their log_avg_msec */
+	long long barrier_ms; /* the start barrier, epoch ms */
 	struct proc proc;
 	int started, ended;
 };
@@ -94,6 +109,26 @@ static int write_file(const char *path, const char *text, size_t len, struct err
 		return err_set(err, ERR_HOST, "cannot write '%s': %s", path, strerror(e));
 	}
 	return 0;
+}
+
+/*
+ * exec_prerun text that sleeps until epoch_ms on the host running the job (POSIX sh arithmetic and GNU
+ * date's %3N; fio passes it to system()). Never fails the job: a host whose shell or date cannot do it, or
+ * that reaches the barrier late, just starts at once (its offset shows it).
+ */
+static char *barrier_cmd(long long epoch_ms)
+{
+	return xasprintf("sh -c 'd=$(( %lld - $(date +%%s%%3N) )) && [ $d -gt 0 ] && sleep $(( d / 1000 )).$(( d %% 1000 "
+			 "/ 100 ))$(( d / 10 %% 10 ))$(( d %% 10 )) || :' || :",
+			 epoch_ms);
+}
+
+static long long epoch_ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 int fio_client_prepare(struct engine_run *run, struct errbuf *err)
@@ -136,8 +171,9 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 	}
 	kvlist_add(&extra, "log_unix_epoch", "1");
 	/*
-	 * The preflight again, per run and bounded per host (fio_hosts.h): probe, version, and the 4 KiB target
-	 * read, which a server that answers probes but no jobs fails. A host that fails is left out and the run
+	 * The preflight again, per run and bounded per host (fio_hosts.h): probe and version; the 4 KiB target
+	 * read only for hosts that did not pass it earlier in the suite (a server that answers probes but no
+	 * jobs fails it). A host that fails is left out and the run
 	 * is partial, instead of one silent server holding the whole fio client until the run's deadline.
 	 */
 	{
@@ -145,7 +181,14 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 		struct errbuf e;
 		errbuf_init(&e);
 		st = xcalloc(hl->n, sizeof(*st));
-		(void)fio_hosts_check_ex(hl, &o, st, NULL, &e);
+		(void)fio_hosts_check_again(hl, &o, st, &e);
+	}
+	{
+		char *cmd;
+		p->barrier_ms = epoch_ms_now() + FIO_CLIENT_SYNC_LEAD_MS(hl->n) + sync_extra_ms;
+		cmd = barrier_cmd(p->barrier_ms);
+		kvlist_add(&extra, "exec_prerun", cmd);
+		free(cmd);
 	}
 	for (size_t i = 0; i < hl->n; i++) {
 		const struct host *h = &hl->v[i];
@@ -392,6 +435,23 @@ static char *fio_said(const char *text, const char *addr)
 	return xstrndup(at, strcspn(at, "\r\n"));
 }
 
+/* How late the latest host reached the start barrier (its measured start - ramp), for the next run's lead. */
+static void learn_barrier(const struct client_priv *p, const double *starts, long long ramp_ms)
+{
+	double latest = NAN;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (!isnan(starts[i]) && (isnan(latest) || starts[i] > latest))
+			latest = starts[i];
+	if (isnan(latest) || !p->barrier_ms)
+		return;
+	sync_extra_ms += (long long)latest - ramp_ms - p->barrier_ms + 100;
+	if (sync_extra_ms < 0)
+		sync_extra_ms = 0;
+	if (sync_extra_ms > FIO_CLIENT_SYNC_EXTRA_MAX_MS)
+		sync_extra_ms = FIO_CLIENT_SYNC_EXTRA_MAX_MS;
+}
+
 static void combine_jobs(struct host_result *hr, const struct fio_job *const *jobs, size_t n)
 {
 	const struct dir_result **parts = xcalloc(n ? n : 1, sizeof(*parts));
@@ -454,6 +514,7 @@ int fio_client_collect(struct engine_run *run, struct run_result *out, enum run_
 		if (!isnan(starts[i]) && (isnan(first) || starts[i] < first))
 			first = starts[i];
 	}
+	learn_barrier(p, starts, (long long)run->spec->wl.ramp_s * 1000);
 	for (size_t i = 0; i < p->n; i++) {
 		struct client_host *ch = &p->hosts[i];
 		const struct host *h = ch->h;

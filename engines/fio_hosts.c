@@ -296,25 +296,37 @@ void fio_servers_probe_all(const struct host_list *hosts, int timeout_ms, int *o
 	free(jobs);
 }
 
+/*
+ * The local fio's version, asked once per process: a suite asks before every run, and the fio binary does not
+ * change under a running bench.
+ */
 int fio_local_version(char *buf, size_t len, struct errbuf *err)
 {
+	static char cached[64];
 	char *const argv[] = { "fio", "--version", NULL };
 	char *out = NULL;
 	int code = 0;
 	size_t n;
 
-	if (proc_run_capture(argv, 10000, &out, &code, err) < 0)
-		return err_prefix(err, "cannot run the local fio");
-	if (code != 0 || !out || strncmp(out, "fio-", 4)) {
+	if (!cached[0]) {
+		if (proc_run_capture(argv, 10000, &out, &code, err) < 0)
+			return err_prefix(err, "cannot run the local fio");
+		if (code != 0 || !out || strncmp(out, "fio-", 4)) {
+			free(out);
+			return err_set(err, ERR_HOST, "'fio --version' failed (exit %d): is fio installed?", code);
+		}
+		n = strcspn(out, "\r\n");
+		if (n >= sizeof(cached))
+			n = sizeof(cached) - 1;
+		memcpy(cached, out, n);
+		cached[n] = '\0';
 		free(out);
-		return err_set(err, ERR_HOST, "'fio --version' failed (exit %d): is fio installed?", code);
 	}
-	n = strcspn(out, "\r\n");
+	n = strlen(cached);
 	if (n >= len)
 		n = len - 1;
-	memcpy(buf, out, n);
+	memcpy(buf, cached, n);
 	buf[n] = '\0';
-	free(out);
 	return 0;
 }
 
@@ -363,14 +375,12 @@ struct target_check {
 	int started;
 };
 
-/* Writes the host's read-only check job and starts `fio --client=HOST job` for it alone. */
-static int start_target_check(const struct host *h, const char *workdir, size_t i, struct target_check *tc,
-			      struct errbuf *e)
+/* Writes host i's read-only check job (read 4 KiB of each target, create nothing) to WORKDIR/check-I.fio. */
+static char *write_check_job(const struct host *h, const char *workdir, size_t i, struct errbuf *e)
 {
 	struct strbuf sb;
-	char *ca, *out_arg;
+	char *path = xasprintf("%s/check-%zu.fio", workdir, i);
 	FILE *f;
-	int ret;
 
 	strbuf_init(&sb);
 	strbuf_adds(&sb, "; bench hosts check: read 4 KiB of each target, create nothing\n[global]\n"
@@ -379,27 +389,66 @@ static int start_target_check(const struct host *h, const char *workdir, size_t 
 		strbuf_addf(&sb, "[t%zu]\n", t);
 		add_escaped_filename(&sb, h->targets[t]);
 	}
-	tc->jobfile = xasprintf("%s/check-%zu.fio", workdir, i);
-	tc->outpath = xasprintf("%s/check-%zu.json", workdir, i);
-	tc->errpath = xasprintf("%s/check-%zu.err", workdir, i);
-	f = fopen(tc->jobfile, "w");
+	f = fopen(path, "w");
 	if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len || fclose(f) != 0) {
-		strbuf_release(&sb);
-		return err_set(e, ERR_HOST, "cannot write %s: %s", tc->jobfile, strerror(errno));
+		err_set(e, ERR_HOST, "cannot write %s: %s", path, strerror(errno));
+		free(path);
+		path = NULL;
 	}
 	strbuf_release(&sb);
+	return path;
+}
+
+/* Starts `fio --client=HOST job` for host i alone (the fallback, one process per host). */
+static int start_target_check(const struct host *h, const char *workdir, size_t i, struct target_check *tc,
+			      struct errbuf *e)
+{
+	char *ca, *out_arg, *client;
+	int ret;
+
+	tc->jobfile = write_check_job(h, workdir, i, e);
+	if (!tc->jobfile)
+		return -1;
+	tc->outpath = xasprintf("%s/check-%zu.json", workdir, i);
+	tc->errpath = xasprintf("%s/check-%zu.err", workdir, i);
 	ca = host_fio_client_arg(h);
+	client = xasprintf("--client=%s", ca);
+	out_arg = xasprintf("--output=%s", tc->outpath);
 	{
-		char *client = xasprintf("--client=%s", ca);
-		out_arg = xasprintf("--output=%s", tc->outpath);
 		char *argv[] = { "fio", client, tc->jobfile, "--output-format=json", out_arg, NULL };
 		ret = proc_start(&tc->pr, argv, workdir, tc->errpath, tc->errpath, e);
-		free(client);
 	}
+	free(client);
 	free(ca);
 	free(out_arg);
 	tc->started = ret == 0;
 	return ret;
+}
+
+/* Records each target's outcome for host h from a parsed check output (host_only: entries of that server). */
+static void record_targets(const struct host *h, struct fio_host_status *st, const struct fio_output *fo,
+			   int host_only)
+{
+	for (size_t t = 0; t < h->ntargets; t++) {
+		const struct fio_job *found = NULL;
+		char jn[32];
+
+		snprintf(jn, sizeof(jn), "t%zu", t);
+		for (size_t k = 0; k < fo->njobs; k++) {
+			const struct fio_job *j = &fo->jobs[k];
+			if (strcmp(j->jobname, jn))
+				continue;
+			if (host_only && (!j->hostname || strcmp(j->hostname, h->addr) || (j->port && j->port != h->port)))
+				continue;
+			found = j;
+		}
+		if (!found)
+			set_problem(st, FIO_HOST_TARGET, xasprintf("target '%s': the check gave no result", h->targets[t]));
+		else if (found->res.error)
+			set_problem(st, FIO_HOST_TARGET,
+				    xasprintf("target '%s' missing or unreadable (fio error %d: %s)", h->targets[t],
+					      found->res.error, strerror(found->res.error)));
+	}
 }
 
 /* Reads the finished check of host i and records each target's outcome. */
@@ -412,48 +461,44 @@ static void finish_target_check(const struct host *h, struct fio_host_status *st
 	strbuf_init(&sb);
 	fio_output_init(&fo);
 	errbuf_init(&e);
-	if (strbuf_read_file(&sb, tc->outpath) < 0 || fio_json_parse(sb.buf, sb.len, tc->outpath, &fo, &e) < 0) {
+	if (strbuf_read_file(&sb, tc->outpath) < 0 || fio_json_parse(sb.buf, sb.len, tc->outpath, &fo, &e) < 0)
 		set_problem(st, FIO_HOST_TARGET, xstrdup("target check gave no output (fio client failed)"));
-		goto out;
-	}
-	for (size_t t = 0; t < h->ntargets; t++) {
-		const struct fio_job *found = NULL;
-		char jn[32];
-
-		snprintf(jn, sizeof(jn), "t%zu", t);
-		for (size_t k = 0; k < fo.njobs; k++)
-			if (!strcmp(fo.jobs[k].jobname, jn))
-				found = &fo.jobs[k];
-		if (!found)
-			set_problem(st, FIO_HOST_TARGET, xasprintf("target '%s': the check gave no result", h->targets[t]));
-		else if (found->res.error)
-			set_problem(st, FIO_HOST_TARGET,
-				    xasprintf("target '%s' missing or unreadable (fio error %d: %s)", h->targets[t],
-					      found->res.error, strerror(found->res.error)));
-	}
-out:
+	else
+		record_targets(h, st, &fo, 0);
 	fio_output_release(&fo);
 	strbuf_release(&sb);
 }
 
+static int needs_check(const struct host *h, const struct fio_host_status *st)
+{
+	return st->state == FIO_HOST_OK && h->role == ROLE_INITIATOR && h->ntargets;
+}
+
+static void unlink_free(char **path)
+{
+	if (*path)
+		unlink(*path);
+	free(*path);
+	*path = NULL;
+}
+
 /*
- * Reads 4 KiB of every target of every OK initiator: one fio client process per host, all at once, so that a
- * server that answered the probe and then went silent (or was stopped) fails only its own host, after
- * FIO_TARGET_CHECK_TIMEOUT_MS, while the others finish.
+ * The fallback: one fio client process per host, all at once, so that a server that answered the probe and
+ * then went silent (or was stopped) fails only its own host, after FIO_TARGET_CHECK_TIMEOUT_MS, while the
+ * others finish.
  */
-static void check_targets(const struct host_list *hosts, struct fio_host_status *st, const char *workdir)
+static void check_targets_each(const struct host_list *hosts, struct fio_host_status *st, const char *workdir)
 {
 	struct target_check *tc = xcalloc(hosts->n ? hosts->n : 1, sizeof(*tc));
 	long long deadline = mono_ms() + FIO_TARGET_CHECK_TIMEOUT_MS;
 
 	for (size_t i = 0; i < hosts->n; i++) {
-		const struct host *h = &hosts->v[i];
 		struct errbuf e;
 
-		if (st[i].state != FIO_HOST_OK || h->role != ROLE_INITIATOR || !h->ntargets)
+		if (!needs_check(&hosts->v[i], &st[i]))
 			continue;
 		errbuf_init(&e);
-		if (start_target_check(h, workdir, i, &tc[i], &e) < 0)
+		if (start_target_check(&hosts->v[i], workdir, i, &tc[i], &e) < 0)
 			set_problem(&st[i], FIO_HOST_TARGET, xasprintf("target check not run: %s", e.msg));
 	}
 	for (size_t i = 0; i < hosts->n; i++) {
@@ -474,17 +519,134 @@ static void check_targets(const struct host_list *hosts, struct fio_host_status 
 	for (size_t i = 0; i < hosts->n; i++) {
 		if (tc[i].started)
 			proc_stop(&tc[i].pr, 500);
-		if (tc[i].jobfile)
-			unlink(tc[i].jobfile);
-		if (tc[i].outpath)
-			unlink(tc[i].outpath);
-		if (tc[i].errpath)
-			unlink(tc[i].errpath);
-		free(tc[i].jobfile);
-		free(tc[i].outpath);
-		free(tc[i].errpath);
+		unlink_free(&tc[i].jobfile);
+		unlink_free(&tc[i].outpath);
+		unlink_free(&tc[i].errpath);
 	}
 	free(tc);
+}
+
+/*
+ * The check of every host with ONE fio client (`fio --client=A check-0.fio --client=B check-1.fio ...`), as a
+ * run drives them: one process instead of one per host, which is what lets a check of 128 hosts finish on a
+ * small machine. Bounded by FIO_TARGET_CHECK_ONE_MS(n); 0 when it finished (every host's outcome recorded),
+ * -1 when it did not (a silent server holds the client): the caller falls back to one client per host.
+ */
+static int check_targets_one_client(const struct host_list *hosts, struct fio_host_status *st, const char *workdir)
+{
+	char **argv = xcalloc(2 * hosts->n + 4, sizeof(*argv));
+	char *outpath = xasprintf("%s/check-all.json", workdir), *errpath = xasprintf("%s/check-all.err", workdir);
+	size_t argc = 0, nchecked = 0;
+	struct proc pr = { 0, 0, 0 };
+	struct errbuf e;
+	int ret = -1;
+
+	errbuf_init(&e);
+	argv[argc++] = xstrdup("fio");
+	for (size_t i = 0; i < hosts->n; i++) {
+		char *job, *ca;
+
+		if (!needs_check(&hosts->v[i], &st[i]))
+			continue;
+		if (!(job = write_check_job(&hosts->v[i], workdir, i, &e)))
+			goto out;
+		ca = host_fio_client_arg(&hosts->v[i]);
+		argv[argc++] = xasprintf("--client=%s", ca);
+		argv[argc++] = job;
+		free(ca);
+		nchecked++;
+	}
+	if (!nchecked) {
+		ret = 0;
+		goto out;
+	}
+	argv[argc++] = xstrdup("--output-format=json");
+	argv[argc++] = xasprintf("--output=%s", outpath);
+	if (proc_start(&pr, argv, workdir, errpath, errpath, &e) < 0)
+		goto out;
+	if (!proc_wait(&pr, FIO_TARGET_CHECK_ONE_MS(nchecked))) {
+		proc_stop(&pr, 500);
+		goto out;
+	}
+	{
+		struct strbuf sb;
+		struct fio_output fo;
+
+		strbuf_init(&sb);
+		fio_output_init(&fo);
+		if (strbuf_read_file(&sb, outpath) == 0 && fio_json_parse(sb.buf, sb.len, outpath, &fo, &e) == 0) {
+			for (size_t i = 0; i < hosts->n; i++)
+				if (needs_check(&hosts->v[i], &st[i]))
+					record_targets(&hosts->v[i], &st[i], &fo, 1);
+			ret = 0;
+		}
+		fio_output_release(&fo);
+		strbuf_release(&sb);
+	}
+out:
+	for (size_t i = 2; i < argc; i += 2)
+		if (argv[i][0] != '-')
+			unlink(argv[i]);
+	for (size_t i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+	unlink_free(&outpath);
+	unlink_free(&errpath);
+	return ret;
+}
+
+/*
+ * Hosts whose targets passed the check in this process ("addr:port\ttarget\t..."): a suite checks them in its
+ * preflight, and each run then only probes them (fio_hosts_check_opts.reuse_checked) instead of reading the
+ * targets of 128 hosts again before every run. A host that failed is checked again each time.
+ */
+static char **checked_keys;
+static size_t nchecked_keys, checked_cap;
+
+static char *check_key(const struct host *h)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "%s:%u", h->addr, h->port);
+	for (size_t t = 0; t < h->ntargets; t++)
+		strbuf_addf(&sb, "\t%s", h->targets[t]);
+	return strbuf_detach(&sb, NULL);
+}
+
+static int was_checked(const struct host *h)
+{
+	char *k = check_key(h);
+	int found = 0;
+
+	for (size_t i = 0; i < nchecked_keys && !found; i++)
+		found = !strcmp(checked_keys[i], k);
+	free(k);
+	return found;
+}
+
+static void check_targets(const struct host_list *hosts, struct fio_host_status *st, const char *workdir,
+			  int reuse_checked)
+{
+	/* already checked hosts are skipped for now: needs_check() is false while their state is SKIPPED */
+	enum fio_host_state *saved = xcalloc(hosts->n ? hosts->n : 1, sizeof(*saved));
+
+	for (size_t i = 0; i < hosts->n; i++) {
+		saved[i] = st[i].state;
+		if (reuse_checked && needs_check(&hosts->v[i], &st[i]) && was_checked(&hosts->v[i]))
+			st[i].state = FIO_HOST_SKIPPED;
+	}
+	if (check_targets_one_client(hosts, st, workdir) < 0)
+		check_targets_each(hosts, st, workdir);
+	for (size_t i = 0; i < hosts->n; i++) {
+		if (saved[i] == FIO_HOST_OK && st[i].state == FIO_HOST_SKIPPED) {
+			st[i].state = FIO_HOST_OK;
+		} else if (needs_check(&hosts->v[i], &st[i]) && !was_checked(&hosts->v[i])) {
+			ARRAY_GROW(checked_keys, checked_cap, nchecked_keys + 1);
+			checked_keys[nchecked_keys++] = check_key(&hosts->v[i]);
+		}
+	}
+	free(saved);
 }
 
 static const char *state_word(enum fio_host_state s)
@@ -504,7 +666,7 @@ static const char *state_word(enum fio_host_state s)
 	return "?";
 }
 
-int fio_hosts_check_ex(const struct host_list *hosts, const struct fio_hosts_check_opts *o,
+static int hosts_check(const struct host_list *hosts, const struct fio_hosts_check_opts *o, int reuse_checked,
 		       struct fio_host_status *st, struct strbuf *report, struct errbuf *err)
 {
 	char local[64], tmpl[] = "/tmp/bench-check-XXXXXX";
@@ -561,7 +723,7 @@ int fio_hosts_check_ex(const struct host_list *hosts, const struct fio_hosts_che
 						      h->targets[t]));
 	}
 	if (o->check_targets)
-		check_targets(hosts, st, workdir);
+		check_targets(hosts, st, workdir, reuse_checked);
 	for (size_t i = 0; i < hosts->n; i++) {
 		if (st[i].state == FIO_HOST_SKIPPED)
 			continue;
@@ -601,6 +763,18 @@ out:
 		rmdir(tmpl);
 	strbuf_release(&failed);
 	return ret;
+}
+
+int fio_hosts_check_ex(const struct host_list *hosts, const struct fio_hosts_check_opts *o,
+		       struct fio_host_status *st, struct strbuf *report, struct errbuf *err)
+{
+	return hosts_check(hosts, o, 0, st, report, err);
+}
+
+int fio_hosts_check_again(const struct host_list *hosts, const struct fio_hosts_check_opts *o,
+			  struct fio_host_status *st, struct errbuf *err)
+{
+	return hosts_check(hosts, o, 1, st, NULL, err);
 }
 
 int fio_hosts_preflight(const struct host_list *hosts, int allow_partial, int destructive, struct strbuf *report,

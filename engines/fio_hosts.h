@@ -8,7 +8,8 @@
  *    server, or one that speaks another protocol version, gives no valid reply within the timeout.
  *  - the target check: one fio client process runs, on every reachable server, a read of 4 KiB from each of
  *    the host's targets with allow_file_create=0 (nothing is written or created); a target that is missing or
- *    unreadable gives a job error on that host.
+ *    unreadable gives a job error on that host. When that client does not finish in time (a silent server
+ *    holds it), one client per host runs, so that only the silent host fails.
  *
  * Remote block devices cannot be inspected for filesystems through fio: they are reported as such and need
  * the destructive flag (docs/multihost.md).
@@ -31,6 +32,11 @@
  */
 #define FIO_PROBE_TIMEOUT_MS 3000
 #define FIO_TARGET_CHECK_TIMEOUT_MS 10000
+/*
+ * The target check first runs as ONE fio client for all n hosts, bounded by this; only when that does not
+ * finish (a server went silent) does it run one client per host, bounded by FIO_TARGET_CHECK_TIMEOUT_MS.
+ */
+#define FIO_TARGET_CHECK_ONE_MS(n) (5000 + 80 * (int)(n))
 
 /* What a fio server said about itself. */
 struct fio_server_info {
@@ -89,6 +95,13 @@ struct fio_hosts_check_opts {
 int fio_hosts_check_ex(const struct host_list *hosts, const struct fio_hosts_check_opts *o,
 		       struct fio_host_status *st, struct strbuf *report, struct errbuf *err);
 void fio_host_status_release(struct fio_host_status *st, size_t n);
+
+/*
+ * The same before each run of a suite: hosts whose targets passed the check earlier in this process (the
+ * suite's preflight) are only probed, not read again; hosts that failed are checked in full again.
+ */
+int fio_hosts_check_again(const struct host_list *hosts, const struct fio_hosts_check_opts *o,
+			  struct fio_host_status *st, struct errbuf *err);
 
 /* The run loop's preflight: fio_hosts_check_ex with targets checked, not destructive, default timeout. */
 int fio_hosts_check(const struct host_list *hosts, int allow_partial, struct strbuf *report, struct errbuf *err);
