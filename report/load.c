@@ -367,6 +367,8 @@ int report_load(struct store *st, const struct kvlist *where, unsigned flags, st
 	int ret = -1;
 
 	store_run_list_init(&runs);
+	if (store_snapshot_begin(st, err) < 0) /* one read transaction: not a lock and a check per read */
+		goto out;
 	if (store_read_runs(st, &runs, err) < 0)
 		goto out;
 	for (size_t i = 0; i < runs.n; i++) {
@@ -387,6 +389,7 @@ int report_load(struct store *st, const struct kvlist *where, unsigned flags, st
 	}
 	ret = 0;
 out:
+	store_snapshot_end(st);
 	store_run_list_release(&runs);
 	return ret;
 }
