@@ -176,3 +176,23 @@ struct dir_result *tu_clat_dir(struct host_result *h, enum ddir d, double iops, 
 	r->clat.mean_ns = mean_ns;
 	return r;
 }
+
+void tu_expect_bad_input(const struct tu_bad_input *cases, size_t n, tu_parse_fn parse, int flags)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct errbuf err;
+		const char *want = cases[i].want;
+		int rc;
+
+		errbuf_init(&err);
+		rc = parse(cases[i].text, &err);
+		if (rc != -1)
+			fail_msg("case %zu accepted (%d): %s", i, rc, cases[i].text);
+		if (flags & TU_KIND_INPUT)
+			assert_int_equal(err.kind, ERR_INPUT);
+		if ((flags & TU_PREFIX) ? strncmp(err.msg, want, strlen(want)) != 0 : !strstr(err.msg, want))
+			fail_msg("case %zu: got '%s', want '%s%s'", i, err.msg, want, (flags & TU_PREFIX) ? "..." : "");
+		if (flags & TU_ONE_LINE)
+			assert_null(strchr(err.msg, '\n'));
+	}
+}
