@@ -179,16 +179,6 @@ static void test_recorded_exporter_pair(void **state)
 	collect_window_release(&w);
 }
 
-static const struct tu_bad_input mapping_bad[] = {
-	{ "node_load1 0.5\n", "x: no node_cpu_seconds_total in the answer" },
-	{ "node_cpu_seconds_total{mode=\"idle\"} 5\n", "x:1: node_cpu_seconds_total without cpu or mode label" },
-	{ "node_cpu_seconds_total{cpu=\"a\",mode=\"idle\"} 5\n", "x:1: bad cpu label 'a'" },
-	{ "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} NaN\n", "not a valid counter value" },
-	{ "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} -1\n", "not a valid counter value" },
-	{ "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} 1\nnode_disk_reads_completed_total 4\n",
-	  "x:2: 'node_disk_reads_completed_total' without device label" },
-};
-
 static int parse_mapping(const char *text, struct errbuf *err)
 {
 	struct collect_snapshot s;
@@ -199,6 +189,16 @@ static int parse_mapping(const char *text, struct errbuf *err)
 	collect_snapshot_release(&s);
 	return rc;
 }
+
+static const struct tu_bad_input mapping_bad[] = {
+	{ "node_load1 0.5\n", "x: no node_cpu_seconds_total in the answer" },
+	{ "node_cpu_seconds_total{mode=\"idle\"} 5\n", "x:1: node_cpu_seconds_total without cpu or mode label" },
+	{ "node_cpu_seconds_total{cpu=\"a\",mode=\"idle\"} 5\n", "x:1: bad cpu label 'a'" },
+	{ "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} NaN\n", "not a valid counter value" },
+	{ "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} -1\n", "not a valid counter value" },
+	{ "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} 1\nnode_disk_reads_completed_total 4\n",
+	  "x:2: 'node_disk_reads_completed_total' without device label" },
+};
 
 static void test_exporter_mapping_errors(void **state)
 {
