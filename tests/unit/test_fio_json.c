@@ -392,11 +392,5 @@ static void test_workload(void **state)
 	kvlist_release(&o);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fixtures), cmocka_unit_test(test_old_bins), cmocka_unit_test(test_mixed),
-		cmocka_unit_test(test_errors),   cmocka_unit_test(test_version),  cmocka_unit_test(test_workload),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TU_MAIN(cmocka_unit_test(test_fixtures), cmocka_unit_test(test_old_bins), cmocka_unit_test(test_mixed),
+	cmocka_unit_test(test_errors), cmocka_unit_test(test_version), cmocka_unit_test(test_workload))

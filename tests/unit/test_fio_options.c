@@ -16,6 +16,7 @@
 
 #include "core/fio_options.h"
 #include "core/strbuf.h"
+#include "testutil.h"
 
 /* A number as fio reads it: the text, the base (kb_base of a size, the unit of a bare time in microseconds),
  * the flags, the result wanted and, when that is not -1, the value. */
@@ -340,12 +341,6 @@ static void test_roles(void **state)
 	assert_string_equal(fio_opt_canonical_name("bs"), "bs");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sizes),     cmocka_unit_test(test_times),     cmocka_unit_test(test_normalise),
-		cmocka_unit_test(test_errors),    cmocka_unit_test(test_lenient),   cmocka_unit_test(test_canonical),
-		cmocka_unit_test(test_roles),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TU_MAIN(cmocka_unit_test(test_sizes), cmocka_unit_test(test_times), cmocka_unit_test(test_normalise),
+	cmocka_unit_test(test_errors), cmocka_unit_test(test_lenient), cmocka_unit_test(test_canonical),
+	cmocka_unit_test(test_roles))

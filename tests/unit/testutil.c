@@ -196,3 +196,12 @@ void tu_expect_bad_input(const struct tu_bad_input *cases, size_t n, tu_parse_fn
 			assert_null(strchr(err.msg, '\n'));
 	}
 }
+
+char *tu_src_path(const char *rel)
+{
+	const char *src = getenv("BENCH_SRC");
+
+	if (!src)
+		fail_msg("BENCH_SRC is not set: run the unit tests through ctest (it names the source tree)");
+	return xasprintf("%s/%s", src, rel);
+}

@@ -87,4 +87,15 @@ void tu_expect_bad_input(const struct tu_bad_input *cases, size_t n, tu_parse_fn
 		tu_expect_bad_input(cases, sizeof(cases) / sizeof(cases[0]), parse, flags); \
 	}
 
+/* BENCH_SRC/REL, a file of the source tree (free it); fails the test when BENCH_SRC is not set. */
+char *tu_src_path(const char *rel);
+
+/* The main() of a test program: the cmocka tests given (cmocka_unit_test(...), ...) run as one group. */
+#define TU_MAIN(...)                                                     \
+	int main(void)                                                   \
+	{                                                                \
+		const struct CMUnitTest tu_tests_[] = { __VA_ARGS__ };   \
+		return cmocka_run_group_tests(tu_tests_, NULL, NULL);    \
+	}
+
 #endif
