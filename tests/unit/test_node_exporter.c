@@ -85,12 +85,12 @@ static void test_prom_parse(void **state)
 		{ "a NaN\n", "a nan\n", NULL },
 		{ "ns:metric_name:x 4\r\n", "ns:metric_name:x 4\n", NULL },
 		{ "a{b=\"{}=,\"} 1\n", "a|b={}=, 1\n", NULL },
-		{ "a 1", "a 1\n", NULL },                                   /* no final newline */
 		{ "<html>oops</html>\n", NULL, "x:1: expected a metric name at '<html>oops</html>'" },
 		{ "hello world\n", NULL, "x:1: bad value 'world' for 'hello'" },
 		{ "a\n", NULL, "x:1: 'a' has no value" },
 		{ "a 1 2 3\n", NULL, "x:1: unexpected text after the value of 'a'" },
 		{ "a 1 zz\n", NULL, "x:1: bad timestamp 'zz'" },
+		{ "a 1", "a 1\n", NULL },                                   /* no final newline */
 		{ "a{b=\"c} 1\n", NULL, "x:1: unterminated label value" },
 		{ "a{b=c} 1\n", NULL, "x:1: label value must be quoted" },
 		{ "a{b=\"\\t\"} 1\n", NULL, "x:1: bad escape '\\t'" },
