@@ -90,10 +90,8 @@ static int setup_db(void **state)
 	int64_t s1, s2, s3;
 	*state = dbpath;
 
-	snprintf(dbpath, sizeof(dbpath), "/tmp/test_gate_%d.db", (int)getpid());
-	unlink(dbpath);
 	errbuf_init(&err);
-	assert_int_equal(store_open(dbpath, 0, &st, &err), 0);
+	st = tu_store_fresh(dbpath, sizeof(dbpath), "gate");
 	kvlist_init(&labels);
 
 	kvlist_set(&labels, "git", "abc");

@@ -106,10 +106,8 @@ static int setup(void **state)
 	int64_t suite;
 
 	*state = dbpath;
-	snprintf(dbpath, sizeof(dbpath), "/tmp/test_store_read-%ld.db", (long)getpid());
-	tu_remove_db(dbpath);
+	st = tu_store_fresh(dbpath, sizeof(dbpath), "store_read");
 	errbuf_init(&err);
-	assert_int_equal(store_open(dbpath, 0, &st, &err), 0);
 	kvlist_init(&labels);
 	kvlist_add(&labels, "env", "lab");
 	kvlist_add(&labels, "kernel", "6.8");

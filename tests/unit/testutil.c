@@ -18,6 +18,7 @@
 #include "core/identity.h"
 #include "core/model.h"
 #include "core/proc.h"
+#include "core/store.h"
 #include "core/strbuf.h"
 #include "report/report.h"
 #include "testutil.h"
@@ -204,4 +205,17 @@ char *tu_src_path(const char *rel)
 	if (!src)
 		fail_msg("BENCH_SRC is not set: run the unit tests through ctest (it names the source tree)");
 	return xasprintf("%s/%s", src, rel);
+}
+
+struct store *tu_store_fresh(char *path, size_t size, const char *tag)
+{
+	struct store *st;
+	struct errbuf err;
+
+	snprintf(path, size, "/tmp/bench-test-%s-%ld.db", tag, (long)getpid());
+	tu_remove_db(path);
+	errbuf_init(&err);
+	if (store_open(path, 0, &st, &err) < 0)
+		fail_msg("%s: %s", path, err.msg);
+	return st;
 }

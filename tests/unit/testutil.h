@@ -98,4 +98,10 @@ char *tu_src_path(const char *rel);
 		return cmocka_run_group_tests(tu_tests_, NULL, NULL);    \
 	}
 
+struct store;
+
+/* A new, empty bench database at PATH (SIZE bytes, filled in: "/tmp/bench-test-TAG-PID.db"; whatever was
+ * there is removed), opened with store_open (asserts it opens). */
+struct store *tu_store_fresh(char *path, size_t size, const char *tag);
+
 #endif
