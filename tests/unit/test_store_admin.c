@@ -168,48 +168,6 @@ static void test_merge(void **state)
 	tu_free_db(pb);
 }
 
-static void test_merge_refuses(void **state)
-{
-	(void)state;
-	char *pa = tu_tmp_db("admin"), *pb = tu_tmp_db("admin");
-	struct store *a;
-	struct errbuf err;
-	struct admin_merge m;
-	sqlite3 *db;
-
-	errbuf_init(&err);
-	assert_int_equal(store_open(pa, 0, &a, &err), 0);
-	assert_int_equal(store_admin_merge(a, "/nonexistent/x.db", 0, &m, &err), -1);
-	assert_int_equal(err.kind, ERR_INPUT);
-	assert_non_null(strstr(err.msg, "cannot read '/nonexistent/x.db'"));
-	/* an SQLite file of another application */
-	assert_int_equal(sqlite3_open(pb, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "CREATE TABLE t(a)", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	errbuf_init(&err);
-	assert_int_equal(store_admin_merge(a, pb, 0, &m, &err), -1);
-	assert_int_equal(err.kind, ERR_INPUT);
-	assert_non_null(strstr(err.msg, "is not a bench database"));
-	unlink(pb);
-	/* a bench file of another schema version */
-	{
-		struct store *b;
-		assert_int_equal(store_open(pb, 0, &b, &err), 0);
-		assert_int_equal(sqlite3_exec(store_db(b), "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
-		store_close(b);
-	}
-	errbuf_init(&err);
-	assert_int_equal(store_admin_merge(a, pb, 0, &m, &err), -1);
-	assert_int_equal(err.kind, ERR_INPUT);
-	assert_non_null(strstr(err.msg, "schema version 99"));
-	/* the database is usable afterwards (the other file was detached) */
-	add_suite(a, "after", 1, NULL);
-	assert_int_equal(tu_count(store_db(a), "SELECT count(*) FROM pragma_database_list WHERE name = 'merge_src'"), 0);
-	store_close(a);
-	tu_free_db(pa);
-	tu_free_db(pb);
-}
-
 /* A test's own new database (cmocka per-test state): db_open makes and opens it, db_close closes and removes
  * it. */
 struct admin_db {
@@ -242,6 +200,44 @@ static int db_close(void **state)
 	tu_free_db(d->path);
 	free(d);
 	return 0;
+}
+
+static void test_merge_refuses(void **state)
+{
+	struct store *a = ((struct admin_db *)*state)->st;
+	char *pb = tu_tmp_db("admin");
+	struct errbuf err;
+	struct admin_merge m;
+	sqlite3 *db;
+
+	errbuf_init(&err);
+	assert_int_equal(store_admin_merge(a, "/nonexistent/x.db", 0, &m, &err), -1);
+	assert_int_equal(err.kind, ERR_INPUT);
+	assert_non_null(strstr(err.msg, "cannot read '/nonexistent/x.db'"));
+	/* an SQLite file of another application */
+	assert_int_equal(sqlite3_open(pb, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE t(a)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	errbuf_init(&err);
+	assert_int_equal(store_admin_merge(a, pb, 0, &m, &err), -1);
+	assert_int_equal(err.kind, ERR_INPUT);
+	assert_non_null(strstr(err.msg, "is not a bench database"));
+	unlink(pb);
+	/* a bench file of another schema version */
+	{
+		struct store *b;
+		assert_int_equal(store_open(pb, 0, &b, &err), 0);
+		assert_int_equal(sqlite3_exec(store_db(b), "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+		store_close(b);
+	}
+	errbuf_init(&err);
+	assert_int_equal(store_admin_merge(a, pb, 0, &m, &err), -1);
+	assert_int_equal(err.kind, ERR_INPUT);
+	assert_non_null(strstr(err.msg, "schema version 99"));
+	/* the database is usable afterwards (the other file was detached) */
+	add_suite(a, "after", 1, NULL);
+	assert_int_equal(tu_count(store_db(a), "SELECT count(*) FROM pragma_database_list WHERE name = 'merge_src'"), 0);
+	tu_free_db(pb);
 }
 
 static void test_rm_relabel(void **state)
@@ -385,7 +381,7 @@ static void test_reads(void **state)
 }
 
 TU_MAIN(cmocka_unit_test(test_merge),
-	cmocka_unit_test(test_merge_refuses),
+	cmocka_unit_test_setup_teardown(test_merge_refuses, db_open, db_close),
 	cmocka_unit_test_setup_teardown(test_rm_relabel, db_open, db_close),
 	cmocka_unit_test_setup_teardown(test_check, db_open, db_close),
 	cmocka_unit_test_setup_teardown(test_reads, db_open, db_close))
