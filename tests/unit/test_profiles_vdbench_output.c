@@ -124,6 +124,14 @@ static void test_50406_layout(void **state)
 	free(dir);
 }
 
+static const struct tu_bad_input flat_bad[] = {
+	{ "<pre>\n10:00:00.000 rd1 1 100\n", "flatfile.html:2:" },
+	{ "<pre>\n tod Run Interval rate MB/sec resp\n10:00:00.000 rd1 avg_1-1 1x0 1 1\n", "flatfile.html:3:" },
+	{ "<pre>\n tod Run Interval rate MB/sec resp\n10:00:00.000 rd1 1 100 1 1\n", "no run totals" },
+	{ "<pre>\n tod Run Interval rate resp\n", "MB/sec" },
+	{ "<pre>\n tod Run Interval rate MB/sec resp\n10:00:00.000 rd1 avg_x 100 1 1\n", "avg_" },
+};
+
 /* A flatfile.html of TEXT in a directory of its own ("refused", written again for each case), imported. */
 static int import_flat(const char *text, struct errbuf *err)
 {
@@ -138,14 +146,6 @@ static int import_flat(const char *text, struct errbuf *err)
 	free(dir);
 	return rc;
 }
-
-static const struct tu_bad_input flat_bad[] = {
-	{ "<pre>\n10:00:00.000 rd1 1 100\n", "flatfile.html:2:" },
-	{ "<pre>\n tod Run Interval rate MB/sec resp\n10:00:00.000 rd1 avg_1-1 1x0 1 1\n", "flatfile.html:3:" },
-	{ "<pre>\n tod Run Interval rate MB/sec resp\n10:00:00.000 rd1 1 100 1 1\n", "no run totals" },
-	{ "<pre>\n tod Run Interval rate resp\n", "MB/sec" },
-	{ "<pre>\n tod Run Interval rate MB/sec resp\n10:00:00.000 rd1 avg_x 100 1 1\n", "avg_" },
-};
 
 static void test_refusals(void **state)
 {
