@@ -326,9 +326,9 @@ static int check_file(const char *path, const char *out, const char *fio_why, ch
 		rc = 1;
 	}
 out:
-	fio_argv_free(tok);
-	kvlist_release(&globals);
 	fio_jobfile_release(&jf);
+	kvlist_release(&globals);
+	fio_argv_free(tok);
 	return rc;
 }
 
