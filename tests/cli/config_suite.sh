@@ -28,9 +28,7 @@ record = sh -c 'echo same line; echo chunk 64k'
 teardown = rm -f "$T/beta built"
 $workload_r
 EOF2
-"$BENCH" plan c.suite --target "$T/t.dat" >plan.txt 2>err.txt
-expect_eq "plan: exit" "$?" 0
-expect_eq "plan: runs" "$(grep -cE '^ +[0-9]+ ' plan.txt)" 2
+plan_runs plan 2 c.suite --target "$T/t.dat"
 grep -q "^configuration alpha (c.suite:4): runs 1-1" plan.txt && ok "plan names alpha's runs" || fail "$(cat plan.txt)"
 grep -q "^  teardown  \[10s\] rm -f $T/alpha.built" plan.txt && ok "a step's own timeout" || fail "teardown line"
 grep -q "^  setup     \[60s\] touch '$T/beta built'" plan.txt && ok "the configuration's timeout, quoting kept" || fail "beta setup line"

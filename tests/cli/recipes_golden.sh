@@ -40,10 +40,8 @@ grep -q "recipe 'lvm-raid5' needs devices=" err.txt && ok "missing parameter nam
 expect_eq "unknown recipe: exit" "$?" 3
 
 # the study: 12 configurations, each with its stack and transport commands, in bench plan
-"$BENCH" plan nvmeof-vs-iser-study >plan.txt 2>err.txt
-expect_eq "study plan: exit" "$?" 0
+plan_runs study 108 nvmeof-vs-iser-study
 expect_eq "study: configurations" "$(grep -c '^configuration ' plan.txt)" 12
-expect_eq "study: runs" "$(grep -cE '^ +[0-9]+ ' plan.txt)" 108
 grep -q "^  setup     \[300s\] mdadm --create /dev/md/bench --run --assume-clean --level=5 --raid-devices=8 " plan.txt && ok "plan shows mdadm" || fail "no mdadm --create in the plan"
 grep -q "^  setup     local \[300s\] nvme connect --transport=rdma --traddr=192.0.2.1 --trsvcid=4420 --nqn=nqn.2026-12.io.bench:study" plan.txt && ok "plan shows nvme connect" || fail "no nvme connect"
 grep -q "^  setup     local \[300s\] iscsiadm --mode node --targetname iqn.2026-12.io.bench:study --portal 192.0.2.1:3260 --interface iser --login" plan.txt && ok "plan shows the iSER login" || fail "no iscsiadm login"

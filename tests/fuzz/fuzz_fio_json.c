@@ -14,27 +14,37 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The same bytes imported from a file, as `bench import` reads them. */
+static void check_import(const uint8_t *data, size_t size)
+{
+	char *path = fuzz_tmp_write("fio.json", data, size);
+	struct import_batch b;
+	struct errbuf err;
+
+	import_batch_init(&b);
+	errbuf_init(&err);
+	fuzz_check_err(fio_json_import(path, &b, &err), &err);
+	import_batch_release(&b);
+	free(path);
+}
+
+/* The bytes as fio's output: 0 when they parse. */
+static int check_parse(const uint8_t *data, size_t size)
 {
 	struct fio_output o;
 	struct errbuf err;
 	int rc;
 
-	if (size > 1 << 20)
-		return 0;
-	errbuf_init(&err);
 	fio_output_init(&o);
-	rc = fio_json_parse((const char *)data, size, "fuzz.json", &o, &err);
-	fuzz_check_err(rc, &err);
+	errbuf_init(&err);
+	rc = fuzz_check_err(fio_json_parse((const char *)data, size, "fuzz.json", &o, &err), &err);
 	fio_output_release(&o);
-	if (rc == 0) {
-		struct import_batch b;
-		char *path = fuzz_tmp_write("fio.json", data, size);
-		import_batch_init(&b);
-		errbuf_init(&err);
-		fuzz_check_err(fio_json_import(path, &b, &err), &err);
-		import_batch_release(&b);
-		free(path);
-	}
+	return rc;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size <= 1 << 20 && check_parse(data, size) == 0)
+		check_import(data, size);
 	return 0;
 }

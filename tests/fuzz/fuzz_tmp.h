@@ -75,13 +75,14 @@ static inline void fuzz_tmp_remove(const char *name)
 	free(path);
 }
 
-/* The invariants of a parser's error path: 0 or -1; on -1 one non-empty line (abort() otherwise). */
-static inline void fuzz_check_err(int rc, const struct errbuf *err)
+/* The invariants of a parser's error path: 0 or -1; on -1 one non-empty line (abort() otherwise). Returns RC. */
+static inline int fuzz_check_err(int rc, const struct errbuf *err)
 {
 	if (rc != 0 && rc != -1)
 		abort();
 	if (rc == -1 && (!err->msg[0] || strchr(err->msg, '\n')))
 		abort();
+	return rc;
 }
 
 #endif

@@ -236,6 +236,17 @@ static const char troublemakers[] = { '\0', '"', '\'', '\n', '\r', ',', ';', '='
 static const char *const numbers[] = { "99999999999999999999999", "-1", "-9223372036854775808", "nan", "inf",
 				       "1e309", "-0", "4294967296", "18446744073709551616", "0x", "1e-400", "" };
 
+/* The length of a range of 1 to MAX bytes (one draw of RNG, always made) at POS of N bytes, cut at the end;
+ * 0 when POS is the end. */
+static size_t range_len(uint64_t *rng, size_t max, size_t pos, size_t n)
+{
+	size_t l = 1 + rng_below(rng, max);
+
+	if (pos >= n)
+		return 0;
+	return l > n - pos ? n - pos : l;
+}
+
 /* One random edit of buf (length *len, capacity cap); keeps *len <= cap. */
 static void mutate_once(uint64_t *rng, uint8_t *buf, size_t *len, size_t cap)
 {
@@ -258,24 +269,18 @@ static void mutate_once(uint64_t *rng, uint8_t *buf, size_t *len, size_t cap)
 		}
 		break;
 	case 3: { /* delete a range */
-		size_t l = 1 + rng_below(rng, 16);
-		if (pos < n) {
-			if (l > n - pos)
-				l = n - pos;
+		size_t l = range_len(rng, 16, pos, n);
+		if (l) {
 			memmove(buf + pos, buf + pos + l, n - pos - l);
 			*len = n - l;
 		}
 		break;
 	}
 	case 4: { /* duplicate a range */
-		size_t l = 1 + rng_below(rng, 64);
-		if (pos < n) {
-			if (l > n - pos)
-				l = n - pos;
-			if (n + l <= cap) {
-				memmove(buf + pos + l, buf + pos, n - pos);
-				*len = n + l;
-			}
+		size_t l = range_len(rng, 64, pos, n);
+		if (l && n + l <= cap) {
+			memmove(buf + pos + l, buf + pos, n - pos);
+			*len = n + l;
 		}
 		break;
 	}

@@ -24,18 +24,17 @@ detach_all() {
 	[ -f "$T/loops" ] && while read -r l; do losetup -d "$l" 2>/dev/null; done <"$T/loops"
 }
 cleanup_hooks+=("detach_all")
+suite_head() { # suite_head NAME RAMP RUNTIME SIZE: the [suite] section of a quick suite
+	printf '[suite]\nname = %s\nquick.ramp = %s\nquick.runtime = %s\nquick.size = %s\n' "$1" "$2" "$3" "$4"
+}
 for i in 0 1 2 3 4 5 6 7; do
 	truncate -s 256M "$T/d$i.img"
 	losetup -f --show "$T/d$i.img" >>"$T/loops" || { fail "losetup"; finish; }
 done
 DEVS=$(paste -sd, "$T/loops")
 
-cat >btrfs.suite <<EOF2
-[suite]
-name = btrfs-study
-quick.ramp = 1
-quick.runtime = 3
-quick.size = 64m
+suite_head btrfs-study 1 3 64m >btrfs.suite
+cat >>btrfs.suite <<EOF2
 
 [config raid0]
 recipe = btrfs-raid0 devices=$DEVS mountpoint=$T/mnt0 options=nodatacow
@@ -111,12 +110,8 @@ expect_eq "resume: mounts left" "$(left_mounts)" 0
 expect_eq "resume: state files left" "$(ls "$T"/bench-*/config-*.state 2>/dev/null | wc -l)" 0
 
 # ---- 3: a failing setup step
-cat >fail.suite <<EOF2
-[suite]
-name = failing-setup
-quick.ramp = 0
-quick.runtime = 1
-quick.size = 8m
+suite_head failing-setup 0 1 8m >fail.suite
+cat >>fail.suite <<EOF2
 [config broken]
 setup = sh -c 'echo no such stack here >&2; exit 3'
 setup = touch $T/never

@@ -15,20 +15,13 @@
 # says so (without it the cells are INVALID, not like for like). About a minute.
 . "$BENCH_SRC/tests/lib/failfast.sh"
 . "$BENCH_SRC/tests/lib/sim.sh"
-sim_required gate_sim
-
-work=$T
-cd "$work" || fail "cannot enter $work"
-db=$work/gate.db
-start=$(date +%s)
+sim_gate_begin gate_sim
 
 sim_rr_job a.fio 1 0.3 500us
 sim_rr_job b.fio 1 0.3 700us
 sim_blocks "$db" 10 "A:a.fio B:b.fio A2:a.fio" "A2:a.fio B:b.fio A:a.fio"
 
-"$BENCH" gate --db "$db" --confidence 99 --paired --baseline cfg=A --candidate cfg=B --allow-diff sim_lat --json b.json >b.out 2>&1
-rc=$?
-cat b.out
+sim_gate b.out --confidence 99 --paired --baseline cfg=A --candidate cfg=B --allow-diff sim_lat --json b.json
 [ $rc -eq 1 ] || fail "A -> B (device 40% slower): expected exit 1, got $rc"
 grep -q '^REGRESSION  *rr  *read IOPS ' b.out || fail "A -> B: read IOPS is not a REGRESSION"
 grep -q '^REGRESSION  *rr  *read mean latency ' b.out || fail "A -> B: mean latency is not a REGRESSION"
@@ -45,9 +38,7 @@ print("model 0.714, measured IOPS ratio %.3f [%.3f, %.3f]; latency ratio %.3f" %
       (iops["ratio"], iops["ci_low"], iops["ci_high"], lat["ratio"]))
 EOF
 
-"$BENCH" gate --db "$db" --confidence 99 --paired --baseline cfg=A --candidate cfg=A2 >a.out 2>&1
-rc=$?
-cat a.out
+sim_gate a.out --confidence 99 --paired --baseline cfg=A --candidate cfg=A2
 [ $rc -eq 0 ] || [ $rc -eq 6 ] || fail "A -> A2 (same model): expected exit 0 or 6, got $rc"
 grep -Eq '^(REGRESSION|IMPROVEMENT|INVALID) ' a.out && fail "A -> A2: a cell is neither EQUIVALENT nor INCONCLUSIVE"
 grep -Eq '^(EQUIVALENT|INCONCLUSIVE)  *rr  *read IOPS ' a.out || fail "A -> A2: no read IOPS cell"

@@ -16,12 +16,7 @@
 # About 40 seconds.
 . "$BENCH_SRC/tests/lib/failfast.sh"
 . "$BENCH_SRC/tests/lib/sim.sh"
-sim_required gate_sim_verdicts
-
-work=$T
-cd "$work" || fail "cannot enter $work"
-db=$work/gate.db
-start=$(date +%s)
+sim_gate_begin gate_sim_verdicts
 
 sim_rr_job a.fio 2 0.2 1000us
 sim_rr_job b.fio 2 0.2 1330us
@@ -31,9 +26,7 @@ sim_blocks "$db" 4 "A:a.fio B:b.fio A2:a.fio C:c.fio" "C:c.fio A2:a.fio B:b.fio 
 # --- acceptance 1: 33% slower, 4 pairs: REGRESSION paired and unpaired --------------------------------------
 for mode in --paired ""; do
 	# shellcheck disable=SC2086
-	"$BENCH" gate --db "$db" $mode --baseline cfg=A --candidate cfg=B --allow-diff sim_lat --markdown b.md >b.out 2>&1
-	rc=$?
-	cat b.out
+	sim_gate b.out $mode --baseline cfg=A --candidate cfg=B --allow-diff sim_lat --markdown b.md
 	[ $rc -eq 1 ] || fail "A -> B ${mode:-unpaired}: expected exit 1, got $rc"
 	grep -q '^REGRESSION  *rr  *read IOPS ' b.out || fail "A -> B ${mode:-unpaired}: read IOPS is not a REGRESSION"
 	grep -q '^### bench gate: REGRESSION' b.md || fail "A -> B ${mode:-unpaired}: the Markdown headline"
@@ -44,9 +37,7 @@ done
 # --- the same configuration, 4 pairs: never exit 1 -----------------------------------------------------------
 for mode in --paired ""; do
 	# shellcheck disable=SC2086
-	"$BENCH" gate --db "$db" $mode --baseline cfg=A --candidate cfg=A2 >a.out 2>&1
-	rc=$?
-	cat a.out
+	sim_gate a.out $mode --baseline cfg=A --candidate cfg=A2
 	[ $rc -eq 1 ] && fail "A -> A2 ${mode:-unpaired} (same model): exit 1"
 	[ $rc -eq 0 ] || [ $rc -eq 6 ] || fail "A -> A2 ${mode:-unpaired}: expected exit 0 or 6, got $rc"
 	grep -Eq '^(REGRESSION|INVALID) ' a.out && fail "A -> A2 ${mode:-unpaired}: a REGRESSION or INVALID cell"
@@ -63,9 +54,7 @@ else
 	[ $rc -eq 3 ] || fail "A -> C (rate_iops on one side): expected exit 3, got $rc"
 	grep -q '^INVALID  *rr  *read IOPS .*rate_iops: baseline -, candidate 500' c.out ||
 		fail "A -> C: the cell is not INVALID naming rate_iops"
-	"$BENCH" gate --db "$db" --paired --baseline cfg=A --candidate cfg=C --allow-diff rate_iops >c.out 2>&1
-	rc=$?
-	cat c.out
+	sim_gate c.out --paired --baseline cfg=A --candidate cfg=C --allow-diff rate_iops
 	[ $rc -eq 1 ] || fail "A -> C --allow-diff rate_iops: expected exit 1 (IOPS capped), got $rc"
 	grep -q '^REGRESSION  *rr  *read IOPS ' c.out || fail "A -> C --allow-diff rate_iops: IOPS not judged"
 	echo "ok: A -> C INVALID naming rate_iops; judged with --allow-diff rate_iops"

@@ -29,6 +29,13 @@ write_lines() { # write_lines FILE LINE...: FILE holds each LINE on a line of it
   shift
   printf '%s\n' "$@" >"$f"
 }
+plan_runs() { # plan_runs WHAT N PLAN-ARGS...: bench plan PLAN-ARGS exits 0 listing N runs (in plan.txt, err.txt)
+	local what=$1 n=$2
+	shift 2
+	"$BENCH" plan "$@" >plan.txt 2>err.txt
+	expect_eq "$what: exit" "$?" 0
+	expect_eq "$what: runs" "$(grep -cE '^ +[0-9]+ ' plan.txt)" "$n"
+}
 wait_one() { # wait_one DB SQL [TENTHS]: waits (up to TENTHS tenths of a second, 300) until SQL on DB answers 1
   local i
   for ((i = 0; i < ${3:-300}; i++)); do

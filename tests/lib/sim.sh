@@ -18,6 +18,23 @@ sim_required() { # sim_required TEST [HINT]: sets SO, the sim engine's shared ob
 
 # sim_fio DIR NAME OPTION...: fio runs DIR/NAME.fio, the job [NAME] on the sim engine with these option lines
 # (its JSON in DIR/NAME.json, its stderr in DIR/NAME.err, $prio before fio if set); a failure stops the test.
+sim_gate_begin() { # sim_gate_begin TEST: sim_required TEST, then into $T (failfast.sh) with db=$T/gate.db and
+	# start, the time it began (for the closing "ok in N s")
+	sim_required "$1"
+	cd "$T" || fail "cannot enter $T"
+	db=$T/gate.db
+	start=$(date +%s)
+}
+
+sim_gate() { # sim_gate OUT GATE-OPTIONS...: bench gate on $db, its output (stdout and stderr) in OUT and
+	# shown; sets rc to its exit code
+	local out=$1
+	shift
+	"$BENCH" gate --db "$db" "$@" >"$out" 2>&1
+	rc=$?
+	cat "$out"
+}
+
 sim_fio() {
 	local dir=$1 name=$2
 	shift 2

@@ -25,6 +25,7 @@
 #include "core/proc.h"
 #include "core/strbuf.h"
 #include "engines/fio_json.h"
+#include "testutil.h"
 
 /* Brute force fio's rule over expanded samples: the smallest sample value v such that
  * #samples <= v >= (long double)p / 100 * N. */
@@ -117,7 +118,6 @@ static void test_double_threshold_would_be_wrong(void **state)
 
 static void test_fixture_bins(void **state)
 {
-	const char *src = getenv("BENCH_SRC");
 	char *path;
 	struct strbuf sb;
 	struct fio_output fo;
@@ -125,9 +125,7 @@ static void test_fixture_bins(void **state)
 	size_t checked = 0;
 
 	(void)state;
-	if (!src)
-		fail_msg("BENCH_SRC is not set: run the unit tests through ctest (it names the source tree)");
-	path = xasprintf("%s/tests/fixtures/fio/json/fio-3.33_jsonplus_randread_bins.json", src);
+	path = tu_src_path("tests/fixtures/fio/json/fio-3.33_jsonplus_randread_bins.json");
 	strbuf_init(&sb);
 	fio_output_init(&fo);
 	errbuf_init(&err);

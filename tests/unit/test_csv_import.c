@@ -15,6 +15,7 @@
 
 #include "core/csv_import.h"
 #include "core/strbuf.h"
+#include "testutil.h"
 
 static int parse(const char *text, const struct kvlist *map, struct import_batch *b, struct errbuf *err)
 {
@@ -33,7 +34,6 @@ static const struct host_result *agg(const struct imported_run *r)
 
 static void test_dataset(void **state)
 {
-	const char *src = getenv("BENCH_SRC");
 	struct import_batch b;
 	struct errbuf err;
 	char *path;
@@ -41,9 +41,7 @@ static void test_dataset(void **state)
 	const struct host_result *h;
 
 	(void)state;
-	if (!src)
-		fail_msg("BENCH_SRC is not set: run the unit tests through ctest (it names the source tree)");
-	path = xasprintf("%s/examples/nvmeof-vs-iser-100g.csv", src);
+	path = tu_src_path("examples/nvmeof-vs-iser-100g.csv");
 	import_batch_init(&b);
 	errbuf_init(&err);
 	assert_int_equal(csv_import_file(path, NULL, &b, &err), 0);

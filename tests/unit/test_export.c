@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "report/export.h"
+#include "testutil.h"
 
 struct esc_case {
 	const char *in, *lp_key, *lp_meas, *om;
@@ -242,12 +243,6 @@ static void test_bad_time(void **state)
 	admin_sample_list_release(&samples);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_escapers), cmocka_unit_test(test_names),	     cmocka_unit_test(test_times),
-		cmocka_unit_test(test_influx),	 cmocka_unit_test(test_openmetrics), cmocka_unit_test(test_csv_json),
-		cmocka_unit_test(test_bad_time),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TU_MAIN(cmocka_unit_test(test_escapers), cmocka_unit_test(test_names), cmocka_unit_test(test_times),
+	cmocka_unit_test(test_influx), cmocka_unit_test(test_openmetrics), cmocka_unit_test(test_csv_json),
+	cmocka_unit_test(test_bad_time))

@@ -38,6 +38,17 @@ static void log_done(struct run_result *r, char *p)
 	free(p);
 }
 
+/* SB written to DIR/NAME (that path in *P, for log_done) and read back: fio_histlog_read with HIST_MS and FLAGS
+ * into R (initialised here). */
+static long write_read(const char *name, const struct strbuf *sb, unsigned hist_ms, unsigned flags, char **p,
+		       struct run_result *r, struct errbuf *err)
+{
+	*p = tu_write_in(dir, name, sb->buf);
+	run_result_init(r);
+	errbuf_init(err);
+	return fio_histlog_read(*p, "h", 0, hist_ms, flags, r, err);
+}
+
 static void test_ranges_and_coarseness(void **state)
 {
 	int64_t lo, hi;
@@ -61,10 +72,7 @@ static void test_ranges_and_coarseness(void **state)
 	line(&sb, 1007, 0, 464, 50, 9);
 	line(&sb, 2008, 0, 464, 50, 3);
 	line(&sb, 3007, 1, 464, 0, 1);
-	p = tu_write_in(dir, "c2_clat_hist.3.log", sb.buf);
-	run_result_init(&r);
-	errbuf_init(&err);
-	assert_int_equal(fio_histlog_read(p, "h", 0, 0, 0, &r, &err), 3);
+	assert_int_equal(write_read("c2_clat_hist.3.log", &sb, 0, 0, &p, &r, &err), 3);
 	assert_int_equal(r.nsamples, 3);
 	assert_string_equal(r.samples[0].metric, "clat_hist.read");
 	assert_string_equal(r.samples[0].job, "c2.3");
@@ -96,10 +104,7 @@ static void test_client_unchain(void **state)
 	}
 	assert_true(fio_histlog_client_name("/x/bench_clat_hist.1.log.127.0.0.12"));
 	assert_false(fio_histlog_client_name("/x/bench_clat_hist.1.log"));
-	p = tu_write_in(dir, "bench_clat_hist.1.log.127.0.0.12", sb.buf);
-	run_result_init(&r);
-	errbuf_init(&err);
-	assert_int_equal(fio_histlog_read(p, "h", 0, 1000, FIO_HISTLOG_CLIENT, &r, &err), 8);
+	assert_int_equal(write_read("bench_clat_hist.1.log.127.0.0.12", &sb, 1000, FIO_HISTLOG_CLIENT, &p, &r, &err), 8);
 	for (size_t i = 0, k = 0; i < r.nsamples; i++)
 		if (!strcmp(r.samples[i].metric, "clat_hist.read"))
 			assert_true(r.samples[i].value == (double)want[k++]);
@@ -110,9 +115,7 @@ static void test_client_unchain(void **state)
 	line(&sb, 1000, 0, 1856, 10, 9);
 	line(&sb, 2000, 0, 1856, 10, 9);
 	line(&sb, 3000, 0, 1856, 10, 2);
-	p = tu_write_in(dir, "x_clat_hist.1.log.h", sb.buf);
-	run_result_init(&r);
-	assert_int_equal(fio_histlog_read(p, "h", 0, 1000, FIO_HISTLOG_CLIENT, &r, &err), 3);
+	assert_int_equal(write_read("x_clat_hist.1.log.h", &sb, 1000, FIO_HISTLOG_CLIENT, &p, &r, &err), 3);
 	assert_true(r.nsamples == 3 && r.samples[2].value == 2);
 	log_done(&r, p);
 	strbuf_release(&sb);
@@ -120,19 +123,16 @@ static void test_client_unchain(void **state)
 
 static void test_bad_lines(void **state)
 {
-	struct strbuf sb;
-	struct run_result r;
-	struct errbuf err;
 	char *p;
+	struct errbuf err;
+	struct run_result r;
+	struct strbuf sb;
 
 	(void)state;
 	strbuf_init(&sb);
 	line(&sb, 1000, 0, 1856, 1, 1);
 	line(&sb, 2000, 0, 928, 1, 1); /* another bucket count */
-	p = tu_write_in(dir, "bad_clat_hist.1.log", sb.buf);
-	run_result_init(&r);
-	errbuf_init(&err);
-	assert_int_equal(fio_histlog_read(p, "h", 0, 0, 0, &r, &err), -1);
+	assert_int_equal(write_read("bad_clat_hist.1.log", &sb, 0, 0, &p, &r, &err), -1);
 	assert_non_null(strstr(err.msg, "bad_clat_hist.1.log:2:"));
 	assert_int_equal(err.kind, ERR_INPUT);
 	unlink(p);

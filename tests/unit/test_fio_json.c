@@ -22,6 +22,7 @@
 #include "core/aggregate.h"
 #include "core/strbuf.h"
 #include "engines/fio_json.h"
+#include "testutil.h"
 
 static char *fixture_dir(void)
 {
@@ -327,35 +328,27 @@ static void test_mixed(void **state)
 }
 
 /* Bad input: one message naming the file and the reason, ERR_INPUT. */
-static void test_errors(void **state)
-{
-	static const struct {
-		const char *text, *want;
-	} cases[] = {
-		{ "", "t.json: empty" },
-		{ "   \n\n", "t.json: empty" },
-		{ "fio: some error\n", "t.json: not fio output" },
-		{ "{\"name\": \"x\", \"jobs\": []}\n", "t.json:1: not fio output" },
-		{ "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"a\"", "t.json:1: truncated JSON" },
-		{ "{\"fio version\":\"fio-3.33\",\"jobs\":[]}\n{\"fio version\":\"fio-3.33\",", "t.json:2: truncated JSON" },
-		{ "{\"fio version\":\"fio-3.33\"}", "t.json: not fio output" },
-		{ "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"nojobname\":1}]}", "t.json: not fio output" },
-	};
+static const struct tu_bad_input json_bad[] = {
+	{ "", "t.json: empty" },
+	{ "   \n\n", "t.json: empty" },
+	{ "fio: some error\n", "t.json: not fio output" },
+	{ "{\"name\": \"x\", \"jobs\": []}\n", "t.json:1: not fio output" },
+	{ "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"a\"", "t.json:1: truncated JSON" },
+	{ "{\"fio version\":\"fio-3.33\",\"jobs\":[]}\n{\"fio version\":\"fio-3.33\",", "t.json:2: truncated JSON" },
+	{ "{\"fio version\":\"fio-3.33\"}", "t.json: not fio output" },
+	{ "{\"fio version\":\"fio-3.33\",\"jobs\":[{\"nojobname\":1}]}", "t.json: not fio output" },
+};
 
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct fio_output fo;
-		struct errbuf err;
-		assert_int_equal(parse_str(cases[i].text, &fo, &err), -1);
-		assert_int_equal(err.kind, ERR_INPUT);
-		if (strncmp(err.msg, cases[i].want, strlen(cases[i].want))) {
-			print_error("case %zu: got '%s', want '%s...'\n", i, err.msg, cases[i].want);
-			fail();
-		}
-		assert_null(strchr(err.msg, '\n'));
-		fio_output_release(&fo);
-	}
+static int parse_bad(const char *text, struct errbuf *err)
+{
+	struct fio_output fo;
+	int rc = parse_str(text, &fo, err);
+
+	fio_output_release(&fo);
+	return rc;
 }
+
+TU_BAD_INPUT_TEST(test_errors, json_bad, parse_bad, TU_PREFIX | TU_KIND_INPUT | TU_ONE_LINE)
 
 static void test_version(void **state)
 {
@@ -399,11 +392,5 @@ static void test_workload(void **state)
 	kvlist_release(&o);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fixtures), cmocka_unit_test(test_old_bins), cmocka_unit_test(test_mixed),
-		cmocka_unit_test(test_errors),   cmocka_unit_test(test_version),  cmocka_unit_test(test_workload),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TU_MAIN(cmocka_unit_test(test_fixtures), cmocka_unit_test(test_old_bins), cmocka_unit_test(test_mixed),
+	cmocka_unit_test(test_errors), cmocka_unit_test(test_version), cmocka_unit_test(test_workload))

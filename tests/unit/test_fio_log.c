@@ -247,39 +247,30 @@ static void test_per_io(void **state)
 }
 
 /* Malformed lines: ERR_INPUT naming file and line. */
-static void test_bad_lines(void **state)
-{
-	static const struct {
-		const char *text, *want;
-	} cases[] = {
-		{ "1, 2, 0, 4096\n2, x, 0, 4096\n", "bad.log:2: expected a value" },
-		{ "1, 2, 0, 4096\n2, 3, 5, 4096\n", "bad.log:2: direction must be 0, 1 or 2" },
-		{ "1, 2, 0, 4096\n\n3, 3, 1, 4096\nhello\n", "bad.log:4: expected a time stamp" },
-		{ "1, 2, 0\n", "bad.log:1: not a fio log" },
-		{ "1, 2, 0, 4096 x\n", "bad.log:1: expected ', ' after the block size" },
-		{ "1; 2; 0; 4096\n", "bad.log:1: not a fio log" },
-		{ "", "bad.log: empty fio log" },
-		{ "0, 1, 0, 4096\n99999999999, 1, 0, 4096\n", "bad.log:2: time stamp too far" },
-		{ "99999999999, 1, 0, 4096\n0, 1, 0, 4096\n", "bad.log:2: time stamp too far" },
-	};
+static const struct tu_bad_input log_bad[] = {
+	{ "1, 2, 0, 4096\n2, x, 0, 4096\n", "bad.log:2: expected a value" },
+	{ "1, 2, 0, 4096\n2, 3, 5, 4096\n", "bad.log:2: direction must be 0, 1 or 2" },
+	{ "1, 2, 0, 4096\n\n3, 3, 1, 4096\nhello\n", "bad.log:4: expected a time stamp" },
+	{ "1, 2, 0\n", "bad.log:1: not a fio log" },
+	{ "1, 2, 0, 4096 x\n", "bad.log:1: expected ', ' after the block size" },
+	{ "1; 2; 0; 4096\n", "bad.log:1: not a fio log" },
+	{ "", "bad.log: empty fio log" },
+	{ "0, 1, 0, 4096\n99999999999, 1, 0, 4096\n", "bad.log:2: time stamp too far" },
+	{ "99999999999, 1, 0, 4096\n0, 1, 0, 4096\n", "bad.log:2: time stamp too far" },
+};
 
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct fio_log l;
-		struct errbuf err;
-		fio_log_init(&l);
-		errbuf_init(&err);
-		assert_int_equal(fio_log_parse_buf(cases[i].text, strlen(cases[i].text), "bad.log", FIO_LOG_LAT, 1000,
-						   &l, &err),
-				 -1);
-		assert_int_equal(err.kind, ERR_INPUT);
-		if (strncmp(err.msg, cases[i].want, strlen(cases[i].want))) {
-			print_error("case %zu: got '%s'\n", i, err.msg);
-			fail();
-		}
-		fio_log_release(&l);
-	}
+static int parse_bad(const char *text, struct errbuf *err)
+{
+	struct fio_log l;
+	int rc;
+
+	fio_log_init(&l);
+	rc = fio_log_parse_buf(text, strlen(text), "bad.log", FIO_LOG_LAT, 1000, &l, err);
+	fio_log_release(&l);
+	return rc;
 }
+
+TU_BAD_INPUT_TEST(test_bad_lines, log_bad, parse_bad, TU_PREFIX | TU_KIND_INPUT)
 
 static void test_names(void **state)
 {

@@ -16,95 +16,97 @@
 
 #include "core/fio_options.h"
 #include "core/strbuf.h"
+#include "testutil.h"
+
+/* A number as fio reads it: the text, the base (kb_base of a size, the unit of a bare time in microseconds),
+ * the flags, the result wanted and, when that is not -1, the value. */
+struct num_case {
+	const char *s;
+	uint64_t base;
+	unsigned flags;
+	int rc;
+	uint64_t v;
+};
+
+static const struct num_case size_cases[] = {
+	/* not a size at all */
+	{ "", 1024, 0, -1, 0 },
+	{ "k", 1024, 0, -1, 0 },
+	{ "-4k", 1024, 0, -1, 0 },
+	{ "99999999999999999999", 1024, 0, -1, 0 },
+	{ "20000000p", 1024, 0, -1, 0 },
+	{ "4096", 1024, FIO_OPT_STRICT, 0, 4096 },
+	{ "4k", 1024, FIO_OPT_STRICT, 0, 4096 },
+	{ "4K", 1024, FIO_OPT_STRICT, 0, 4096 },
+	{ "4kb", 1024, FIO_OPT_STRICT, 0, 4096 },
+	{ "4KB", 1024, FIO_OPT_STRICT, 0, 4096 },
+	{ "4KiB", 1024, FIO_OPT_STRICT, 0, 4000 },   /* fio's compatibility mode: IEC means 1000 */
+	{ "4kib", 1024, FIO_OPT_STRICT, 0, 4000 },
+	{ "4k", 1000, FIO_OPT_STRICT, 0, 4000 },
+	{ "4kB", 1000, FIO_OPT_STRICT, 0, 4000 },
+	{ "4KiB", 1000, FIO_OPT_STRICT, 0, 4096 },
+	{ "1m", 1024, FIO_OPT_STRICT, 0, 1048576 },
+	{ "1MiB", 1024, FIO_OPT_STRICT, 0, 1000000 },
+	{ "2g", 1024, FIO_OPT_STRICT, 0, 2147483648ULL },
+	{ "1t", 1000, FIO_OPT_STRICT, 0, 1000000000000ULL },
+	{ "1p", 1024, FIO_OPT_STRICT, 0, 1125899906842624ULL },
+	{ "0x1000", 1024, FIO_OPT_STRICT, 0, 4096 },
+	{ "512b", 1024, FIO_OPT_STRICT, 0, 512 },
+	{ "1536", 1024, FIO_OPT_STRICT, 0, 1536 },
+	{ "50%", 1024, FIO_OPT_STRICT, 1, 50 },
+	/* what fio misreads: refused when planning, read as fio read it when importing */
+	{ "1.5k", 1024, FIO_OPT_STRICT, -1, 0 },
+	{ "1.5k", 1024, 0, 0, 1 },
+	{ "1.5KiB", 1024, 0, 0, 1 },
+	{ "4kx", 1024, FIO_OPT_STRICT, -1, 0 },
+	{ "4kx", 1024, 0, 0, 4096 },
+	{ "4q", 1024, FIO_OPT_STRICT, -1, 0 },
+	{ "4q", 1024, 0, 0, 4 },
+};
+
+static const struct num_case time_cases[] = {
+	{ "60", 1000000, FIO_OPT_STRICT, 0, 60000000ULL },
+	{ "90s", 1000000, FIO_OPT_STRICT, 0, 90000000ULL },
+	{ "2m", 1000000, FIO_OPT_STRICT, 0, 120000000ULL },
+	{ "1h", 1000000, FIO_OPT_STRICT, 0, 3600000000ULL },
+	{ "1d", 1000000, FIO_OPT_STRICT, 0, 86400000000ULL },
+	{ "500ms", 1000000, FIO_OPT_STRICT, 0, 500000ULL },
+	{ "500msec", 1000000, FIO_OPT_STRICT, 0, 500000ULL },
+	{ "250us", 1000000, FIO_OPT_STRICT, 0, 250ULL },
+	{ "100", 1, FIO_OPT_STRICT, 0, 100ULL },          /* thinktime: microseconds */
+	{ "1m", 1, FIO_OPT_STRICT, 0, 60000000ULL },
+	{ "10sec", 1000000, FIO_OPT_STRICT, -1, 0 },   /* fio: an unknown unit is microseconds */
+	{ "10sec", 1000000, 0, 0, 10ULL },
+	{ "1.5s", 1000000, FIO_OPT_STRICT, -1, 0 },
+	{ "", 1000000, 0, -1, 0 },
+	{ "s", 1000000, 0, -1, 0 },
+};
+
+static int size_at(const char *s, uint64_t kb_base, unsigned flags, uint64_t *out)
+{
+	return fio_opt_size(s, (unsigned)kb_base, flags, out);
+}
+
+/* WHAT (size, time): PARSE gives each of the N cases C its result and value. */
+static void check_numbers(const char *what, const struct num_case *c, size_t n,
+			  int (*parse)(const char *, uint64_t, unsigned, uint64_t *))
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = 0;
+		int rc = parse(c[i].s, c[i].base, c[i].flags, &v);
+		if (rc != c[i].rc || (rc >= 0 && v != c[i].v))
+			fail_msg("%s '%s' base=%llu flags=%u: rc %d value %llu, want %d %llu", what, c[i].s,
+				 (unsigned long long)c[i].base, c[i].flags, rc, (unsigned long long)v, c[i].rc,
+				 (unsigned long long)c[i].v);
+	}
+}
 
 static void test_sizes(void **state)
 {
-	static const struct {
-		const char *s;
-		unsigned kb_base, flags;
-		int rc;
-		uint64_t v;
-	} cases[] = {
-		{ "4096", 1024, FIO_OPT_STRICT, 0, 4096 },
-		{ "4k", 1024, FIO_OPT_STRICT, 0, 4096 },
-		{ "4K", 1024, FIO_OPT_STRICT, 0, 4096 },
-		{ "4kb", 1024, FIO_OPT_STRICT, 0, 4096 },
-		{ "4KB", 1024, FIO_OPT_STRICT, 0, 4096 },
-		{ "4KiB", 1024, FIO_OPT_STRICT, 0, 4000 },   /* fio's compatibility mode: IEC means 1000 */
-		{ "4kib", 1024, FIO_OPT_STRICT, 0, 4000 },
-		{ "4k", 1000, FIO_OPT_STRICT, 0, 4000 },
-		{ "4kB", 1000, FIO_OPT_STRICT, 0, 4000 },
-		{ "4KiB", 1000, FIO_OPT_STRICT, 0, 4096 },
-		{ "1m", 1024, FIO_OPT_STRICT, 0, 1048576 },
-		{ "1MiB", 1024, FIO_OPT_STRICT, 0, 1000000 },
-		{ "2g", 1024, FIO_OPT_STRICT, 0, 2147483648ULL },
-		{ "1t", 1000, FIO_OPT_STRICT, 0, 1000000000000ULL },
-		{ "1p", 1024, FIO_OPT_STRICT, 0, 1125899906842624ULL },
-		{ "0x1000", 1024, FIO_OPT_STRICT, 0, 4096 },
-		{ "512b", 1024, FIO_OPT_STRICT, 0, 512 },
-		{ "1536", 1024, FIO_OPT_STRICT, 0, 1536 },
-		{ "50%", 1024, FIO_OPT_STRICT, 1, 50 },
-		/* what fio misreads: refused when planning, read as fio read it when importing */
-		{ "1.5k", 1024, FIO_OPT_STRICT, -1, 0 },
-		{ "1.5k", 1024, 0, 0, 1 },
-		{ "1.5KiB", 1024, 0, 0, 1 },
-		{ "4kx", 1024, FIO_OPT_STRICT, -1, 0 },
-		{ "4kx", 1024, 0, 0, 4096 },
-		{ "4q", 1024, FIO_OPT_STRICT, -1, 0 },
-		{ "4q", 1024, 0, 0, 4 },
-		{ "", 1024, 0, -1, 0 },
-		{ "k", 1024, 0, -1, 0 },
-		{ "-4k", 1024, 0, -1, 0 },
-		{ "99999999999999999999", 1024, 0, -1, 0 },
-		{ "20000000p", 1024, 0, -1, 0 },
-	};
-
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		uint64_t v = 0;
-		int rc = fio_opt_size(cases[i].s, cases[i].kb_base, cases[i].flags, &v);
-		if (rc != cases[i].rc || (rc >= 0 && v != cases[i].v))
-			fail_msg("size '%s' kb_base=%u flags=%u: rc %d value %llu, want %d %llu", cases[i].s,
-				 cases[i].kb_base, cases[i].flags, rc, (unsigned long long)v, cases[i].rc,
-				 (unsigned long long)cases[i].v);
-	}
+	check_numbers("size", size_cases, sizeof(size_cases) / sizeof(size_cases[0]), size_at);
 }
 
-static void test_times(void **state)
-{
-	static const struct {
-		const char *s;
-		uint64_t unit_us;
-		unsigned flags;
-		int rc;
-		uint64_t us;
-	} cases[] = {
-		{ "60", 1000000, FIO_OPT_STRICT, 0, 60000000ULL },
-		{ "90s", 1000000, FIO_OPT_STRICT, 0, 90000000ULL },
-		{ "2m", 1000000, FIO_OPT_STRICT, 0, 120000000ULL },
-		{ "1h", 1000000, FIO_OPT_STRICT, 0, 3600000000ULL },
-		{ "1d", 1000000, FIO_OPT_STRICT, 0, 86400000000ULL },
-		{ "500ms", 1000000, FIO_OPT_STRICT, 0, 500000 },
-		{ "500msec", 1000000, FIO_OPT_STRICT, 0, 500000 },
-		{ "250us", 1000000, FIO_OPT_STRICT, 0, 250 },
-		{ "100", 1, FIO_OPT_STRICT, 0, 100 },          /* thinktime: microseconds */
-		{ "1m", 1, FIO_OPT_STRICT, 0, 60000000ULL },
-		{ "10sec", 1000000, FIO_OPT_STRICT, -1, 0 },   /* fio: an unknown unit is microseconds */
-		{ "10sec", 1000000, 0, 0, 10 },
-		{ "1.5s", 1000000, FIO_OPT_STRICT, -1, 0 },
-		{ "", 1000000, 0, -1, 0 },
-		{ "s", 1000000, 0, -1, 0 },
-	};
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		uint64_t v = 0;
-		int rc = fio_opt_time_us(cases[i].s, cases[i].unit_us, cases[i].flags, &v);
-		if (rc != cases[i].rc || (rc == 0 && v != cases[i].us))
-			fail_msg("time '%s': rc %d value %llu, want %d %llu", cases[i].s, rc, (unsigned long long)v,
-				 cases[i].rc, (unsigned long long)cases[i].us);
-	}
-}
 
 /* Options from "k=v k2=v2 flag" (one blank between). */
 static void opts_from(struct kvlist *l, const char *text)
@@ -121,6 +123,12 @@ static void opts_from(struct kvlist *l, const char *text)
 		}
 	}
 	free(copy);
+}
+
+static void test_times(void **state)
+{
+	(void)state;
+	check_numbers("time", time_cases, sizeof(time_cases) / sizeof(time_cases[0]), fio_opt_time_us);
 }
 
 static void test_normalise(void **state)
@@ -145,6 +153,7 @@ static void test_normalise(void **state)
 		{ "rw=randrw rwmixread=70", "randrw", 4096, NULL, 70, 100, 1, 1, 0 },
 		{ "rw=randrw rwmixwrite=30", "randrw", 4096, NULL, 70, 100, 1, 1, 0 },
 		{ "rw=randrw rwmixread=70 rwmixwrite=10", "randrw", 4096, NULL, 90, 100, 1, 1, 0 },
+		{ "bs=8k bssplit=4k:64k", "read", 8192, "4k:64k", 100, 0, 1, 1, 0 },
 		{ "rw=rw", "rw", 4096, NULL, 50, 0, 1, 1, 0 },
 		{ "rw=readwrite rwmixread=80", "rw", 4096, NULL, 80, 0, 1, 1, 0 },
 		{ "readwrite=randwrite", "randwrite", 4096, NULL, 0, 100, 1, 1, 0 },
@@ -155,7 +164,6 @@ static void test_normalise(void **state)
 		{ "rw=write percentage_random=50", "write", 4096, NULL, 0, 0, 1, 1, 0 },
 		{ "bssplit=4k/50:64k/50", "read", 0, "4k/50:64k/50", 100, 0, 1, 1, 0 },
 		{ "bssplit=4k:64k", "read", 0, "4k:64k", 100, 0, 1, 1, 0 },
-		{ "bs=8k bssplit=4k:64k", "read", 8192, "4k:64k", 100, 0, 1, 1, 0 },
 		{ "iodepth=32 numjobs=4 runtime=2m ramp_time=5", "read", 4096, NULL, 100, 0, 32, 4, 120 },
 		{ "iodepth=1k timeout=500ms", "read", 4096, NULL, 100, 0, 1024, 1, 1 },
 		{ "rw=trim", "trim", 4096, NULL, 0, 0, 1, 1, 0 },
@@ -262,11 +270,9 @@ static void test_canonical(void **state)
 		{ "rate_iops", "15360", 1024, "15360" },
 		{ "rate_iops", "15000", 1024, "15000" },
 		{ "rate_iops", "15k", 1000, "15000" },
-		{ "rate_iops", "0", 1024, NULL },
 		{ "rate_iops", "1000,500", 1024, "1000,500,500" },
 		{ "rate_iops", "1000,", 1024, "1000,0,0" },
 		{ "rate", "1m", 1024, "1048576" },
-		{ "bs", "4k,4k,4k", 1024, NULL },
 		{ "bs", "4k,64k", 1024, "4096,65536,65536" },
 		{ "bs", "4KiB", 1024, "4000" },
 		{ "blocksize", "8k", 1024, "8192" },
@@ -275,17 +281,12 @@ static void test_canonical(void **state)
 		{ "bssplit", "4k/20:8k:64k", 1024, "4096/20:8192/40:65536/40" },
 		{ "bssplit", "4k/100,64k/100", 1024, "4096/100,65536/100,65536/100" },
 		{ "percentage_random", "50,50", 1024, "50" },
-		{ "percentage_random", "100", 1024, NULL },
 		{ "rw", "readwrite", 1024, "rw" },
 		{ "rw", "randread:8", 1024, "randread:8" },
 		{ "rw", "randread:1", 1024, "randread" },
 		{ "thinktime", "1m", 1024, "60000000" },
 		{ "thinktime", "60000000", 1024, "60000000" },
-		{ "thinktime", "0", 1024, NULL },
 		{ "direct", "1", 1024, "1" },
-		{ "direct", NULL, 1024, "1" },
-		{ "direct", "0", 1024, NULL },
-		{ "ioengine", "psync", 1024, NULL },
 		{ "ioengine", "libaio", 1024, "libaio" },
 		{ "verify", "crc32c", 1024, "crc32c" },
 		{ "fsync", "32", 1024, "32" },
@@ -293,6 +294,14 @@ static void test_canonical(void **state)
 		{ "size", "50%", 1024, "50%" },
 		{ "iodepth", "1k", 1024, "1024" },
 		{ "io_submit_mode", "offload", 1024, "offload" },
+		/* fio's default, and a flag without a value */
+		{ "rate_iops", "0", 1024, NULL },
+		{ "bs", "4k,4k,4k", 1024, NULL },
+		{ "percentage_random", "100", 1024, NULL },
+		{ "thinktime", "0", 1024, NULL },
+		{ "direct", "0", 1024, NULL },
+		{ "ioengine", "psync", 1024, NULL },
+		{ "direct", NULL, 1024, "1" },
 	};
 
 	(void)state;
@@ -332,12 +341,6 @@ static void test_roles(void **state)
 	assert_string_equal(fio_opt_canonical_name("bs"), "bs");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sizes),     cmocka_unit_test(test_times),     cmocka_unit_test(test_normalise),
-		cmocka_unit_test(test_errors),    cmocka_unit_test(test_lenient),   cmocka_unit_test(test_canonical),
-		cmocka_unit_test(test_roles),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TU_MAIN(cmocka_unit_test(test_sizes), cmocka_unit_test(test_times), cmocka_unit_test(test_normalise),
+	cmocka_unit_test(test_errors), cmocka_unit_test(test_lenient), cmocka_unit_test(test_canonical),
+	cmocka_unit_test(test_roles))

@@ -36,14 +36,22 @@ static void read_fixture(const char *name, struct fio_ss *ss)
 	free(path);
 }
 
-static void test_attained(void **state)
+/* The fixture NAME: a steady-state block of METRIC, ATTAINED or not. */
+static struct fio_ss fixture(const char *name, int attained, const char *metric)
 {
 	struct fio_ss ss;
 
+	read_fixture(name, &ss);
+	assert_true(ss.present && !ss.attained == !attained);
+	assert_string_equal(ss.metric, metric);
+	return ss;
+}
+
+static void test_attained(void **state)
+{
+	struct fio_ss ss = fixture("fio-3.33_ss-iops-0.5pct_attained.json", 1, "iops");
+
 	(void)state;
-	read_fixture("fio-3.33_ss-iops-0.5pct_attained.json", &ss);
-	assert_true(ss.present && ss.attained);
-	assert_string_equal(ss.metric, "iops");
 	assert_true(ss.limit_pct && fabs(ss.limit - 0.5) < 1e-9);
 	assert_true(fabs(ss.criterion - 0.033322) < 1e-9);
 	assert_true(ss.window_s == 3 && ss.ramp_s == 1);
@@ -54,12 +62,9 @@ static void test_attained(void **state)
 
 static void test_not_attained(void **state)
 {
-	struct fio_ss ss;
+	struct fio_ss ss = fixture("fio-3.33_ss-iops-slope_not-attained.json", 0, "iops_slope");
 
 	(void)state;
-	read_fixture("fio-3.33_ss-iops-slope_not-attained.json", &ss);
-	assert_true(ss.present && !ss.attained);
-	assert_string_equal(ss.metric, "iops_slope");
 	assert_true(ss.limit_pct && fabs(ss.limit - 0.001) < 1e-12);
 	assert_true(ss.criterion < 0); /* "-5.817728%" */
 	assert_true(ss.window_s == 2 && ss.ramp_s == 1);
@@ -71,12 +76,9 @@ static void test_not_attained(void **state)
 
 static void test_group_global(void **state)
 {
-	struct fio_ss ss;
+	struct fio_ss ss = fixture("fio-3.33_ss-bw-1pct_2jobs_grouprep.json", 1, "bw");
 
 	(void)state;
-	read_fixture("fio-3.33_ss-bw-1pct_2jobs_grouprep.json", &ss);
-	assert_true(ss.present && ss.attained);
-	assert_string_equal(ss.metric, "bw");
 	assert_true(ss.limit_pct && ss.limit == 1);
 	assert_true(ss.ramp_s == 0); /* from "global options" */
 	assert_true(ss.ran_s > 1.5 && ss.ran_s < 2.5); /* the group's runtime, not the jobs' sum */

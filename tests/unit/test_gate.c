@@ -90,10 +90,8 @@ static int setup_db(void **state)
 	int64_t s1, s2, s3;
 	*state = dbpath;
 
-	snprintf(dbpath, sizeof(dbpath), "/tmp/test_gate_%d.db", (int)getpid());
-	unlink(dbpath);
 	errbuf_init(&err);
-	assert_int_equal(store_open(dbpath, 0, &st, &err), 0);
+	st = tu_store_fresh(dbpath, sizeof(dbpath), "gate");
 	kvlist_init(&labels);
 
 	kvlist_set(&labels, "git", "abc");
@@ -145,6 +143,37 @@ static void release_all(struct gate *g, struct gate_side *b, struct gate_side *c
 	gate_release(g);
 	gate_side_release(b);
 	gate_side_release(c);
+}
+
+/* OUT holds G as RENDER writes it (what it held before is dropped); returns that text. */
+static const char *render(void (*fn)(const struct gate *, struct strbuf *), const struct gate *g, struct strbuf *out)
+{
+	strbuf_reset(out);
+	fn(g, out);
+	return out->buf;
+}
+
+/* A gate of baseline "b" against candidate "c", with its error. */
+struct duel {
+	struct gate_side b, c;
+	struct gate g;
+	struct errbuf err;
+};
+
+static void duel_init(struct duel *d)
+{
+	errbuf_init(&d->err);
+	sides_init(&d->b, &d->c, "b", "c");
+}
+
+/* Adds repetition R of workload w to both sides (baseline run R, candidate run 10 + R); returns the
+ * baseline's run, the candidate's in *Y. */
+static struct gate_run *duel_add(struct duel *d, unsigned r, struct gate_run **y)
+{
+	struct gate_run *x = gate_side_add(&d->b, r, "w", "w", r);
+
+	*y = gate_side_add(&d->c, 10 + r, "w", "w", r);
+	return x;
 }
 
 static const struct gate_cell *find_cell(const struct gate *g, const char *workload, enum gate_metric m)
@@ -362,30 +391,27 @@ static void test_too_few_runs_is_not_a_pass(void **state)
 /* A figure missing from one side: CPU only noted, a vanished direction INVALID (never a silent pass). */
 static void test_missing_figures(void **state)
 {
-	struct gate_side b, c;
-	struct gate g;
-	struct errbuf err;
+	struct duel d;
 	(void)state;
 
-	errbuf_init(&err);
-	sides_init(&b, &c, "b", "c");
+	duel_init(&d);
 	for (unsigned r = 1; r <= 4; r++) {
-		struct gate_run *x = gate_side_add(&b, r, "w", "w", r), *y = gate_side_add(&c, 10 + r, "w", "w", r);
+		struct gate_run *y, *x = duel_add(&d, r, &y);
 		x->value[GM_IOPS_READ] = 1000 * noise(r, 0);
 		x->value[GM_IOPS_WRITE] = 500 * noise(r, 1);
 		x->value[GM_CPU_PER_IO] = 20 * noise(r, 2);
 		y->value[GM_IOPS_READ] = 1000 * noise(r, 3); /* no writes, no CPU figure */
 	}
-	gate_init(&g, NULL);
-	judge(&g, &b, &c, &err);
-	assert_int_equal(g.ncells, 2);
-	assert_int_equal(find_cell(&g, "w", GM_IOPS_WRITE)->verdict, GATE_INVALID);
-	assert_non_null(strstr(find_cell(&g, "w", GM_IOPS_WRITE)->note, "no write IOPS in the candidate"));
-	assert_null(find_cell(&g, "w", GM_CPU_PER_IO));
-	assert_int_equal(g.nnotes, 1);
-	assert_non_null(strstr(g.notes[0], "CPU per IO of w: not measured in the candidate"));
-	assert_int_equal(gate_outcome(&g), GATE_FAIL_INVALID);
-	release_all(&g, &b, &c);
+	gate_init(&d.g, NULL);
+	judge(&d.g, &d.b, &d.c, &d.err);
+	assert_int_equal(d.g.ncells, 2);
+	assert_int_equal(find_cell(&d.g, "w", GM_IOPS_WRITE)->verdict, GATE_INVALID);
+	assert_non_null(strstr(find_cell(&d.g, "w", GM_IOPS_WRITE)->note, "no write IOPS in the candidate"));
+	assert_null(find_cell(&d.g, "w", GM_CPU_PER_IO));
+	assert_int_equal(d.g.nnotes, 1);
+	assert_non_null(strstr(d.g.notes[0], "CPU per IO of w: not measured in the candidate"));
+	assert_int_equal(gate_outcome(&d.g), GATE_FAIL_INVALID);
+	release_all(&d.g, &d.b, &d.c);
 }
 
 /*
@@ -434,16 +460,14 @@ static void test_paired_cancels_drift(void **state)
 /* Benjamini-Hochberg across cells: a borderline cell among many is not called a regression. */
 static void test_bh_across_cells(void **state)
 {
-	struct gate_side b, c;
-	struct gate g;
-	struct errbuf err;
+	struct duel d;
+	const struct gate_cell *cell;
 	(void)state;
 
-	errbuf_init(&err);
-	sides_init(&b, &c, "b", "c");
+	duel_init(&d);
 	/* 4 runs per side: the best exact two-sided p is 2/70 = 0.029, just significant alone */
 	for (unsigned r = 1; r <= 4; r++) {
-		struct gate_run *x = gate_side_add(&b, r, "w", "w", r), *y = gate_side_add(&c, 10 + r, "w", "w", r);
+		struct gate_run *y, *x = duel_add(&d, r, &y);
 		for (int m = 0; m < GM_NR; m++) {
 			x->value[m] = 1000 * (1 + 0.001 * r);
 			y->value[m] = 1000 * (1 + 0.001 * (r + 4)); /* all candidate values above: p = 0.029 */
@@ -451,32 +475,30 @@ static void test_bh_across_cells(void **state)
 		x->value[GM_IOPS_READ] = 1000 * (1 + 0.01 * r);
 		y->value[GM_IOPS_READ] = 800 * (1 + 0.01 * r); /* clearly lower IOPS */
 	}
-	gate_init(&g, NULL);
-	g.opts.min_runs = 3;
-	g.opts.method = GATE_METHOD_RANK; /* the exact rank p-values */
-	judge(&g, &b, &c, &err);
-	assert_int_equal(g.ncells, GM_NR);
+	gate_init(&d.g, NULL);
+	d.g.opts.min_runs = 3;
+	d.g.opts.method = GATE_METHOD_RANK; /* the exact rank p-values */
+	judge(&d.g, &d.b, &d.c, &d.err);
+	assert_int_equal(d.g.ncells, GM_NR);
 	/* every cell has p = 2/70; with 13 cells their q stays 0.029 (all equal), so BH keeps them */
-	for (size_t i = 0; i < g.ncells; i++)
-		assert_true(fabs(g.cells[i].q - 2.0 / 70) < 1e-9);
-	gate_release(&g);
+	for (size_t i = 0; i < d.g.ncells; i++)
+		assert_true(fabs(d.g.cells[i].q - 2.0 / 70) < 1e-9);
+	gate_release(&d.g);
 
 	/* now only one cell is shifted, the others are noise: its q is 13 times its p and it is not called */
 	for (unsigned r = 1; r <= 4; r++)
 		for (int m = 0; m < GM_NR; m++)
 			if (m != GM_IOPS_READ)
-				c.runs[r - 1].value[m] = b.runs[r - 1].value[m] * (r % 2 ? 1.001 : 0.999);
-	gate_init(&g, NULL);
-	g.opts.method = GATE_METHOD_RANK;
-	judge(&g, &b, &c, &err);
-	{
-		const struct gate_cell *cell = find_cell(&g, "w", GM_IOPS_READ);
-		assert_true(cell->s.p < 0.05);
-		assert_true(cell->q > 0.05);
-		assert_int_equal(cell->verdict, GATE_INCONCLUSIVE);
-		assert_non_null(strstr(cell->note, "not significant after adjusting"));
-	}
-	release_all(&g, &b, &c);
+				d.c.runs[r - 1].value[m] = d.b.runs[r - 1].value[m] * (r % 2 ? 1.001 : 0.999);
+	gate_init(&d.g, NULL);
+	d.g.opts.method = GATE_METHOD_RANK;
+	judge(&d.g, &d.b, &d.c, &d.err);
+	cell = find_cell(&d.g, "w", GM_IOPS_READ);
+	assert_true(cell->s.p < 0.05);
+	assert_true(cell->q > 0.05);
+	assert_int_equal(cell->verdict, GATE_INCONCLUSIVE);
+	assert_non_null(strstr(cell->note, "not significant after adjusting"));
+	release_all(&d.g, &d.b, &d.c);
 }
 
 static void test_judge_directions(void **state)
@@ -645,16 +667,11 @@ static void test_inconclusive_headline(void **state)
 	judge(&g, &b, &c, &err);
 	assert_int_equal(g.cells[0].verdict, GATE_INCONCLUSIVE);
 	assert_int_equal(gate_outcome(&g), GATE_UNDECIDED);
-	gate_render_markdown(&g, &out);
-	assert_non_null(strstr(out.buf, "### bench gate: INCONCLUSIVE\n"));
+	assert_non_null(strstr(render(gate_render_markdown, &g, &out), "### bench gate: INCONCLUSIVE\n"));
 	assert_null(strstr(out.buf, "PASS"));
 	assert_non_null(strstr(out.buf, "read IOPS INCONCLUSIVE (~"));
-	strbuf_reset(&out);
-	gate_render_junit(&g, &out);
-	assert_non_null(strstr(out.buf, "name=\"outcome\" value=\"INCONCLUSIVE\""));
-	strbuf_reset(&out);
-	gate_render_text(&g, &out);
-	assert_non_null(strstr(out.buf, "gate: INCONCLUSIVE: "));
+	assert_non_null(strstr(render(gate_render_junit, &g, &out), "name=\"outcome\" value=\"INCONCLUSIVE\""));
+	assert_non_null(strstr(render(gate_render_text, &g, &out), "gate: INCONCLUSIVE: "));
 	assert_non_null(strstr(out.buf, "baseline runs 1 2 3"));
 	g.opts.on_inconclusive = GATE_INC_PASS;
 	assert_string_equal(gate_headline(&g), "INCONCLUSIVE (accepted: --on-inconclusive pass)");

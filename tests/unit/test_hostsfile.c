@@ -16,6 +16,7 @@
 
 #include "core/hostsfile.h"
 #include "engines/fio_hosts.h"
+#include "testutil.h"
 
 static int parse(const char *text, struct host_list *l, struct errbuf *err)
 {
@@ -99,57 +100,56 @@ static void test_good(void **state)
 	host_list_release(&l);
 }
 
-static void test_errors(void **state)
-{
-	static const struct {
-		const char *text, *msg;
-	} cases[] = {
-		{ "", "h.txt: no hosts" },
-		{ "# only a comment\n\n", "h.txt: no hosts" },
-		{ "  target=/x\n", "h.txt:1: continuation line before the first host" },
-		{ "a 1.2.3.4\nb 1.2.3.5\na 1.2.3.6\n", "h.txt:3: host 'a' already defined on line 1" },
-		{ "a 1.2.3.4\nb 1.2.3.4:8765\n", "h.txt:2: address '1.2.3.4:8765' already used by host 'a'" },
-		{ "a\n", "h.txt:1: host 'a' needs an address" },
-		{ "a 1.2.3.4:0\n", "h.txt:1: bad port in '1.2.3.4:0'" },
-		{ "a 1.2.3.4:70000\n", "h.txt:1: bad port" },
-		{ "a 1.2.3.4:80x\n", "h.txt:1: bad port" },
-		{ "a fd00::1\n", "h.txt:1: bad address 'fd00::1': write an IPv6 address as [addr]" },
-		{ "a [fd00::1\n", "h.txt:1: bad address '[fd00::1'" },
-		{ "a 1.2.3.4;rm\n", "h.txt:1: bad address '1.2.3.4;rm'" },
-		{ "a/b 1.2.3.4\n", "h.txt:1: bad host name 'a/b'" },
-		{ "a 1.2.3.4 role=storage\n", "h.txt:1: role must be 'initiator' or 'target', got 'storage'" },
-		{ "a 1.2.3.4 role=target\n  role=initiator\n", "h.txt:2: role given twice for host 'a'" },
-		{ "a 1.2.3.4 target=/x target=/x\n", "h.txt:1: target '/x' given twice for host 'a'" },
-		{ "a 1.2.3.4 target=\n", "h.txt:1: 'target' needs a value" },
-		{ "a 1.2.3.4 exporter=ftp://x\n", "h.txt:1: exporter must be an http:// or https:// URL" },
-		{ "a 1.2.3.4 ssh=-oProxyCommand=x\n", "h.txt:1: bad ssh user '-oProxyCommand=x'" },
-		{ "a 1.2.3.4 ssh=a;b\n", "h.txt:1: bad ssh user 'a;b'" },
-		{ "a 1.2.3.4 port=9\n", "h.txt:1: unknown key 'port'" },
-		{ "a 1.2.3.4 /dev/sdb\n", "h.txt:1: expected key=value, got '/dev/sdb'" },
-	};
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct host_list l;
-		struct errbuf err;
-		if (parse(cases[i].text, &l, &err) != -1)
-			fail_msg("case %zu accepted: %s", i, cases[i].text);
-		if (!strstr(err.msg, cases[i].msg))
-			fail_msg("case %zu: got '%s', want '%s'", i, err.msg, cases[i].msg);
-		assert_int_equal(err.kind, ERR_INPUT);
-		assert_int_equal(l.n, 0);
-	}
-}
+static const struct tu_bad_input hosts_bad[] = {
+	{ "", "h.txt: no hosts" },
+	{ "# only a comment\n\n", "h.txt: no hosts" },
+	{ "  target=/x\n", "h.txt:1: continuation line before the first host" },
+	{ "a 1.2.3.4\nb 1.2.3.5\na 1.2.3.6\n", "h.txt:3: host 'a' already defined on line 1" },
+	{ "a 1.2.3.4\nb 1.2.3.4:8765\n", "h.txt:2: address '1.2.3.4:8765' already used by host 'a'" },
+	{ "a\n", "h.txt:1: host 'a' needs an address" },
+	{ "a 1.2.3.4:0\n", "h.txt:1: bad port in '1.2.3.4:0'" },
+	{ "a 1.2.3.4:70000\n", "h.txt:1: bad port" },
+	{ "a 1.2.3.4:80x\n", "h.txt:1: bad port" },
+	{ "a fd00::1\n", "h.txt:1: bad address 'fd00::1': write an IPv6 address as [addr]" },
+	{ "a [fd00::1\n", "h.txt:1: bad address '[fd00::1'" },
+	{ "a 1.2.3.4;rm\n", "h.txt:1: bad address '1.2.3.4;rm'" },
+	{ "a/b 1.2.3.4\n", "h.txt:1: bad host name 'a/b'" },
+	{ "a 1.2.3.4 role=storage\n", "h.txt:1: role must be 'initiator' or 'target', got 'storage'" },
+	{ "a 1.2.3.4 role=target\n  role=initiator\n", "h.txt:2: role given twice for host 'a'" },
+	{ "a 1.2.3.4 target=/x target=/x\n", "h.txt:1: target '/x' given twice for host 'a'" },
+	{ "a 1.2.3.4 target=\n", "h.txt:1: 'target' needs a value" },
+	{ "a 1.2.3.4 exporter=ftp://x\n", "h.txt:1: exporter must be an http:// or https:// URL" },
+	{ "a 1.2.3.4 ssh=-oProxyCommand=x\n", "h.txt:1: bad ssh user '-oProxyCommand=x'" },
+	{ "a 1.2.3.4 ssh=a;b\n", "h.txt:1: bad ssh user 'a;b'" },
+	{ "a 1.2.3.4 port=9\n", "h.txt:1: unknown key 'port'" },
+	{ "a 1.2.3.4 /dev/sdb\n", "h.txt:1: expected key=value, got '/dev/sdb'" },
+};
 
-static void test_read_missing(void **state)
+/* A rejected hosts file leaves no host behind. */
+static int parse_bad(const char *text, struct errbuf *err)
 {
 	struct host_list l;
-	struct errbuf err;
-	(void)state;
-	host_list_init(&l);
-	errbuf_init(&err);
-	assert_int_equal(hostsfile_read("/nonexistent/hosts", &l, &err), -1);
-	assert_non_null(strstr(err.msg, "/nonexistent/hosts: cannot read hosts file"));
+
+	if (parse(text, &l, err) != -1)
+		return 0; /* accepted: tu_expect_bad_input says so */
+	assert_int_equal(l.n, 0);
+	return -1;
 }
+
+TU_BAD_INPUT_TEST(test_errors, hosts_bad, parse_bad, TU_KIND_INPUT)
+
+/* A hosts file that cannot be read: the input is its path. */
+static int read_path(const char *path, struct errbuf *err)
+{
+	struct host_list l;
+
+	host_list_init(&l);
+	return hostsfile_read(path, &l, err);
+}
+
+static const struct tu_bad_input missing[] = { { "/nonexistent/hosts", "/nonexistent/hosts: cannot read hosts file" } };
+
+TU_BAD_INPUT_TEST(test_read_missing, missing, read_path, 0)
 
 static size_t argv_len(char **v)
 {

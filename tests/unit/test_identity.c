@@ -50,90 +50,96 @@ static char *id_of(const char *text)
 	return id;
 }
 
-static void test_equal(void **state)
-{
-	static const struct {
-		const char *a, *b;
-	} same[] = {
-		{ "bs=4k", "bs=4096" },
-		{ "bs=4k", "blocksize=4K" },
-		{ "bs=4k", "" },                                  /* fio's default block size */
-		{ "kb_base=1000 bs=4KiB", "bs=4k" },
-		{ "bs=4KiB", "bs=4000" },
-		{ "rw=readwrite", "rw=rw" },
-		{ "readwrite=randrw rwmixread=70", "rw=randrw rwmixwrite=30" },
-		{ "rw=randread:1", "rw=randread" },
-		{ "rate_iops=15k", "rate_iops=15360" },
-		{ "rate_iops=0", "" },
-		{ "rate_iops=1000,1000,1000", "rate_iops=1000" },
-		{ "thinktime=1m", "thinktime=60000000" },
-		{ "direct=1", "buffered=0" },
-		{ "direct", "direct=1" },
-		{ "direct=0", "" },
-		{ "ioengine=psync", "" },
-		{ "verify=0", "" },
-		{ "bssplit=4k:64k", "bssplit=64k/50:4k/50" },
-		{ "rw=randread percentage_random=50,50", "rw=randread percentage_random=50" },
-		{ "size=1g", "size=1024m" },
-		{ "iodepth=32 numjobs=4", "numjobs=4 iodepth=32" },
-		{ "name=a filename=/dev/x runtime=60 ramp_time=5 time_based group_reporting write_lat_log=l "
-		  "log_avg_msec=1000 output=o.json percentile_list=99 bench.label.stack=zfs",
-		  "name=b filename=/tmp/y runtime=10" },
-		{ "iodepth=8 iodepth=16", "iodepth=16" },         /* the last occurrence wins */
-		{ "rate_iops=5000 rate_iops=0", "" },
-	};
+/* Two workloads, as fio option strings. */
+struct pair {
+	const char *a, *b;
+};
 
-	(void)state;
-	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
-		char *a = id_of(same[i].a), *b = id_of(same[i].b);
-		if (strcmp(a, b))
-			fail_msg("'%s' and '%s' should be one workload:\n  %s\n  %s", same[i].a, same[i].b, a, b);
+/* Option strings that are one workload. */
+static const struct pair same[] = {
+	{ "bs=4k", "bs=4096" },
+	{ "bs=4k", "blocksize=4K" },
+	{ "bs=4k", "" },                                  /* fio's default block size */
+	{ "kb_base=1000 bs=4KiB", "bs=4k" },
+	{ "bs=4KiB", "bs=4000" },
+	{ "rw=readwrite", "rw=rw" },
+	{ "readwrite=randrw rwmixread=70", "rw=randrw rwmixwrite=30" },
+	{ "rw=randread:1", "rw=randread" },
+	{ "rate_iops=15k", "rate_iops=15360" },
+	{ "rate_iops=0", "" },
+	{ "rate_iops=1000,1000,1000", "rate_iops=1000" },
+	{ "thinktime=1m", "thinktime=60000000" },
+	{ "direct=1", "buffered=0" },
+	{ "direct", "direct=1" },
+	{ "direct=0", "" },
+	{ "ioengine=psync", "" },
+	{ "verify=0", "" },
+	{ "bssplit=4k:64k", "bssplit=64k/50:4k/50" },
+	{ "rw=randread percentage_random=50,50", "rw=randread percentage_random=50" },
+	{ "size=1g", "size=1024m" },
+	{ "iodepth=32 numjobs=4", "numjobs=4 iodepth=32" },
+	{ "name=a filename=/dev/x runtime=60 ramp_time=5 time_based group_reporting write_lat_log=l "
+	  "log_avg_msec=1000 output=o.json percentile_list=99 bench.label.stack=zfs",
+	  "name=b filename=/tmp/y runtime=10" },
+	{ "iodepth=8 iodepth=16", "iodepth=16" },         /* the last occurrence wins */
+	{ "rate_iops=5000 rate_iops=0", "" },
+};
+
+/* Option strings that are different workloads. */
+static const struct pair differ[] = {
+	{ "bs=4k", "bs=8k" },
+	{ "bs=4k", "bs=4KiB" },
+	{ "bs=4k,64k", "bs=4k" },
+	{ "rw=randread", "rw=read" },
+	{ "rw=randread:8", "rw=randread" },
+	{ "rw=randrw rwmixread=70", "rw=randrw" },
+	{ "rw=randread percentage_random=50", "rw=randread" },
+	{ "rw=randrw percentage_random=80,40", "rw=randrw percentage_random=40,80" },
+	{ "rate_iops=15k", "rate_iops=15000" },
+	{ "rate_iops=15000", "" },
+	{ "rate=100m", "" },
+	{ "thinktime=100", "" },
+	{ "verify=crc32c", "" },
+	{ "fsync=1", "" },
+	{ "direct=1", "" },
+	{ "buffer_compress_percentage=50", "" },
+	{ "dedupe_percentage=30", "" },
+	{ "iodepth=32", "iodepth=16" },
+	{ "numjobs=4", "" },
+	{ "size=1g", "size=2g" },
+	{ "size=50%", "" },
+	{ "ioengine=libaio", "ioengine=io_uring" },
+	{ "ioengine=libaio", "" },
+	{ "bssplit=4k/30:64k/70", "bssplit=4k/70:64k/30" },
+	{ "some_future_option=1", "" },                   /* unknown: never folded */
+};
+
+/* Each of the N pairs P must have one identity (SAME) or two. */
+static void check_pairs(const struct pair *p, size_t n, int want_same)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *a = id_of(p[i].a), *b = id_of(p[i].b);
+		if (want_same && strcmp(a, b))
+			fail_msg("'%s' and '%s' should be one workload:\n  %s\n  %s", p[i].a, p[i].b, a, b);
+		if (!want_same && !strcmp(a, b))
+			fail_msg("'%s' and '%s' should differ, both %s", p[i].a, p[i].b, a);
 		free(a);
 		free(b);
 	}
+}
+
+static void test_equal(void **state)
+{
+	(void)state;
+	check_pairs(same, sizeof(same) / sizeof(same[0]), 1);
 }
 
 static void test_differ(void **state)
 {
-	static const struct {
-		const char *a, *b;
-	} differ[] = {
-		{ "bs=4k", "bs=8k" },
-		{ "bs=4k", "bs=4KiB" },
-		{ "bs=4k,64k", "bs=4k" },
-		{ "rw=randread", "rw=read" },
-		{ "rw=randread:8", "rw=randread" },
-		{ "rw=randrw rwmixread=70", "rw=randrw" },
-		{ "rw=randread percentage_random=50", "rw=randread" },
-		{ "rw=randrw percentage_random=80,40", "rw=randrw percentage_random=40,80" },
-		{ "rate_iops=15k", "rate_iops=15000" },
-		{ "rate_iops=15000", "" },
-		{ "rate=100m", "" },
-		{ "thinktime=100", "" },
-		{ "verify=crc32c", "" },
-		{ "fsync=1", "" },
-		{ "direct=1", "" },
-		{ "buffer_compress_percentage=50", "" },
-		{ "dedupe_percentage=30", "" },
-		{ "iodepth=32", "iodepth=16" },
-		{ "numjobs=4", "" },
-		{ "size=1g", "size=2g" },
-		{ "size=50%", "" },
-		{ "ioengine=libaio", "ioengine=io_uring" },
-		{ "ioengine=libaio", "" },
-		{ "bssplit=4k/30:64k/70", "bssplit=4k/70:64k/30" },
-		{ "some_future_option=1", "" },                   /* unknown: never folded */
-	};
-
 	(void)state;
-	for (size_t i = 0; i < sizeof(differ) / sizeof(differ[0]); i++) {
-		char *a = id_of(differ[i].a), *b = id_of(differ[i].b);
-		if (!strcmp(a, b))
-			fail_msg("'%s' and '%s' should differ, both %s", differ[i].a, differ[i].b, a);
-		free(a);
-		free(b);
-	}
+	check_pairs(differ, sizeof(differ) / sizeof(differ[0]), 0);
 }
+
 
 static void test_items(void **state)
 {

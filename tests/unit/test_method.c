@@ -14,6 +14,14 @@
 
 #include "bench/method.c"
 
+/* RC of parsing ARG must be 0 when WANT_OK, else not; returns whether it parsed. */
+static int parsed(int rc, int want_ok, const char *arg, const struct errbuf *err)
+{
+	if ((rc == 0) != want_ok)
+		fail_msg("'%s': rc %d (%s)", arg, rc, err->msg);
+	return rc == 0;
+}
+
 static void test_curve_parse(void **state)
 {
 	static const struct { const char *arg; int ok; size_t n; double last; } cases[] = {
@@ -24,13 +32,9 @@ static void test_curve_parse(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct method_curve c;
 		struct errbuf err;
-		int rc;
 
 		errbuf_init(&err);
-		rc = method_curve_parse(cases[i].arg, &c, &err);
-		if ((rc == 0) != cases[i].ok)
-			fail_msg("'%s': rc %d (%s)", cases[i].arg, rc, err.msg);
-		if (rc == 0) {
+		if (parsed(method_curve_parse(cases[i].arg, &c, &err), cases[i].ok, cases[i].arg, &err)) {
 			assert_int_equal(c.n, cases[i].n);
 			assert_true(c.pct[c.n - 1] == cases[i].last);
 		} else {
@@ -140,17 +144,14 @@ static void test_until(void **state)
 		{ "iops_gain<5%", 1, UNTIL_IOPS_GAIN, '<', 5 }, { "p99=1ms", 0, 0, 0, 0 }, { "p95>1ms", 0, 0, 0, 0 },
 		{ "p99>1h", 0, 0, 0, 0 }, { "iops_gain<5ms", 0, 0, 0, 0 }, { "p99>", 0, 0, 0, 0 },
 	};
+	struct errbuf err;
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct method_until u;
-		struct errbuf err;
-		int rc;
 
 		errbuf_init(&err);
-		rc = method_until_parse(cases[i].expr, &u, &err);
-		if ((rc == 0) != cases[i].ok)
-			fail_msg("'%s': rc %d (%s)", cases[i].expr, rc, err.msg);
-		if (rc == 0 && (u.metric != cases[i].m || u.op != cases[i].op || fabs(u.value - cases[i].v) > 1e-12))
+		if (parsed(method_until_parse(cases[i].expr, &u, &err), cases[i].ok, cases[i].expr, &err) &&
+		    (u.metric != cases[i].m || u.op != cases[i].op || fabs(u.value - cases[i].v) > 1e-12))
 			fail_msg("'%s': metric %d op %c value %g", cases[i].expr, u.metric, u.op, u.value);
 	}
 }

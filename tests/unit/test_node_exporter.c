@@ -38,6 +38,7 @@
 #include "collectors/window.h"
 #include "core/proc.h"
 #include "core/strbuf.h"
+#include "testutil.h"
 
 #define assert_close(a, b) assert_true(fabs((double)(a) - (double)(b)) < 1e-9)
 
@@ -84,12 +85,12 @@ static void test_prom_parse(void **state)
 		{ "a NaN\n", "a nan\n", NULL },
 		{ "ns:metric_name:x 4\r\n", "ns:metric_name:x 4\n", NULL },
 		{ "a{b=\"{}=,\"} 1\n", "a|b={}=, 1\n", NULL },
-		{ "a 1", "a 1\n", NULL },                                   /* no final newline */
 		{ "<html>oops</html>\n", NULL, "x:1: expected a metric name at '<html>oops</html>'" },
 		{ "hello world\n", NULL, "x:1: bad value 'world' for 'hello'" },
 		{ "a\n", NULL, "x:1: 'a' has no value" },
 		{ "a 1 2 3\n", NULL, "x:1: unexpected text after the value of 'a'" },
 		{ "a 1 zz\n", NULL, "x:1: bad timestamp 'zz'" },
+		{ "a 1", "a 1\n", NULL },                                   /* no final newline */
 		{ "a{b=\"c} 1\n", NULL, "x:1: unterminated label value" },
 		{ "a{b=c} 1\n", NULL, "x:1: label value must be quoted" },
 		{ "a{b=\"\\t\"} 1\n", NULL, "x:1: bad escape '\\t'" },
@@ -178,30 +179,31 @@ static void test_recorded_exporter_pair(void **state)
 	collect_window_release(&w);
 }
 
+static int parse_mapping(const char *text, struct errbuf *err)
+{
+	struct collect_snapshot s;
+	int rc;
+
+	collect_snapshot_init(&s);
+	rc = node_exporter_parse(text, strlen(text), "x", &s, err);
+	collect_snapshot_release(&s);
+	return rc;
+}
+
+static const struct tu_bad_input mapping_bad[] = {
+	{ "node_load1 0.5\n", "x: no node_cpu_seconds_total in the answer" },
+	{ "node_cpu_seconds_total{mode=\"idle\"} 5\n", "x:1: node_cpu_seconds_total without cpu or mode label" },
+	{ "node_cpu_seconds_total{cpu=\"a\",mode=\"idle\"} 5\n", "x:1: bad cpu label 'a'" },
+	{ "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} NaN\n", "not a valid counter value" },
+	{ "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} -1\n", "not a valid counter value" },
+	{ "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} 1\nnode_disk_reads_completed_total 4\n",
+	  "x:2: 'node_disk_reads_completed_total' without device label" },
+};
+
 static void test_exporter_mapping_errors(void **state)
 {
-	static const struct {
-		const char *in, *msg;
-	} c[] = {
-		{ "node_load1 0.5\n", "x: no node_cpu_seconds_total in the answer" },
-		{ "node_cpu_seconds_total{mode=\"idle\"} 5\n", "x:1: node_cpu_seconds_total without cpu or mode label" },
-		{ "node_cpu_seconds_total{cpu=\"a\",mode=\"idle\"} 5\n", "x:1: bad cpu label 'a'" },
-		{ "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} NaN\n", "not a valid counter value" },
-		{ "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} -1\n", "not a valid counter value" },
-		{ "node_cpu_seconds_total{cpu=\"0\",mode=\"idle\"} 1\nnode_disk_reads_completed_total 4\n",
-		  "x:2: 'node_disk_reads_completed_total' without device label" },
-	};
 	(void)state;
-	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		struct collect_snapshot s;
-		struct errbuf err;
-
-		collect_snapshot_init(&s);
-		errbuf_init(&err);
-		if (node_exporter_parse(c[i].in, strlen(c[i].in), "x", &s, &err) != -1 || !strstr(err.msg, c[i].msg))
-			fail_msg("case %zu: message '%s', want '%s'", i, err.msg, c[i].msg);
-		collect_snapshot_release(&s);
-	}
+	tu_expect_bad_input(mapping_bad, sizeof(mapping_bad) / sizeof(mapping_bad[0]), parse_mapping, 0);
 	/* modes bench does not count (guest) are ignored; +Inf on another metric is fine */
 	{
 		const char *ok = "node_cpu_seconds_total{cpu=\"3\",mode=\"guest\"} 9\n"

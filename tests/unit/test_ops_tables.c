@@ -33,6 +33,40 @@ static int c_sample(struct collector *c, struct collect_snapshot *o, struct errb
 }
 static void c_close(struct collector *c) { (void)c; }
 
+/* The check of an ops table (engine_check_ops, collector_check_ops) on OPS. */
+typedef int (*ops_check)(const void *ops, struct errbuf *err);
+
+static int check_engine(const void *ops, struct errbuf *err)
+{
+	return engine_check_ops(ops, err);
+}
+
+static int check_collector(const void *ops, struct errbuf *err)
+{
+	return collector_check_ops(ops, err);
+}
+
+/* CHECK accepts OPS. */
+static void accepted(ops_check check, const void *ops)
+{
+	struct errbuf err;
+
+	errbuf_init(&err);
+	assert_int_equal(check(ops, &err), 0);
+}
+
+/* CHECK refuses OPS (case I) as an internal error whose message holds MSG. */
+static void refused(ops_check check, const void *ops, size_t i, const char *msg)
+{
+	struct errbuf err;
+
+	errbuf_init(&err);
+	assert_int_equal(check(ops, &err), -1);
+	assert_int_equal(err.kind, ERR_INTERNAL);
+	if (!strstr(err.msg, msg))
+		fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, msg);
+}
+
 static void test_registered_pass(void **state)
 {
 	struct errbuf err;
@@ -69,18 +103,11 @@ static void test_engine_refused(void **state)
 	};
 	static const struct engine_ops good = { "good", ENGINE_OPS_VERSION, 0, e_prepare, e_start, e_wait,
 						 e_collect, e_stop, NULL };
-	struct errbuf err;
 
 	(void)state;
-	errbuf_init(&err);
-	assert_int_equal(engine_check_ops(&good, &err), 0);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		errbuf_init(&err);
-		assert_int_equal(engine_check_ops(&cases[i].ops, &err), -1);
-		assert_int_equal(err.kind, ERR_INTERNAL);
-		if (!strstr(err.msg, cases[i].msg))
-			fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, cases[i].msg);
-	}
+	accepted(check_engine, &good);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		refused(check_engine, &cases[i].ops, i, cases[i].msg);
 }
 
 static void test_collector_refused(void **state)
@@ -96,18 +123,11 @@ static void test_collector_refused(void **state)
 		{ { NULL, COLLECTOR_OPS_VERSION, c_open, c_sample, c_close }, "no name" },
 	};
 	static const struct collector_ops good = { "good", COLLECTOR_OPS_VERSION, c_open, c_sample, c_close };
-	struct errbuf err;
 
 	(void)state;
-	errbuf_init(&err);
-	assert_int_equal(collector_check_ops(&good, &err), 0);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		errbuf_init(&err);
-		assert_int_equal(collector_check_ops(&cases[i].ops, &err), -1);
-		assert_int_equal(err.kind, ERR_INTERNAL);
-		if (!strstr(err.msg, cases[i].msg))
-			fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, cases[i].msg);
-	}
+	accepted(check_collector, &good);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		refused(check_collector, &cases[i].ops, i, cases[i].msg);
 }
 
 int main(void)

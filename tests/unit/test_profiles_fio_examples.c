@@ -26,6 +26,7 @@
 #include "core/kv.h"
 #include "core/proc.h"
 #include "core/strbuf.h"
+#include "engines/fio_hosts.h"
 #include "profiles/fio_job.h"
 
 static const char *examples_dir(void)
@@ -78,7 +79,7 @@ static int option_starts(const char *s)
 /*
  * Splits "fio --a=b --c --d=\"e --f g\"" into option tokens "a=b", "c", "d=e --f g". fio's showcmd puts double
  * quotes around some values that hold blanks (description=); a " --" inside them, or one that does not start an
- * option (see option_starts), is part of the value; the quotes are removed.
+ * option (see option_starts), is part of the value; the quotes are removed. *TOK ends with NULL (fio_argv_free).
  */
 static size_t showcmd_tokens(const char *out, char ***tok)
 {
@@ -107,8 +108,9 @@ static size_t showcmd_tokens(const char *out, char ***tok)
 		}
 		while (sb.len && sb.buf[sb.len - 1] == ' ')
 			sb.buf[--sb.len] = '\0';
-		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v = xrealloc(v, (n + 2) * sizeof(*v));
 		v[n++] = strbuf_detach(&sb, NULL);
+		v[n] = NULL;
 		p = q;
 	}
 	*tok = v;
@@ -324,11 +326,9 @@ static int check_file(const char *path, const char *out, const char *fio_why, ch
 		rc = 1;
 	}
 out:
-	for (size_t i = 0; i < ntok; i++)
-		free(tok[i]);
-	free(tok);
-	kvlist_release(&globals);
 	fio_jobfile_release(&jf);
+	kvlist_release(&globals);
+	fio_argv_free(tok);
 	return rc;
 }
 

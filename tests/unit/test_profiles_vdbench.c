@@ -54,6 +54,15 @@ static int plan_text(const char *text, const char *var, struct plan *p, struct e
 	return rc;
 }
 
+/* plan_text that must succeed (the test fails with the message otherwise). */
+static void plan_ok(const char *text, const char *var, struct plan *p)
+{
+	struct errbuf err;
+
+	if (plan_text(text, var, p, &err) < 0)
+		fail_msg("%s", err.msg);
+}
+
 static const char *opt(const struct run_spec *s, const char *k)
 {
 	const struct kv *kv = kvlist_find(&s->wl.opts, k);
@@ -63,21 +72,18 @@ static const char *opt(const struct run_spec *s, const char *k)
 static void test_lexical(void **state)
 {
 	struct plan p;
-	struct errbuf err;
 
 	(void)state;
 	free(tu_write_in(tu_dir, "inc.vdb", "sd=sd2,lun=/dev/inc,threads=4\n"));
-	if (plan_text("* comment\n# comment\n/ comment\n"
-		      "sd=default,th=16\n"
-		      "sd=sd1,lun=\"/dev/a b\"   trailing words are ignored,\n"
-		      "   openflags=o_direct,range=(10,60)\n"
-		      "include=inc.vdb\n"
-		      "wd=wd1,sd=sd1,xf=8k,rdp=$RD,seek=random\n"
-		      "rd=rd1,wd=wd1,io=max,el=2m,warm=30,in=1\n"
-		      "eof\n"
-		      "this line is after eof and never read\n",
-		      "RD=70", &p, &err) < 0)
-		fail_msg("%s", err.msg);
+	plan_ok("* comment\n# comment\n/ comment\n"
+		"sd=default,th=16\n"
+		"sd=sd1,lun=\"/dev/a b\"   trailing words are ignored,\n"
+		"   openflags=o_direct,range=(10,60)\n"
+		"include=inc.vdb\n"
+		"wd=wd1,sd=sd1,xf=8k,rdp=$RD,seek=random\n"
+		"rd=rd1,wd=wd1,io=max,el=2m,warm=30,in=1\n"
+		"eof\n"
+		"this line is after eof and never read\n", "RD=70", &p);
 	assert_int_equal(p.n, 1);
 	assert_string_equal(p.runs[0].targets[0], "/dev/a b");
 	assert_string_equal(opt(&p.runs[0], "iodepth"), "16"); /* sd=default */
@@ -101,14 +107,11 @@ static void test_for_loops(void **state)
 	static const char *const want[] = { "1/4k/100", "1/4k/200", "1/8k/100", "1/8k/200",
 					    "8/4k/100", "8/4k/200", "8/8k/100", "8/8k/200" };
 	struct plan p;
-	struct errbuf err;
 
 	(void)state;
 	/* first for-parameter outermost, iorate list innermost */
-	if (plan_text("sd=sd1,lun=/dev/x\nwd=wd1,sd=sd1\n"
-		      "rd=rd1,wd=wd1,iorate=(100,200),elapsed=10,forthreads=(1,8),forxfersize=(4k,8k)\n",
-		      NULL, &p, &err) < 0)
-		fail_msg("%s", err.msg);
+	plan_ok("sd=sd1,lun=/dev/x\nwd=wd1,sd=sd1\n"
+		"rd=rd1,wd=wd1,iorate=(100,200),elapsed=10,forthreads=(1,8),forxfersize=(4k,8k)\n", NULL, &p);
 	assert_int_equal(p.n, 8);
 	for (size_t i = 0; i < p.n; i++) {
 		char got[64];
@@ -119,10 +122,8 @@ static void test_for_loops(void **state)
 	plan_release(&p);
 
 	/* repeating a type replaces it and moves it to the end: threads becomes the outer loop */
-	if (plan_text("sd=sd1,lun=/dev/x\nwd=wd1,sd=sd1\n"
-		      "rd=rd1,wd=wd1,iorate=max,elapsed=10,forxfersize=(4k,8k),forthreads=(1,2),forxfersize=(16k,32k)\n",
-		      NULL, &p, &err) < 0)
-		fail_msg("%s", err.msg);
+	plan_ok("sd=sd1,lun=/dev/x\nwd=wd1,sd=sd1\n"
+		"rd=rd1,wd=wd1,iorate=max,elapsed=10,forxfersize=(4k,8k),forthreads=(1,2),forxfersize=(16k,32k)\n", NULL, &p);
 	assert_int_equal(p.n, 4);
 	assert_string_equal(opt(&p.runs[0], "iodepth"), "1");
 	assert_string_equal(opt(&p.runs[0], "bs"), "16k");
@@ -131,12 +132,10 @@ static void test_for_loops(void **state)
 	plan_release(&p);
 
 	/* ranges, doubling, halving; plain rd parameters are loops too and override the wd */
-	if (plan_text("sd=sd1,lun=/dev/x\nwd=wd1,sd=sd1,rdpct=10\n"
-		      "rd=a,wd=wd1,iorate=max,elapsed=10,forxfersize=(4k-32k,4k)\n"
-		      "rd=b,wd=wd1,iorate=max,elapsed=10,forthreads=(1-64,d)\n"
-		      "rd=c,wd=wd1,iorate=max,elapsed=10,xfersize=(64k-16k,d),rdpct=(0,100)\n",
-		      NULL, &p, &err) < 0)
-		fail_msg("%s", err.msg);
+	plan_ok("sd=sd1,lun=/dev/x\nwd=wd1,sd=sd1,rdpct=10\n"
+		"rd=a,wd=wd1,iorate=max,elapsed=10,forxfersize=(4k-32k,4k)\n"
+		"rd=b,wd=wd1,iorate=max,elapsed=10,forthreads=(1-64,d)\n"
+		"rd=c,wd=wd1,iorate=max,elapsed=10,xfersize=(64k-16k,d),rdpct=(0,100)\n", NULL, &p);
 	assert_int_equal(p.n, 8 + 7 + 6);
 	assert_string_equal(opt(&p.runs[7], "bs"), "32k");
 	assert_string_equal(opt(&p.runs[14], "iodepth"), "64");
@@ -150,19 +149,16 @@ static void test_for_loops(void **state)
 static void test_translation(void **state)
 {
 	struct plan p;
-	struct errbuf err;
 
 	(void)state;
-	if (plan_text("compratio=4\n"
-		      "sd=sd1,lun=/dev/x,threads=4\nsd=sd2,lun=/dev/y,threads=4\n"
-		      "wd=seq,sd=sd*,xfersize=(4k,60,64k,40),seekpct=seq,wrpct=100\n"
-		      "wd=part,sd=(sd1-sd2),xfersize=(4k,64k,4k),seekpct=30,rdpct=50\n"
-		      "wd=eof,sd=sd1,seekpct=eof\n"
-		      "rd=r1,wd=seq,iorate=1000,elapsed=60\n"
-		      "rd=r2,wd=part,iorate=max,elapsed=60\n"
-		      "rd=r3,wd=eof,iorate=max,elapsed=60\n",
-		      NULL, &p, &err) < 0)
-		fail_msg("%s", err.msg);
+	plan_ok("compratio=4\n"
+		"sd=sd1,lun=/dev/x,threads=4\nsd=sd2,lun=/dev/y,threads=4\n"
+		"wd=seq,sd=sd*,xfersize=(4k,60,64k,40),seekpct=seq,wrpct=100\n"
+		"wd=part,sd=(sd1-sd2),xfersize=(4k,64k,4k),seekpct=30,rdpct=50\n"
+		"wd=eof,sd=sd1,seekpct=eof\n"
+		"rd=r1,wd=seq,iorate=1000,elapsed=60\n"
+		"rd=r2,wd=part,iorate=max,elapsed=60\n"
+		"rd=r3,wd=eof,iorate=max,elapsed=60\n", NULL, &p);
 	assert_int_equal(p.n, 3);
 	assert_string_equal(opt(&p.runs[0], "bssplit"), "4k/60:64k/40");
 	assert_string_equal(opt(&p.runs[0], "rw"), "write");
@@ -185,16 +181,13 @@ static void test_translation(void **state)
 static void test_warnings(void **state)
 {
 	struct plan p;
-	struct errbuf err;
 	int curve = 0, hit = 0, prose = 0, many = 0;
 
 	(void)state;
-	if (plan_text("sd=sd1,lun=/dev/x\n"
-		      "wd=wd1,sd=sd1,rhpct=50\nwd=wd2,sd=sd1\n"
-		      "This prose line is not a keyword\n"
-		      "rd=rd1,wd=wd*,iorate=curve,curve=(50,100),elapsed=10\n",
-		      NULL, &p, &err) < 0)
-		fail_msg("%s", err.msg);
+	plan_ok("sd=sd1,lun=/dev/x\n"
+		"wd=wd1,sd=sd1,rhpct=50\nwd=wd2,sd=sd1\n"
+		"This prose line is not a keyword\n"
+		"rd=rd1,wd=wd*,iorate=curve,curve=(50,100),elapsed=10\n", NULL, &p);
 	assert_int_equal(p.n, 3); /* max run + 2 curve points */
 	assert_string_equal(p.runs[1].name, "rd1_(50%)");
 	for (size_t i = 0; i < p.nwarnings; i++) {
@@ -214,10 +207,8 @@ static void test_host_lines(void **state)
 
 	(void)state;
 	/* a line with $host is repeated once per hd= (hd=default excluded) */
-	if (plan_text("hd=default,user=x\nhd=h1,system=a\nhd=h2,system=b\n"
-		      "sd=sd_$host,host=$host,lun=/dev/sd_$host\nwd=wd1,sd=sd_*\nrd=rd1,wd=wd1,iorate=max,elapsed=10\n",
-		      NULL, &p, &err) < 0)
-		fail_msg("%s", err.msg);
+	plan_ok("hd=default,user=x\nhd=h1,system=a\nhd=h2,system=b\n"
+		"sd=sd_$host,host=$host,lun=/dev/sd_$host\nwd=wd1,sd=sd_*\nrd=rd1,wd=wd1,iorate=max,elapsed=10\n", NULL, &p);
 	assert_int_equal(p.n, 1);
 	assert_int_equal(p.runs[0].ntargets, 2);
 	assert_string_equal(p.runs[0].targets[0], "/dev/sd_h1");

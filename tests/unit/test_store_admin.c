@@ -85,6 +85,24 @@ static void counts(sqlite3 *db, int64_t *out)
 	}
 }
 
+/* Merges PB into A again: no new suite, RUNS_NEW new runs and RUNS_SAME known ones (M tells), after which A's
+ * tables hold the counts CM. */
+static void merge_again(struct store *a, const char *pb, struct admin_merge *m, int64_t runs_new, int64_t runs_same,
+			const int64_t *cm)
+{
+	struct errbuf err;
+	int64_t again[16];
+
+	errbuf_init(&err);
+	assert_int_equal(store_admin_merge(a, pb, 0, m, &err), 0);
+	assert_int_equal(m->suites_new, 0);
+	assert_int_equal(m->runs_new, runs_new);
+	assert_int_equal(m->runs_same, runs_same);
+	counts(store_db(a), again);
+	for (int i = 0; tables[i]; i++)
+		assert_int_equal(again[i], cm[i]);
+}
+
 static void test_merge(void **state)
 {
 	(void)state;
@@ -92,7 +110,7 @@ static void test_merge(void **state)
 	struct store *a, *b;
 	struct errbuf err;
 	struct admin_merge m;
-	int64_t ca[16], cb[16], cm[16], again[16], brun;
+	int64_t ca[16], cb[16], cm[16], brun;
 
 	errbuf_init(&err);
 	assert_int_equal(store_open(pa, 0, &a, &err), 0);
@@ -132,25 +150,13 @@ static void test_merge(void **state)
 	assert_int_equal(tu_count(store_db(a), "SELECT count(*) FROM pragma_foreign_key_check"), 0);
 
 	/* again: nothing new */
-	assert_int_equal(store_admin_merge(a, pb, 0, &m, &err), 0);
-	assert_int_equal(m.suites_new, 0);
-	assert_int_equal(m.runs_new, 0);
+	merge_again(a, pb, &m, 0, 3, cm);
 	assert_int_equal(m.suites_same, 2);
-	assert_int_equal(m.runs_same, 3);
-	counts(store_db(a), again);
-	for (int i = 0; tables[i]; i++)
-		assert_int_equal(again[i], cm[i]);
 
 	/* a run missing from a known suite is brought back alone */
 	assert_int_equal(sqlite3_exec(store_db(a), "DELETE FROM run WHERE name = 'lab2-x-run2'", NULL, NULL, NULL),
 			 SQLITE_OK);
-	assert_int_equal(store_admin_merge(a, pb, 0, &m, &err), 0);
-	assert_int_equal(m.suites_new, 0);
-	assert_int_equal(m.runs_new, 1);
-	assert_int_equal(m.runs_same, 2);
-	counts(store_db(a), again);
-	for (int i = 0; tables[i]; i++)
-		assert_int_equal(again[i], cm[i]);
+	merge_again(a, pb, &m, 1, 2, cm);
 
 	/* the other file was not written */
 	counts(store_db(b), cm);
@@ -162,17 +168,49 @@ static void test_merge(void **state)
 	tu_free_db(pb);
 }
 
+/* A test's own new database (cmocka per-test state): db_open makes and opens it, db_close closes and removes
+ * it. */
+struct admin_db {
+	char *path;
+	struct store *st;
+};
+
+static int db_open(void **state)
+{
+	struct admin_db *d = xcalloc(1, sizeof(*d));
+	struct errbuf err;
+
+	d->path = tu_tmp_db("admin");
+	errbuf_init(&err);
+	if (store_open(d->path, 0, &d->st, &err) < 0) {
+		fprintf(stderr, "%s: %s\n", d->path, err.msg);
+		tu_free_db(d->path);
+		free(d);
+		return -1;
+	}
+	*state = d;
+	return 0;
+}
+
+static int db_close(void **state)
+{
+	struct admin_db *d = *state;
+
+	store_close(d->st);
+	tu_free_db(d->path);
+	free(d);
+	return 0;
+}
+
 static void test_merge_refuses(void **state)
 {
-	(void)state;
-	char *pa = tu_tmp_db("admin"), *pb = tu_tmp_db("admin");
-	struct store *a;
+	struct store *a = ((struct admin_db *)*state)->st;
+	char *pb = tu_tmp_db("admin");
 	struct errbuf err;
 	struct admin_merge m;
 	sqlite3 *db;
 
 	errbuf_init(&err);
-	assert_int_equal(store_open(pa, 0, &a, &err), 0);
 	assert_int_equal(store_admin_merge(a, "/nonexistent/x.db", 0, &m, &err), -1);
 	assert_int_equal(err.kind, ERR_INPUT);
 	assert_non_null(strstr(err.msg, "cannot read '/nonexistent/x.db'"));
@@ -199,16 +237,12 @@ static void test_merge_refuses(void **state)
 	/* the database is usable afterwards (the other file was detached) */
 	add_suite(a, "after", 1, NULL);
 	assert_int_equal(tu_count(store_db(a), "SELECT count(*) FROM pragma_database_list WHERE name = 'merge_src'"), 0);
-	store_close(a);
-	tu_free_db(pa);
 	tu_free_db(pb);
 }
 
 static void test_rm_relabel(void **state)
 {
-	(void)state;
-	char *p = tu_tmp_db("admin");
-	struct store *st;
+	struct store *st = ((struct admin_db *)*state)->st;
 	struct errbuf err;
 	struct admin_counts c;
 	struct kvlist ch;
@@ -217,7 +251,6 @@ static void test_rm_relabel(void **state)
 	int64_t before, after;
 
 	errbuf_init(&err);
-	assert_int_equal(store_open(p, 0, &st, &err), 0);
 	add_suite(st, "s1", 2, &r1);
 	add_suite(st, "s2", 1, &r2);
 	ids[0] = r1;
@@ -258,21 +291,16 @@ static void test_rm_relabel(void **state)
 				      "(SELECT 1 FROM result r WHERE r.id = b.result_id)"), 0);
 	assert_int_equal(store_admin_vacuum(st, &before, &after, &err), 0);
 	assert_true(before > 0 && after > 0 && after <= before);
-	store_close(st);
-	tu_free_db(p);
 }
 
 static void test_check(void **state)
 {
-	(void)state;
-	char *p = tu_tmp_db("admin");
-	struct store *st;
+	struct store *st = ((struct admin_db *)*state)->st;
 	struct errbuf err;
 	struct kvlist pr;
 
 	errbuf_init(&err);
 	kvlist_init(&pr);
-	assert_int_equal(store_open(p, 0, &st, &err), 0);
 	add_suite(st, "s1", 1, NULL);
 	assert_int_equal(store_admin_check(st, &pr, &err), 0);
 	assert_int_equal(pr.n, 0);
@@ -290,15 +318,11 @@ static void test_check(void **state)
 	assert_non_null(strstr(pr.v[1].value, "'empty'"));
 	assert_string_equal(pr.v[2].key, "unfinished_run");
 	kvlist_release(&pr);
-	store_close(st);
-	tu_free_db(p);
 }
 
 static void test_reads(void **state)
 {
-	(void)state;
-	char *p = tu_tmp_db("admin");
-	struct store *st;
+	struct store *st = ((struct admin_db *)*state)->st;
 	struct errbuf err;
 	struct kvlist arts;
 	struct strbuf data;
@@ -314,7 +338,6 @@ static void test_reads(void **state)
 	admin_sample_list_init(&sl);
 	memset(&ss, 0, sizeof(ss));
 	memset(&rl, 0, sizeof(rl));
-	assert_int_equal(store_open(p, 0, &st, &err), 0);
 	add_suite(st, "s1", 1, &run);
 	assert_int_equal(store_admin_artifacts(st, run, &arts, &err), 0);
 	assert_int_equal(arts.n, 1);
@@ -355,18 +378,10 @@ static void test_reads(void **state)
 	admin_sample_list_release(&sl);
 	strbuf_release(&data);
 	kvlist_release(&arts);
-	store_close(st);
-	tu_free_db(p);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_merge),
-		cmocka_unit_test(test_merge_refuses),
-		cmocka_unit_test(test_rm_relabel),
-		cmocka_unit_test(test_check),
-		cmocka_unit_test(test_reads),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TU_MAIN(cmocka_unit_test(test_merge),
+	cmocka_unit_test_setup_teardown(test_merge_refuses, db_open, db_close),
+	cmocka_unit_test_setup_teardown(test_rm_relabel, db_open, db_close),
+	cmocka_unit_test_setup_teardown(test_check, db_open, db_close),
+	cmocka_unit_test_setup_teardown(test_reads, db_open, db_close))

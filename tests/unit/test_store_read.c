@@ -46,6 +46,13 @@ static struct host_result *cluster_reads(struct run_result *res)
 	return h;
 }
 
+/* fio's own CPU figures of H: USR % user, SYS % system. */
+static void fio_cpu(struct host_result *h, double usr, double sys)
+{
+	h->usr_cpu_pct = usr;
+	h->sys_cpu_pct = sys;
+}
+
 static void set_bins(struct dir_result *d, const struct hist_bin *b, size_t n)
 {
 	d->bins = xcalloc(n, sizeof(*b));
@@ -99,10 +106,8 @@ static int setup(void **state)
 	int64_t suite;
 
 	*state = dbpath;
-	snprintf(dbpath, sizeof(dbpath), "/tmp/test_store_read-%ld.db", (long)getpid());
-	tu_remove_db(dbpath);
+	st = tu_store_fresh(dbpath, sizeof(dbpath), "store_read");
 	errbuf_init(&err);
-	assert_int_equal(store_open(dbpath, 0, &st, &err), 0);
 	kvlist_init(&labels);
 	kvlist_add(&labels, "env", "lab");
 	kvlist_add(&labels, "kernel", "6.8");
@@ -126,9 +131,7 @@ static int setup(void **state)
 	run_none = add_run(st, suite, 3, "none", NULL, NULL, &res);
 
 	/* CPU: every source on the cluster row; the rule picks procstat */
-	h = cluster_reads(&res);
-	h->usr_cpu_pct = 70;
-	h->sys_cpu_pct = 20;
+	fio_cpu(cluster_reads(&res), 70, 20);
 	cpu(&res, "*", ROLE_INITIATOR, "fio", 90, 90);
 	cpu(&res, "*", ROLE_INITIATOR, "import", 50, 50);
 	cpu(&res, "*", ROLE_INITIATOR, "node_exporter", 45, 45);
@@ -147,16 +150,12 @@ static int setup(void **state)
 	cpu(&res, "ini1", ROLE_INITIATOR, "fio", 80, 8);
 	run_cpu_host = add_run(st, suite, 6, "cpu-host", NULL, NULL, &res);
 	/* no cluster row, two hosts: no row stands for the role; fio's own CPU of run_host '*' */
-	h = cluster_reads(&res);
-	h->usr_cpu_pct = 5;
-	h->sys_cpu_pct = 6;
+	fio_cpu(cluster_reads(&res), 5, 6);
 	cpu(&res, "ini1", ROLE_INITIATOR, "procstat", 21, 2.1);
 	cpu(&res, "ini2", ROLE_INITIATOR, "procstat", 23, 2.3);
 	run_cpu_hosts = add_run(st, suite, 7, "cpu-hosts", NULL, NULL, &res);
 	/* no cpu rows: fio's own usr + sys */
-	h = cluster_reads(&res);
-	h->usr_cpu_pct = 3;
-	h->sys_cpu_pct = 4;
+	fio_cpu(cluster_reads(&res), 3, 4);
 	run_cpu_fio = add_run(st, suite, 8, "cpu-fio", NULL, NULL, &res);
 	/* a procstat row without a utilisation is skipped; user + system counts as one */
 	h = cluster_reads(&res);

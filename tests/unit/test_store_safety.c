@@ -29,9 +29,13 @@
 
 static char dir[] = "/tmp/test-store-safety-XXXXXX";
 
+/* DIR/NAME, with no database there (yet): free it. */
 static char *path_in(const char *name)
 {
-	return xasprintf("%s/%s", dir, name);
+	char *p = xasprintf("%s/%s", dir, name);
+
+	tu_remove_db(p);
+	return p;
 }
 
 static char *slurp(const char *p, size_t *len)
@@ -133,8 +137,7 @@ static void test_foreign(void **state)
 	store_close(st);
 	assert_int_equal(sql_int(p, "PRAGMA application_id"), STORE_APPLICATION_ID);
 	assert_int_equal(sql_int(p, "PRAGMA user_version"), store_schema_version());
-	tu_remove_db(p);
-	free(p);
+	tu_free_db(p);
 }
 
 static void test_damaged(void **state)
@@ -147,7 +150,6 @@ static void test_damaged(void **state)
 
 	(void)state;
 	errbuf_init(&err);
-	tu_remove_db(p);
 	assert_int_equal(store_open(p, 0, &st, &err), 0);
 	store_close(st);
 	sql_exec(p, "PRAGMA journal_mode = DELETE; CREATE TABLE pad(x); "
@@ -168,8 +170,7 @@ static void test_damaged(void **state)
 		fail_msg("%s", err.msg);
 	assert_int_equal(store_open(p, 0, &st, &err), -1);
 	assert_int_equal(err.kind, ERR_STORE);
-	tu_remove_db(p);
-	free(p);
+	tu_free_db(p);
 }
 
 static void test_concurrent_create(void **state)
@@ -205,8 +206,7 @@ static void test_concurrent_create(void **state)
 		assert_int_equal(sql_int(p, "SELECT count(*) FROM sqlite_schema WHERE name = 'suite'"), 1);
 	}
 	assert_int_equal(failures, 0);
-	tu_remove_db(p);
-	free(p);
+	tu_free_db(p);
 }
 
 static void test_suite_lock(void **state)
@@ -220,7 +220,6 @@ static void test_suite_lock(void **state)
 
 	(void)state;
 	errbuf_init(&err);
-	tu_remove_db(p);
 	assert_int_equal(store_open(p, 0, &st, &err), 0);
 	assert_int_equal(store_suite_add(st, "s", "run", "[]", 1, NULL, &suite, &err), 0);
 	assert_int_equal(store_suite_lock(st, suite, &err), 0);
@@ -253,22 +252,20 @@ static void test_suite_lock(void **state)
 	assert_int_equal(store_suite_lock(st, suite, &err), -1);
 	assert_non_null(strstr(err.msg, "elsewhere"));
 	store_close(st);
-	tu_remove_db(p);
-	free(p);
+	tu_free_db(p);
 }
 
 static void test_run_attempt(void **state)
 {
 	char *p = path_in("attempt.db");
+	int64_t suite, run1, run2;
+	struct run_spec s;
 	struct store *st;
 	struct errbuf err;
-	struct run_spec s;
-	int64_t suite, run1, run2;
 	char sql[128];
 
 	(void)state;
 	errbuf_init(&err);
-	tu_remove_db(p);
 	assert_int_equal(store_open(p, 0, &st, &err), 0);
 	assert_int_equal(store_suite_add(st, "s", "run", "[]", 1, NULL, &suite, &err), 0);
 	run_spec_init(&s);
@@ -290,16 +287,18 @@ static void test_run_attempt(void **state)
 	assert_int_equal(sql_int(p, "SELECT count(*) FROM run"), 1);
 	run_spec_release(&s);
 	store_close(st);
-	tu_remove_db(p);
-	free(p);
+	tu_free_db(p);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_usage),           cmocka_unit_test(test_foreign),
-		cmocka_unit_test(test_damaged),         cmocka_unit_test(test_concurrent_create),
-		cmocka_unit_test(test_suite_lock),      cmocka_unit_test(test_run_attempt),
+		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_foreign),
+		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_concurrent_create),
+		cmocka_unit_test(test_suite_lock),
+		cmocka_unit_test(test_run_attempt),
 	};
 	int rc;
 

@@ -51,29 +51,56 @@ static int near(size_t got, size_t want)
 	return got + 1 >= want && got <= want + 1;
 }
 
-static void test_two_steps_found(void **state)
+/* The change points found in the default way in history(SEED, STEPS, cv 3%) (free *CPS). */
+static void detect(uint64_t seed, int steps, size_t **cps, size_t *n)
 {
 	struct trend_opts o;
 	struct errbuf err;
-	size_t exact = 0;
-	(void)state;
+	double x[NRUNS];
 
 	trend_opts_default(&o);
 	errbuf_init(&err);
-	for (uint64_t seed = 1; seed <= 100; seed++) {
-		double x[NRUNS];
+	history(seed, steps, 0.03, x);
+	assert_int_equal(trend_detect(x, NRUNS, &o, NULL, 0, cps, n, NULL, &err), 0);
+}
+
+/* How many of the 100 histories from seed FIRST with STEPS give change points that WANT accepts. */
+static size_t count_histories(uint64_t first, int steps, int (*want)(const size_t *cps, size_t n))
+{
+	size_t count = 0;
+
+	for (uint64_t seed = first; seed < first + 100; seed++) {
 		size_t *cps, n;
 
-		history(seed, 1, 0.03, x);
-		assert_int_equal(trend_detect(x, NRUNS, &o, NULL, 0, &cps, &n, NULL, &err), 0);
-		/* index 14 = run 15, index 29 = run 30 */
-		exact += n == 2 && near(cps[0], 14) && near(cps[1], 29);
-		if (seed == 1) {
-			assert_int_equal(n, 2);
-			assert_true(near(cps[0], 14) && near(cps[1], 29));
-		}
+		detect(seed, steps, &cps, &n);
+		count += want(cps, n) != 0;
 		free(cps);
 	}
+	return count;
+}
+
+/* Both steps found (+-1 run), nothing else: index 14 = run 15, index 29 = run 30. */
+static int two_steps(const size_t *cps, size_t n)
+{
+	return n == 2 && near(cps[0], 14) && near(cps[1], 29);
+}
+
+static int no_change(const size_t *cps, size_t n)
+{
+	(void)cps;
+	return n == 0;
+}
+
+static void test_two_steps_found(void **state)
+{
+	size_t exact, *cps, n;
+	(void)state;
+
+	detect(1, 1, &cps, &n);
+	assert_int_equal(n, 2);
+	assert_true(near(cps[0], 14) && near(cps[1], 29));
+	free(cps);
+	exact = count_histories(1, 1, two_steps);
 	printf("steps -15%% at run 15, +10%% at run 30, cv 3%%: both found (+-1 run) and nothing else in %zu of 100 "
 	       "seeded histories\n", exact);
 	assert_true(exact >= 95);
@@ -81,22 +108,9 @@ static void test_two_steps_found(void **state)
 
 static void test_no_step_no_change(void **state)
 {
-	struct trend_opts o;
-	struct errbuf err;
-	size_t clean = 0;
+	size_t clean = count_histories(1001, 0, no_change);
 	(void)state;
 
-	trend_opts_default(&o);
-	errbuf_init(&err);
-	for (uint64_t seed = 1001; seed <= 1100; seed++) {
-		double x[NRUNS];
-		size_t *cps, n;
-
-		history(seed, 0, 0.03, x);
-		assert_int_equal(trend_detect(x, NRUNS, &o, NULL, 0, &cps, &n, NULL, &err), 0);
-		clean += n == 0;
-		free(cps);
-	}
 	printf("no step, cv 3%%: no change point in %zu of 100 seeded histories of %d runs\n", clean, NRUNS);
 	assert_true(clean >= 95);
 }

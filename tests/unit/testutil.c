@@ -18,6 +18,7 @@
 #include "core/identity.h"
 #include "core/model.h"
 #include "core/proc.h"
+#include "core/store.h"
 #include "core/strbuf.h"
 #include "report/report.h"
 #include "testutil.h"
@@ -175,4 +176,46 @@ struct dir_result *tu_clat_dir(struct host_result *h, enum ddir d, double iops, 
 	r->clat.present = 1;
 	r->clat.mean_ns = mean_ns;
 	return r;
+}
+
+void tu_expect_bad_input(const struct tu_bad_input *cases, size_t n, tu_parse_fn parse, int flags)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct errbuf err;
+		const char *want = cases[i].want;
+		int rc;
+
+		errbuf_init(&err);
+		rc = parse(cases[i].text, &err);
+		if (rc != -1)
+			fail_msg("case %zu accepted (%d): %s", i, rc, cases[i].text);
+		if (flags & TU_KIND_INPUT)
+			assert_int_equal(err.kind, ERR_INPUT);
+		if ((flags & TU_PREFIX) ? strncmp(err.msg, want, strlen(want)) != 0 : !strstr(err.msg, want))
+			fail_msg("case %zu: got '%s', want '%s%s'", i, err.msg, want, (flags & TU_PREFIX) ? "..." : "");
+		if (flags & TU_ONE_LINE)
+			assert_null(strchr(err.msg, '\n'));
+	}
+}
+
+char *tu_src_path(const char *rel)
+{
+	const char *src = getenv("BENCH_SRC");
+
+	if (!src)
+		fail_msg("BENCH_SRC is not set: run the unit tests through ctest (it names the source tree)");
+	return xasprintf("%s/%s", src, rel);
+}
+
+struct store *tu_store_fresh(char *path, size_t size, const char *tag)
+{
+	struct store *st;
+	struct errbuf err;
+
+	snprintf(path, size, "/tmp/bench-test-%s-%ld.db", tag, (long)getpid());
+	tu_remove_db(path);
+	errbuf_init(&err);
+	if (store_open(path, 0, &st, &err) < 0)
+		fail_msg("%s: %s", path, err.msg);
+	return st;
 }

@@ -62,4 +62,46 @@ struct rep_run *tu_rep_add(struct rep_set *s, int64_t id, const char *name, cons
 			   uint64_t bs, int rd, int rnd, const char *transport, const char *stack, double iops,
 			   double lat);
 
+struct errbuf;
+
+/* One bad input and the error message it must give. */
+struct tu_bad_input {
+	const char *text, *want;
+};
+
+/* How tu_expect_bad_input checks each case: the message starts with `want` (else it contains it); the error
+ * kind is ERR_INPUT; the message is one line. */
+enum { TU_PREFIX = 1, TU_KIND_INPUT = 2, TU_ONE_LINE = 4 };
+
+/* Parses TEXT with the code under test (and checks what it leaves behind); returns that code's result. */
+typedef int (*tu_parse_fn)(const char *text, struct errbuf *err);
+
+/* For each of the N CASES: PARSE must fail (-1) with a message matching `want` as FLAGS say. */
+void tu_expect_bad_input(const struct tu_bad_input *cases, size_t n, tu_parse_fn parse, int flags);
+
+/* Defines the cmocka test NAME: tu_expect_bad_input of the array CASES. */
+#define TU_BAD_INPUT_TEST(name, cases, parse, flags)                                  \
+	static void name(void **state)                                                \
+	{                                                                             \
+		(void)state;                                                          \
+		tu_expect_bad_input(cases, sizeof(cases) / sizeof(cases[0]), parse, flags); \
+	}
+
+/* BENCH_SRC/REL, a file of the source tree (free it); fails the test when BENCH_SRC is not set. */
+char *tu_src_path(const char *rel);
+
+/* The main() of a test program: the cmocka tests given (cmocka_unit_test(...), ...) run as one group. */
+#define TU_MAIN(...)                                                     \
+	int main(void)                                                   \
+	{                                                                \
+		const struct CMUnitTest tu_tests_[] = { __VA_ARGS__ };   \
+		return cmocka_run_group_tests(tu_tests_, NULL, NULL);    \
+	}
+
+struct store;
+
+/* A new, empty bench database at PATH (SIZE bytes, filled in: "/tmp/bench-test-TAG-PID.db"; whatever was
+ * there is removed), opened with store_open (asserts it opens). */
+struct store *tu_store_fresh(char *path, size_t size, const char *tag);
+
 #endif
