@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,17 +26,17 @@ void recipe_init(struct recipe *r)
 
 void recipe_release(struct recipe *r)
 {
+	static const size_t own[] = { offsetof(struct recipe, name), offsetof(struct recipe, description),
+				      offsetof(struct recipe, file) };
+	static const size_t param_own[] = { offsetof(struct recipe_param, name),
+					    offsetof(struct recipe_param, def),
+					    offsetof(struct recipe_param, doc) };
+
 	if (!r)
 		return;
-	free(r->name);
-	free(r->description);
-	free(r->file);
-	for (size_t i = 0; i < r->nparams; i++) {
-		free(r->params[i].name);
-		free(r->params[i].def);
-		free(r->params[i].doc);
-	}
-	free(r->params);
+	free_members(r, own, sizeof(own) / sizeof(own[0]));
+	array_free_members(r->params, r->nparams, sizeof(*r->params), param_own,
+			   sizeof(param_own) / sizeof(param_own[0]));
 	kvlist_release(&r->labels);
 	config_words_free(r->members, r->nmembers);
 	config_words_free(r->targets, r->ntargets);
@@ -55,17 +56,6 @@ const char *recipe_dir(void)
 	return dir;
 }
 
-static char *trim(char *p)
-{
-	char *e;
-	while (*p && isspace((unsigned char)*p))
-		p++;
-	e = p + strlen(p);
-	while (e > p && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return p;
-}
-
 static int valid_name(const char *s)
 {
 	if (!*s)
@@ -83,19 +73,19 @@ static int add_param(struct recipe *r, char *val, const char *file, int line, st
 
 	if (doc) {
 		*doc = '\0';
-		doc = trim(doc + 2);
+		doc = config_trim(doc + 2);
 	}
-	val = trim(val);
+	val = config_trim(val);
 	eq = strchr(val, '=');
 	if (eq)
 		*eq = '\0';
-	if (!valid_name(trim(val)))
+	if (!valid_name(config_trim(val)))
 		return err_set(err, ERR_INPUT, "%s:%d: param = NAME[=DEFAULT] with a name of letters, digits, '_', '-'",
 			       file, line);
 	r->params = xrealloc(r->params, (r->nparams + 1) * sizeof(*r->params));
 	p = &r->params[r->nparams++];
-	p->name = xstrdup(trim(val));
-	p->def = eq ? xstrdup(trim(eq + 1)) : NULL;
+	p->name = xstrdup(config_trim(val));
+	p->def = eq ? xstrdup(config_trim(eq + 1)) : NULL;
 	p->doc = xstrdup(doc);
 	return 0;
 }
@@ -149,7 +139,7 @@ int recipe_parse_text(const char *text, size_t len, const char *file, struct rec
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char *raw = xstrndup(p, n), *l = trim(raw), *eq;
+		char *raw = xstrndup(p, n), *l = config_trim(raw), *eq;
 		int rc;
 
 		line++;
@@ -159,12 +149,12 @@ int recipe_parse_text(const char *text, size_t len, const char *file, struct rec
 			continue;
 		}
 		eq = strchr(l, '=');
-		if (!eq || !*trim(eq + 1)) {
+		if (!eq || !*config_trim(eq + 1)) {
 			free(raw);
 			return err_set(err, ERR_INPUT, "%s:%d: expected key = value", file, line);
 		}
 		*eq = '\0';
-		rc = recipe_line(r, trim(l), trim(eq + 1), file, line, err);
+		rc = recipe_line(r, config_trim(l), config_trim(eq + 1), file, line, err);
 		free(raw);
 		if (rc < 0)
 			return -1;

@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,35 +28,35 @@ void suite_init(struct suite *s)
 	config_list_init(&s->configs);
 }
 
+/* The malloc'd members of a suite and of an item, freed by suite_release. */
+static const size_t suite_strs[] = {
+	offsetof(struct suite, file),          offsetof(struct suite, name),
+	offsetof(struct suite, description),   offsetof(struct suite, engine),
+	offsetof(struct suite, ramp),          offsetof(struct suite, runtime),
+	offsetof(struct suite, quick_ramp),    offsetof(struct suite, quick_runtime),
+	offsetof(struct suite, quick_size),    offsetof(struct suite, options_lines),
+	offsetof(struct suite, targets),
+};
+static const size_t item_strs[] = {
+	offsetof(struct suite_item, name), offsetof(struct suite_item, opt_line),
+	offsetof(struct suite_item, text), offsetof(struct suite_item, file),
+};
+
 void suite_release(struct suite *s)
 {
 	if (!s)
 		return;
-	free(s->file);
-	free(s->name);
-	free(s->description);
+	free_members(s, suite_strs, sizeof(suite_strs) / sizeof(suite_strs[0]));
 	kvlist_release(&s->labels);
-	free(s->engine);
-	free(s->ramp);
-	free(s->runtime);
-	free(s->quick_ramp);
-	free(s->quick_runtime);
-	free(s->quick_size);
 	kvlist_release(&s->options);
-	free(s->options_lines);
 	kvlist_release(&s->matrix);
 	kvlist_release(&s->method);
-	free(s->targets);
 	for (size_t i = 0; i < s->nitems; i++) {
-		struct suite_item *it = &s->items[i];
-		free(it->name);
-		free(it->opt_line);
-		kvlist_release(&it->opts);
-		kvlist_release(&it->labels);
-		free(it->text);
-		free(it->file);
+		kvlist_release(&s->items[i].opts);
+		kvlist_release(&s->items[i].labels);
 	}
-	free(s->items);
+	array_free_members(s->items, s->nitems, sizeof(*s->items), item_strs,
+			   sizeof(item_strs) / sizeof(item_strs[0]));
 	config_list_release(&s->configs);
 	suite_init(s);
 }
@@ -102,17 +103,6 @@ void free_list(char **v)
 	for (char **p = v; *p; p++)
 		free(*p);
 	free(v);
-}
-
-static char *trim(char *p)
-{
-	char *e;
-	while (*p && isspace((unsigned char)*p))
-		p++;
-	e = p + strlen(p);
-	while (e > p && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return p;
 }
 
 /* Cuts a trailing comment: '#' or ';' at the start or after a blank. */
@@ -328,18 +318,18 @@ static int suite_section(struct suite *s, char *l, const char *name, int line, e
 	char *hdr, *arg;
 
 	cut_comment(l);
-	l = trim(l);
+	l = config_trim(l);
 	ll = strlen(l);
 	if (ll < 3 || l[ll - 1] != ']') {
 		err_set(err, ERR_INPUT, "%s:%d: section header '%s' is not of the form [name]", name, line, l);
 		return -1;
 	}
 	l[ll - 1] = '\0';
-	hdr = trim(l + 1);
+	hdr = config_trim(l + 1);
 	arg = hdr + strcspn(hdr, " \t");
 	if (*arg)
 		*arg++ = '\0';
-	arg = trim(arg);
+	arg = config_trim(arg);
 	if (vdb->len && *item)
 		(*item)->text = strbuf_detach(vdb, NULL);
 	*item = NULL;
@@ -449,7 +439,7 @@ int suite_parse_text(const char *text, size_t len, const char *name, struct suit
 
 		line++;
 		p = nl ? nl + 1 : end;
-		l = trim(raw);
+		l = config_trim(raw);
 		if (*l == '#' || *l == ';' || !*l) {
 			free(raw);
 			continue;
@@ -471,14 +461,14 @@ int suite_parse_text(const char *text, size_t len, const char *name, struct suit
 			continue;
 		}
 		cut_comment(l);
-		l = trim(l);
+		l = config_trim(l);
 		eq = strchr(l, '=');
 		val = NULL;
 		if (eq) {
 			*eq = '\0';
-			val = trim(eq + 1);
+			val = config_trim(eq + 1);
 		}
-		key = trim(l);
+		key = config_trim(l);
 		if (!*key) {
 			err_set(err, ERR_INPUT, "%s:%d: a line without a key", name, line);
 			free(raw);

@@ -20,6 +20,7 @@
 
 #include "core/strbuf.h"
 #include "core/units.h"
+#include "profiles/config.h"
 #include "profiles/fio_job.h"
 
 
@@ -495,16 +496,11 @@ static int read_vdb(struct vfile *vf, const char *text, size_t len, const char *
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char *raw = xstrndup(p, n), *s, *e, *w, *sub = NULL;
+		char *raw = xstrndup(p, n), *s, *w, *sub = NULL;
 
 		line++;
 		p = nl ? nl + 1 : end;
-		s = raw;
-		while (*s && isspace((unsigned char)*s))
-			s++;
-		e = s + strlen(s);
-		while (e > s && isspace((unsigned char)e[-1]))
-			*--e = '\0';
+		s = config_trim(raw);
 		if (is_comment(s) && !acc.len) {
 			free(raw);
 			continue;
