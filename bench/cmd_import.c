@@ -286,11 +286,8 @@ int cmd_import(int argc, char **argv)
 		case 'a':
 			o.append = 1;
 			break;
-		case ':':
-			code = cli_usage("import", "option '%s' needs a value", argv[optind - 1]);
-			goto out;
 		default:
-			code = cli_usage("import", "unknown option '%s'", argv[optind - 1]);
+			code = cli_bad_option("import", c, argv);
 			goto out;
 		}
 	}

@@ -475,10 +475,8 @@ int cmd_lab(int argc, char **argv)
 			if (parse_size(optarg, &size) < 0 || size < 4096)
 				return cli_usage("lab", "--size wants a size of at least 4k (e.g. 64m), got '%s'", optarg);
 			break;
-		case ':':
-			return cli_usage("lab", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage("lab", "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option("lab", c, argv);
 		}
 	}
 	if (optind >= argc)

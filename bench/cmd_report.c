@@ -284,10 +284,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 'h':
 			fputs(usage_text, stdout);
 			return -2;
-		case ':':
-			return cli_usage("report", "'%s' needs a value", argv[optind - 1]);
-		default:
-			return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
+		default: /* no ':' in the option string: a missing value comes here as '?' too */
+			return cli_bad_option("report", c, argv);
 		}
 	}
 	if (optind < argc)

@@ -22,18 +22,6 @@ const char *config_phase_name(enum config_phase ph)
 	return ph < CONFIG_NPHASES ? phase_names[ph] : "?";
 }
 
-char *config_trim(char *p)
-{
-	char *e;
-
-	while (*p && isspace((unsigned char)*p))
-		p++;
-	e = p + strlen(p);
-	while (e > p && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return p;
-}
-
 void config_list_init(struct config_list *l)
 {
 	memset(l, 0, sizeof(*l));

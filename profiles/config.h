@@ -84,9 +84,6 @@ unsigned config_step_timeout_s(const struct suite_config *c, const struct config
 /* The argv as one line, each word shell-quoted where needed (for plans, reports, records): malloc'd. */
 char *config_argv_text(char *const *argv);
 const char *config_phase_name(enum config_phase ph);
-/* Cuts the blanks (isspace) at both ends of the line p in place: the first non-blank character of p. The one
- * trim of the readers of profiles/ (suites, recipes, vdbench parameter files). */
-char *config_trim(char *p);
 
 /*
  * Crosses `plan` with `configs` (configurations outermost): every run once per configuration, labelled

@@ -17,6 +17,7 @@
 #include "core/paths.h"
 #include "core/strbuf.h"
 #include "profiles/suite.h"
+#include "profiles/text.h"
 
 void recipe_init(struct recipe *r)
 {
@@ -73,19 +74,19 @@ static int add_param(struct recipe *r, char *val, const char *file, int line, st
 
 	if (doc) {
 		*doc = '\0';
-		doc = config_trim(doc + 2);
+		doc = profile_trim(doc + 2);
 	}
-	val = config_trim(val);
+	val = profile_trim(val);
 	eq = strchr(val, '=');
 	if (eq)
 		*eq = '\0';
-	if (!valid_name(config_trim(val)))
+	if (!valid_name(profile_trim(val)))
 		return err_set(err, ERR_INPUT, "%s:%d: param = NAME[=DEFAULT] with a name of letters, digits, '_', '-'",
 			       file, line);
 	r->params = xrealloc(r->params, (r->nparams + 1) * sizeof(*r->params));
 	p = &r->params[r->nparams++];
-	p->name = xstrdup(config_trim(val));
-	p->def = eq ? xstrdup(config_trim(eq + 1)) : NULL;
+	p->name = xstrdup(profile_trim(val));
+	p->def = eq ? xstrdup(profile_trim(eq + 1)) : NULL;
 	p->doc = xstrdup(doc);
 	return 0;
 }
@@ -139,7 +140,7 @@ int recipe_parse_text(const char *text, size_t len, const char *file, struct rec
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char *raw = xstrndup(p, n), *l = config_trim(raw), *eq;
+		char *raw = xstrndup(p, n), *l = profile_trim(raw), *eq;
 		int rc;
 
 		line++;
@@ -149,12 +150,12 @@ int recipe_parse_text(const char *text, size_t len, const char *file, struct rec
 			continue;
 		}
 		eq = strchr(l, '=');
-		if (!eq || !*config_trim(eq + 1)) {
+		if (!eq || !*profile_trim(eq + 1)) {
 			free(raw);
 			return err_set(err, ERR_INPUT, "%s:%d: expected key = value", file, line);
 		}
 		*eq = '\0';
-		rc = recipe_line(r, config_trim(l), config_trim(eq + 1), file, line, err);
+		rc = recipe_line(r, profile_trim(l), profile_trim(eq + 1), file, line, err);
 		free(raw);
 		if (rc < 0)
 			return -1;

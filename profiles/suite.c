@@ -8,7 +8,6 @@
 #include "profiles/suite.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "profiles/fio_job.h"
+#include "profiles/text.h"
 
 void suite_init(struct suite *s)
 {
@@ -318,18 +318,18 @@ static int suite_section(struct suite *s, char *l, const char *name, int line, e
 	char *hdr, *arg;
 
 	cut_comment(l);
-	l = config_trim(l);
+	l = profile_trim(l);
 	ll = strlen(l);
 	if (ll < 3 || l[ll - 1] != ']') {
 		err_set(err, ERR_INPUT, "%s:%d: section header '%s' is not of the form [name]", name, line, l);
 		return -1;
 	}
 	l[ll - 1] = '\0';
-	hdr = config_trim(l + 1);
+	hdr = profile_trim(l + 1);
 	arg = hdr + strcspn(hdr, " \t");
 	if (*arg)
 		*arg++ = '\0';
-	arg = config_trim(arg);
+	arg = profile_trim(arg);
 	if (vdb->len && *item)
 		(*item)->text = strbuf_detach(vdb, NULL);
 	*item = NULL;
@@ -439,7 +439,7 @@ int suite_parse_text(const char *text, size_t len, const char *name, struct suit
 
 		line++;
 		p = nl ? nl + 1 : end;
-		l = config_trim(raw);
+		l = profile_trim(raw);
 		if (*l == '#' || *l == ';' || !*l) {
 			free(raw);
 			continue;
@@ -461,14 +461,14 @@ int suite_parse_text(const char *text, size_t len, const char *name, struct suit
 			continue;
 		}
 		cut_comment(l);
-		l = config_trim(l);
+		l = profile_trim(l);
 		eq = strchr(l, '=');
 		val = NULL;
 		if (eq) {
 			*eq = '\0';
-			val = config_trim(eq + 1);
+			val = profile_trim(eq + 1);
 		}
-		key = config_trim(l);
+		key = profile_trim(l);
 		if (!*key) {
 			err_set(err, ERR_INPUT, "%s:%d: a line without a key", name, line);
 			free(raw);
@@ -495,11 +495,8 @@ int suite_parse_file(const char *path, struct suite *out, struct errbuf *err)
 	int rc;
 
 	strbuf_init(&sb);
-	if (strbuf_read_file(&sb, path) < 0) {
-		err_set(err, ERR_INPUT, "%s: %s", path, strerror(errno));
-		strbuf_release(&sb);
+	if (profile_read_file(&sb, path, err) < 0)
 		return -1;
-	}
 	rc = suite_parse_text(sb.buf, sb.len, path, out, err);
 	strbuf_release(&sb);
 	return rc;

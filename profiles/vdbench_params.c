@@ -20,8 +20,8 @@
 
 #include "core/strbuf.h"
 #include "core/units.h"
-#include "profiles/config.h"
 #include "profiles/fio_job.h"
+#include "profiles/text.h"
 
 
 static const char *const group_name[G_NR] = { "general", "hd", "sd", "wd", "rd", "fsd", "fwd", "rg" };
@@ -500,7 +500,7 @@ static int read_vdb(struct vfile *vf, const char *text, size_t len, const char *
 
 		line++;
 		p = nl ? nl + 1 : end;
-		s = config_trim(raw);
+		s = profile_trim(raw);
 		if (is_comment(s) && !acc.len) {
 			free(raw);
 			continue;

@@ -7,7 +7,6 @@
  */
 #include "profiles/vdbench_translate.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "profiles/fio_workload.h"
+#include "profiles/text.h"
 #include "profiles/vdbench_params.h"
 
 /* ---- for-loops and translation --------------------------------------------------------------------------- */
@@ -720,11 +720,8 @@ int vdbench_expand_file(const char *path, const struct kvlist *vars, struct plan
 	int rc;
 
 	strbuf_init(&sb);
-	if (strbuf_read_file(&sb, path) < 0) {
-		err_set(err, ERR_INPUT, "%s: %s", path, strerror(errno));
-		strbuf_release(&sb);
+	if (profile_read_file(&sb, path, err) < 0)
 		return -1;
-	}
 	dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
 	rc = vdbench_expand_text(sb.buf, sb.len, path, 0, dir, vars, NULL, plan, out, err);
 	free(dir);

@@ -1,0 +1,18 @@
+/*
+ * text: what the readers of profiles/ (suites, recipes, vdbench parameter files) share about lines and files:
+ * one trim, one "read the whole file or say why not".
+ */
+#ifndef BENCH_PROFILES_TEXT_H
+#define BENCH_PROFILES_TEXT_H
+
+#include "core/errbuf.h"
+#include "core/strbuf.h"
+
+/* Cuts the blanks (isspace) at both ends of p in place; returns the first non-blank character of p. */
+char *profile_trim(char *p);
+
+/* Reads the file at path into sb (initialised by the caller): 0, or -1 with err (ERR_INPUT, "PATH: reason")
+ * and sb released. */
+int profile_read_file(struct strbuf *sb, const char *path, struct errbuf *err);
+
+#endif
