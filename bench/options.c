@@ -530,6 +530,21 @@ static void apply_command_line(const struct run_args *a, struct plan *p)
 			kvlist_set(&p->runs[i].engine_opts, a->engine_opts.v[k].key, a->engine_opts.v[k].value);
 }
 
+int run_args_start(struct run_args *a, unsigned cmd, int argc, char **argv, void (*usage)(void), struct plan *plan)
+{
+	int rc;
+
+	run_args_init(a, cmd);
+	plan_init(plan);
+	if ((rc = run_args_parse(a, argc, argv)) != EXIT_OK)
+		return rc;
+	if (a->help) {
+		usage();
+		return EXIT_OK;
+	}
+	return run_args_plan(a, plan);
+}
+
 int run_args_plan(struct run_args *a, struct plan *out)
 {
 	struct errbuf err;
