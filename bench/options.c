@@ -22,7 +22,6 @@
 
 static int opt_flag(struct run_args *a, const struct bench_option *o, const char *v);
 static int opt_text(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_help(struct run_args *a, const struct bench_option *o, const char *v);
 static int opt_target(struct run_args *a, const struct bench_option *o, const char *v);
 static int opt_matrix(struct run_args *a, const struct bench_option *o, const char *v);
 static int opt_repeat(struct run_args *a, const struct bench_option *o, const char *v);
@@ -116,7 +115,7 @@ const struct bench_option bench_options[] = {
 	  "stop the suite (exit 4) when a configuration's setup or check fails (default: its\n"
 	  "runs are 'failed', its teardown runs and the next configuration is built)" },
 	{ "quiet", 'q', OPT_RUN, 0, OPT_FLAG(run.quiet), NULL, "no per-run progress lines" },
-	{ "help", 'h', OPT_BOTH, 0, OPT_CALL(opt_help), NULL, "show this help" },
+	{ "help", 'h', OPT_BOTH, 0, OPT_FLAG(help), NULL, "show this help" },
 	{ NULL, 0, 0, 0, NULL, 0, NULL, NULL },
 };
 
@@ -127,6 +126,12 @@ const struct bench_option bench_options[] = {
 #undef SM
 
 /* ---- handlers ------------------------------------------------------------------------------------------- */
+
+/* Whether o is --help (listed last in the help, not among the options that change what runs). */
+static int is_help(const struct bench_option *o)
+{
+	return o->handle == opt_flag && o->field == F(help);
+}
 
 static int opt_flag(struct run_args *a, const struct bench_option *o, const char *v)
 {
@@ -140,14 +145,6 @@ static int opt_text(struct run_args *a, const struct bench_option *o, const char
 	if (!*v)
 		return cli_usage(a->cmd_name, "--%s needs a value", o->name);
 	*(const char **)(void *)((char *)a + o->field) = v;
-	return 0;
-}
-
-static int opt_help(struct run_args *a, const struct bench_option *o, const char *v)
-{
-	(void)o;
-	(void)v;
-	a->help = 1;
 	return 0;
 }
 
@@ -261,9 +258,7 @@ static int opt_rounds(struct run_args *a, const struct bench_option *o, const ch
 /* The store of --db is opened by main for the commands that ask for one (cli_prepare); here it is only checked. */
 static int opt_db(struct run_args *a, const struct bench_option *o, const char *v)
 {
-	if (!*v)
-		return cli_usage(a->cmd_name, "--%s needs a path", o->name);
-	return 0;
+	return *v ? 0 : cli_usage(a->cmd_name, "--%s needs a path", o->name);
 }
 
 static int opt_hosts(struct run_args *a, const struct bench_option *o, const char *v)
@@ -461,7 +456,7 @@ void run_args_help(FILE *f, unsigned cmd)
 {
 	fprintf(f, "options that change what runs ('bench plan' and 'bench run' take them alike):\n");
 	for (const struct bench_option *o = bench_options; o->name; o++)
-		if (o->cmds == OPT_BOTH && o->handle != opt_help && !(o->flags & OPT_METHOD))
+		if (o->cmds == OPT_BOTH && !is_help(o) && !(o->flags & OPT_METHOD))
 			help_row(f, o);
 	fprintf(f, "  %-*s%s\n", HELP_COLUMN - 2, "NAME=value",
 		"a variable: $NAME in vdbench files, ${NAME} in fio job files");
@@ -474,7 +469,7 @@ void run_args_help(FILE *f, unsigned cmd)
 		if (o->cmds == cmd)
 			help_row(f, o);
 	for (const struct bench_option *o = bench_options; o->name; o++)
-		if (o->handle == opt_help)
+		if (is_help(o))
 			help_row(f, o);
 }
 
