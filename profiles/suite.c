@@ -310,6 +310,18 @@ static int suite_line(struct suite *s, enum sect cur, struct suite_item *item, c
 	return r;
 }
 
+/* A section that stands once in a file ([options], [matrix]): records its line in *first_line, or -1 with err
+ * when it was seen before. */
+static int section_once(int *first_line, const char *sec, const char *name, int line, struct errbuf *err)
+{
+	if (*first_line) {
+		err_set(err, ERR_INPUT, "%s:%d: duplicate section [%s] (first at line %d)", name, line, sec, *first_line);
+		return -1;
+	}
+	*first_line = line;
+	return 0;
+}
+
 /* One [section NAME] header line `l` (trimmed, starting with '['): sets *cur and *item. */
 static int suite_section(struct suite *s, char *l, const char *name, int line, enum sect *cur,
 			 struct suite_item **item, struct strbuf *vdb, int *seen_suite, struct errbuf *err)
@@ -340,20 +352,12 @@ static int suite_section(struct suite *s, char *l, const char *name, int line, e
 		}
 		*cur = S_SUITE;
 	} else if (!strcmp(hdr, "options") && !*arg) {
-		if (s->options_line) {
-			err_set(err, ERR_INPUT, "%s:%d: duplicate section [options] (first at line %d)", name,
-				line, s->options_line);
+		if (section_once(&s->options_line, hdr, name, line, err) < 0)
 			return -1;
-		}
-		s->options_line = line;
 		*cur = S_OPTIONS;
 	} else if (!strcmp(hdr, "matrix") && !*arg) {
-		if (s->matrix_line) {
-			err_set(err, ERR_INPUT, "%s:%d: duplicate section [matrix] (first at line %d)", name,
-				line, s->matrix_line);
+		if (section_once(&s->matrix_line, hdr, name, line, err) < 0)
 			return -1;
-		}
-		s->matrix_line = line;
 		*cur = S_MATRIX;
 	} else if (!strcmp(hdr, "workload") || !strcmp(hdr, "vdbench")) {
 		for (size_t i = 0; *arg && i < s->nitems; i++) {

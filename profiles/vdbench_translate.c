@@ -281,6 +281,11 @@ static int read_workload(const struct xlate *x, struct vrun *v, struct errbuf *e
 	const struct vfile *vf = x->vf;
 	const struct vdef *rd = x->rd, *wd = v->wds[0];
 	const struct vparam *vp;
+	static const struct { int loop; size_t off; } loop_fields[] = { /* what a for-loop value sets, beside xfersize */
+		{ L_THREADS, offsetof(struct vrun, threads) }, { L_RDPCT, offsetof(struct vrun, rdpct) },
+		{ L_SEEKPCT, offsetof(struct vrun, seek) },    { L_RHPCT, offsetof(struct vrun, rhpct) },
+		{ L_WHPCT, offsetof(struct vrun, whpct) },     { L_COMPRATIO, offsetof(struct vrun, compratio) },
+	};
 	static const struct { const char *key; int loop; size_t off; } nums[] = {
 		{ "rhpct", L_RHPCT, offsetof(struct vrun, rhpct) },
 		{ "whpct", L_WHPCT, offsetof(struct vrun, whpct) },
@@ -313,18 +318,9 @@ static int read_workload(const struct xlate *x, struct vrun *v, struct errbuf *e
 		free(v->align);
 		v->bssplit = v->align = NULL;
 	}
-	if (x->have[L_THREADS])
-		v->threads = x->val[L_THREADS];
-	if (x->have[L_RDPCT])
-		v->rdpct = x->val[L_RDPCT];
-	if (x->have[L_SEEKPCT])
-		v->seek = x->val[L_SEEKPCT];
-	if (x->have[L_RHPCT])
-		v->rhpct = x->val[L_RHPCT];
-	if (x->have[L_WHPCT])
-		v->whpct = x->val[L_WHPCT];
-	if (x->have[L_COMPRATIO])
-		v->compratio = x->val[L_COMPRATIO];
+	for (size_t i = 0; i < sizeof(loop_fields) / sizeof(loop_fields[0]); i++)
+		if (x->have[loop_fields[i].loop])
+			*(double *)(void *)((char *)v + loop_fields[i].off) = x->val[loop_fields[i].loop];
 	if ((vp = vdef_get(rd, "elapsed")) && vdb_num1(vp, 1, &v->elapsed, err) < 0)
 		return -1;
 	if ((vp = vdef_get(rd, "warmup")) && vdb_num1(vp, 1, &v->warmup, err) < 0)
