@@ -48,9 +48,7 @@ void fio_jobfile_release(struct fio_jobfile *f)
 {
 	if (!f)
 		return;
-	for (size_t i = 0; i < f->n; i++)
-		section_release(&f->v[i]);
-	free(f->v);
+	ARRAY_RELEASE(f->v, f->n, section_release);
 	fio_jobfile_init(f);
 }
 

@@ -42,9 +42,7 @@ void plan_release(struct plan *p)
 		return;
 	free(p->name);
 	kvlist_release(&p->labels);
-	for (size_t i = 0; i < p->n; i++)
-		run_spec_release(&p->runs[i]);
-	free(p->runs);
+	ARRAY_RELEASE(p->runs, p->n, run_spec_release);
 	for (size_t i = 0; i < p->nwarnings; i++)
 		free(p->warnings[i]);
 	free(p->warnings);

@@ -528,9 +528,7 @@ int recipe_apply(struct suite_config *c, const char *spec, const char *origin, s
 			goto out;
 	if (r.ntargets) {
 		/* a later recipe (a transport over a stack) provides the configuration's targets */
-		for (size_t i = 0; i < c->ntargets; i++)
-			free(c->targets[i]);
-		free(c->targets);
+		config_words_free(c->targets, c->ntargets);
 		c->targets = NULL;
 		c->ntargets = 0;
 		for (size_t i = 0; i < r.ntargets; i++)

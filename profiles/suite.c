@@ -78,9 +78,7 @@ char **split_list(const char *s, char sep, size_t *n)
 		while (l && isspace((unsigned char)p[l - 1]))
 			l--;
 		if (!l) {
-			for (size_t i = 0; i < cnt; i++)
-				free(v[i]);
-			free(v);
+			config_words_free(v, cnt);
 			return NULL;
 		}
 		item = xstrndup(p, l);

@@ -105,9 +105,7 @@ static void vparam_release(struct vparam *p)
 
 static void vdef_release(struct vdef *d)
 {
-	for (size_t i = 0; i < d->n; i++)
-		vparam_release(&d->p[i]);
-	free(d->p);
+	ARRAY_RELEASE(d->p, d->n, vparam_release);
 	free(d->name);
 	free(d->file);
 	memset(d, 0, sizeof(*d));
@@ -115,9 +113,7 @@ static void vdef_release(struct vdef *d)
 
 void vfile_release(struct vfile *f)
 {
-	for (size_t i = 0; i < f->n; i++)
-		vdef_release(&f->d[i]);
-	free(f->d);
+	ARRAY_RELEASE(f->d, f->n, vdef_release);
 	vdef_release(&f->general);
 }
 
