@@ -93,6 +93,8 @@ static int add_param(struct recipe *r, char *val, const char *file, int line, st
 
 static int recipe_line(struct recipe *r, char *key, char *val, const char *file, int line, struct errbuf *err)
 {
+	int common;
+
 	for (int ph = 0; ph < CONFIG_NPHASES; ph++) {
 		if (strcmp(key, config_phase_name((enum config_phase)ph)))
 			continue;
@@ -102,21 +104,10 @@ static int recipe_line(struct recipe *r, char *key, char *val, const char *file,
 		r->lines[ph][r->nlines[ph]++] = xstrdup(val);
 		return 0;
 	}
-	if (!strcmp(key, "name")) {
-		free(r->name);
-		r->name = xstrdup(val);
-	} else if (!strcmp(key, "description")) {
-		free(r->description);
-		r->description = xstrdup(val);
-	} else if (!strcmp(key, "param")) {
+	if ((common = profile_common_key(key, val, &r->name, &r->description, &r->labels, file, line, err)) != 0)
+		return common < 0 ? -1 : 0;
+	if (!strcmp(key, "param")) {
 		return add_param(r, val, file, line, err);
-	} else if (!strcmp(key, "label")) {
-		char *k, *v;
-		if (kv_parse_label(val, &k, &v) < 0)
-			return err_set(err, ERR_INPUT, "%s:%d: label must be key=value, got '%s'", file, line, val);
-		kvlist_set(&r->labels, k, v);
-		free(k);
-		free(v);
 	} else if (!strcmp(key, "members")) {
 		r->members = xrealloc(r->members, (r->nmembers + 1) * sizeof(char *));
 		r->members[r->nmembers++] = xstrdup(val);

@@ -171,22 +171,13 @@ static int method_key(struct suite *s, const char *key, const char *val, const c
 
 static int suite_key(struct suite *s, char *key, char *val, const char *file, int line, struct errbuf *err)
 {
+	int common;
+
 	if (!val)
 		return err_set(err, ERR_INPUT, "%s:%d: '%s' needs a value (key = value)", file, line, key);
-	if (!strcmp(key, "name")) {
-		free(s->name);
-		s->name = xstrdup(val);
-	} else if (!strcmp(key, "description")) {
-		free(s->description);
-		s->description = xstrdup(val);
-	} else if (!strcmp(key, "label")) {
-		char *k, *v;
-		if (kv_parse_label(val, &k, &v) < 0)
-			return err_set(err, ERR_INPUT, "%s:%d: label must be key=value, got '%s'", file, line, val);
-		kvlist_set(&s->labels, k, v);
-		free(k);
-		free(v);
-	} else if (!strcmp(key, "engine")) {
+	if ((common = profile_common_key(key, val, &s->name, &s->description, &s->labels, file, line, err)) != 0)
+		return common < 0 ? -1 : 0;
+	if (!strcmp(key, "engine")) {
 		free(s->engine);
 		s->engine = xstrdup(val);
 		s->engine_line = line;
