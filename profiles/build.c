@@ -456,8 +456,8 @@ static int expand_suite(const struct suite *su, const struct plan_options *opt, 
 		goto out;
 	if (!self->up && apply_final(&mine, su, opt, err) < 0)
 		goto out;
-	protos_move(out, &mine);
 	rc = 0;
+	protos_move(out, &mine);
 out:
 	protos_release(&mine);
 	free(dir);

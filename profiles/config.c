@@ -66,10 +66,7 @@ struct suite_config *config_list_add(struct config_list *l, const char *name, co
 
 	ARRAY_GROW(l->v, l->cap, l->n + 1);
 	c = &l->v[l->n++];
-	memset(c, 0, sizeof(*c));
-	c->name = xstrdup(name);
-	c->file = xstrdup(file);
-	c->line = line;
+	*c = (struct suite_config){ .name = xstrdup(name), .file = xstrdup(file), .line = line };
 	kvlist_init(&c->labels);
 	kvlist_init(&c->sim_opts);
 	kvlist_init(&c->precondition);
@@ -271,11 +268,14 @@ char *config_argv_text(char *const *argv)
 			continue;
 		}
 		strbuf_addc(&sb, '\'');
-		for (const char *c = a; *c; c++) {
-			if (*c == '\'')
+		for (const char *c = a; *c;) { /* each ' as '\'' */
+			size_t run = strcspn(c, "'");
+			strbuf_add(&sb, c, run);
+			c += run;
+			if (*c) {
 				strbuf_adds(&sb, "'\\''");
-			else
-				strbuf_addc(&sb, *c);
+				c++;
+			}
 		}
 		strbuf_addc(&sb, '\'');
 	}

@@ -46,10 +46,10 @@ static void section_release(struct fio_section *s)
 
 void fio_jobfile_release(struct fio_jobfile *f)
 {
-	if (!f)
-		return;
-	ARRAY_RELEASE(f->v, f->n, section_release);
-	fio_jobfile_init(f);
+	if (f) {
+		ARRAY_RELEASE(f->v, f->n, section_release);
+		fio_jobfile_init(f);
+	}
 }
 
 void fio_jobfile_resolve(const struct fio_jobfile *f, size_t idx, struct kvlist *out)

@@ -123,9 +123,7 @@ static struct suite_item *add_item(struct suite *s, enum suite_item_kind kind, c
 
 	ARRAY_GROW(s->items, s->cap, s->nitems + 1);
 	it = &s->items[s->nitems++];
-	memset(it, 0, sizeof(*it));
-	it->kind = kind;
-	it->name = name && *name ? xstrdup(name) : NULL;
+	*it = (struct suite_item){ .kind = kind, .name = name && *name ? xstrdup(name) : NULL };
 	kvlist_init(&it->opts);
 	kvlist_init(&it->labels);
 	it->file = xstrdup(file);

@@ -384,12 +384,24 @@ static void access_options(const struct vrun *v, struct kvlist *o)
 	add_num(o, "iodepth", v->threads, "");
 }
 
+/* Option `key` of o set to the size the sd parameter vp gives (bytes, as fio size text); -1 with err. */
+static int add_size(struct kvlist *o, const char *key, const struct vparam *vp, struct errbuf *err)
+{
+	char buf[64];
+	double bytes;
+
+	if (vdb_num1(vp, 0, &bytes, err) < 0)
+		return -1;
+	fmt_size(buf, sizeof(buf), bytes);
+	add_opt(o, key, buf);
+	return 0;
+}
+
 /* The fio options of one run, after the suite's base options. */
 static int fio_options(const struct xlate *x, const struct vrun *v, const struct kvlist *base_opts,
 		       struct kvlist *o, struct errbuf *err)
 {
 	const struct vparam *vp;
-	char buf[64];
 
 	if (v->align)
 		kvlist_add(o, "ba", v->align); /* first, where the reading of xfersize= has always put it */
@@ -404,22 +416,14 @@ static int fio_options(const struct xlate *x, const struct vrun *v, const struct
 	if (v->range_lo > 0)
 		add_num(o, "offset", v->range_lo, "%");
 	if ((vp = vdef_get(v->sds[0], "size"))) {
-		double sz;
-		if (vdb_num1(vp, 0, &sz, err) < 0)
+		if (add_size(o, "size", vp, err) < 0)
 			return -1;
-		fmt_size(buf, sizeof(buf), sz);
-		add_opt(o, "size", buf);
 	} else if (v->range_lo > 0 || v->range_hi < 100 || vdef_get(v->sds[0], "range") ||
 		   vdef_get(v->wds[0], "range")) {
 		add_num(o, "size", v->range_hi - v->range_lo, "%");
 	}
-	if ((vp = vdef_get(v->sds[0], "offset"))) {
-		double off;
-		if (vdb_num1(vp, 0, &off, err) < 0)
-			return -1;
-		fmt_size(buf, sizeof(buf), off);
-		add_opt(o, "offset", buf);
-	}
+	if ((vp = vdef_get(v->sds[0], "offset")) && add_size(o, "offset", vp, err) < 0)
+		return -1;
 	if (v->seek >= 0)
 		add_opt(o, "time_based", NULL);
 	add_num(o, "runtime", ceil(v->elapsed), "");
