@@ -280,6 +280,14 @@ int cli_write_file(const char *path, const struct strbuf *data)
 	return EXIT_OK;
 }
 
+const char *cli_verb(const char *cmd, int argc, char *const *argv, const char *verbs)
+{
+	if (optind < argc)
+		return argv[optind];
+	cli_usage(cmd, "say what to do: %s", verbs);
+	return NULL;
+}
+
 int cli_bad_option(const char *cmd, int c, char *const *argv)
 {
 	if (c == ':')

@@ -76,6 +76,10 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
  * argv[optind - 1]: prints it and returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, int c, char *const *argv);
 
+/* The verb after the options (argv[optind]), or NULL after printing the usage error "say what to do: VERBS"
+ * (the caller returns EXIT_USAGE). */
+const char *cli_verb(const char *cmd, int argc, char *const *argv, const char *verbs);
+
 /* Adds a --label k=v argument to a list; prints the error and returns -1 on a bad form. */
 int cli_add_label(struct kvlist *labels, const char *cmd, const char *arg);
 

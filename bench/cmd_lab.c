@@ -483,9 +483,8 @@ int cmd_lab(int argc, char **argv)
 			return cli_bad_option("lab", c, argv);
 		}
 	}
-	if (optind >= argc)
-		return cli_usage("lab", "say what to do: up N, down or status");
-	verb = argv[optind];
+	if (!(verb = cli_verb("lab", argc, argv, "up N, down or status")))
+		return EXIT_USAGE;
 	if (!*dir)
 		return cli_usage("lab", "--dir must not be empty");
 	if (dir[0] == '/') {
