@@ -288,6 +288,12 @@ const char *cli_verb(const char *cmd, int argc, char *const *argv, const char *v
 	return NULL;
 }
 
+int cli_getopt(int argc, char **argv, const char *optstring, const struct option *longopts)
+{
+	opterr = 0;
+	return getopt_long(argc, argv, optstring, longopts, NULL);
+}
+
 int cli_bad_option(const char *cmd, int c, char *const *argv)
 {
 	if (c == ':')

@@ -252,8 +252,7 @@ int cmd_import(int argc, char **argv)
 	strbuf_init(&summary);
 	errbuf_init(&err);
 	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, ":h", longopts)) != -1) {
 		switch (c) {
 		case 'h':
 			code = usage();

@@ -20,19 +20,10 @@
 
 #define HELP_COLUMN 26
 
-static int opt_flag(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_text(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_target(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_matrix(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_repeat(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_label(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_engine_opt(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_hosts(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_grace(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_format(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_db(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_method(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_rounds(struct run_args *a, const struct bench_option *o, const char *v);
+/* The handlers of the table (an opt_handler each, defined below it). */
+typedef int opt_fn(struct run_args *a, const struct bench_option *o, const char *v);
+static opt_fn opt_flag, opt_text, opt_target, opt_matrix, opt_repeat, opt_label, opt_engine_opt, opt_hosts, opt_grace,
+	opt_format, opt_db, opt_method, opt_rounds;
 
 #define F(member) offsetof(struct run_args, member)
 #define OPT_FLAG(member) opt_flag, F(member)
