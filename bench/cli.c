@@ -280,6 +280,20 @@ int cli_write_file(const char *path, const struct strbuf *data)
 	return EXIT_OK;
 }
 
+const char *cli_verb(const char *cmd, int argc, char *const *argv, const char *verbs)
+{
+	if (optind < argc)
+		return argv[optind];
+	cli_usage(cmd, "say what to do: %s", verbs);
+	return NULL;
+}
+
+int cli_getopt(int argc, char **argv, const char *optstring, const struct option *longopts)
+{
+	opterr = 0;
+	return getopt_long(argc, argv, optstring, longopts, NULL);
+}
+
 int cli_bad_option(const char *cmd, int c, char *const *argv)
 {
 	if (c == ':')

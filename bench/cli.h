@@ -72,9 +72,18 @@ int cli_write_file(const char *path, const struct strbuf *data);
 /* Usage error for a command: message plus a hint to --help; returns EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+struct option;
+/* getopt_long over argv from optind, silent (opterr 0: the command reports with cli_bad_option), no long
+ * index: the next option's value as getopt_long returns it. */
+int cli_getopt(int argc, char **argv, const char *optstring, const struct option *longopts);
+
 /* The usage error for what getopt_long returned (':' a missing value, else an unknown option) about
  * argv[optind - 1]: prints it and returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, int c, char *const *argv);
+
+/* The verb after the options (argv[optind]), or NULL after printing the usage error "say what to do: VERBS"
+ * (the caller returns EXIT_USAGE). */
+const char *cli_verb(const char *cmd, int argc, char *const *argv, const char *verbs);
 
 /* Adds a --label k=v argument to a list; prints the error and returns -1 on a bad form. */
 int cli_add_label(struct kvlist *labels, const char *cmd, const char *arg);

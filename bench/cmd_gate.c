@@ -271,8 +271,7 @@ int cmd_gate(int argc, char **argv)
 		case OPT_JSON: json_path = optarg; break;
 		case OPT_CALIBRATE: calibrate = 1; break;
 		case OPT_QUIET: quiet = 1; break;
-		case ':': return cli_usage("gate", "option '%s' needs a value", argv[optind - 1]);
-		default: return cli_usage("gate", "unknown option '%s'", argv[optind - 1]);
+		default: return cli_bad_option("gate", c, argv);
 		}
 	}
 	if (optind < argc)

@@ -132,9 +132,8 @@ int cmd_hosts(int argc, char **argv)
 			return cli_bad_option("hosts", c, argv);
 		}
 	}
-	if (optind >= argc)
-		return cli_usage("hosts", "say what to do: check, start or stop");
-	verb = argv[optind];
+	if (!(verb = cli_verb("hosts", argc, argv, "check, start or stop")))
+		return EXIT_USAGE;
 	if (optind + 1 != argc)
 		return cli_usage("hosts", "unexpected argument '%s'", argv[optind + 1]);
 	if (strcmp(verb, "check") && strcmp(verb, "start") && strcmp(verb, "stop"))

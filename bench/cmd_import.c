@@ -252,8 +252,7 @@ int cmd_import(int argc, char **argv)
 	strbuf_init(&summary);
 	errbuf_init(&err);
 	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, ":h", longopts)) != -1) {
 		switch (c) {
 		case 'h':
 			code = usage();
@@ -286,11 +285,8 @@ int cmd_import(int argc, char **argv)
 		case 'a':
 			o.append = 1;
 			break;
-		case ':':
-			code = cli_usage("import", "option '%s' needs a value", argv[optind - 1]);
-			goto out;
 		default:
-			code = cli_usage("import", "unknown option '%s'", argv[optind - 1]);
+			code = cli_bad_option("import", c, argv);
 			goto out;
 		}
 	}

@@ -113,33 +113,37 @@ static int read_pid(const char *path, pid_t *pid)
 	return ret;
 }
 
+/* Reads at most size - 1 bytes of /proc/PID/WHAT into buf, NUL-terminated (*n bytes read); -1 when it cannot be
+ * opened. */
+static int read_proc(pid_t pid, const char *what, char *buf, size_t size, size_t *n)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, what);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	*n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	buf[*n] = '\0';
+	return 0;
+}
+
 /* Whether pid is a live (not zombie) fio process started by this lab (its argv holds --daemonize=DIR/host). */
 static int is_lab_process(const struct lab *l, pid_t pid)
 {
-	char path[64], buf[8192], *marker;
-	FILE *f;
+	char buf[8192], *marker, *rp;
 	size_t n;
 	int ok = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
+	if (read_proc(pid, "stat", buf, sizeof(buf), &n) < 0)
 		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	{
-		char *rp = strrchr(buf, ')');
-		if (!rp || rp[1] != ' ' || rp[2] == 'Z' || rp[2] == 'X')
-			return 0;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
+	rp = strrchr(buf, ')');
+	if (!rp || rp[1] != ' ' || rp[2] == 'Z' || rp[2] == 'X')
 		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
+	if (read_proc(pid, "cmdline", buf, sizeof(buf), &n) < 0)
+		return 0;
 	marker = xasprintf("--daemonize=%s/host", l->dir);
 	for (size_t off = 0; off < n; off += strlen(buf + off) + 1) {
 		if (!strncmp(buf + off, marker, strlen(marker)))
@@ -475,15 +479,12 @@ int cmd_lab(int argc, char **argv)
 			if (parse_size(optarg, &size) < 0 || size < 4096)
 				return cli_usage("lab", "--size wants a size of at least 4k (e.g. 64m), got '%s'", optarg);
 			break;
-		case ':':
-			return cli_usage("lab", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage("lab", "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option("lab", c, argv);
 		}
 	}
-	if (optind >= argc)
-		return cli_usage("lab", "say what to do: up N, down or status");
-	verb = argv[optind];
+	if (!(verb = cli_verb("lab", argc, argv, "up N, down or status")))
+		return EXIT_USAGE;
 	if (!*dir)
 		return cli_usage("lab", "--dir must not be empty");
 	if (dir[0] == '/') {

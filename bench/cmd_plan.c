@@ -405,16 +405,7 @@ int cmd_plan(int argc, char **argv)
 	struct plan plan;
 	int rc;
 
-	run_args_init(&a, OPT_PLAN);
-	plan_init(&plan);
-	rc = run_args_parse(&a, argc, argv);
-	if (rc != EXIT_OK)
-		goto out;
-	if (a.help) {
-		usage();
-		goto out;
-	}
-	if ((rc = run_args_plan(&a, &plan)) != EXIT_OK)
+	if ((rc = run_args_start(&a, OPT_PLAN, argc, argv, usage, &plan)) != EXIT_OK || a.help)
 		goto out;
 	if (!strcmp(a.format, "json")) {
 		cJSON *root = plan_json(&plan, &a.hosts);

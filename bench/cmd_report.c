@@ -162,6 +162,16 @@ static int parse_limit_ms(const char *s, double *ms)
 	return *ms > 0 ? 0 : -1;
 }
 
+/* --where (c 'w'), --order ('O') or --alias ('A'): arg added to its list; -1 with err on a bad form. */
+static int add_list_arg(struct report_args *a, int c, const char *arg, struct errbuf *err)
+{
+	if (c == 'w')
+		return rep_where_add(&a->where, arg, err);
+	if (c == 'O')
+		return rep_order_add(&a->order, arg, err);
+	return rep_alias_add(&a->aliases, arg, err);
+}
+
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	static const struct option opts[] = {
@@ -195,7 +205,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 						 optarg);
 			break;
 		case 'w':
-			if (rep_where_add(&a->where, optarg, &err) < 0)
+		case 'O':
+		case 'A':
+			if (add_list_arg(a, c, optarg, &err) < 0)
 				return cli_usage("report", "%s", err.msg);
 			break;
 		case 'b':
@@ -211,14 +223,6 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 'S':
 			if (render_show_parse(optarg, &a->show) < 0)
 				return cli_usage("report", "--show wants values, ratios or values,ratios, got '%s'", optarg);
-			break;
-		case 'O':
-			if (rep_order_add(&a->order, optarg, &err) < 0)
-				return cli_usage("report", "%s", err.msg);
-			break;
-		case 'A':
-			if (rep_alias_add(&a->aliases, optarg, &err) < 0)
-				return cli_usage("report", "%s", err.msg);
 			break;
 		case 'T':
 			a->chart.title = optarg;
@@ -284,10 +288,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 'h':
 			fputs(usage_text, stdout);
 			return -2;
-		case ':':
-			return cli_usage("report", "'%s' needs a value", argv[optind - 1]);
-		default:
-			return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
+		default: /* no ':' in the option string: a missing value comes here as '?' too */
+			return cli_bad_option("report", c, argv);
 		}
 	}
 	if (optind < argc)

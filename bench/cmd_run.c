@@ -59,15 +59,7 @@ int cmd_run(int argc, char **argv)
 	char *args_text = NULL;
 	int code;
 
-	run_args_init(&a, OPT_RUN);
-	plan_init(&plan);
-	if ((code = run_args_parse(&a, argc, argv)) != EXIT_OK)
-		goto out;
-	if (a.help) {
-		usage();
-		goto out;
-	}
-	if ((code = run_args_plan(&a, &plan)) != EXIT_OK)
+	if ((code = run_args_start(&a, OPT_RUN, argc, argv, usage, &plan)) != EXIT_OK || a.help)
 		goto out;
 	ro = a.run;
 	if ((code = runloop_preflight(&plan, &ro)) != EXIT_OK)

@@ -210,8 +210,8 @@ int cmd_trend(int argc, char **argv)
 			rc = crc;
 	}
 out:
-	for (size_t i = 0; i < nscripts; i++)
-		free(scripts[i]);
+	while (nscripts > 0)
+		free(scripts[--nscripts]);
 	free(scripts);
 	strbuf_release(&out);
 	trend_release(&t);

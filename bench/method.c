@@ -101,15 +101,25 @@ static const struct {
 	{ "rate_iops", SWEEP_RATE_IOPS, "rate_iops", "sweep.rate_iops" },
 };
 
+/* The index of the row of table (n rows of `size` bytes, each starting with its const char *name) named by the
+ * len bytes at s, or n: none. */
+static size_t row_named(const void *table, size_t n, size_t size, const char *s, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *name = *(const char *const *)(const void *)((const char *)table + i * size);
+		if (strlen(name) == len && !strncmp(s, name, len))
+			return i;
+	}
+	return n;
+}
+
 int method_sweep_parse(const char *arg, struct method_sweep *s, struct errbuf *err)
 {
+	const size_t nkeys = sizeof(sweep_keys) / sizeof(sweep_keys[0]);
 	const char *eq = strchr(arg, '=');
-	size_t klen = eq ? (size_t)(eq - arg) : 0, i;
+	size_t i = eq ? row_named(sweep_keys, nkeys, sizeof(sweep_keys[0]), arg, (size_t)(eq - arg)) : nkeys;
 
-	for (i = 0; eq && i < sizeof(sweep_keys) / sizeof(sweep_keys[0]); i++)
-		if (strlen(sweep_keys[i].name) == klen && !strncmp(arg, sweep_keys[i].name, klen))
-			break;
-	if (!eq || i == sizeof(sweep_keys) / sizeof(sweep_keys[0]))
+	if (i == nkeys)
 		return err_set(err, ERR_USAGE, "--sweep: want iodepth=, numjobs= or rate= and a list, got '%s'", arg);
 	s->key = sweep_keys[i].key;
 	s->option = sweep_keys[i].option;
@@ -128,15 +138,13 @@ int method_until_parse(const char *expr, struct method_until *u, struct errbuf *
 	static const struct { const char *name; enum method_until_metric m; int latency; } metrics[] = {
 		{ "p99", UNTIL_P99, 1 }, { "lat", UNTIL_LAT, 1 }, { "iops_gain", UNTIL_IOPS_GAIN, 0 },
 	};
+	const size_t nmetrics = sizeof(metrics) / sizeof(metrics[0]);
 	const char *op = strpbrk(expr, "<>");
-	size_t i, mlen = op ? (size_t)(op - expr) : 0;
+	size_t i = op ? row_named(metrics, nmetrics, sizeof(metrics[0]), expr, (size_t)(op - expr)) : nmetrics;
 	char *end;
 	double scale = 1;
 
-	for (i = 0; op && i < sizeof(metrics) / sizeof(metrics[0]); i++)
-		if (strlen(metrics[i].name) == mlen && !strncmp(expr, metrics[i].name, mlen))
-			break;
-	if (!op || i == sizeof(metrics) / sizeof(metrics[0]))
+	if (i == nmetrics)
 		return err_set(err, ERR_USAGE, "--until: want p99>DUR, lat>DUR or iops_gain<PCT%%, got '%s'", expr);
 	u->metric = metrics[i].m;
 	u->op = *op;

@@ -200,9 +200,7 @@ static int untils_text(const struct method_settings *m, const struct run_spec *s
 /* The runs of `out` replace those of p (which keeps its name, labels and warnings); out is left empty. */
 static void replace_runs(struct plan *p, struct plan *out)
 {
-	for (size_t i = 0; i < p->n; i++)
-		run_spec_release(&p->runs[i]);
-	free(p->runs);
+	ARRAY_RELEASE(p->runs, p->n, run_spec_release);
 	p->runs = out->runs;
 	p->n = out->n;
 	p->cap = out->cap;

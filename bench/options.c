@@ -20,20 +20,10 @@
 
 #define HELP_COLUMN 26
 
-static int opt_flag(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_text(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_help(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_target(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_matrix(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_repeat(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_label(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_engine_opt(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_hosts(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_grace(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_format(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_db(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_method(struct run_args *a, const struct bench_option *o, const char *v);
-static int opt_rounds(struct run_args *a, const struct bench_option *o, const char *v);
+/* The handlers of the table (an opt_handler each, defined below it). */
+typedef int opt_fn(struct run_args *a, const struct bench_option *o, const char *v);
+static opt_fn opt_flag, opt_text, opt_target, opt_matrix, opt_repeat, opt_label, opt_engine_opt, opt_hosts, opt_grace,
+	opt_format, opt_db, opt_method, opt_rounds;
 
 #define F(member) offsetof(struct run_args, member)
 #define OPT_FLAG(member) opt_flag, F(member)
@@ -116,7 +106,7 @@ const struct bench_option bench_options[] = {
 	  "stop the suite (exit 4) when a configuration's setup or check fails (default: its\n"
 	  "runs are 'failed', its teardown runs and the next configuration is built)" },
 	{ "quiet", 'q', OPT_RUN, 0, OPT_FLAG(run.quiet), NULL, "no per-run progress lines" },
-	{ "help", 'h', OPT_BOTH, 0, OPT_CALL(opt_help), NULL, "show this help" },
+	{ "help", 'h', OPT_BOTH, 0, OPT_FLAG(help), NULL, "show this help" },
 	{ NULL, 0, 0, 0, NULL, 0, NULL, NULL },
 };
 
@@ -127,6 +117,12 @@ const struct bench_option bench_options[] = {
 #undef SM
 
 /* ---- handlers ------------------------------------------------------------------------------------------- */
+
+/* Whether o is --help (listed last in the help, not among the options that change what runs). */
+static int is_help(const struct bench_option *o)
+{
+	return o->handle == opt_flag && o->field == F(help);
+}
 
 static int opt_flag(struct run_args *a, const struct bench_option *o, const char *v)
 {
@@ -140,14 +136,6 @@ static int opt_text(struct run_args *a, const struct bench_option *o, const char
 	if (!*v)
 		return cli_usage(a->cmd_name, "--%s needs a value", o->name);
 	*(const char **)(void *)((char *)a + o->field) = v;
-	return 0;
-}
-
-static int opt_help(struct run_args *a, const struct bench_option *o, const char *v)
-{
-	(void)o;
-	(void)v;
-	a->help = 1;
 	return 0;
 }
 
@@ -261,9 +249,7 @@ static int opt_rounds(struct run_args *a, const struct bench_option *o, const ch
 /* The store of --db is opened by main for the commands that ask for one (cli_prepare); here it is only checked. */
 static int opt_db(struct run_args *a, const struct bench_option *o, const char *v)
 {
-	if (!*v)
-		return cli_usage(a->cmd_name, "--%s needs a path", o->name);
-	return 0;
+	return *v ? 0 : cli_usage(a->cmd_name, "--%s needs a path", o->name);
 }
 
 static int opt_hosts(struct run_args *a, const struct bench_option *o, const char *v)
@@ -461,7 +447,7 @@ void run_args_help(FILE *f, unsigned cmd)
 {
 	fprintf(f, "options that change what runs ('bench plan' and 'bench run' take them alike):\n");
 	for (const struct bench_option *o = bench_options; o->name; o++)
-		if (o->cmds == OPT_BOTH && o->handle != opt_help && !(o->flags & OPT_METHOD))
+		if (o->cmds == OPT_BOTH && !is_help(o) && !(o->flags & OPT_METHOD))
 			help_row(f, o);
 	fprintf(f, "  %-*s%s\n", HELP_COLUMN - 2, "NAME=value",
 		"a variable: $NAME in vdbench files, ${NAME} in fio job files");
@@ -474,7 +460,7 @@ void run_args_help(FILE *f, unsigned cmd)
 		if (o->cmds == cmd)
 			help_row(f, o);
 	for (const struct bench_option *o = bench_options; o->name; o++)
-		if (o->handle == opt_help)
+		if (is_help(o))
 			help_row(f, o);
 }
 
@@ -528,6 +514,21 @@ static void apply_command_line(const struct run_args *a, struct plan *p)
 	for (size_t i = 0; i < p->n; i++)
 		for (size_t k = 0; k < a->engine_opts.n; k++)
 			kvlist_set(&p->runs[i].engine_opts, a->engine_opts.v[k].key, a->engine_opts.v[k].value);
+}
+
+int run_args_start(struct run_args *a, unsigned cmd, int argc, char **argv, void (*usage)(void), struct plan *plan)
+{
+	int rc;
+
+	run_args_init(a, cmd);
+	plan_init(plan);
+	if ((rc = run_args_parse(a, argc, argv)) != EXIT_OK)
+		return rc;
+	if (a->help) {
+		usage();
+		return EXIT_OK;
+	}
+	return run_args_plan(a, plan);
 }
 
 int run_args_plan(struct run_args *a, struct plan *out)

@@ -90,6 +90,13 @@ int run_args_parse(struct run_args *a, int argc, char **argv);
  */
 int run_args_plan(struct run_args *a, struct plan *out);
 
+/*
+ * What plan and run do first, in one place: run_args_init and plan_init (both to be released by the caller
+ * whatever this returns), run_args_parse, then run_args_plan into *plan. With --help: usage() printed,
+ * a->help set, EXIT_OK and nothing planned. Returns EXIT_OK or the exit code.
+ */
+int run_args_start(struct run_args *a, unsigned cmd, int argc, char **argv, void (*usage)(void), struct plan *plan);
+
 /* The arguments that identify the suite (JSON text, malloc'd): what `--resume` matches. */
 char *run_args_suite_text(const struct run_args *a);
 

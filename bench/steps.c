@@ -4,6 +4,7 @@
 #include "bench/steps.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,17 +20,19 @@ void step_log_init(struct step_log *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* The malloc'd strings of a step record. */
+static const size_t record_strs[] = {
+	offsetof(struct step_record, host),
+	offsetof(struct step_record, argv_text),
+	offsetof(struct step_record, started_at),
+	offsetof(struct step_record, output),
+};
+
 void step_log_release(struct step_log *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].host);
-		free(l->v[i].argv_text);
-		free(l->v[i].started_at);
-		free(l->v[i].output);
-	}
-	free(l->v);
+	array_free_members(l->v, l->n, sizeof(*l->v), record_strs, sizeof(record_strs) / sizeof(record_strs[0]));
 	step_log_init(l);
 }
 
@@ -43,10 +46,8 @@ static const struct host *find_host(const struct host_list *hosts, const char *n
 
 void steps_argv_free(char **argv)
 {
-	if (!argv)
-		return;
-	for (size_t i = 0; argv[i]; i++)
-		free(argv[i]);
+	for (char **w = argv; w && *w; w++)
+		free(*w);
 	free(argv);
 }
 

@@ -456,8 +456,8 @@ static int expand_suite(const struct suite *su, const struct plan_options *opt, 
 		goto out;
 	if (!self->up && apply_final(&mine, su, opt, err) < 0)
 		goto out;
-	protos_move(out, &mine);
 	rc = 0;
+	protos_move(out, &mine);
 out:
 	protos_release(&mine);
 	free(dir);
@@ -712,9 +712,7 @@ static int cross_matrix(struct protos *ps, const struct kvlist *matrix, struct e
 
 static void clear_targets(struct run_spec *s)
 {
-	for (size_t i = 0; i < s->ntargets; i++)
-		free(s->targets[i]);
-	free(s->targets);
+	config_words_free(s->targets, s->ntargets);
 	s->targets = NULL;
 	s->ntargets = 0;
 }
@@ -981,8 +979,6 @@ int plan_build_interleaved(const char *const *profiles, size_t n, const struct p
 			plan_warn(out, "%s", parts[i].warnings[w]);
 	ret = 0;
 out:
-	for (size_t i = 0; i < n; i++)
-		plan_release(&parts[i]);
-	free(parts);
+	ARRAY_RELEASE(parts, n, plan_release);
 	return ret;
 }

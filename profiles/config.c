@@ -56,9 +56,7 @@ void config_list_release(struct config_list *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++)
-		config_release(&l->v[i]);
-	free(l->v);
+	ARRAY_RELEASE(l->v, l->n, config_release);
 	config_list_init(l);
 }
 
@@ -68,10 +66,7 @@ struct suite_config *config_list_add(struct config_list *l, const char *name, co
 
 	ARRAY_GROW(l->v, l->cap, l->n + 1);
 	c = &l->v[l->n++];
-	memset(c, 0, sizeof(*c));
-	c->name = xstrdup(name);
-	c->file = xstrdup(file);
-	c->line = line;
+	*c = (struct suite_config){ .name = xstrdup(name), .file = xstrdup(file), .line = line };
 	kvlist_init(&c->labels);
 	kvlist_init(&c->sim_opts);
 	kvlist_init(&c->precondition);
@@ -273,11 +268,14 @@ char *config_argv_text(char *const *argv)
 			continue;
 		}
 		strbuf_addc(&sb, '\'');
-		for (const char *c = a; *c; c++) {
-			if (*c == '\'')
+		for (const char *c = a; *c;) { /* each ' as '\'' */
+			size_t run = strcspn(c, "'");
+			strbuf_add(&sb, c, run);
+			c += run;
+			if (*c) {
 				strbuf_adds(&sb, "'\\''");
-			else
-				strbuf_addc(&sb, *c);
+				c++;
+			}
 		}
 		strbuf_addc(&sb, '\'');
 	}
@@ -288,9 +286,7 @@ char *config_argv_text(char *const *argv)
 
 static void set_run_targets(struct run_spec *s, const struct suite_config *c)
 {
-	for (size_t i = 0; i < s->ntargets; i++)
-		free(s->targets[i]);
-	free(s->targets);
+	config_words_free(s->targets, s->ntargets);
 	s->targets = strv_dup(c->targets, c->ntargets);
 	s->ntargets = c->ntargets;
 }
@@ -328,8 +324,6 @@ int config_plan_cross(struct plan *plan, const struct config_list *configs, int 
 				set_run_targets(s, cf);
 		}
 	}
-	for (size_t i = 0; i < nbase; i++)
-		run_spec_release(&base[i]);
-	free(base);
+	ARRAY_RELEASE(base, nbase, run_spec_release);
 	return 0;
 }

@@ -46,12 +46,10 @@ static void section_release(struct fio_section *s)
 
 void fio_jobfile_release(struct fio_jobfile *f)
 {
-	if (!f)
-		return;
-	for (size_t i = 0; i < f->n; i++)
-		section_release(&f->v[i]);
-	free(f->v);
-	fio_jobfile_init(f);
+	if (f) {
+		ARRAY_RELEASE(f->v, f->n, section_release);
+		fio_jobfile_init(f);
+	}
 }
 
 void fio_jobfile_resolve(const struct fio_jobfile *f, size_t idx, struct kvlist *out)

@@ -32,23 +32,21 @@ void plan_options_release(struct plan_options *o)
 
 void plan_init(struct plan *p)
 {
-	memset(p, 0, sizeof(*p));
+	*p = (struct plan){ .name = NULL };
 	kvlist_init(&p->labels);
 }
 
 void plan_release(struct plan *p)
 {
-	if (!p)
-		return;
-	free(p->name);
-	kvlist_release(&p->labels);
-	for (size_t i = 0; i < p->n; i++)
-		run_spec_release(&p->runs[i]);
-	free(p->runs);
-	for (size_t i = 0; i < p->nwarnings; i++)
-		free(p->warnings[i]);
-	free(p->warnings);
-	plan_init(p);
+	if (p) {
+		ARRAY_RELEASE(p->runs, p->n, run_spec_release);
+		while (p->nwarnings > 0)
+			free(p->warnings[--p->nwarnings]);
+		free(p->warnings);
+		free(p->name);
+		kvlist_release(&p->labels);
+		plan_init(p);
+	}
 }
 
 struct run_spec *plan_add(struct plan *p)

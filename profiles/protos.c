@@ -15,9 +15,7 @@ void protos_init(struct protos *p)
 
 void protos_release(struct protos *p)
 {
-	for (size_t i = 0; i < p->n; i++)
-		run_spec_release(&p->v[i]);
-	free(p->v);
+	ARRAY_RELEASE(p->v, p->n, run_spec_release);
 	free(p->explicit_name);
 	free(p->disks);
 	protos_init(p);

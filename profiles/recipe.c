@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "core/paths.h"
 #include "core/strbuf.h"
 #include "profiles/suite.h"
+#include "profiles/text.h"
 
 void recipe_init(struct recipe *r)
 {
@@ -25,17 +27,17 @@ void recipe_init(struct recipe *r)
 
 void recipe_release(struct recipe *r)
 {
+	static const size_t own[] = { offsetof(struct recipe, name), offsetof(struct recipe, description),
+				      offsetof(struct recipe, file) };
+	static const size_t param_own[] = { offsetof(struct recipe_param, name),
+					    offsetof(struct recipe_param, def),
+					    offsetof(struct recipe_param, doc) };
+
 	if (!r)
 		return;
-	free(r->name);
-	free(r->description);
-	free(r->file);
-	for (size_t i = 0; i < r->nparams; i++) {
-		free(r->params[i].name);
-		free(r->params[i].def);
-		free(r->params[i].doc);
-	}
-	free(r->params);
+	free_members(r, own, sizeof(own) / sizeof(own[0]));
+	array_free_members(r->params, r->nparams, sizeof(*r->params), param_own,
+			   sizeof(param_own) / sizeof(param_own[0]));
 	kvlist_release(&r->labels);
 	config_words_free(r->members, r->nmembers);
 	config_words_free(r->targets, r->ntargets);
@@ -55,17 +57,6 @@ const char *recipe_dir(void)
 	return dir;
 }
 
-static char *trim(char *p)
-{
-	char *e;
-	while (*p && isspace((unsigned char)*p))
-		p++;
-	e = p + strlen(p);
-	while (e > p && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return p;
-}
-
 static int valid_name(const char *s)
 {
 	if (!*s)
@@ -83,25 +74,27 @@ static int add_param(struct recipe *r, char *val, const char *file, int line, st
 
 	if (doc) {
 		*doc = '\0';
-		doc = trim(doc + 2);
+		doc = profile_trim(doc + 2);
 	}
-	val = trim(val);
+	val = profile_trim(val);
 	eq = strchr(val, '=');
 	if (eq)
 		*eq = '\0';
-	if (!valid_name(trim(val)))
+	if (!valid_name(profile_trim(val)))
 		return err_set(err, ERR_INPUT, "%s:%d: param = NAME[=DEFAULT] with a name of letters, digits, '_', '-'",
 			       file, line);
 	r->params = xrealloc(r->params, (r->nparams + 1) * sizeof(*r->params));
 	p = &r->params[r->nparams++];
-	p->name = xstrdup(trim(val));
-	p->def = eq ? xstrdup(trim(eq + 1)) : NULL;
+	p->name = xstrdup(profile_trim(val));
+	p->def = eq ? xstrdup(profile_trim(eq + 1)) : NULL;
 	p->doc = xstrdup(doc);
 	return 0;
 }
 
 static int recipe_line(struct recipe *r, char *key, char *val, const char *file, int line, struct errbuf *err)
 {
+	int common;
+
 	for (int ph = 0; ph < CONFIG_NPHASES; ph++) {
 		if (strcmp(key, config_phase_name((enum config_phase)ph)))
 			continue;
@@ -111,21 +104,10 @@ static int recipe_line(struct recipe *r, char *key, char *val, const char *file,
 		r->lines[ph][r->nlines[ph]++] = xstrdup(val);
 		return 0;
 	}
-	if (!strcmp(key, "name")) {
-		free(r->name);
-		r->name = xstrdup(val);
-	} else if (!strcmp(key, "description")) {
-		free(r->description);
-		r->description = xstrdup(val);
-	} else if (!strcmp(key, "param")) {
+	if ((common = profile_common_key(key, val, &r->name, &r->description, &r->labels, file, line, err)) != 0)
+		return common < 0 ? -1 : 0;
+	if (!strcmp(key, "param")) {
 		return add_param(r, val, file, line, err);
-	} else if (!strcmp(key, "label")) {
-		char *k, *v;
-		if (kv_parse_label(val, &k, &v) < 0)
-			return err_set(err, ERR_INPUT, "%s:%d: label must be key=value, got '%s'", file, line, val);
-		kvlist_set(&r->labels, k, v);
-		free(k);
-		free(v);
 	} else if (!strcmp(key, "members")) {
 		r->members = xrealloc(r->members, (r->nmembers + 1) * sizeof(char *));
 		r->members[r->nmembers++] = xstrdup(val);
@@ -149,7 +131,7 @@ int recipe_parse_text(const char *text, size_t len, const char *file, struct rec
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char *raw = xstrndup(p, n), *l = trim(raw), *eq;
+		char *raw = xstrndup(p, n), *l = profile_trim(raw), *eq;
 		int rc;
 
 		line++;
@@ -159,12 +141,12 @@ int recipe_parse_text(const char *text, size_t len, const char *file, struct rec
 			continue;
 		}
 		eq = strchr(l, '=');
-		if (!eq || !*trim(eq + 1)) {
+		if (!eq || !*profile_trim(eq + 1)) {
 			free(raw);
 			return err_set(err, ERR_INPUT, "%s:%d: expected key = value", file, line);
 		}
 		*eq = '\0';
-		rc = recipe_line(r, trim(l), trim(eq + 1), file, line, err);
+		rc = recipe_line(r, profile_trim(l), profile_trim(eq + 1), file, line, err);
 		free(raw);
 		if (rc < 0)
 			return -1;
@@ -537,9 +519,7 @@ int recipe_apply(struct suite_config *c, const char *spec, const char *origin, s
 			goto out;
 	if (r.ntargets) {
 		/* a later recipe (a transport over a stack) provides the configuration's targets */
-		for (size_t i = 0; i < c->ntargets; i++)
-			free(c->targets[i]);
-		free(c->targets);
+		config_words_free(c->targets, c->ntargets);
 		c->targets = NULL;
 		c->ntargets = 0;
 		for (size_t i = 0; i < r.ntargets; i++)

@@ -8,7 +8,7 @@
 #include "profiles/suite.h"
 
 #include <ctype.h>
-#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +16,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "profiles/fio_job.h"
+#include "profiles/text.h"
 
 void suite_init(struct suite *s)
 {
@@ -27,35 +28,35 @@ void suite_init(struct suite *s)
 	config_list_init(&s->configs);
 }
 
+/* The malloc'd members of a suite and of an item, freed by suite_release. */
+static const size_t suite_strs[] = {
+	offsetof(struct suite, file),          offsetof(struct suite, name),
+	offsetof(struct suite, description),   offsetof(struct suite, engine),
+	offsetof(struct suite, ramp),          offsetof(struct suite, runtime),
+	offsetof(struct suite, quick_ramp),    offsetof(struct suite, quick_runtime),
+	offsetof(struct suite, quick_size),    offsetof(struct suite, options_lines),
+	offsetof(struct suite, targets),
+};
+static const size_t item_strs[] = {
+	offsetof(struct suite_item, name), offsetof(struct suite_item, opt_line),
+	offsetof(struct suite_item, text), offsetof(struct suite_item, file),
+};
+
 void suite_release(struct suite *s)
 {
 	if (!s)
 		return;
-	free(s->file);
-	free(s->name);
-	free(s->description);
+	free_members(s, suite_strs, sizeof(suite_strs) / sizeof(suite_strs[0]));
 	kvlist_release(&s->labels);
-	free(s->engine);
-	free(s->ramp);
-	free(s->runtime);
-	free(s->quick_ramp);
-	free(s->quick_runtime);
-	free(s->quick_size);
 	kvlist_release(&s->options);
-	free(s->options_lines);
 	kvlist_release(&s->matrix);
 	kvlist_release(&s->method);
-	free(s->targets);
 	for (size_t i = 0; i < s->nitems; i++) {
-		struct suite_item *it = &s->items[i];
-		free(it->name);
-		free(it->opt_line);
-		kvlist_release(&it->opts);
-		kvlist_release(&it->labels);
-		free(it->text);
-		free(it->file);
+		kvlist_release(&s->items[i].opts);
+		kvlist_release(&s->items[i].labels);
 	}
-	free(s->items);
+	array_free_members(s->items, s->nitems, sizeof(*s->items), item_strs,
+			   sizeof(item_strs) / sizeof(item_strs[0]));
 	config_list_release(&s->configs);
 	suite_init(s);
 }
@@ -77,9 +78,7 @@ char **split_list(const char *s, char sep, size_t *n)
 		while (l && isspace((unsigned char)p[l - 1]))
 			l--;
 		if (!l) {
-			for (size_t i = 0; i < cnt; i++)
-				free(v[i]);
-			free(v);
+			config_words_free(v, cnt);
 			return NULL;
 		}
 		item = xstrndup(p, l);
@@ -104,17 +103,6 @@ void free_list(char **v)
 	free(v);
 }
 
-static char *trim(char *p)
-{
-	char *e;
-	while (*p && isspace((unsigned char)*p))
-		p++;
-	e = p + strlen(p);
-	while (e > p && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return p;
-}
-
 /* Cuts a trailing comment: '#' or ';' at the start or after a blank. */
 static void cut_comment(char *p)
 {
@@ -135,9 +123,7 @@ static struct suite_item *add_item(struct suite *s, enum suite_item_kind kind, c
 
 	ARRAY_GROW(s->items, s->cap, s->nitems + 1);
 	it = &s->items[s->nitems++];
-	memset(it, 0, sizeof(*it));
-	it->kind = kind;
-	it->name = name && *name ? xstrdup(name) : NULL;
+	*it = (struct suite_item){ .kind = kind, .name = name && *name ? xstrdup(name) : NULL };
 	kvlist_init(&it->opts);
 	kvlist_init(&it->labels);
 	it->file = xstrdup(file);
@@ -183,22 +169,13 @@ static int method_key(struct suite *s, const char *key, const char *val, const c
 
 static int suite_key(struct suite *s, char *key, char *val, const char *file, int line, struct errbuf *err)
 {
+	int common;
+
 	if (!val)
 		return err_set(err, ERR_INPUT, "%s:%d: '%s' needs a value (key = value)", file, line, key);
-	if (!strcmp(key, "name")) {
-		free(s->name);
-		s->name = xstrdup(val);
-	} else if (!strcmp(key, "description")) {
-		free(s->description);
-		s->description = xstrdup(val);
-	} else if (!strcmp(key, "label")) {
-		char *k, *v;
-		if (kv_parse_label(val, &k, &v) < 0)
-			return err_set(err, ERR_INPUT, "%s:%d: label must be key=value, got '%s'", file, line, val);
-		kvlist_set(&s->labels, k, v);
-		free(k);
-		free(v);
-	} else if (!strcmp(key, "engine")) {
+	if ((common = profile_common_key(key, val, &s->name, &s->description, &s->labels, file, line, err)) != 0)
+		return common < 0 ? -1 : 0;
+	if (!strcmp(key, "engine")) {
 		free(s->engine);
 		s->engine = xstrdup(val);
 		s->engine_line = line;
@@ -320,6 +297,18 @@ static int suite_line(struct suite *s, enum sect cur, struct suite_item *item, c
 	return r;
 }
 
+/* A section that stands once in a file ([options], [matrix]): records its line in *first_line, or -1 with err
+ * when it was seen before. */
+static int section_once(int *first_line, const char *sec, const char *name, int line, struct errbuf *err)
+{
+	if (*first_line) {
+		err_set(err, ERR_INPUT, "%s:%d: duplicate section [%s] (first at line %d)", name, line, sec, *first_line);
+		return -1;
+	}
+	*first_line = line;
+	return 0;
+}
+
 /* One [section NAME] header line `l` (trimmed, starting with '['): sets *cur and *item. */
 static int suite_section(struct suite *s, char *l, const char *name, int line, enum sect *cur,
 			 struct suite_item **item, struct strbuf *vdb, int *seen_suite, struct errbuf *err)
@@ -328,18 +317,18 @@ static int suite_section(struct suite *s, char *l, const char *name, int line, e
 	char *hdr, *arg;
 
 	cut_comment(l);
-	l = trim(l);
+	l = profile_trim(l);
 	ll = strlen(l);
 	if (ll < 3 || l[ll - 1] != ']') {
 		err_set(err, ERR_INPUT, "%s:%d: section header '%s' is not of the form [name]", name, line, l);
 		return -1;
 	}
 	l[ll - 1] = '\0';
-	hdr = trim(l + 1);
+	hdr = profile_trim(l + 1);
 	arg = hdr + strcspn(hdr, " \t");
 	if (*arg)
 		*arg++ = '\0';
-	arg = trim(arg);
+	arg = profile_trim(arg);
 	if (vdb->len && *item)
 		(*item)->text = strbuf_detach(vdb, NULL);
 	*item = NULL;
@@ -350,20 +339,12 @@ static int suite_section(struct suite *s, char *l, const char *name, int line, e
 		}
 		*cur = S_SUITE;
 	} else if (!strcmp(hdr, "options") && !*arg) {
-		if (s->options_line) {
-			err_set(err, ERR_INPUT, "%s:%d: duplicate section [options] (first at line %d)", name,
-				line, s->options_line);
+		if (section_once(&s->options_line, hdr, name, line, err) < 0)
 			return -1;
-		}
-		s->options_line = line;
 		*cur = S_OPTIONS;
 	} else if (!strcmp(hdr, "matrix") && !*arg) {
-		if (s->matrix_line) {
-			err_set(err, ERR_INPUT, "%s:%d: duplicate section [matrix] (first at line %d)", name,
-				line, s->matrix_line);
+		if (section_once(&s->matrix_line, hdr, name, line, err) < 0)
 			return -1;
-		}
-		s->matrix_line = line;
 		*cur = S_MATRIX;
 	} else if (!strcmp(hdr, "workload") || !strcmp(hdr, "vdbench")) {
 		for (size_t i = 0; *arg && i < s->nitems; i++) {
@@ -449,7 +430,7 @@ int suite_parse_text(const char *text, size_t len, const char *name, struct suit
 
 		line++;
 		p = nl ? nl + 1 : end;
-		l = trim(raw);
+		l = profile_trim(raw);
 		if (*l == '#' || *l == ';' || !*l) {
 			free(raw);
 			continue;
@@ -471,14 +452,14 @@ int suite_parse_text(const char *text, size_t len, const char *name, struct suit
 			continue;
 		}
 		cut_comment(l);
-		l = trim(l);
+		l = profile_trim(l);
 		eq = strchr(l, '=');
 		val = NULL;
 		if (eq) {
 			*eq = '\0';
-			val = trim(eq + 1);
+			val = profile_trim(eq + 1);
 		}
-		key = trim(l);
+		key = profile_trim(l);
 		if (!*key) {
 			err_set(err, ERR_INPUT, "%s:%d: a line without a key", name, line);
 			free(raw);
@@ -505,11 +486,8 @@ int suite_parse_file(const char *path, struct suite *out, struct errbuf *err)
 	int rc;
 
 	strbuf_init(&sb);
-	if (strbuf_read_file(&sb, path) < 0) {
-		err_set(err, ERR_INPUT, "%s: %s", path, strerror(errno));
-		strbuf_release(&sb);
+	if (profile_read_file(&sb, path, err) < 0)
 		return -1;
-	}
 	rc = suite_parse_text(sb.buf, sb.len, path, out, err);
 	strbuf_release(&sb);
 	return rc;

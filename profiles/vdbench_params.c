@@ -21,6 +21,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "profiles/fio_job.h"
+#include "profiles/text.h"
 
 
 static const char *const group_name[G_NR] = { "general", "hd", "sd", "wd", "rd", "fsd", "fwd", "rg" };
@@ -104,9 +105,7 @@ static void vparam_release(struct vparam *p)
 
 static void vdef_release(struct vdef *d)
 {
-	for (size_t i = 0; i < d->n; i++)
-		vparam_release(&d->p[i]);
-	free(d->p);
+	ARRAY_RELEASE(d->p, d->n, vparam_release);
 	free(d->name);
 	free(d->file);
 	memset(d, 0, sizeof(*d));
@@ -114,9 +113,7 @@ static void vdef_release(struct vdef *d)
 
 void vfile_release(struct vfile *f)
 {
-	for (size_t i = 0; i < f->n; i++)
-		vdef_release(&f->d[i]);
-	free(f->d);
+	ARRAY_RELEASE(f->d, f->n, vdef_release);
 	vdef_release(&f->general);
 }
 
@@ -495,16 +492,11 @@ static int read_vdb(struct vfile *vf, const char *text, size_t len, const char *
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char *raw = xstrndup(p, n), *s, *e, *w, *sub = NULL;
+		char *raw = xstrndup(p, n), *s, *w, *sub = NULL;
 
 		line++;
 		p = nl ? nl + 1 : end;
-		s = raw;
-		while (*s && isspace((unsigned char)*s))
-			s++;
-		e = s + strlen(s);
-		while (e > s && isspace((unsigned char)e[-1]))
-			*--e = '\0';
+		s = profile_trim(raw);
 		if (is_comment(s) && !acc.len) {
 			free(raw);
 			continue;

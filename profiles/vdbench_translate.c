@@ -7,7 +7,6 @@
  */
 #include "profiles/vdbench_translate.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "profiles/fio_workload.h"
+#include "profiles/text.h"
 #include "profiles/vdbench_params.h"
 
 /* ---- for-loops and translation --------------------------------------------------------------------------- */
@@ -281,6 +281,11 @@ static int read_workload(const struct xlate *x, struct vrun *v, struct errbuf *e
 	const struct vfile *vf = x->vf;
 	const struct vdef *rd = x->rd, *wd = v->wds[0];
 	const struct vparam *vp;
+	static const struct { int loop; size_t off; } loop_fields[] = { /* what a for-loop value sets, beside xfersize */
+		{ L_THREADS, offsetof(struct vrun, threads) }, { L_RDPCT, offsetof(struct vrun, rdpct) },
+		{ L_SEEKPCT, offsetof(struct vrun, seek) },    { L_RHPCT, offsetof(struct vrun, rhpct) },
+		{ L_WHPCT, offsetof(struct vrun, whpct) },     { L_COMPRATIO, offsetof(struct vrun, compratio) },
+	};
 	static const struct { const char *key; int loop; size_t off; } nums[] = {
 		{ "rhpct", L_RHPCT, offsetof(struct vrun, rhpct) },
 		{ "whpct", L_WHPCT, offsetof(struct vrun, whpct) },
@@ -313,18 +318,9 @@ static int read_workload(const struct xlate *x, struct vrun *v, struct errbuf *e
 		free(v->align);
 		v->bssplit = v->align = NULL;
 	}
-	if (x->have[L_THREADS])
-		v->threads = x->val[L_THREADS];
-	if (x->have[L_RDPCT])
-		v->rdpct = x->val[L_RDPCT];
-	if (x->have[L_SEEKPCT])
-		v->seek = x->val[L_SEEKPCT];
-	if (x->have[L_RHPCT])
-		v->rhpct = x->val[L_RHPCT];
-	if (x->have[L_WHPCT])
-		v->whpct = x->val[L_WHPCT];
-	if (x->have[L_COMPRATIO])
-		v->compratio = x->val[L_COMPRATIO];
+	for (size_t i = 0; i < sizeof(loop_fields) / sizeof(loop_fields[0]); i++)
+		if (x->have[loop_fields[i].loop])
+			*(double *)(void *)((char *)v + loop_fields[i].off) = x->val[loop_fields[i].loop];
 	if ((vp = vdef_get(rd, "elapsed")) && vdb_num1(vp, 1, &v->elapsed, err) < 0)
 		return -1;
 	if ((vp = vdef_get(rd, "warmup")) && vdb_num1(vp, 1, &v->warmup, err) < 0)
@@ -388,12 +384,24 @@ static void access_options(const struct vrun *v, struct kvlist *o)
 	add_num(o, "iodepth", v->threads, "");
 }
 
+/* Option `key` of o set to the size the sd parameter vp gives (bytes, as fio size text); -1 with err. */
+static int add_size(struct kvlist *o, const char *key, const struct vparam *vp, struct errbuf *err)
+{
+	char buf[64];
+	double bytes;
+
+	if (vdb_num1(vp, 0, &bytes, err) < 0)
+		return -1;
+	fmt_size(buf, sizeof(buf), bytes);
+	add_opt(o, key, buf);
+	return 0;
+}
+
 /* The fio options of one run, after the suite's base options. */
 static int fio_options(const struct xlate *x, const struct vrun *v, const struct kvlist *base_opts,
 		       struct kvlist *o, struct errbuf *err)
 {
 	const struct vparam *vp;
-	char buf[64];
 
 	if (v->align)
 		kvlist_add(o, "ba", v->align); /* first, where the reading of xfersize= has always put it */
@@ -408,22 +416,14 @@ static int fio_options(const struct xlate *x, const struct vrun *v, const struct
 	if (v->range_lo > 0)
 		add_num(o, "offset", v->range_lo, "%");
 	if ((vp = vdef_get(v->sds[0], "size"))) {
-		double sz;
-		if (vdb_num1(vp, 0, &sz, err) < 0)
+		if (add_size(o, "size", vp, err) < 0)
 			return -1;
-		fmt_size(buf, sizeof(buf), sz);
-		add_opt(o, "size", buf);
 	} else if (v->range_lo > 0 || v->range_hi < 100 || vdef_get(v->sds[0], "range") ||
 		   vdef_get(v->wds[0], "range")) {
 		add_num(o, "size", v->range_hi - v->range_lo, "%");
 	}
-	if ((vp = vdef_get(v->sds[0], "offset"))) {
-		double off;
-		if (vdb_num1(vp, 0, &off, err) < 0)
-			return -1;
-		fmt_size(buf, sizeof(buf), off);
-		add_opt(o, "offset", buf);
-	}
+	if ((vp = vdef_get(v->sds[0], "offset")) && add_size(o, "offset", vp, err) < 0)
+		return -1;
 	if (v->seek >= 0)
 		add_opt(o, "time_based", NULL);
 	add_num(o, "runtime", ceil(v->elapsed), "");
@@ -720,11 +720,8 @@ int vdbench_expand_file(const char *path, const struct kvlist *vars, struct plan
 	int rc;
 
 	strbuf_init(&sb);
-	if (strbuf_read_file(&sb, path) < 0) {
-		err_set(err, ERR_INPUT, "%s: %s", path, strerror(errno));
-		strbuf_release(&sb);
+	if (profile_read_file(&sb, path, err) < 0)
 		return -1;
-	}
 	dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
 	rc = vdbench_expand_text(sb.buf, sb.len, path, 0, dir, vars, NULL, plan, out, err);
 	free(dir);

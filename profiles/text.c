@@ -1,0 +1,51 @@
+/*
+ * text: the trim and the file reading every reader of profiles/ shares (see text.h).
+ */
+#include "profiles/text.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *profile_trim(char *p)
+{
+	char *e;
+
+	while (*p && isspace((unsigned char)*p))
+		p++;
+	e = p + strlen(p);
+	while (e > p && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return p;
+}
+
+int profile_read_file(struct strbuf *sb, const char *path, struct errbuf *err)
+{
+	if (strbuf_read_file(sb, path) == 0)
+		return 0;
+	err_set(err, ERR_INPUT, "%s: %s", path, strerror(errno));
+	strbuf_release(sb);
+	return -1;
+}
+
+int profile_common_key(const char *key, const char *val, char **name, char **description, struct kvlist *labels,
+		       const char *file, int line, struct errbuf *err)
+{
+	char **text = !strcmp(key, "name") ? name : !strcmp(key, "description") ? description : NULL;
+	char *k, *v;
+
+	if (text) {
+		free(*text);
+		*text = xstrdup(val);
+		return 1;
+	}
+	if (strcmp(key, "label"))
+		return 0;
+	if (kv_parse_label(val, &k, &v) < 0)
+		return err_set(err, ERR_INPUT, "%s:%d: label must be key=value, got '%s'", file, line, val);
+	kvlist_set(labels, k, v);
+	free(k);
+	free(v);
+	return 1;
+}
