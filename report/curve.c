@@ -4,6 +4,7 @@
 #include "report/curve.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,17 +40,20 @@ void curve_set_init(struct curve_set *cs)
 	cs->knee_k = 2;
 }
 
+static const size_t curve_ptrs[] = { offsetof(struct curve, title), offsetof(struct curve, of),
+				      offsetof(struct curve, v) };
+
+static void curve_release(struct curve *c)
+{
+	free_members(c, curve_ptrs, sizeof(curve_ptrs) / sizeof(curve_ptrs[0]));
+	kvlist_release(&c->keys);
+}
+
 void curve_set_release(struct curve_set *cs)
 {
 	if (!cs)
 		return;
-	for (size_t i = 0; i < cs->n; i++) {
-		free(cs->v[i].title);
-		free(cs->v[i].of);
-		kvlist_release(&cs->v[i].keys);
-		free(cs->v[i].v);
-	}
-	free(cs->v);
+	ARRAY_RELEASE(cs->v, cs->n, curve_release);
 	memset(cs, 0, sizeof(*cs));
 }
 

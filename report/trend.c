@@ -5,6 +5,7 @@
 #include "report/trend.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,21 +216,21 @@ void trend_init(struct trend *t, const struct trend_opts *o, enum rep_metric m, 
 	t->order_key = xstrdup(order_key ? order_key : "started_at");
 }
 
+static const size_t series_ptrs[] = { offsetof(struct trend_series, chg), offsetof(struct trend_series, seg_mean),
+				       offsetof(struct trend_series, workload), offsetof(struct trend_series, identity) };
+static const size_t point_strs[] = { offsetof(struct trend_point, order) };
+
+static void series_release(struct trend_series *s)
+{
+	array_free_members(s->pts, s->n, sizeof(*s->pts), point_strs, 1);
+	free_members(s, series_ptrs, sizeof(series_ptrs) / sizeof(series_ptrs[0]));
+}
+
 void trend_release(struct trend *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->n; i++) {
-		struct trend_series *s = &t->v[i];
-		for (size_t k = 0; k < s->n; k++)
-			free(s->pts[k].order);
-		free(s->pts);
-		free(s->chg);
-		free(s->seg_mean);
-		free(s->workload);
-		free(s->identity);
-	}
-	free(t->v);
+	ARRAY_RELEASE(t->v, t->n, series_release);
 	free(t->order_key);
 	memset(t, 0, sizeof(*t));
 }
