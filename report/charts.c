@@ -407,6 +407,14 @@ static int cmp_chart_group(struct chart_set *cs, const struct cmp_table *t, cons
 	return ret;
 }
 
+/* Row ri of the group when it has a ratio for compared value vi (a row of that value and a baseline), else NULL. */
+static const struct cmp_row *ratio_row(const struct cmp_group *grp, size_t ri, size_t vi)
+{
+	const struct cmp_row *row = &grp->rows[ri];
+
+	return row->at[vi] && row->b ? row : NULL;
+}
+
 /* (c) the ratios of a group as coloured cells: one row per workload and compared value, columns metrics. */
 static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, const struct cmp_group *grp,
 			    unsigned fmts, struct errbuf *err)
@@ -467,8 +475,9 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 	nrows = 0;
 	for (size_t ri = 0; ri < grp->n; ri++)
 		for (size_t vi = 0; vi + 1 < t->nvals; vi++) {
-			const struct cmp_row *row = &grp->rows[ri];
-			if (!(row->at[vi] && row->b))
+			const struct cmp_row *row = ratio_row(grp, ri, vi);
+
+			if (!row)
 				continue;
 			strbuf_reset(&lab);
 			strbuf_adds(&lab, row->workload);
@@ -713,8 +722,8 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 	/* One chart per workload name: every selected run of it overlaid, read and write. */
 	for (size_t i = 0; i < set->n; i++) {
 		struct gp g;
-		char **titles = NULL;
-		size_t nser = 0, tcap = 0, k;
+		struct strlist titles = { 0 };
+		size_t k;
 
 		for (k = 0; k < nseen; k++)
 			if (!strcmp(seen[k], set->v[i].name))
@@ -725,7 +734,7 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 		seen[nseen++] = set->v[i].name;
 		gp_begin(&g, cs, fmts, 'f', set->v[i].name, 1100, 520);
 		strbuf_addf(&g.title, "%s: latency CDF from histogram bins", set->v[i].name);
-		for (size_t j = i; j < set->n && nser < MAX_CDF_LINES; j++) {
+		for (size_t j = i; j < set->n && titles.n < MAX_CDF_LINES; j++) {
 			const struct rep_run *r = &set->v[j];
 			struct hist_bin *bins[2];
 			size_t nbins[2];
@@ -733,9 +742,7 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 			if (strcmp(r->name, set->v[i].name) || (strcmp(r->status, "done") && strcmp(r->status, "partial")))
 				continue;
 			if (run_bins(st, r->id, bins, nbins, err) < 0) {
-				for (size_t x = 0; x < nser; x++)
-					free(titles[x]);
-				free(titles);
+				strlist_release(&titles);
 				gp_discard(&g);
 				goto out;
 			}
@@ -744,8 +751,8 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 
 				for (size_t b = 0; b < nbins[d]; b++)
 					total += (double)bins[d][b].count;
-				if (nbins[d] && total > 0 && nser < MAX_CDF_LINES) {
-					if (nser)
+				if (nbins[d] && total > 0 && titles.n < MAX_CDF_LINES) {
+					if (titles.n)
 						strbuf_adds(&g.data, "\n\n");
 					for (size_t b = 0; b < nbins[d]; b++) {
 						run += (double)bins[d][b].count;
@@ -756,24 +763,23 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 					strbuf_reset(&lab);
 					run_title(&lab, r, 0);
 					strbuf_adds(&lab, d ? " write" : " read");
-					ARRAY_GROW(titles, tcap, nser + 1);
-					titles[nser++] = xstrdup(lab.buf);
+					strlist_add(&titles, lab.buf);
 				}
 				free(bins[d]);
 			}
 		}
-		if (nser) {
+		if (titles.n) {
 			strbuf_adds(&g.body, "set grid lc rgb '#dddddd'\nset border 3\nset tics nomirror\nset logscale x\n"
 					     "set xlabel 'latency (ms)'\nset ylabel 'fraction of IOs'\nset yrange [0:1]\n"
 					     "set key bottom right\nset title ");
 			gp_str(&g.body, g.title.buf);
 			strbuf_adds(&g.body, "\nplot ");
-			for (size_t x = 0; x < nser; x++) {
+			for (size_t x = 0; x < titles.n; x++) {
 				if (x)
 					strbuf_adds(&g.body, ", ");
 				gp_datafile(&g);
 				strbuf_addf(&g.body, " index %zu using 1:2 with steps lw 1.5 title ", x);
-				gp_str(&g.body, titles[x]);
+				gp_str(&g.body, titles.v[x]);
 			}
 			strbuf_adds(&g.body, "\n");
 			ret = gp_finish(&g, err);
@@ -781,16 +787,14 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 			gp_discard(&g);
 			ret = 0;
 		}
-		for (size_t x = 0; x < nser; x++)
-			free(titles[x]);
-		free(titles);
+		strlist_release(&titles);
 		if (ret < 0)
 			goto out;
 	}
 	ret = 0;
 out:
-	free(seen);
 	strbuf_release(&lab);
+	free(seen);
 	return ret;
 }
 

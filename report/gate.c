@@ -49,12 +49,6 @@ const char *gate_verdict_name(enum gate_verdict v)
 
 /* ---- sides ---------------------------------------------------------------------------------------- */
 
-void gate_side_init(struct gate_side *s, const char *selection)
-{
-	memset(s, 0, sizeof(*s));
-	s->selection = xstrdup(selection ? selection : "");
-}
-
 static const size_t gate_run_strs[] = { offsetof(struct gate_run, name), offsetof(struct gate_run, key),
 					 offsetof(struct gate_run, invalid), offsetof(struct gate_run, remark) };
 
@@ -64,12 +58,18 @@ static void gate_run_release(struct gate_run *r)
 	kvlist_release(&r->like);
 }
 
+void gate_side_init(struct gate_side *s, const char *selection)
+{
+	memset(s, 0, sizeof(*s));
+	s->selection = xstrdup(selection ? selection : "");
+}
+
 void gate_side_release(struct gate_side *s)
 {
 	if (!s)
 		return;
-	ARRAY_RELEASE(s->runs, s->n, gate_run_release);
 	free(s->selection);
+	ARRAY_RELEASE(s->runs, s->n, gate_run_release);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -78,9 +78,7 @@ struct gate_run *gate_side_add(struct gate_side *s, int64_t id, const char *name
 {
 	struct gate_run *r;
 
-	ARRAY_GROW(s->runs, s->cap, s->n + 1);
-	r = &s->runs[s->n++];
-	memset(r, 0, sizeof(*r));
+	r = ARRAY_PUSH_ZEROED(s->runs, s->cap, s->n);
 	r->id = id;
 	r->name = xstrdup(name ? name : "");
 	r->key = xstrdup(key ? key : r->name);
@@ -293,9 +291,7 @@ static struct gate_cell *new_cell(struct gate *g, const char *key, const char *w
 {
 	struct gate_cell *c;
 
-	ARRAY_GROW(g->cells, g->cells_cap, g->ncells + 1);
-	c = &g->cells[g->ncells++];
-	memset(c, 0, sizeof(*c));
+	c = ARRAY_PUSH_ZEROED(g->cells, g->cells_cap, g->ncells);
 	c->key = xstrdup(key);
 	c->workload = xstrdup(workload);
 	c->metric = m;

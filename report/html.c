@@ -241,6 +241,13 @@ static void configurations(struct strbuf *out, const struct rep_set *set, struct
 	strlist_release(&cfgs);
 }
 
+/* Closes the previous <dd>, then one <dt>term</dt><dd> with the list. */
+static void dd_list(struct strbuf *out, const char *term, const struct strlist *l)
+{
+	strbuf_addf(out, "</dd>\n<dt>%s</dt><dd>", term);
+	distinct_list(out, l);
+}
+
 static void metadata(struct strbuf *out, const struct rep_set *set, struct store *store)
 {
 	struct strlist suites = { 0 }, hosts = { 0 }, versions = { 0 }, keys = { 0 }, engines = { 0 };
@@ -264,16 +271,12 @@ static void metadata(struct strbuf *out, const struct rep_set *set, struct store
 	for (int k = 0; k < 5; k++)
 		if (counts[k])
 			strbuf_addf(out, ", %zu %s", counts[k], st[k]);
-	strbuf_adds(out, "</dd>\n<dt>suites</dt><dd>");
-	distinct_list(out, &suites);
+	dd_list(out, "suites", &suites);
 	strbuf_adds(out, "</dd>\n<dt>dates</dt><dd>");
 	date_range(out, first, last);
-	strbuf_adds(out, "</dd>\n<dt>hosts</dt><dd>");
-	distinct_list(out, &hosts);
-	strbuf_adds(out, "</dd>\n<dt>fio versions</dt><dd>");
-	distinct_list(out, &versions);
-	strbuf_adds(out, "</dd>\n<dt>engines</dt><dd>");
-	distinct_list(out, &engines);
+	dd_list(out, "hosts", &hosts);
+	dd_list(out, "fio versions", &versions);
+	dd_list(out, "engines", &engines);
 	strbuf_adds(out, "</dd>\n");
 	/* Every label key with its values. */
 	for (size_t k = 0; k < keys.n; k++) {

@@ -113,9 +113,7 @@ static struct rep_group *find_group(struct rep_table *t, const struct kvlist *ke
 	for (size_t i = 0; i < t->n; i++)
 		if (keys_equal(&t->v[i].keys, keys))
 			return &t->v[i];
-	ARRAY_GROW(t->v, t->cap, t->n + 1);
-	g = &t->v[t->n++];
-	memset(g, 0, sizeof(*g));
+	g = ARRAY_PUSH_ZEROED(t->v, t->cap, t->n);
 	kvlist_init(&g->keys);
 	kvlist_copy(&g->keys, keys);
 	g->title = keys_title(keys);
@@ -131,9 +129,7 @@ static struct rep_row *find_row(struct rep_group *g, const struct rep_run *r)
 	for (size_t i = 0; i < g->n; i++)
 		if (!strcmp(g->rows[i].name, r->name) && !strcmp(g->rows[i].runs[0]->identity, r->identity))
 			return &g->rows[i];
-	ARRAY_GROW(g->rows, g->cap, g->n + 1);
-	row = &g->rows[g->n++];
-	memset(row, 0, sizeof(*row));
+	row = ARRAY_PUSH_ZEROED(g->rows, g->cap, g->n);
 	row->name = xstrdup(r->name);
 	row->match = xstrdup(r->name);
 	return row;
@@ -408,9 +404,7 @@ static void cmp_add_row(struct cmp_table *t, struct cmp_group *g, const struct r
 
 	for (size_t i = 0; i < t->nvals && !first; i++)
 		first = at[i];
-	ARRAY_GROW(g->rows, g->cap, g->n + 1);
-	row = &g->rows[g->n++];
-	memset(row, 0, sizeof(*row));
+	row = ARRAY_PUSH_ZEROED(g->rows, g->cap, g->n);
 	row->at = xcalloc(t->nvals, sizeof(*row->at));
 	row->ratios = xcalloc(t->nvals, sizeof(*row->ratios));
 	memcpy(row->at, at, t->nvals * sizeof(*at));
@@ -444,9 +438,7 @@ static struct cmp_group *cmp_group_for(struct cmp_table *t, const struct rep_gro
 	for (size_t i = 0; i < t->n; i++)
 		if (keys_equal(&t->v[i].keys, &src->keys))
 			return &t->v[i];
-	ARRAY_GROW(t->v, t->cap, t->n + 1);
-	g = &t->v[t->n++];
-	memset(g, 0, sizeof(*g));
+	g = ARRAY_PUSH_ZEROED(t->v, t->cap, t->n);
 	kvlist_init(&g->keys);
 	kvlist_copy(&g->keys, &src->keys);
 	g->title = xstrdup(src->title);

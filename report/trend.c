@@ -13,7 +13,9 @@
 #include <cjson/cJSON.h>
 
 #include "report/escape.h"
+#include "report/json_print.h"
 #include "report/stats.h"
+#include "report/strlist.h"
 
 void trend_opts_default(struct trend_opts *o)
 {
@@ -250,9 +252,7 @@ static struct trend_series *series_for(struct trend *t, const struct rep_run *r)
 	for (size_t i = 0; i < t->n; i++)
 		if (!strcmp(t->v[i].identity, r->identity))
 			return &t->v[i];
-	ARRAY_GROW(t->v, t->cap, t->n + 1);
-	s = &t->v[t->n++];
-	memset(s, 0, sizeof(*s));
+	s = ARRAY_PUSH_ZEROED(t->v, t->cap, t->n);
 	s->identity = xstrdup(r->identity);
 	s->workload = xstrdup(r->name ? r->name : r->identity);
 	return s;
@@ -549,7 +549,6 @@ static cJSON *series_json(const struct trend *t, const struct trend_series *s)
 void trend_render_json(const struct trend *t, struct strbuf *out)
 {
 	cJSON *root = cJSON_CreateObject(), *opts = cJSON_CreateObject(), *series = cJSON_CreateArray();
-	char *text;
 
 	cJSON_AddStringToObject(root, "outcome", trend_regressed(t) ? "REGRESSION" : "OK");
 	cJSON_AddStringToObject(root, "metric", rep_metrics[t->metric].key);
@@ -563,11 +562,5 @@ void trend_render_json(const struct trend *t, struct strbuf *out)
 		cJSON_AddItemToArray(series, series_json(t, &t->v[i]));
 	cJSON_AddItemToObject(root, "series", series);
 	cJSON_AddNumberToObject(root, "skipped_runs", (double)t->skipped);
-	text = cJSON_Print(root);
-	if (text) {
-		strbuf_adds(out, text);
-		strbuf_addc(out, '\n');
-		free(text);
-	}
-	cJSON_Delete(root);
+	json_print_delete(out, root);
 }
