@@ -279,10 +279,9 @@ struct cell {
 static int cmp_cell(const void *pa, const void *pb)
 {
 	const struct cell *a = pa, *b = pb;
+	int c = (a->slot > b->slot) - (a->slot < b->slot);
 
-	if (a->slot != b->slot)
-		return (a->slot > b->slot) - (a->slot < b->slot);
-	return (a->lo > b->lo) - (a->lo < b->lo);
+	return c ? c : (a->lo > b->lo) - (a->lo < b->lo);
 }
 
 /*

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "report/chart_files.h"
 #include "report/chart_time.h"
 #include "report/escape.h"
+#include "report/strlist.h"
 
 #define MAX_CDF_LINES 16    /* CDF chart: at most this many lines */
 
@@ -33,16 +35,14 @@ void chart_set_init(struct chart_set *cs)
 	memset(cs, 0, sizeof(*cs));
 }
 
+static const size_t chart_strs[] = { offsetof(struct chart, stem), offsetof(struct chart, title),
+				      offsetof(struct chart, script) };
+
 void chart_set_release(struct chart_set *cs)
 {
 	if (!cs)
 		return;
-	for (size_t i = 0; i < cs->n; i++) {
-		free(cs->v[i].stem);
-		free(cs->v[i].title);
-		free(cs->v[i].script);
-	}
-	free(cs->v);
+	array_free_members(cs->v, cs->n, sizeof(*cs->v), chart_strs, sizeof(chart_strs) / sizeof(chart_strs[0]));
 	free(cs->dir);
 	kvlist_release(&cs->colors);
 	chart_set_init(cs);
@@ -257,26 +257,6 @@ static double med(const struct rep_row *r, enum rep_metric m)
 	return r && r->c[m].n ? r->c[m].med : NAN;
 }
 
-/* A list of strings that owns them. */
-struct strs {
-	char **v;
-	size_t n, cap;
-};
-
-static void strs_add(struct strs *l, const char *s)
-{
-	ARRAY_GROW(l->v, l->cap, l->n + 1);
-	l->v[l->n++] = xstrdup(s);
-}
-
-static void strs_release(struct strs *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-	memset(l, 0, sizeof(*l));
-}
-
 /* The panels of a bar chart: IOPS and MiB/s, or read and write mean latency. */
 enum panels { PANELS_THROUGHPUT, PANELS_LATENCY };
 
@@ -291,7 +271,7 @@ static const struct { enum rep_metric m; const char *title, *ylabel; } panel_def
  * from `rows[cat * nser + s]` (NULL: missing) for the two panels of `which`.
  */
 static int bar_chart(struct chart_set *cs, unsigned fmts, char kind, const char *name, const char *title,
-		     const char *xlabel, const struct strs *cats, const struct strs *series, const char **rgb,
+		     const char *xlabel, const struct strlist *cats, const struct strlist *series, const char **rgb,
 		     int per_cat, const struct rep_row *const *rows, enum panels which, struct errbuf *err)
 {
 	struct bar_panel panels[2];
@@ -345,7 +325,7 @@ static int bar_chart(struct chart_set *cs, unsigned fmts, char kind, const char 
 /* ---- (a)-(d) with a comparison ------------------------------------------------------------------- */
 
 /* The series of a comparison: its values (aliased), coloured by key=value. */
-static void cmp_series(struct chart_set *cs, const struct cmp_table *t, struct strs *names, const char ***rgb)
+static void cmp_series(struct chart_set *cs, const struct cmp_table *t, struct strlist *names, const char ***rgb)
 {
 	struct strbuf k;
 
@@ -354,7 +334,7 @@ static void cmp_series(struct chart_set *cs, const struct cmp_table *t, struct s
 	for (size_t i = 0; i < t->nvals; i++) {
 		strbuf_reset(&k);
 		strbuf_addf(&k, "%s=%s", t->key, t->vals[i]);
-		strs_add(names, alias_of(cs, t->key, t->vals[i]));
+		strlist_add(names, alias_of(cs, t->key, t->vals[i]));
 		(*rgb)[i] = series_rgb(cs, k.buf);
 	}
 	strbuf_release(&k);
@@ -362,9 +342,9 @@ static void cmp_series(struct chart_set *cs, const struct cmp_table *t, struct s
 
 /* (a) per workload: one category per group that has it, one bar per value. */
 static int cmp_chart_workload(struct chart_set *cs, const struct cmp_table *t, const struct cmp_row *row0,
-			      const struct strs *series, const char **rgb, unsigned fmts, struct errbuf *err)
+			      const struct strlist *series, const char **rgb, unsigned fmts, struct errbuf *err)
 {
-	struct strs cats = { 0 };
+	struct strlist cats = { 0 };
 	const struct rep_row **rows = NULL;
 	size_t cap = 0, nrow = 0;
 	struct strbuf lab, title, axis;
@@ -380,7 +360,7 @@ static int cmp_chart_workload(struct chart_set *cs, const struct cmp_table *t, c
 				continue;
 			strbuf_reset(&lab);
 			group_label(cs, &lab, &t->v[gj].keys, t->v[gj].title);
-			strs_add(&cats, lab.buf);
+			strlist_add(&cats, lab.buf);
 			ARRAY_GROW(rows, cap, nrow + t->nvals);
 			for (size_t s = 0; s < t->nvals; s++)
 				rows[nrow++] = row->at[s];
@@ -390,7 +370,7 @@ static int cmp_chart_workload(struct chart_set *cs, const struct cmp_table *t, c
 	ret = bar_chart(cs, fmts, 'a', row0->workload, title.buf, axis.buf, &cats, series, rgb, 0, rows,
 			PANELS_THROUGHPUT, err);
 	free(rows);
-	strs_release(&cats);
+	strlist_release(&cats);
 	strbuf_release(&lab);
 	strbuf_release(&title);
 	strbuf_release(&axis);
@@ -399,10 +379,10 @@ static int cmp_chart_workload(struct chart_set *cs, const struct cmp_table *t, c
 
 /* (b) and (d) per group: one category per workload, one bar per value. */
 static int cmp_chart_group(struct chart_set *cs, const struct cmp_table *t, const struct cmp_group *grp,
-			   const struct strs *series, const char **rgb, enum panels which, unsigned fmts,
+			   const struct strlist *series, const char **rgb, enum panels which, unsigned fmts,
 			   struct errbuf *err)
 {
-	struct strs cats = { 0 };
+	struct strlist cats = { 0 };
 	const struct rep_row **rows = xcalloc(grp->n * t->nvals + 1, sizeof(*rows));
 	struct strbuf lab, title;
 	int ret;
@@ -410,7 +390,7 @@ static int cmp_chart_group(struct chart_set *cs, const struct cmp_table *t, cons
 	strbuf_init(&lab);
 	strbuf_init(&title);
 	for (size_t ri = 0; ri < grp->n; ri++) {
-		strs_add(&cats, grp->rows[ri].workload);
+		strlist_add(&cats, grp->rows[ri].workload);
 		for (size_t s = 0; s < t->nvals; s++)
 			rows[ri * t->nvals + s] = grp->rows[ri].at[s];
 	}
@@ -421,10 +401,18 @@ static int cmp_chart_group(struct chart_set *cs, const struct cmp_table *t, cons
 	ret = bar_chart(cs, fmts, which == PANELS_THROUGHPUT ? 'b' : 'd', lab.buf, title.buf, "workload", &cats,
 			series, rgb, 0, rows, which, err);
 	free(rows);
-	strs_release(&cats);
+	strlist_release(&cats);
 	strbuf_release(&lab);
 	strbuf_release(&title);
 	return ret;
+}
+
+/* Row ri of the group when it has a ratio for compared value vi (a row of that value and a baseline), else NULL. */
+static const struct cmp_row *ratio_row(const struct cmp_group *grp, size_t ri, size_t vi)
+{
+	const struct cmp_row *row = &grp->rows[ri];
+
+	return row->at[vi] && row->b ? row : NULL;
 }
 
 /* (c) the ratios of a group as coloured cells: one row per workload and compared value, columns metrics. */
@@ -487,8 +475,9 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 	nrows = 0;
 	for (size_t ri = 0; ri < grp->n; ri++)
 		for (size_t vi = 0; vi + 1 < t->nvals; vi++) {
-			const struct cmp_row *row = &grp->rows[ri];
-			if (!(row->at[vi] && row->b))
+			const struct cmp_row *row = ratio_row(grp, ri, vi);
+
+			if (!row)
 				continue;
 			strbuf_reset(&lab);
 			strbuf_adds(&lab, row->workload);
@@ -521,7 +510,7 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 
 static int cmp_charts(struct chart_set *cs, const struct cmp_table *t, unsigned fmts, struct errbuf *err)
 {
-	struct strs series = { 0 };
+	struct strlist series = { 0 };
 	const char **rgb = NULL;
 	const char **seen = NULL;
 	size_t nseen = 0, seen_cap = 0;
@@ -560,7 +549,7 @@ static int cmp_charts(struct chart_set *cs, const struct cmp_table *t, unsigned 
 out:
 	free(seen);
 	free(rgb);
-	strs_release(&series);
+	strlist_release(&series);
 	return ret;
 }
 
@@ -581,7 +570,7 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, unsigne
 	for (size_t gi = 0; gi < t->n; gi++)
 		for (size_t ri = 0; ri < t->v[gi].n; ri++) {
 			const struct rep_row *row0 = &t->v[gi].rows[ri];
-			struct strs cats = { 0 }, one = { 0 };
+			struct strlist cats = { 0 }, one = { 0 };
 			const struct rep_row **rows = NULL;
 			const char **rgb = NULL;
 			size_t k, cap = 0, rcap = 0;
@@ -603,17 +592,17 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, unsigne
 					ARRAY_GROW(rgb, rcap, cats.n + 1);
 					rows[cats.n] = &t->v[gj].rows[rj];
 					rgb[cats.n] = series_rgb(cs, t->v[gj].title);
-					strs_add(&cats, lab.buf);
+					strlist_add(&cats, lab.buf);
 				}
 			if (cats.n >= 2) {
-				strs_add(&one, "median");
+				strlist_add(&one, "median");
 				strbuf_reset(&title);
 				strbuf_addf(&title, "%s: IOPS and bandwidth by %s", row0->name, axis.buf);
 				r = bar_chart(cs, fmts, 'a', row0->name, title.buf, axis.buf, &cats, &one, rgb, 1, rows,
 					      PANELS_THROUGHPUT, err);
 			}
-			strs_release(&cats);
-			strs_release(&one);
+			strlist_release(&cats);
+			strlist_release(&one);
 			free(rows);
 			free(rgb);
 			if (r < 0)
@@ -621,19 +610,19 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, unsigne
 		}
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct rep_group *grp = &t->v[gi];
-		struct strs cats = { 0 }, one = { 0 };
+		struct strlist cats = { 0 }, one = { 0 };
 		const struct rep_row **rows = xcalloc(grp->n + 1, sizeof(*rows));
 		const char *rgb[1];
 		int r;
 
 		rgb[0] = series_rgb(cs, grp->title);
 		for (size_t ri = 0; ri < grp->n; ri++) {
-			strs_add(&cats, grp->rows[ri].name);
+			strlist_add(&cats, grp->rows[ri].name);
 			rows[ri] = &grp->rows[ri];
 		}
 		strbuf_reset(&lab);
 		group_label(cs, &lab, &grp->keys, grp->title);
-		strs_add(&one, lab.buf);
+		strlist_add(&one, lab.buf);
 		strbuf_reset(&lab);
 		group_label(NULL, &lab, &grp->keys, grp->title); /* the file name: stored values */
 		strbuf_reset(&title);
@@ -648,8 +637,8 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, unsigne
 			r = bar_chart(cs, fmts, 'd', lab.buf, title.buf, "workload", &cats, &one, rgb, 0, rows,
 				      PANELS_LATENCY, err);
 		}
-		strs_release(&cats);
-		strs_release(&one);
+		strlist_release(&cats);
+		strlist_release(&one);
 		free(rows);
 		if (r < 0)
 			goto out;
@@ -733,8 +722,8 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 	/* One chart per workload name: every selected run of it overlaid, read and write. */
 	for (size_t i = 0; i < set->n; i++) {
 		struct gp g;
-		char **titles = NULL;
-		size_t nser = 0, tcap = 0, k;
+		struct strlist titles = { 0 };
+		size_t k;
 
 		for (k = 0; k < nseen; k++)
 			if (!strcmp(seen[k], set->v[i].name))
@@ -745,7 +734,7 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 		seen[nseen++] = set->v[i].name;
 		gp_begin(&g, cs, fmts, 'f', set->v[i].name, 1100, 520);
 		strbuf_addf(&g.title, "%s: latency CDF from histogram bins", set->v[i].name);
-		for (size_t j = i; j < set->n && nser < MAX_CDF_LINES; j++) {
+		for (size_t j = i; j < set->n && titles.n < MAX_CDF_LINES; j++) {
 			const struct rep_run *r = &set->v[j];
 			struct hist_bin *bins[2];
 			size_t nbins[2];
@@ -753,9 +742,7 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 			if (strcmp(r->name, set->v[i].name) || (strcmp(r->status, "done") && strcmp(r->status, "partial")))
 				continue;
 			if (run_bins(st, r->id, bins, nbins, err) < 0) {
-				for (size_t x = 0; x < nser; x++)
-					free(titles[x]);
-				free(titles);
+				strlist_release(&titles);
 				gp_discard(&g);
 				goto out;
 			}
@@ -764,8 +751,8 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 
 				for (size_t b = 0; b < nbins[d]; b++)
 					total += (double)bins[d][b].count;
-				if (nbins[d] && total > 0 && nser < MAX_CDF_LINES) {
-					if (nser)
+				if (nbins[d] && total > 0 && titles.n < MAX_CDF_LINES) {
+					if (titles.n)
 						strbuf_adds(&g.data, "\n\n");
 					for (size_t b = 0; b < nbins[d]; b++) {
 						run += (double)bins[d][b].count;
@@ -776,24 +763,23 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 					strbuf_reset(&lab);
 					run_title(&lab, r, 0);
 					strbuf_adds(&lab, d ? " write" : " read");
-					ARRAY_GROW(titles, tcap, nser + 1);
-					titles[nser++] = xstrdup(lab.buf);
+					strlist_add(&titles, lab.buf);
 				}
 				free(bins[d]);
 			}
 		}
-		if (nser) {
+		if (titles.n) {
 			strbuf_adds(&g.body, "set grid lc rgb '#dddddd'\nset border 3\nset tics nomirror\nset logscale x\n"
 					     "set xlabel 'latency (ms)'\nset ylabel 'fraction of IOs'\nset yrange [0:1]\n"
 					     "set key bottom right\nset title ");
 			gp_str(&g.body, g.title.buf);
 			strbuf_adds(&g.body, "\nplot ");
-			for (size_t x = 0; x < nser; x++) {
+			for (size_t x = 0; x < titles.n; x++) {
 				if (x)
 					strbuf_adds(&g.body, ", ");
 				gp_datafile(&g);
 				strbuf_addf(&g.body, " index %zu using 1:2 with steps lw 1.5 title ", x);
-				gp_str(&g.body, titles[x]);
+				gp_str(&g.body, titles.v[x]);
 			}
 			strbuf_adds(&g.body, "\n");
 			ret = gp_finish(&g, err);
@@ -801,16 +787,14 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 			gp_discard(&g);
 			ret = 0;
 		}
-		for (size_t x = 0; x < nser; x++)
-			free(titles[x]);
-		free(titles);
+		strlist_release(&titles);
 		if (ret < 0)
 			goto out;
 	}
 	ret = 0;
 out:
-	free(seen);
 	strbuf_release(&lab);
+	free(seen);
 	return ret;
 }
 

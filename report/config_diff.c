@@ -3,6 +3,7 @@
  */
 #include "report/config_diff.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,13 +18,14 @@ void config_view_init(struct config_view *v)
 	kvlist_init(&v->labels);
 }
 
+static const size_t view_strs[] = { offsetof(struct config_view, name), offsetof(struct config_view, record) };
+
 void config_view_release(struct config_view *v)
 {
 	if (!v)
 		return;
-	free(v->name);
+	free_members(v, view_strs, 2);
 	kvlist_release(&v->labels);
-	free(v->record);
 	config_view_init(v);
 }
 

@@ -12,45 +12,35 @@
 #include "report/cpuview.h"
 #include "report/numfmt.h"
 #include "report/report.h"
+#include "report/strlist.h"
 
-struct cell_list {
-	char **v;
-	size_t n, cap;
-};
-
-static void add_cell(struct cell_list *c, const char *s)
-{
-	ARRAY_GROW(c->v, c->cap, c->n + 1);
-	c->v[c->n++] = xstrdup(s);
-}
-
-static void add_num(struct cell_list *c, double v, int decimals)
+static void add_num(struct strlist *c, double v, int decimals)
 {
 	struct strbuf sb;
 
 	strbuf_init(&sb);
 	render_num(&sb, v, decimals);
-	add_cell(c, sb.buf);
+	strlist_add(c, sb.buf);
 	strbuf_release(&sb);
 }
 
-static void add_u64(struct cell_list *c, uint64_t v)
+static void add_u64(struct strlist *c, uint64_t v)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	add_cell(c, buf);
+	strlist_add(c, buf);
 }
 
-static void add_run_id(struct cell_list *c, const struct rep_run *r)
+static void add_run_id(struct strlist *c, const struct rep_run *r)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%lld", (long long)r->id);
-	add_cell(c, buf);
+	strlist_add(c, buf);
 }
 
-static void table_start(struct cpuview_table *t, struct cell_list *c, const char *title, const char *const *hdr,
+static void table_start(struct cpuview_table *t, struct strlist *c, const char *title, const char *const *hdr,
 			size_t ncols, unsigned right_mask)
 {
 	memset(t, 0, sizeof(*t));
@@ -59,46 +49,46 @@ static void table_start(struct cpuview_table *t, struct cell_list *c, const char
 	t->ncols = ncols;
 	t->right_mask = right_mask;
 	for (size_t k = 0; k < ncols; k++)
-		add_cell(c, hdr[k]);
+		strlist_add(c, hdr[k]);
 }
 
-static void table_end(struct cpuview_table *t, struct cell_list *c)
+static void table_end(struct cpuview_table *t, struct strlist *c)
 {
 	t->cells = c->v;
 	t->nrows = c->n / t->ncols;
 }
 
-static void cpu_rows(struct cell_list *c, const struct rep_run *r)
+static void cpu_rows(struct strlist *c, const struct rep_run *r)
 {
 	for (size_t k = 0; r->cpuview && k < r->cpuview->ncpu; k++) {
 		const struct store_cpu *x = &r->cpuview->cpu[k];
 
 		add_run_id(c, r);
-		add_cell(c, x->role);
-		add_cell(c, !strcmp(x->host, "*") ? "* (cluster)" : x->host);
-		add_cell(c, x->source);
+		strlist_add(c, x->role);
+		strlist_add(c, !strcmp(x->host, "*") ? "* (cluster)" : x->host);
+		strlist_add(c, x->source);
 		add_num(c, x->cores > 0 ? x->cores : NAN, 0);
 		add_num(c, x->util_pct, 1);
 		add_num(c, x->cpu_us_per_io, 2);
 	}
 }
 
-static void disk_rows(struct cell_list *c, const struct rep_run *r)
+static void disk_rows(struct strlist *c, const struct rep_run *r)
 {
 	for (size_t k = 0; r->cpuview && k < r->cpuview->ndisks; k++) {
 		const struct cpuview_disk *d = &r->cpuview->disks[k];
 
 		add_run_id(c, r);
-		add_cell(c, d->host);
-		add_cell(c, d->role ? d->role : "-");
-		add_cell(c, d->device);
+		strlist_add(c, d->host);
+		strlist_add(c, d->role ? d->role : "-");
+		strlist_add(c, d->device);
 		add_u64(c, d->reads);
 		add_u64(c, d->writes);
-		add_cell(c, d->counted ? "yes" : "no");
+		strlist_add(c, d->counted ? "yes" : "no");
 	}
 }
 
-static void amplification_row(struct cell_list *c, const struct rep_run *r)
+static void amplification_row(struct strlist *c, const struct rep_run *r)
 {
 	const struct cpuview_run *v = r->cpuview;
 
@@ -107,7 +97,7 @@ static void amplification_row(struct cell_list *c, const struct rep_run *r)
 	add_run_id(c, r);
 	add_num(c, v->front_end_ios, 0);
 	add_u64(c, v->device_ios);
-	add_cell(c, v->scope == CPUVIEW_SCOPE_TARGET ? "target hosts" : "all hosts (no target)");
+	strlist_add(c, v->scope == CPUVIEW_SCOPE_TARGET ? "target hosts" : "all hosts (no target)");
 	add_num(c, v->amplification, 2);
 }
 
@@ -122,13 +112,13 @@ void cpuview_tables(struct cpuview_table t[3], const struct rep_run *runs, size_
 		const char *const *hdr;
 		size_t ncols;
 		unsigned right_mask;
-		void (*rows)(struct cell_list *c, const struct rep_run *r);
+		void (*rows)(struct strlist *c, const struct rep_run *r);
 	} tables[3] = {
 		{ "CPU", h_cpu, 7, 1u << 4 | 1u << 5 | 1u << 6, cpu_rows },
 		{ "Disks", h_disk, 7, 1u << 4 | 1u << 5, disk_rows },
 		{ "IO amplification", h_amp, 5, 1u << 1 | 1u << 2 | 1u << 4, amplification_row },
 	};
-	struct cell_list c;
+	struct strlist c;
 
 	for (int k = 0; k < 3; k++) {
 		table_start(&t[k], &c, tables[k].title, tables[k].hdr, tables[k].ncols, tables[k].right_mask);

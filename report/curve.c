@@ -4,9 +4,12 @@
 #include "report/curve.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "report/strlist.h"
 
 const char *const curve_point_labels[] = { "curve_pct", "vdbench.curve_pct", "sweep.iodepth", "sweep.numjobs",
 					    "sweep.rate_iops", "ss_round", "phase", "precondition",
@@ -33,23 +36,25 @@ static int is_point_label(const char *key)
 	return rep_label_is_method(key) || !strcmp(key, "phase");
 }
 
+static const size_t curve_ptrs[] = { offsetof(struct curve, title), offsetof(struct curve, of),
+				      offsetof(struct curve, v) };
+
+static void curve_release(struct curve *c)
+{
+	free_members(c, curve_ptrs, sizeof(curve_ptrs) / sizeof(curve_ptrs[0]));
+	kvlist_release(&c->keys);
+}
+
 void curve_set_init(struct curve_set *cs)
 {
-	memset(cs, 0, sizeof(*cs));
-	cs->knee_k = 2;
+	*cs = (struct curve_set){ .knee_k = 2 };
 }
 
 void curve_set_release(struct curve_set *cs)
 {
 	if (!cs)
 		return;
-	for (size_t i = 0; i < cs->n; i++) {
-		free(cs->v[i].title);
-		free(cs->v[i].of);
-		kvlist_release(&cs->v[i].keys);
-		free(cs->v[i].v);
-	}
-	free(cs->v);
+	ARRAY_RELEASE(cs->v, cs->n, curve_release);
 	memset(cs, 0, sizeof(*cs));
 }
 
@@ -167,9 +172,7 @@ static struct curve *find_curve(struct curve_set *cs, const struct kvlist *keys)
 		if (j == k->n)
 			return &cs->v[i];
 	}
-	ARRAY_GROW(cs->v, cs->cap, cs->n + 1);
-	c = &cs->v[cs->n++];
-	memset(c, 0, sizeof(*c));
+	c = ARRAY_PUSH_ZEROED(cs->v, cs->cap, cs->n);
 	kvlist_init(&c->keys);
 	kvlist_copy(&c->keys, keys);
 	strbuf_init(&t);

@@ -322,13 +322,7 @@ static void steady_text(struct strbuf *out, const struct rep_set *set, enum rep_
 	struct rgrid g;
 	struct strbuf sb, w, fw;
 
-	render_heading(out, f, 2, "Steady state");
-	if (f == FMT_MARKDOWN)
-		strbuf_addc(out, '\n');
-	rgrid_init(&g, 4);
-	rgrid_row(&g);
-	for (size_t k = 0; k < 4; k++)
-		rgrid_set(&g, k, hdr[k], f, NULL);
+	rgrid_section(out, f, "Steady state", &g, hdr, 4);
 	g.right[0] = 1;
 	strbuf_init(&sb);
 	strbuf_init(&w);

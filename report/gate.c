@@ -6,11 +6,13 @@
 #include "report/gate.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/identity.h"
+#include "report/strlist.h"
 
 /* ---- metrics and verdict names ----------------------------------------------------------------- */
 
@@ -47,6 +49,15 @@ const char *gate_verdict_name(enum gate_verdict v)
 
 /* ---- sides ---------------------------------------------------------------------------------------- */
 
+static const size_t gate_run_strs[] = { offsetof(struct gate_run, name), offsetof(struct gate_run, key),
+					 offsetof(struct gate_run, invalid), offsetof(struct gate_run, remark) };
+
+static void gate_run_release(struct gate_run *r)
+{
+	free_members(r, gate_run_strs, sizeof(gate_run_strs) / sizeof(gate_run_strs[0]));
+	kvlist_release(&r->like);
+}
+
 void gate_side_init(struct gate_side *s, const char *selection)
 {
 	memset(s, 0, sizeof(*s));
@@ -57,15 +68,8 @@ void gate_side_release(struct gate_side *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->n; i++) {
-		free(s->runs[i].name);
-		free(s->runs[i].key);
-		free(s->runs[i].invalid);
-		free(s->runs[i].remark);
-		kvlist_release(&s->runs[i].like);
-	}
-	free(s->runs);
 	free(s->selection);
+	ARRAY_RELEASE(s->runs, s->n, gate_run_release);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -74,9 +78,7 @@ struct gate_run *gate_side_add(struct gate_side *s, int64_t id, const char *name
 {
 	struct gate_run *r;
 
-	ARRAY_GROW(s->runs, s->cap, s->n + 1);
-	r = &s->runs[s->n++];
-	memset(r, 0, sizeof(*r));
+	r = ARRAY_PUSH_ZEROED(s->runs, s->cap, s->n);
 	r->id = id;
 	r->name = xstrdup(name ? name : "");
 	r->key = xstrdup(key ? key : r->name);
@@ -195,34 +197,23 @@ const char *gate_method_name(int rank, int paired)
 void gate_init(struct gate *g, const struct gate_opts *opts)
 {
 	memset(g, 0, sizeof(*g));
+	g->conf_achieved_min = NAN;
+	gate_opts_default(&g->opts);
 	if (opts)
 		g->opts = *opts;
-	else
-		gate_opts_default(&g->opts);
-	g->conf_achieved_min = NAN;
 }
 
-static void cell_release(struct gate_cell *c)
-{
-	free(c->key);
-	free(c->workload);
-	free(c->base);
-	free(c->cand);
-	free(c->base_run);
-	free(c->cand_run);
-	free(c->note);
-}
+static const size_t cell_ptrs[] = { offsetof(struct gate_cell, key),	offsetof(struct gate_cell, workload),
+				     offsetof(struct gate_cell, base),	offsetof(struct gate_cell, cand),
+				     offsetof(struct gate_cell, base_run), offsetof(struct gate_cell, cand_run),
+				     offsetof(struct gate_cell, note) };
 
 void gate_release(struct gate *g)
 {
 	if (!g)
 		return;
-	for (size_t i = 0; i < g->ncells; i++)
-		cell_release(&g->cells[i]);
-	free(g->cells);
-	for (size_t i = 0; i < g->nnotes; i++)
-		free(g->notes[i]);
-	free(g->notes);
+	array_free_members(g->cells, g->ncells, sizeof(*g->cells), cell_ptrs, sizeof(cell_ptrs) / sizeof(cell_ptrs[0]));
+	ARRAY_RELEASE(g->notes, g->nnotes, strlist_free_str);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -300,9 +291,7 @@ static struct gate_cell *new_cell(struct gate *g, const char *key, const char *w
 {
 	struct gate_cell *c;
 
-	ARRAY_GROW(g->cells, g->cells_cap, g->ncells + 1);
-	c = &g->cells[g->ncells++];
-	memset(c, 0, sizeof(*c));
+	c = ARRAY_PUSH_ZEROED(g->cells, g->cells_cap, g->ncells);
 	c->key = xstrdup(key);
 	c->workload = xstrdup(workload);
 	c->metric = m;

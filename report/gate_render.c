@@ -14,6 +14,7 @@
 
 #include "report/escape.h"
 #include "report/gate_fmt.h"
+#include "report/json_print.h"
 
 /* ---- formatting helpers ------------------------------------------------------------------------------ */
 
@@ -451,7 +452,6 @@ void gate_render_json(const struct gate *g, struct strbuf *out)
 {
 	cJSON *root = cJSON_CreateObject(), *opts = cJSON_CreateObject(), *counts = cJSON_CreateObject();
 	cJSON *cells = cJSON_CreateArray(), *notes = cJSON_CreateArray();
-	char *text;
 
 	cJSON_AddStringToObject(root, "outcome", gate_headline(g));
 	cJSON_AddNumberToObject(opts, "threshold", g->opts.threshold);
@@ -502,13 +502,7 @@ void gate_render_json(const struct gate *g, struct strbuf *out)
 	for (size_t i = 0; i < g->nnotes; i++)
 		cJSON_AddItemToArray(notes, cJSON_CreateString(g->notes[i]));
 	cJSON_AddItemToObject(root, "notes", notes);
-	text = cJSON_Print(root);
-	if (text) {
-		strbuf_adds(out, text);
-		strbuf_addc(out, '\n');
-		free(text);
-	}
-	cJSON_Delete(root);
+	json_print_delete(out, root);
 }
 
 

@@ -12,6 +12,7 @@
 #include "core/store_read.h"
 #include "report/escape.h"
 #include "report/render.h"
+#include "report/strlist.h"
 
 static const enum rep_metric ratio_cols[RM_NR] = { RM_IOPS, RM_MBPS, RM_RLAT, RM_WLAT, RM_RP99, RM_WP99, RM_CPU };
 static const char *const ratio_names[RM_NR] = { "IOPS", "MiB/s", "read lat", "write lat", "read p99",
@@ -102,31 +103,7 @@ static void cell(struct strbuf *out, const struct rep_cell *c, int decimals)
 
 /* ---- metadata --------------------------------------------------------------------------------------- */
 
-struct distinct {
-	char **v;
-	size_t n, cap;
-};
-
-static void distinct_add(struct distinct *d, const char *s)
-{
-	if (!s)
-		return;
-	for (size_t i = 0; i < d->n; i++)
-		if (!strcmp(d->v[i], s))
-			return;
-	ARRAY_GROW(d->v, d->cap, d->n + 1);
-	d->v[d->n++] = xstrdup(s);
-}
-
-static void distinct_release(struct distinct *d)
-{
-	for (size_t i = 0; i < d->n; i++)
-		free(d->v[i]);
-	free(d->v);
-	memset(d, 0, sizeof(*d));
-}
-
-static void distinct_list(struct strbuf *out, const struct distinct *d)
+static void distinct_list(struct strbuf *out, const struct strlist *d)
 {
 	if (!d->n)
 		strbuf_adds(out, "<span class=\"sub\">unknown</span>");
@@ -170,13 +147,13 @@ static void artifact_list(struct strbuf *out, struct store *st, const struct rep
  * labels that describe it (config*, kernel) and the artifacts stored with its first run. */
 
 /* Adds a run's hosts (not the aggregate) and fio versions, and widens [first, last] to its start date. */
-static void run_hosts_dates(const struct rep_run *r, struct distinct *hosts, struct distinct *versions,
+static void run_hosts_dates(const struct rep_run *r, struct strlist *hosts, struct strlist *versions,
 			    const char **first, const char **last)
 {
 	for (size_t k = 0; k < r->nhosts; k++) {
 		if (strcmp(r->hosts[k].host, "*"))
-			distinct_add(hosts, r->hosts[k].host);
-		distinct_add(versions, r->hosts[k].fio_version);
+			strlist_add_distinct(hosts, r->hosts[k].host);
+		strlist_add_distinct(versions, r->hosts[k].fio_version);
 	}
 	if (r->started_at && (!*first || strcmp(r->started_at, *first) < 0))
 		*first = r->started_at;
@@ -198,11 +175,11 @@ static void date_range(struct strbuf *out, const char *first, const char *last)
 
 static void configurations(struct strbuf *out, const struct rep_set *set, struct store *st)
 {
-	struct distinct cfgs = { 0 };
+	struct strlist cfgs = { 0 };
 	int by_label = 0;
 
 	for (size_t i = 0; i < set->n; i++) {
-		distinct_add(&cfgs, run_config(&set->v[i]));
+		strlist_add_distinct(&cfgs, run_config(&set->v[i]));
 		by_label |= kvlist_get(&set->v[i].labels, "config", NULL) != NULL;
 	}
 	strbuf_addf(out, "<h3 id=\"configs\">Per configuration (%s)</h3>\n<div class=\"scroll\"><table class=\"meta\">"
@@ -211,7 +188,7 @@ static void configurations(struct strbuf *out, const struct rep_set *set, struct
 			 "<th>stored artifacts</th></tr>"
 			 "</thead>\n<tbody>\n", by_label ? "label <code>config</code>, else suite" : "suite");
 	for (size_t c = 0; c < cfgs.n; c++) {
-		struct distinct suites = { 0 }, hosts = { 0 }, versions = { 0 }, kernels = { 0 }, extra = { 0 };
+		struct strlist suites = { 0 }, hosts = { 0 }, versions = { 0 }, kernels = { 0 }, extra = { 0 };
 		const char *first = NULL, *last = NULL;
 		const struct rep_run *first_run = NULL;
 		size_t nruns = 0;
@@ -223,15 +200,15 @@ static void configurations(struct strbuf *out, const struct rep_set *set, struct
 			if (!first_run)
 				first_run = r;
 			nruns++;
-			distinct_add(&suites, r->suite);
+			strlist_add_distinct(&suites, r->suite);
 			run_hosts_dates(r, &hosts, &versions, &first, &last);
 			for (size_t k = 0; k < r->labels.n; k++) {
 				const struct kv *l = &r->labels.v[k];
 				if (!strcmp(l->key, "kernel"))
-					distinct_add(&kernels, l->value);
+					strlist_add_distinct(&kernels, l->value);
 				else if (!strncmp(l->key, "config", 6) && strcmp(l->key, "config")) {
 					char *kv = xasprintf("%s=%s", l->key, l->value ? l->value : "");
-					distinct_add(&extra, kv);
+					strlist_add_distinct(&extra, kv);
 					free(kv);
 				}
 			}
@@ -254,29 +231,36 @@ static void configurations(struct strbuf *out, const struct rep_set *set, struct
 		strbuf_adds(out, "</td><td>");
 		artifact_list(out, st, first_run);
 		strbuf_adds(out, "</td></tr>\n");
-		distinct_release(&suites);
-		distinct_release(&hosts);
-		distinct_release(&versions);
-		distinct_release(&kernels);
-		distinct_release(&extra);
+		strlist_release(&suites);
+		strlist_release(&hosts);
+		strlist_release(&versions);
+		strlist_release(&kernels);
+		strlist_release(&extra);
 	}
 	strbuf_adds(out, "</tbody></table></div>\n");
-	distinct_release(&cfgs);
+	strlist_release(&cfgs);
+}
+
+/* Closes the previous <dd>, then one <dt>term</dt><dd> with the list. */
+static void dd_list(struct strbuf *out, const char *term, const struct strlist *l)
+{
+	strbuf_addf(out, "</dd>\n<dt>%s</dt><dd>", term);
+	distinct_list(out, l);
 }
 
 static void metadata(struct strbuf *out, const struct rep_set *set, struct store *store)
 {
-	struct distinct suites = { 0 }, hosts = { 0 }, versions = { 0 }, keys = { 0 }, engines = { 0 };
+	struct strlist suites = { 0 }, hosts = { 0 }, versions = { 0 }, keys = { 0 }, engines = { 0 };
 	const char *first = NULL, *last = NULL;
 	size_t counts[5] = { 0 };
 	static const char *const st[5] = { "done", "partial", "failed", "aborted", "running" };
 
 	for (size_t i = 0; i < set->n; i++) {
 		const struct rep_run *r = &set->v[i];
-		distinct_add(&suites, r->suite);
-		distinct_add(&engines, r->engine);
+		strlist_add_distinct(&suites, r->suite);
+		strlist_add_distinct(&engines, r->engine);
 		for (size_t k = 0; k < r->labels.n; k++)
-			distinct_add(&keys, r->labels.v[k].key);
+			strlist_add_distinct(&keys, r->labels.v[k].key);
 		run_hosts_dates(r, &hosts, &versions, &first, &last);
 		for (int k = 0; k < 5; k++)
 			if (!strcmp(r->status, st[k]))
@@ -287,36 +271,32 @@ static void metadata(struct strbuf *out, const struct rep_set *set, struct store
 	for (int k = 0; k < 5; k++)
 		if (counts[k])
 			strbuf_addf(out, ", %zu %s", counts[k], st[k]);
-	strbuf_adds(out, "</dd>\n<dt>suites</dt><dd>");
-	distinct_list(out, &suites);
+	dd_list(out, "suites", &suites);
 	strbuf_adds(out, "</dd>\n<dt>dates</dt><dd>");
 	date_range(out, first, last);
-	strbuf_adds(out, "</dd>\n<dt>hosts</dt><dd>");
-	distinct_list(out, &hosts);
-	strbuf_adds(out, "</dd>\n<dt>fio versions</dt><dd>");
-	distinct_list(out, &versions);
-	strbuf_adds(out, "</dd>\n<dt>engines</dt><dd>");
-	distinct_list(out, &engines);
+	dd_list(out, "hosts", &hosts);
+	dd_list(out, "fio versions", &versions);
+	dd_list(out, "engines", &engines);
 	strbuf_adds(out, "</dd>\n");
 	/* Every label key with its values. */
 	for (size_t k = 0; k < keys.n; k++) {
-		struct distinct vals = { 0 };
+		struct strlist vals = { 0 };
 		for (size_t i = 0; i < set->n; i++)
-			distinct_add(&vals, kvlist_get(&set->v[i].labels, keys.v[k], NULL));
+			strlist_add_distinct(&vals, kvlist_get(&set->v[i].labels, keys.v[k], NULL));
 		strbuf_adds(out, "<dt>label <code>");
 		h(out, keys.v[k]);
 		strbuf_adds(out, "</code></dt><dd>");
 		distinct_list(out, &vals);
 		strbuf_adds(out, "</dd>\n");
-		distinct_release(&vals);
+		strlist_release(&vals);
 	}
 	strbuf_adds(out, "</dl>\n");
 	configurations(out, set, store);
-	distinct_release(&suites);
-	distinct_release(&hosts);
-	distinct_release(&versions);
-	distinct_release(&keys);
-	distinct_release(&engines);
+	strlist_release(&suites);
+	strlist_release(&hosts);
+	strlist_release(&versions);
+	strlist_release(&keys);
+	strlist_release(&engines);
 }
 
 /* ---- ratio table ------------------------------------------------------------------------------------ */

@@ -8,6 +8,7 @@
 #include "report/report.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,38 +36,29 @@ void rep_set_init(struct rep_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
+static const size_t run_strs[] = {
+	offsetof(struct rep_run, suite),       offsetof(struct rep_run, suite_created), offsetof(struct rep_run, name),
+	offsetof(struct rep_run, status),      offsetof(struct rep_run, error),	     offsetof(struct rep_run, engine),
+	offsetof(struct rep_run, started_at),  offsetof(struct rep_run, finished_at),   offsetof(struct rep_run, tool),
+	offsetof(struct rep_run, rw),	       offsetof(struct rep_run, bssplit),	     offsetof(struct rep_run, identity),
+	offsetof(struct rep_run, cpu_source),
+};
+static const size_t host_strs[] = { offsetof(struct rep_host, host), offsetof(struct rep_host, fio_version),
+				     offsetof(struct rep_host, error) };
+
 static void rep_run_release(struct rep_run *r)
 {
-	free(r->suite);
-	free(r->suite_created);
-	free(r->name);
-	free(r->status);
-	free(r->error);
-	free(r->engine);
-	free(r->started_at);
-	free(r->finished_at);
-	free(r->tool);
-	free(r->rw);
-	free(r->bssplit);
-	free(r->identity);
-	free(r->cpu_source);
+	free_members(r, run_strs, sizeof(run_strs) / sizeof(run_strs[0]));
 	cpuview_run_free(r->cpuview);
 	kvlist_release(&r->labels);
-	for (size_t i = 0; i < r->nhosts; i++) {
-		free(r->hosts[i].host);
-		free(r->hosts[i].fio_version);
-		free(r->hosts[i].error);
-	}
-	free(r->hosts);
+	array_free_members(r->hosts, r->nhosts, sizeof(*r->hosts), host_strs, sizeof(host_strs) / sizeof(host_strs[0]));
 }
 
 void rep_set_release(struct rep_set *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->n; i++)
-		rep_run_release(&s->v[i]);
-	free(s->v);
+	ARRAY_RELEASE(s->v, s->n, rep_run_release);
 	rep_set_init(s);
 }
 

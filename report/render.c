@@ -202,6 +202,27 @@ void render_heading(struct strbuf *out, enum rep_format f, int level, const char
 	}
 }
 
+void rgrid_section(struct strbuf *out, enum rep_format f, const char *title, struct rgrid *g,
+		   const char *const *hdr, size_t ncols)
+{
+	render_heading(out, f, 2, title);
+	if (f == FMT_MARKDOWN)
+		strbuf_addc(out, '\n');
+	rgrid_init(g, ncols);
+	rgrid_row(g);
+	for (size_t k = 0; k < ncols; k++)
+		rgrid_set(g, k, hdr[k], f, NULL);
+}
+
+/* Starts a row of g with the run's id in column 0 (sb: scratch). */
+static void grid_run_row(struct rgrid *g, struct strbuf *sb, const struct rep_run *r, enum rep_format f)
+{
+	rgrid_row(g);
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%lld", (long long)r->id);
+	rgrid_set(g, 0, sb->buf, f, NULL);
+}
+
 /* ---- raw-data table ---------------------------------------------------------------------------- */
 
 /* Whether a run of the table has cpu rows of role target: only then the table has a target CPU column. */
@@ -396,21 +417,12 @@ static void runs_text(struct strbuf *out, const struct rep_set *set, enum rep_fo
 	struct strbuf sb;
 	static const char *const hdr[] = { "run", "status", "workload", "labels", "started", "error" };
 
-	render_heading(out, f, 2, "Runs");
-	if (f == FMT_MARKDOWN)
-		strbuf_addc(out, '\n');
-	rgrid_init(&grid, 6);
-	rgrid_row(&grid);
-	for (int k = 0; k < 6; k++)
-		rgrid_set(&grid, (size_t)k, hdr[k], f, NULL);
+	rgrid_section(out, f, "Runs", &grid, hdr, 6);
 	strbuf_init(&sb);
 	for (size_t i = 0; i < set->n; i++) {
 		const struct rep_run *r = &set->v[i];
 
-		rgrid_row(&grid);
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%lld", (long long)r->id);
-		rgrid_set(&grid, 0, sb.buf, f, NULL);
+		grid_run_row(&grid, &sb, r, f);
 		rgrid_set(&grid, 1, r->status, f,
 			 strcmp(r->status, "done") ? (strcmp(r->status, "partial") ? "31" : "33") : NULL);
 		rgrid_set(&grid, 2, r->name, f, NULL);
@@ -426,28 +438,19 @@ static void runs_text(struct strbuf *out, const struct rep_set *set, enum rep_fo
 	rgrid_release(&grid);
 	strbuf_addc(out, '\n');
 
-	render_heading(out, f, 2, "Hosts");
-	if (f == FMT_MARKDOWN)
-		strbuf_addc(out, '\n');
 	{
 		/* fio's own usr/sys of its jobs (not a whole-host measurement): named as such */
 		static const char *const h2[] = { "run", "host", "fio", "start offset ms", "IOPS", "MiB/s",
 						  "fio usr %", "fio sys %", "error" };
-		rgrid_init(&grid, 9);
-		rgrid_row(&grid);
-		for (int k = 0; k < 9; k++) {
-			rgrid_set(&grid, (size_t)k, h2[k], f, NULL);
+		rgrid_section(out, f, "Hosts", &grid, h2, 9);
+		for (int k = 0; k < 9; k++)
 			grid.right[k] = k >= 3 && k <= 7;
-		}
 		for (size_t i = 0; i < set->n; i++) {
 			const struct rep_run *r = &set->v[i];
 			for (size_t h = 0; h < r->nhosts; h++) {
 				const struct rep_host *x = &r->hosts[h];
 
-				rgrid_row(&grid);
-				strbuf_reset(&sb);
-				strbuf_addf(&sb, "%lld", (long long)r->id);
-				rgrid_set(&grid, 0, sb.buf, f, NULL);
+				grid_run_row(&grid, &sb, r, f);
 				rgrid_set(&grid, 1, !strcmp(x->host, "*") ? "* (all)" : x->host, f, NULL);
 				rgrid_set(&grid, 2, x->fio_version ? x->fio_version : "-", f, NULL);
 				rgrid_num(&grid, 3, x->start_offset_ms, 1, f);
@@ -590,6 +593,40 @@ static void json_str_or_null(struct strbuf *out, const char *s)
 		strbuf_adds(out, "null");
 }
 
+/* An object opened with its first member, "key": and the string; after a comma unless it is the first (i 0). */
+static void json_open_str(struct strbuf *out, size_t i, const char *key, const char *v)
+{
+	strbuf_addf(out, "%s{\"%s\":", i ? "," : "", key);
+	esc_json(out, v);
+}
+
+/* A further member ,"key": and the string (or null when `nullable` and v is NULL). */
+static void json_member(struct strbuf *out, const char *key, const char *v, int nullable)
+{
+	strbuf_addf(out, ",\"%s\":", key);
+	if (nullable)
+		json_str_or_null(out, v);
+	else
+		esc_json(out, v);
+}
+
+/* The object of host h of a run (`report -v` JSON). */
+static void json_host(struct strbuf *out, size_t h, const struct rep_host *x)
+{
+	static const char *const num_keys[] = { "start_offset_ms", "iops", "mbps", "usr_cpu_pct", "sys_cpu_pct" };
+	const double num[] = { x->start_offset_ms, x->iops, x->mbps, x->usr_cpu_pct, x->sys_cpu_pct };
+
+	json_open_str(out, h, "host", x->host);
+	json_member(out, "fio_version", x->fio_version, 1);
+	for (size_t k = 0; k < sizeof(num) / sizeof(num[0]); k++) {
+		strbuf_addf(out, ",\"%s\":", num_keys[k]);
+		render_exact(out, num[k], "null");
+	}
+	strbuf_addf(out, ",\"error_code\":%d", x->error_code);
+	json_member(out, "error", x->error, 1);
+	strbuf_addc(out, '}');
+}
+
 static void json_runs(struct strbuf *out, const struct rep_set *set)
 {
 	strbuf_adds(out, ",\"runs\":[");
@@ -597,42 +634,28 @@ static void json_runs(struct strbuf *out, const struct rep_set *set)
 		const struct rep_run *r = &set->v[i];
 		strbuf_addf(out, "%s{\"id\":%lld,\"suite\":", i ? "," : "", (long long)r->id);
 		esc_json(out, r->suite ? r->suite : "");
-		strbuf_adds(out, ",\"workload\":");
-		esc_json(out, r->name);
-		strbuf_adds(out, ",\"status\":");
-		esc_json(out, r->status);
-		strbuf_adds(out, ",\"error\":");
-		json_str_or_null(out, r->error);
-		strbuf_adds(out, ",\"started_at\":");
-		json_str_or_null(out, r->started_at);
+		json_member(out, "workload", r->name, 0);
+		json_member(out, "status", r->status, 0);
+		json_member(out, "error", r->error, 1);
+		json_member(out, "started_at", r->started_at, 1);
 		strbuf_adds(out, ",\"labels\":");
 		render_json_labels(out, &r->labels);
 		strbuf_adds(out, ",\"hosts\":[");
-		for (size_t h = 0; h < r->nhosts; h++) {
-			const struct rep_host *x = &r->hosts[h];
-			strbuf_adds(out, h ? ",{\"host\":" : "{\"host\":");
-			esc_json(out, x->host);
-			strbuf_adds(out, ",\"fio_version\":");
-			json_str_or_null(out, x->fio_version);
-			strbuf_adds(out, ",\"start_offset_ms\":");
-			render_exact(out, x->start_offset_ms, "null");
-			strbuf_adds(out, ",\"iops\":");
-			render_exact(out, x->iops, "null");
-			strbuf_adds(out, ",\"mbps\":");
-			render_exact(out, x->mbps, "null");
-			strbuf_adds(out, ",\"usr_cpu_pct\":");
-			render_exact(out, x->usr_cpu_pct, "null");
-			strbuf_adds(out, ",\"sys_cpu_pct\":");
-			render_exact(out, x->sys_cpu_pct, "null");
-			strbuf_addf(out, ",\"error_code\":%d,\"error\":", x->error_code);
-			json_str_or_null(out, x->error);
-			strbuf_addc(out, '}');
-		}
+		for (size_t h = 0; h < r->nhosts; h++)
+			json_host(out, h, &r->hosts[h]);
 		strbuf_adds(out, "],\"cpu_disks\":");
 		cpuview_json(out, r->cpuview);
 		strbuf_addc(out, '}');
 	}
 	strbuf_addc(out, ']');
+}
+
+/* A label group's object up to its rows: {"labels":{...},"rows":[ (after a comma unless gi is 0). */
+static void json_group_open(struct strbuf *out, size_t gi, const struct kvlist *keys)
+{
+	strbuf_adds(out, gi ? ",{\"labels\":" : "{\"labels\":");
+	render_json_labels(out, keys);
+	strbuf_adds(out, ",\"rows\":[");
 }
 
 static void table_json(struct strbuf *out, const struct rep_table *t, const struct rep_set *set, int verbose)
@@ -642,13 +665,12 @@ static void table_json(struct strbuf *out, const struct rep_table *t, const stru
 	strbuf_adds(out, "{\"groups\":[");
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct rep_group *g = &t->v[gi];
-		strbuf_adds(out, gi ? ",{\"labels\":" : "{\"labels\":");
-		render_json_labels(out, &g->keys);
-		strbuf_adds(out, ",\"rows\":[");
+
+		json_group_open(out, gi, &g->keys);
 		for (size_t ri = 0; ri < g->n; ri++) {
 			const struct rep_row *row = &g->rows[ri];
-			strbuf_adds(out, ri ? ",{\"workload\":" : "{\"workload\":");
-			esc_json(out, row->name);
+
+			json_open_str(out, ri, "workload", row->name);
 			strbuf_addf(out, ",\"runs\":%zu,\"partial\":%s,\"run_ids\":[", row->nruns,
 				    row->partial ? "true" : "false");
 			for (size_t k = 0; k < row->nruns; k++)
@@ -792,14 +814,21 @@ static const struct rep_run *row_run(const struct cmp_row *row)
 	return row->a ? row->a->runs[0] : row->b->runs[0];
 }
 
+/* The start of a comparison's CSV header: the label columns (into keys, kvlist_release()d by the caller), then
+ * the fixed columns `cols`. */
+static void cmp_csv_header(struct strbuf *out, const struct cmp_table *t, struct kvlist *keys, const char *cols)
+{
+	kvlist_init(keys);
+	key_union(keys, &t->sides[0].by, t->v, t->n, sizeof(t->v[0]), offsetof(struct cmp_group, keys));
+	csv_cells(out, keys, NULL);
+	strbuf_adds(out, cols);
+}
+
 static void compare_csv(struct strbuf *out, const struct cmp_table *t)
 {
 	struct kvlist keys;
 
-	kvlist_init(&keys);
-	key_union(&keys, &t->sides[0].by, t->v, t->n, sizeof(t->v[0]), offsetof(struct cmp_group, keys));
-	csv_cells(out, &keys, NULL);
-	strbuf_adds(out, "workload,tool,bs,read_pct,random_pct,status,only,runs_a,runs_b");
+	cmp_csv_header(out, t, &keys, "workload,tool,bs,read_pct,random_pct,status,only,runs_a,runs_b");
 	for (int k = 0; k < RM_NR; k++) {
 		const char *n = rep_metrics[ratio_order[k]].key;
 		strbuf_addf(out, ",%s_a,%s_b,%s_ratio", n, n, n);
@@ -858,14 +887,24 @@ static void json_by_value(struct strbuf *out, const struct cmp_table *t, const s
 	}
 }
 
+/* A comparison row's object up to its sides: workload, match, status and the value of an unmatched row. */
+static void cmp_row_json_open(struct strbuf *out, const struct cmp_table *t, size_t ri, const struct cmp_row *row)
+{
+	json_open_str(out, ri, "workload", row->workload);
+	json_member(out, "match", row->match, 0);
+	strbuf_addf(out, ",\"status\":\"%s\",\"only\":", row->a && row->b ? "matched" : "unmatched");
+	if (row->a && row->b)
+		strbuf_adds(out, "null");
+	else
+		esc_json(out, row->a ? t->a : t->b);
+}
+
 static void compare_json(struct strbuf *out, const struct cmp_table *t)
 {
 	strbuf_adds(out, "{\"compare\":{\"key\":");
 	esc_json(out, t->key);
-	strbuf_adds(out, ",\"a\":");
-	esc_json(out, t->a);
-	strbuf_adds(out, ",\"b\":");
-	esc_json(out, t->b);
+	json_member(out, "a", t->a, 0);
+	json_member(out, "b", t->b, 0);
 	strbuf_adds(out, ",\"values\":[");
 	for (size_t i = 0; i < t->nvals; i++) {
 		if (i)
@@ -880,20 +919,12 @@ static void compare_json(struct strbuf *out, const struct cmp_table *t)
 		    t->unmatched);
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct cmp_group *g = &t->v[gi];
-		strbuf_adds(out, gi ? ",{\"labels\":" : "{\"labels\":");
-		render_json_labels(out, &g->keys);
-		strbuf_adds(out, ",\"rows\":[");
+
+		json_group_open(out, gi, &g->keys);
 		for (size_t ri = 0; ri < g->n; ri++) {
 			const struct cmp_row *row = &g->rows[ri];
-			strbuf_adds(out, ri ? ",{\"workload\":" : "{\"workload\":");
-			esc_json(out, row->workload);
-			strbuf_adds(out, ",\"match\":");
-			esc_json(out, row->match);
-			strbuf_addf(out, ",\"status\":\"%s\",\"only\":", row->a && row->b ? "matched" : "unmatched");
-			if (row->a && row->b)
-				strbuf_adds(out, "null");
-			else
-				esc_json(out, row->a ? t->a : t->b);
+
+			cmp_row_json_open(out, t, ri, row);
 			for (int s = 0; s < 2; s++) {
 				const struct rep_row *x = s ? row->b : row->a;
 				strbuf_adds(out, s ? ",\"b\":" : ",\"a\":");
@@ -1065,10 +1096,7 @@ static void compare_csv_n(struct strbuf *out, const struct cmp_table *t)
 {
 	struct kvlist keys;
 
-	kvlist_init(&keys);
-	key_union(&keys, &t->sides[0].by, t->v, t->n, sizeof(t->v[0]), offsetof(struct cmp_group, keys));
-	csv_cells(out, &keys, NULL);
-	strbuf_adds(out, "workload,tool,bs,read_pct,random_pct,status,value,baseline,runs");
+	cmp_csv_header(out, t, &keys, "workload,tool,bs,read_pct,random_pct,status,value,baseline,runs");
 	for (int k = 0; k < RM_NR; k++)
 		strbuf_addf(out, ",%s,%s_ratio", rep_metrics[ratio_order[k]].key, rep_metrics[ratio_order[k]].key);
 	strbuf_adds(out, "\r\n");

@@ -74,5 +74,9 @@ void rgrid_num(struct rgrid *g, size_t col, double v, int decimals, enum rep_for
 void rgrid_print(struct strbuf *out, const struct rgrid *g, enum rep_format f, int color);
 /* A section heading: "== TITLE" (level <= 2) or "-- TITLE" in text, "### TITLE" in Markdown, <h3> in HTML. */
 void render_heading(struct strbuf *out, enum rep_format f, int level, const char *raw);
+/* A level-2 section of a table: its heading (with one more blank line in Markdown), then g initialised with
+ * ncols columns and the header row hdr[0..ncols). */
+void rgrid_section(struct strbuf *out, enum rep_format f, const char *title, struct rgrid *g,
+		   const char *const *hdr, size_t ncols);
 
 #endif

@@ -186,6 +186,7 @@ static long critical_normal(double mu, double sd, double alpha, double *conf)
 
 /* ---- exact p-values with midranks (permutation distribution of the rank sum) ------------------ */
 
+/* A value with its index: sorted by value, ties in index order (the sort is stable in effect). */
 struct ranked {
 	double v;
 	size_t idx;
@@ -195,9 +196,9 @@ static int cmp_ranked(const void *a, const void *b)
 {
 	const struct ranked *x = a, *y = b;
 
-	if (x->v != y->v)
-		return (x->v > y->v) - (x->v < y->v);
-	return (x->idx > y->idx) - (x->idx < y->idx);
+	if (x->v == y->v)
+		return (x->idx > y->idx) - (x->idx < y->idx);
+	return (x->v > y->v) - (x->v < y->v);
 }
 
 /* Doubled midranks (1-based ranks times 2) of v[0..n-1] into r2; returns the tie term sum(t^3 - t). */
@@ -351,6 +352,16 @@ out:
 
 /* ---- Hodges-Lehmann with intervals ------------------------------------------------------------- */
 
+/* The shift's interval from the sorted estimates e[0..n) and the critical rank c (none: unbounded). */
+static void shift_bounds(struct stats_shift *out, const double *e, size_t n, long c, double achieved)
+{
+	int in = c >= 0 && (size_t)c < n;
+
+	out->lo = in ? e[c] : -INFINITY;
+	out->hi = in ? e[n - 1 - (size_t)c] : INFINITY;
+	out->conf = achieved;
+}
+
 int stats_mw_shift(const double *x, size_t nx, const double *y, size_t ny, double conf, struct stats_shift *out,
 		   struct errbuf *err)
 {
@@ -386,14 +397,7 @@ int stats_mw_shift(const double *x, size_t nx, const double *y, size_t ny, doubl
 		c = critical_normal(mu, sd, alpha, &achieved);
 		exact_ci = 0;
 	}
-	if (c >= 0 && (size_t)c < nd) {
-		out->lo = diff[c];
-		out->hi = diff[nd - 1 - (size_t)c];
-	} else {
-		out->lo = -INFINITY;
-		out->hi = INFINITY;
-	}
-	out->conf = achieved;
+	shift_bounds(out, diff, nd, c, achieved);
 	out->p = mw_pvalue(x, nx, y, ny, &exact_p);
 	out->exact = exact_ci && exact_p;
 	out->nx = nx;
@@ -435,14 +439,7 @@ int stats_wsr_shift(const double *d, size_t n, double conf, struct stats_shift *
 		c = critical_normal(mu, sd, alpha, &achieved);
 		exact_ci = 0;
 	}
-	if (c >= 0 && (size_t)c < nw) {
-		out->lo = walsh[c];
-		out->hi = walsh[nw - 1 - (size_t)c];
-	} else {
-		out->lo = -INFINITY;
-		out->hi = INFINITY;
-	}
-	out->conf = achieved;
+	shift_bounds(out, walsh, nw, c, achieved);
 	out->p = wsr_pvalue(d, n, &exact_p);
 	out->exact = exact_ci && exact_p;
 	out->nx = out->ny = n;
@@ -452,45 +449,31 @@ int stats_wsr_shift(const double *d, size_t n, double conf, struct stats_shift *
 
 /* ---- Benjamini-Hochberg ----------------------------------------------------------------------- */
 
-struct pidx {
-	double p;
-	size_t i;
-};
-
-static int cmp_pidx(const void *a, const void *b)
-{
-	const struct pidx *x = a, *y = b;
-
-	if (x->p != y->p)
-		return (x->p > y->p) - (x->p < y->p);
-	return (x->i > y->i) - (x->i < y->i);
-}
-
 void stats_bh_adjust(const double *p, size_t n, double *q)
 {
-	struct pidx *v = xmalloc((n ? n : 1) * sizeof(*v));
+	struct ranked *v = xmalloc((n ? n : 1) * sizeof(*v));
 	size_t m = 0;
 	double run = 1;
 
 	for (size_t i = 0; i < n; i++)
 		if (!isnan(p[i])) {
-			v[m].p = p[i];
-			v[m].i = i;
+			v[m].v = p[i];
+			v[m].idx = i;
 			m++;
 		}
-	qsort(v, m, sizeof(*v), cmp_pidx);
+	qsort(v, m, sizeof(*v), cmp_ranked);
 	/* q_(k) = min over j >= k of p_(j) * m / j, from the largest p down */
 	for (size_t k = m; k >= 1; k--) {
-		double adj = v[k - 1].p * (double)m / (double)k;
+		double adj = v[k - 1].v * (double)m / (double)k;
 		if (adj < run)
 			run = adj;
-		v[k - 1].p = run;
+		v[k - 1].v = run;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (isnan(p[i]))
 			q[i] = NAN;
 	for (size_t k = 0; k < m; k++)
-		q[v[k].i] = v[k].p;
+		q[v[k].idx] = v[k].v;
 	free(v);
 }
 

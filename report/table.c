@@ -10,12 +10,14 @@
 #include "report/report.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/strbuf.h"
 #include "core/units.h"
+#include "report/strlist.h"
 
 /* Whether the identity text holds an item `key` (items are "key=value" joined by '|'). */
 static int identity_has(const char *id, const char *key)
@@ -111,9 +113,7 @@ static struct rep_group *find_group(struct rep_table *t, const struct kvlist *ke
 	for (size_t i = 0; i < t->n; i++)
 		if (keys_equal(&t->v[i].keys, keys))
 			return &t->v[i];
-	ARRAY_GROW(t->v, t->cap, t->n + 1);
-	g = &t->v[t->n++];
-	memset(g, 0, sizeof(*g));
+	g = ARRAY_PUSH_ZEROED(t->v, t->cap, t->n);
 	kvlist_init(&g->keys);
 	kvlist_copy(&g->keys, keys);
 	g->title = keys_title(keys);
@@ -129,9 +129,7 @@ static struct rep_row *find_row(struct rep_group *g, const struct rep_run *r)
 	for (size_t i = 0; i < g->n; i++)
 		if (!strcmp(g->rows[i].name, r->name) && !strcmp(g->rows[i].runs[0]->identity, r->identity))
 			return &g->rows[i];
-	ARRAY_GROW(g->rows, g->cap, g->n + 1);
-	row = &g->rows[g->n++];
-	memset(row, 0, sizeof(*row));
+	row = ARRAY_PUSH_ZEROED(g->rows, g->cap, g->n);
 	row->name = xstrdup(r->name);
 	row->match = xstrdup(r->name);
 	return row;
@@ -274,22 +272,21 @@ void rep_table_build(struct rep_table *t, const struct rep_set *set, const struc
 	finish_rows(t);
 }
 
+static const size_t rep_row_ptrs[] = { offsetof(struct rep_row, name), offsetof(struct rep_row, match),
+					offsetof(struct rep_row, runs) };
+
+static void rep_group_release(struct rep_group *g)
+{
+	array_free_members(g->rows, g->n, sizeof(*g->rows), rep_row_ptrs, sizeof(rep_row_ptrs) / sizeof(rep_row_ptrs[0]));
+	free(g->title);
+	kvlist_release(&g->keys);
+}
+
 void rep_table_release(struct rep_table *t)
 {
 	if (!t)
 		return;
-	for (size_t gi = 0; gi < t->n; gi++) {
-		struct rep_group *g = &t->v[gi];
-		for (size_t ri = 0; ri < g->n; ri++) {
-			free(g->rows[ri].name);
-			free(g->rows[ri].match);
-			free(g->rows[ri].runs);
-		}
-		free(g->rows);
-		free(g->title);
-		kvlist_release(&g->keys);
-	}
-	free(t->v);
+	ARRAY_RELEASE(t->v, t->n, rep_group_release);
 	kvlist_release(&t->by);
 	memset(t, 0, sizeof(*t));
 }
@@ -407,9 +404,7 @@ static void cmp_add_row(struct cmp_table *t, struct cmp_group *g, const struct r
 
 	for (size_t i = 0; i < t->nvals && !first; i++)
 		first = at[i];
-	ARRAY_GROW(g->rows, g->cap, g->n + 1);
-	row = &g->rows[g->n++];
-	memset(row, 0, sizeof(*row));
+	row = ARRAY_PUSH_ZEROED(g->rows, g->cap, g->n);
 	row->at = xcalloc(t->nvals, sizeof(*row->at));
 	row->ratios = xcalloc(t->nvals, sizeof(*row->ratios));
 	memcpy(row->at, at, t->nvals * sizeof(*at));
@@ -443,9 +438,7 @@ static struct cmp_group *cmp_group_for(struct cmp_table *t, const struct rep_gro
 	for (size_t i = 0; i < t->n; i++)
 		if (keys_equal(&t->v[i].keys, &src->keys))
 			return &t->v[i];
-	ARRAY_GROW(t->v, t->cap, t->n + 1);
-	g = &t->v[t->n++];
-	memset(g, 0, sizeof(*g));
+	g = ARRAY_PUSH_ZEROED(t->v, t->cap, t->n);
 	kvlist_init(&g->keys);
 	kvlist_copy(&g->keys, &src->keys);
 	g->title = xstrdup(src->title);
@@ -536,29 +529,27 @@ int cmp_build_n(struct cmp_table *t, const struct rep_set *set, const char *key,
 	return 0;
 }
 
+static const size_t cmp_row_ptrs[] = { offsetof(struct cmp_row, workload), offsetof(struct cmp_row, match),
+					offsetof(struct cmp_row, at), offsetof(struct cmp_row, ratios) };
+
+static void cmp_group_release(struct cmp_group *g)
+{
+	array_free_members(g->rows, g->n, sizeof(*g->rows), cmp_row_ptrs, sizeof(cmp_row_ptrs) / sizeof(cmp_row_ptrs[0]));
+	free(g->title);
+	kvlist_release(&g->keys);
+}
+
 void cmp_release(struct cmp_table *t)
 {
+	size_t nsides, nvals;
+
 	if (!t)
 		return;
-	for (size_t gi = 0; gi < t->n; gi++) {
-		struct cmp_group *g = &t->v[gi];
-		for (size_t ri = 0; ri < g->n; ri++) {
-			free(g->rows[ri].workload);
-			free(g->rows[ri].match);
-			free(g->rows[ri].at);
-			free(g->rows[ri].ratios);
-		}
-		free(g->rows);
-		free(g->title);
-		kvlist_release(&g->keys);
-	}
-	free(t->v);
-	for (size_t s = 0; t->sides && s < t->nvals; s++)
-		rep_table_release(&t->sides[s]);
-	free(t->sides);
-	for (size_t s = 0; t->vals && s < t->nvals; s++)
-		free(t->vals[s]);
-	free(t->vals);
+	nsides = t->sides ? t->nvals : 0;
+	nvals = t->vals ? t->nvals : 0;
+	ARRAY_RELEASE(t->v, t->n, cmp_group_release);
+	ARRAY_RELEASE(t->sides, nsides, rep_table_release);
+	ARRAY_RELEASE(t->vals, nvals, strlist_free_str);
 	free(t->key);
 	free(t->a);
 	free(t->b);

@@ -5,6 +5,7 @@
 #include "report/trend.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,9 @@
 #include <cjson/cJSON.h>
 
 #include "report/escape.h"
+#include "report/json_print.h"
 #include "report/stats.h"
+#include "report/strlist.h"
 
 void trend_opts_default(struct trend_opts *o)
 {
@@ -215,21 +218,21 @@ void trend_init(struct trend *t, const struct trend_opts *o, enum rep_metric m, 
 	t->order_key = xstrdup(order_key ? order_key : "started_at");
 }
 
+static const size_t series_ptrs[] = { offsetof(struct trend_series, chg), offsetof(struct trend_series, seg_mean),
+				       offsetof(struct trend_series, workload), offsetof(struct trend_series, identity) };
+static const size_t point_strs[] = { offsetof(struct trend_point, order) };
+
+static void series_release(struct trend_series *s)
+{
+	array_free_members(s->pts, s->n, sizeof(*s->pts), point_strs, 1);
+	free_members(s, series_ptrs, sizeof(series_ptrs) / sizeof(series_ptrs[0]));
+}
+
 void trend_release(struct trend *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->n; i++) {
-		struct trend_series *s = &t->v[i];
-		for (size_t k = 0; k < s->n; k++)
-			free(s->pts[k].order);
-		free(s->pts);
-		free(s->chg);
-		free(s->seg_mean);
-		free(s->workload);
-		free(s->identity);
-	}
-	free(t->v);
+	ARRAY_RELEASE(t->v, t->n, series_release);
 	free(t->order_key);
 	memset(t, 0, sizeof(*t));
 }
@@ -249,9 +252,7 @@ static struct trend_series *series_for(struct trend *t, const struct rep_run *r)
 	for (size_t i = 0; i < t->n; i++)
 		if (!strcmp(t->v[i].identity, r->identity))
 			return &t->v[i];
-	ARRAY_GROW(t->v, t->cap, t->n + 1);
-	s = &t->v[t->n++];
-	memset(s, 0, sizeof(*s));
+	s = ARRAY_PUSH_ZEROED(t->v, t->cap, t->n);
 	s->identity = xstrdup(r->identity);
 	s->workload = xstrdup(r->name ? r->name : r->identity);
 	return s;
@@ -548,7 +549,6 @@ static cJSON *series_json(const struct trend *t, const struct trend_series *s)
 void trend_render_json(const struct trend *t, struct strbuf *out)
 {
 	cJSON *root = cJSON_CreateObject(), *opts = cJSON_CreateObject(), *series = cJSON_CreateArray();
-	char *text;
 
 	cJSON_AddStringToObject(root, "outcome", trend_regressed(t) ? "REGRESSION" : "OK");
 	cJSON_AddStringToObject(root, "metric", rep_metrics[t->metric].key);
@@ -562,11 +562,5 @@ void trend_render_json(const struct trend *t, struct strbuf *out)
 		cJSON_AddItemToArray(series, series_json(t, &t->v[i]));
 	cJSON_AddItemToObject(root, "series", series);
 	cJSON_AddNumberToObject(root, "skipped_runs", (double)t->skipped);
-	text = cJSON_Print(root);
-	if (text) {
-		strbuf_adds(out, text);
-		strbuf_addc(out, '\n');
-		free(text);
-	}
-	cJSON_Delete(root);
+	json_print_delete(out, root);
 }

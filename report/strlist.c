@@ -1,0 +1,46 @@
+/*
+ * strlist: a growing list of owned strings (strlist.h).
+ */
+#include "report/strlist.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+
+void *array_push_zeroed(void **p, size_t *cap, size_t *n, size_t size)
+{
+	char *e;
+
+	array_grow(p, cap, *n + 1, size);
+	e = (char *)*p + *n * size;
+	(*n)++;
+	return memset(e, 0, size);
+}
+
+void strlist_add(struct strlist *l, const char *s)
+{
+	ARRAY_GROW(l->v, l->cap, l->n + 1);
+	l->v[l->n++] = xstrdup(s);
+}
+
+void strlist_add_distinct(struct strlist *l, const char *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return;
+	strlist_add(l, s);
+}
+
+void strlist_free_str(char **s)
+{
+	free(*s);
+}
+
+void strlist_release(struct strlist *l)
+{
+	ARRAY_RELEASE(l->v, l->n, strlist_free_str);
+	l->cap = 0;
+}
