@@ -138,22 +138,19 @@ static void test_curve_points(void **state)
 	}
 }
 
-static void test_sweep_until(void **state)
+/* One sweep iodepth=1,...,128 until p99 > 10 ms on 8 units x 1 ms fixed; returns the points run (n). */
+static size_t sweep_once(struct method_point *pts, int *stop)
 {
 	struct method_sweep s;
 	struct method_until u;
-	struct method_point pts[METHOD_MAX_POINTS];
 	struct errbuf err;
 	size_t n = 0;
-	int stop = -1;
 
-	(void)state;
-	if (!so[0])
-		skip();
 	errbuf_init(&err);
 	assert_int_equal(method_sweep_parse("iodepth=1,2,4,8,16,32,64,128", &s, &err), 0);
 	assert_int_equal(method_until_parse("p99>10ms", &u, &err), 0);
-	while (n < s.n && stop < 0) {
+	*stop = -1;
+	while (n < s.n && *stop < 0) {
 		char *opts = xasprintf("size=64g\nrw=randread\nbs=4k\ntime_based=1\nramp_time=300ms\nruntime=2\n"
 				       "sim_units=8\nsim_lat=1ms\n%s=%.0f", s.option, s.v[n]);
 
@@ -162,12 +159,36 @@ static void test_sweep_until(void **state)
 		print_message("iodepth %3.0f: %6.0f IOPS, mean %.3f ms, p99 %.3f ms\n", s.v[n], pts[n].iops,
 			      pts[n].lat_ms, pts[n].p99_ms);
 		n++;
-		stop = method_sweep_stop(&u, 1, pts, n);
+		*stop = method_sweep_stop(&u, 1, pts, n);
 	}
-	assert_int_equal(stop, 0);
-	/* the model: iodepth 128 (p99 16 ms) is the first past 10 ms; 64 is at 8 ms */
-	if (s.v[n - 1] != 128)
-		fail_msg("the sweep stopped at iodepth %.0f (p99 %.3f ms), the model says 128", s.v[n - 1],
+	return n;
+}
+
+/*
+ * The model: iodepth 128 (p99 16 ms) is the first point past 10 ms; 64 is at 8 ms. A stalled machine only ever
+ * slows a point (an early stop), so an early stop gets up to three sweeps; a sweep that never stops, or one that
+ * passes 128, fails at once.
+ */
+static void test_sweep_until(void **state)
+{
+	struct method_point pts[METHOD_MAX_POINTS];
+	static const double qd[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+	size_t n = 0;
+	int stop = -1;
+
+	(void)state;
+	if (!so[0])
+		skip();
+	for (int attempt = 1; attempt <= 3; attempt++) {
+		n = sweep_once(pts, &stop);
+		assert_int_equal(stop, 0);
+		if (qd[n - 1] == 128)
+			break;
+		print_message("attempt %d: the sweep stopped early at iodepth %.0f (p99 %.3f ms), the model says 128\n",
+			      attempt, qd[n - 1], pts[n - 1].p99_ms);
+	}
+	if (qd[n - 1] != 128)
+		fail_msg("the sweep stopped at iodepth %.0f (p99 %.3f ms) in three sweeps, the model says 128", qd[n - 1],
 			 pts[n - 1].p99_ms);
 	for (size_t i = 0; i + 1 < n; i++)
 		assert_true(pts[i].p99_ms <= 10.0);
