@@ -9,8 +9,8 @@
 #     stops is checked against the stored figures, not the model.
 #  2. the same sweep scaled by 10 (1 ms device time, --until 'p99>10ms'), where stalls are small: the model says
 #     iodepth 128 (16 ms; 64 gives 8 ms).
-#  3. the sim transport presets iser and nvmeof-rdma (docs/sim.md), labelled transport=..., so that a report reads
-#     "max IOPS at p99 <= 1 ms" per transport; the figures are printed from the store.
+#  3. the sim transport presets iser and nvmeof-rdma (docs/sim.md), labelled transport=...: "max IOPS at p99 <= 1 ms"
+#     per transport from the store against the presets' model, and the report's table of it.
 set -euo pipefail
 . "$BENCH_SRC/tests/lib/common.sh"
 [ -f "$BENCH_BUILD/engines/sim/bench_sim.so" ] || { echo "method_sweep: no sim engine (-DBENCH_SIM=OFF): nothing to test"; exit 0; }
@@ -77,26 +77,51 @@ case "$(cat scaled.stop)" in
   *) fail "scaled sweep stops at iodepth $(cat scaled.stop), the model says $model" ;;
 esac
 
-# 3: both transports into one database, as a study would store them
-for t in iser nvmeof-rdma; do
-  "$BENCH" run --db transports.db sweep.fio --engine sim --no-collectors -q --sweep iodepth=$points \
-    --until 'p99>1ms' --engine-opt sim_preset=$t --label transport=$t 2>"$t.err" || { cat "$t.err"; fail "$t sweep"; }
-done
-expect_eq "both transports stored" "$(q transports.db "SELECT COUNT(DISTINCT value) FROM run_label WHERE key = 'transport'")" 2
-q transports.db "SELECT l.value, (SELECT value FROM run_label WHERE run_id = r.id AND key = 'sweep.iodepth'), x.iops,
-                   (SELECT MAX(p.value_ns) FROM result y JOIN result_pct p ON p.result_id = y.id
-                     WHERE y.run_id = r.id AND y.host = '*' AND y.job = '*' AND y.ddir IN ('read', 'write')
-                       AND ABS(p.pct - 99) < 1e-4)
-                 FROM run r JOIN run_label l ON l.run_id = r.id AND l.key = 'transport'
-                 JOIN result x ON x.run_id = r.id AND x.host = '*' AND x.job = '*' AND x.ddir = 'total'" |
-  python3 -c '
+# 3: both transports into one database, as a study would store them, and "max IOPS at p99 <= 1 ms" of each
+# against the model of its preset (docs/sim.md "Presets": device 64 units of lognormal 80 us capped at 700,000
+# IOPS; nvmeof-rdma has no link IOPS cap, iser's link caps it at 400,000; 4 KiB over 12.5e9 B/s is 3 million):
+# the plateau is min(the caps, units / device time), reached below iodepth 128 where p99 stays under 1 ms.
+# This machine's fio and sim share 2 cores, so the achieved rate can fall short of a cap (never pass it): the
+# check is iser within -10 %..+2 % of its cap, nvmeof-rdma within -20 %..+2 %, and nvmeof-rdma ahead of iser
+# by at least 30 % (the model: 1.75). A short miss is a slow machine, so it gets up to three tries.
+model() { python3 -c '
 import sys
-best = {}
-for l in sys.stdin:
-    t, qd, iops, p99 = l.rstrip("\n").split("|")
-    best.setdefault(t, [0, 0])[1] += 1
-    if float(p99) <= 1e6 and float(iops) > best[t][0]:
-        best[t][0] = float(iops)
-for t, (b, n) in sorted(best.items()):
-    print("  %s: %d points stored; max IOPS at p99 <= 1 ms: %s" % (t, n, "%.0f" % b if b else "no point qualifies"))'
+units, dev_s, dev_cap, link_bw, bs = 64, 80e-6, 700000, 12.5e9, 4096
+link_iops = {"iser": 400000, "nvmeof-rdma": float("inf")}[sys.argv[1]]
+print("%.0f" % min(dev_cap, units / dev_s, link_iops, link_bw / bs))' "$1"; }
+best() { # best DB TRANSPORT: the highest stored IOPS of a point whose p99 <= 1 ms
+  q "$1" "SELECT MAX(x.iops) FROM run r JOIN run_label l ON l.run_id = r.id AND l.key = 'transport' AND l.value = '$2'
+            JOIN result x ON x.run_id = r.id AND x.host = '*' AND x.job = '*' AND x.ddir = 'total'
+           WHERE (SELECT MAX(p.value_ns) FROM result y JOIN result_pct p ON p.result_id = y.id
+                   WHERE y.run_id = r.id AND y.host = '*' AND y.job = '*' AND y.ddir IN ('read', 'write')
+                     AND ABS(p.pct - 99) < 1e-4) <= 1000000"; }
+verdict=""
+for attempt in 1 2 3; do
+  rm -f transports.db
+  for t in iser nvmeof-rdma; do
+    "$BENCH" run --db transports.db sweep.fio --engine sim --no-collectors -q --sweep iodepth=$points \
+      --until 'p99>1ms' --engine-opt sim_preset=$t --label transport=$t 2>"$t.err" || { cat "$t.err"; fail "$t sweep"; }
+  done
+  expect_eq "both transports stored" "$(q transports.db "SELECT COUNT(DISTINCT value) FROM run_label WHERE key = 'transport'")" 2
+  verdict=$(python3 -c '
+import sys
+bi, bn, mi, mn = (float(x or 0) for x in sys.argv[1:5])
+print("  iser: max IOPS at p99 <= 1 ms %.0f (model %.0f, %+.1f %%); nvmeof-rdma %.0f (model %.0f, %+.1f %%); ratio %.2f (model %.2f)"
+      % (bi, mi, (bi / mi - 1) * 100, bn, mn, (bn / mn - 1) * 100, bn / bi if bi else 0, mn / mi), file=sys.stderr)
+over = bi > mi * 1.02 or bn > mn * 1.02
+ok = 0.90 * mi <= bi and 0.80 * mn <= bn and bi > 0 and bn / bi >= 1.3
+print("over" if over else "ok" if ok else "short")' "$(best transports.db iser)" "$(best transports.db nvmeof-rdma)" \
+    "$(model iser)" "$(model nvmeof-rdma)")
+  [ "$verdict" = short ] || break
+  echo "attempt $attempt: short of the model (a slow machine only ever slows a point)"
+done
+case "$verdict" in
+  ok) ok "max IOPS at p99 <= 1 ms per transport preset matches the model" ;;
+  over) fail "a transport ran faster than its preset's cap" ;;
+  *) fail "max IOPS at p99 <= 1 ms per transport preset short of the model in three tries" ;;
+esac
+# the report reads the same figure from the same store
+"$BENCH" report --db transports.db --compare transport=nvmeof-rdma:iser --format csv >tr.csv 2>tr.err ||
+  fail "report over the transports: $(cat tr.err)"
+grep -q "max_iops_at_p99" tr.csv && ok "report has the max-IOPS-at-p99 table" || fail "report: no max_iops_at_p99 rows"
 finish
