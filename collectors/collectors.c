@@ -4,6 +4,7 @@
  */
 #include "collectors/collector.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,21 +62,20 @@ int cpu_mode_parse(const char *s)
 	return -1;
 }
 
-void collect_snapshot_init(struct collect_snapshot *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->cpu_unit_s = 0.01;
-}
-
 void collect_snapshot_release(struct collect_snapshot *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->ndisks; i++)
-		free(s->disks[i].name);
-	free(s->disks);
+	array_free_members(s->disks, s->ndisks, sizeof(*s->disks), (const size_t[]){ offsetof(struct disk_counters, name) },
+			   1);
 	free(s->cpus);
 	collect_snapshot_init(s);
+}
+
+void collect_snapshot_init(struct collect_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->cpu_unit_s = 0.01;
 }
 
 /* Where cpu is in the sorted cpus of s, or where it would go (*found 0). */

@@ -9,10 +9,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-void import_batch_init(struct import_batch *b)
+static void imported_run_release(struct imported_run *r)
 {
-	memset(b, 0, sizeof(*b));
-	kvlist_init(&b->suite_labels);
+	run_spec_release(&r->spec);
+	run_result_release(&r->res);
+	free(r->error);
 }
 
 void import_batch_release(struct import_batch *b)
@@ -21,13 +22,14 @@ void import_batch_release(struct import_batch *b)
 		return;
 	free(b->suite_name);
 	kvlist_release(&b->suite_labels);
-	for (size_t i = 0; i < b->n; i++) {
-		run_spec_release(&b->runs[i].spec);
-		run_result_release(&b->runs[i].res);
-		free(b->runs[i].error);
-	}
-	free(b->runs);
+	ARRAY_RELEASE(b->runs, b->n, imported_run_release);
 	import_batch_init(b);
+}
+
+void import_batch_init(struct import_batch *b)
+{
+	memset(b, 0, sizeof(*b));
+	kvlist_init(&b->suite_labels);
 }
 
 struct imported_run *import_batch_add(struct import_batch *b)

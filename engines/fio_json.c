@@ -19,27 +19,29 @@
 #include "core/aggregate.h"
 #include "core/strbuf.h"
 
-void fio_output_init(struct fio_output *o)
+static void fio_job_release(struct fio_job *j)
 {
-	memset(o, 0, sizeof(*o));
-	kvlist_init(&o->global_options);
+	free(j->jobname);
+	free(j->hostname);
+	kvlist_release(&j->options);
+	host_result_release(&j->res);
 }
 
 void fio_output_release(struct fio_output *o)
 {
 	if (!o)
 		return;
+	ARRAY_RELEASE(o->jobs, o->njobs, fio_job_release);
 	free(o->fio_version);
 	kvlist_release(&o->global_options);
-	for (size_t i = 0; i < o->njobs; i++) {
-		free(o->jobs[i].jobname);
-		free(o->jobs[i].hostname);
-		kvlist_release(&o->jobs[i].options);
-		host_result_release(&o->jobs[i].res);
-	}
-	free(o->jobs);
 	free(o->text_before);
 	fio_output_init(o);
+}
+
+void fio_output_init(struct fio_output *o)
+{
+	memset(o, 0, sizeof(*o));
+	kvlist_init(&o->global_options);
 }
 
 unsigned fio_version_number(const char *s)

@@ -54,12 +54,6 @@ uint64_t fio_hist_idx_to_val(unsigned idx)
 	return (1ULL << (eb + 6)) + (uint64_t)(((double)(idx % 64) + 0.5) * (double)(1ULL << eb));
 }
 
-void fio_log_init(struct fio_log *l)
-{
-	memset(l, 0, sizeof(*l));
-	l->window_ms = 1000;
-}
-
 void fio_log_release(struct fio_log *l)
 {
 	if (!l)
@@ -69,6 +63,12 @@ void fio_log_release(struct fio_log *l)
 	for (int d = 0; d < 3; d++)
 		free(l->hist[d]);
 	fio_log_init(l);
+}
+
+void fio_log_init(struct fio_log *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->window_ms = 1000;
 }
 
 int fio_log_kind_from_name(const char *path)
@@ -706,20 +706,12 @@ int fio_log_import(const char *path, int64_t target_run_id, struct import_batch 
 {
 	struct fio_log l;
 	struct imported_run *ir;
-	const char *base = strrchr(path, '/');
 	int kind = fio_log_kind_from_name(path);
 
 	fio_log_init(&l);
 	if (fio_log_parse_file(path, kind < 0 ? FIO_LOG_LAT : (enum fio_log_kind)kind, 0, &l, err) < 0)
 		return -1;
-	free(out->suite_name);
-	out->suite_name = xstrdup(path);
-	ir = import_batch_add(out);
-	ir->target_run_id = target_run_id;
-	ir->spec.name = xstrdup(base ? base + 1 : path);
-	ir->spec.engine = xstrdup("import");
-	ir->spec.wl.tool = xstrdup("fio");
-	ir->spec.wl.src_file = xstrdup(path);
+	ir = fio_log_import_run(path, target_run_id, out);
 	if (!target_run_id) {
 		struct host_result h;
 		host_result_init(&h, "localhost");

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/rng.h"
+
 /* ---------------------------------------------------------------- options */
 
 struct sim_preset {
@@ -344,42 +346,19 @@ struct rng {
 	double spare;
 };
 
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static void rng_seed(struct rng *r, uint64_t seed, uint64_t stream)
 {
 	uint64_t x = seed ^ (stream * 0xd1342543de82ef95ULL);
 
 	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&x);
+		r->s[i] = rng_splitmix64(&x);
 	r->have_spare = 0;
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
 }
 
 /* xoshiro256** */
 static uint64_t rng_next(struct rng *r)
 {
-	uint64_t *s = r->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
+	return rng_xoshiro256ss(r->s);
 }
 
 /* Uniform in (0, 1). */
