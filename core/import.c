@@ -9,20 +9,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void imported_run_release(struct imported_run *r)
-{
-	run_spec_release(&r->spec);
-	run_result_release(&r->res);
-	free(r->error);
-}
+static void imported_run_release(struct imported_run *r);
 
 void import_batch_release(struct import_batch *b)
 {
 	if (!b)
 		return;
+	ARRAY_RELEASE(b->runs, b->n, imported_run_release);
 	free(b->suite_name);
 	kvlist_release(&b->suite_labels);
-	ARRAY_RELEASE(b->runs, b->n, imported_run_release);
 	import_batch_init(b);
 }
 
@@ -61,4 +56,11 @@ int import_check_path(const char *path, int allow_dir, struct errbuf *err)
 	       : S_ISSOCK(sb.st_mode) ? "a socket"
 				      : "not a regular file";
 	return err_set(err, ERR_INPUT, "%s: is %s, not a file to import", path, what);
+}
+
+static void imported_run_release(struct imported_run *r)
+{
+	run_spec_release(&r->spec);
+	run_result_release(&r->res);
+	free(r->error);
 }
