@@ -149,6 +149,18 @@ static void join(const char *const *names, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
 }
 
+/* pick(), or -1 with "sim_OPT: unknown WHAT 'VALUE' (known: the names)" in err. */
+static int pick_or_fail(const char *const *names, const char *value, const char *opt, const char *what, int *out,
+			char *err, size_t errlen)
+{
+	char list[128];
+
+	if (pick(names, value, out) == 0)
+		return 0;
+	join(names, list, sizeof(list));
+	return sim_fail(err, errlen, "sim_%s: unknown %s '%s' (known: %s)", opt, what, value, list);
+}
+
 static int whole(const char *value, double min, double max, double *out)
 {
 	double v;
@@ -191,15 +203,12 @@ bad:
 
 int sim_config_set(struct sim_config *c, const char *name, const char *value, char *err, size_t errlen)
 {
-	char list[128];
 	double v;
 	int i;
 
 	if (!strcmp(name, "preset")) {
-		if (pick(sim_preset_names, value, &i) < 0) {
-			join(sim_preset_names, list, sizeof(list));
-			return sim_fail(err, errlen, "sim_preset: unknown preset '%s' (known: %s)", value, list);
-		}
+		if (pick_or_fail(sim_preset_names, value, name, "preset", &i, err, errlen) < 0)
+			return -1;
 		c->transport_ns = presets[i].transport_ns;
 		c->link_bw = presets[i].link_bw;
 		c->link_iops = presets[i].link_iops;
@@ -243,12 +252,16 @@ int sim_config_set(struct sim_config *c, const char *name, const char *value, ch
 		*(!strcmp(name, "iops") ? &c->iops : &c->link_iops) = v;
 		return 0;
 	}
-	if (!strcmp(name, "dist")) {
-		if (pick(dist_names, value, &i) < 0) {
-			join(dist_names, list, sizeof(list));
-			return sim_fail(err, errlen, "sim_dist: unknown distribution '%s' (known: %s)", value, list);
-		}
-		c->dist = (enum sim_dist)i;
+	if (!strcmp(name, "dist") || !strcmp(name, "raid")) {
+		int is_dist = !strcmp(name, "dist");
+
+		if (pick_or_fail(is_dist ? dist_names : raid_names, value, name, is_dist ? "distribution" : "layout", &i,
+				 err, errlen) < 0)
+			return -1;
+		if (is_dist)
+			c->dist = (enum sim_dist)i;
+		else
+			c->raid = (enum sim_raid)i;
 		return 0;
 	}
 	if (!strcmp(name, "cv")) {
@@ -272,14 +285,6 @@ int sim_config_set(struct sim_config *c, const char *name, const char *value, ch
 		if (whole(value, 1, 65536, &v) < 0)
 			return sim_fail(err, errlen, "sim_%s: '%s' is not a whole number from 1 to 65536", name, value);
 		*(!strcmp(name, "units") ? &c->units : &c->members) = (unsigned)v;
-		return 0;
-	}
-	if (!strcmp(name, "raid")) {
-		if (pick(raid_names, value, &i) < 0) {
-			join(raid_names, list, sizeof(list));
-			return sim_fail(err, errlen, "sim_raid: unknown layout '%s' (known: %s)", value, list);
-		}
-		c->raid = (enum sim_raid)i;
 		return 0;
 	}
 	if (!strcmp(name, "chunk")) {
