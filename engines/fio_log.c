@@ -153,6 +153,33 @@ static int line_error(struct errbuf *err, const char *name, uint64_t line, const
  * Parses lines in [p, end); the byte at end[-1] must be '\n' so no digit loop runs past the region.
  * `hist` (a constant at each call site) says whether per-IO latency statistics are kept.
  */
+/* The decimal number at *pp (at least one digit there), *pp moved past it. */
+static inline __attribute__((always_inline)) uint64_t take_digits(const char **pp)
+{
+	const char *p = *pp;
+	uint64_t x = 0;
+
+	do
+		x = x * 10 + (uint64_t)(*p++ - '0');
+	while (IS_DIGIT(*p));
+	*pp = p;
+	return x;
+}
+
+/* A ',' and the spaces after it at *pp: 1 with *pp moved past them, 0 (nothing moved) when *pp is not ','. */
+static inline __attribute__((always_inline)) int take_sep(const char **pp)
+{
+	const char *p = *pp;
+
+	if (*p != ',')
+		return 0;
+	p++;
+	while (*p == ' ')
+		p++;
+	*pp = p;
+	return 1;
+}
+
 #define BAD(what)                                                     \
 	do {                                                          \
 		rc = line_error(err, name, line, ls, end, what);      \
@@ -190,19 +217,12 @@ static inline __attribute__((always_inline)) int parse_region(struct fio_log *l,
 			}
 			BAD("expected a time stamp");
 		}
-		do
-			t = t * 10 + (uint64_t)(*p++ - '0');
-		while (IS_DIGIT(*p));
-		if (*p != ',')
+		t = take_digits(&p);
+		if (!take_sep(&p))
 			BAD("expected ', ' after the time");
-		p++;
-		while (*p == ' ')
-			p++;
 		if (!IS_DIGIT(*p))
 			BAD("expected a value");
-		do
-			v = v * 10 + (uint64_t)(*p++ - '0');
-		while (IS_DIGIT(*p));
+		v = take_digits(&p);
 		if (*p == '.') { /* fractional values (newer fio averages): kept for windowed entries */
 			double scale = 0.1;
 			p++;
@@ -211,25 +231,17 @@ static inline __attribute__((always_inline)) int parse_region(struct fio_log *l,
 				scale *= 0.1;
 			}
 		}
-		if (*p != ',')
+		if (!take_sep(&p))
 			BAD("expected ', ' after the value");
-		p++;
-		while (*p == ' ')
-			p++;
 		d = (unsigned)(*p - '0');
 		if (d > 2 || IS_DIGIT(p[1]))
 			BAD("direction must be 0, 1 or 2");
 		p++;
-		if (*p != ',')
+		if (!take_sep(&p))
 			BAD("expected ', ' after the direction");
-		p++;
-		while (*p == ' ')
-			p++;
 		if (!IS_DIGIT(*p))
 			BAD("expected a block size");
-		do
-			bs = bs * 10 + (uint64_t)(*p++ - '0');
-		while (IS_DIGIT(*p));
+		bs = take_digits(&p);
 		if (*p != '\n') {
 			/* offset, prio and later columns: checked for shape only up to the newline */
 			if (*p != ',' && *p != '\r')
