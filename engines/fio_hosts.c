@@ -27,6 +27,7 @@
 #include "core/hostsfile.h"
 #include "core/proc.h"
 #include "engines/fio_json.h"
+#include "engines/remote.h"
 
 #define CMD_HDR_LEN 24
 #define CMD_CRC_LEN 20
@@ -814,22 +815,12 @@ static char *shell_quote(const char *s)
 char **fio_server_ssh_argv(const struct host *h, int start)
 {
 	char **v = xcalloc(24, sizeof(*v));
-	size_t n = 0;
+	size_t n;
 	char *pidfile = xasprintf("/tmp/bench-fio-server-%u.pid", h->port);
 	char *words[8];
 	size_t nw = 0;
 
-	v[n++] = xstrdup("ssh");
-	v[n++] = xstrdup("-o");
-	v[n++] = xstrdup("BatchMode=yes");
-	v[n++] = xstrdup("-o");
-	v[n++] = xstrdup("ConnectTimeout=10");
-	if (h->ssh_user) {
-		v[n++] = xstrdup("-l");
-		v[n++] = xstrdup(h->ssh_user);
-	}
-	v[n++] = xstrdup("--");
-	v[n++] = xstrdup(h->addr);
+	n = remote_ssh_prefix(h, v);
 	if (start) {
 		words[nw++] = xstrdup("fio");
 		words[nw++] = strchr(h->addr, ':') ? xasprintf("--server=ip6:%s,%u", h->addr, h->port)
