@@ -801,14 +801,7 @@ static char *shell_quote(const char *s)
 	struct strbuf sb;
 
 	strbuf_init(&sb);
-	strbuf_addc(&sb, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_adds(&sb, "'\\''");
-		else
-			strbuf_addc(&sb, *s);
-	}
-	strbuf_addc(&sb, '\'');
+	strbuf_add_shell_word(&sb, s);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -843,9 +836,5 @@ char **fio_server_ssh_argv(const struct host *h, int start)
 
 void fio_argv_free(char **argv)
 {
-	if (!argv)
-		return;
-	for (size_t i = 0; argv[i]; i++)
-		free(argv[i]);
-	free(argv);
+	argv_free(argv);
 }
