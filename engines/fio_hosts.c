@@ -26,6 +26,7 @@
 
 #include "core/hostsfile.h"
 #include "core/proc.h"
+#include "engines/fio_jobfile.h"
 #include "engines/fio_json.h"
 #include "engines/remote.h"
 
@@ -358,17 +359,6 @@ static int is_device_path(const char *p)
 	return !strncmp(p, "/dev/", 5);
 }
 
-static void add_escaped_filename(struct strbuf *sb, const char *path)
-{
-	strbuf_adds(sb, "filename=");
-	for (const char *p = path; *p; p++) {
-		if (*p == ':')
-			strbuf_addc(sb, '\\');
-		strbuf_addc(sb, *p);
-	}
-	strbuf_addc(sb, '\n');
-}
-
 /* One host's target check: its job file, its fio client process, its output. */
 struct target_check {
 	char *jobfile, *outpath, *errpath;
@@ -388,7 +378,7 @@ static char *write_check_job(const struct host *h, const char *workdir, size_t i
 			 "ioengine=psync\nrw=read\nbs=4k\nio_size=4k\nallow_file_create=0\n");
 	for (size_t t = 0; t < h->ntargets; t++) {
 		strbuf_addf(&sb, "[t%zu]\n", t);
-		add_escaped_filename(&sb, h->targets[t]);
+		fio_jobfile_add_filename(&sb, h->targets[t]);
 	}
 	f = fopen(path, "w");
 	if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len || fclose(f) != 0) {
