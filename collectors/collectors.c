@@ -4,6 +4,7 @@
  */
 #include "collectors/collector.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,33 +16,32 @@ static const struct collector_ops *const registered[] = {
 	NULL,
 };
 
+int collector_check_ops(const struct collector_ops *ops, struct errbuf *err)
+{
+	const char *missing;
+
+	if (err_check_ops_head(err, "a collector", "collector", ops->name, ops->version, COLLECTOR_OPS_VERSION) < 0)
+		return -1;
+	missing = !ops->open ? "open" : !ops->sample ? "sample" : !ops->close ? "close" : NULL;
+	if (missing)
+		return err_set(err, ERR_INTERNAL, "collector '%s' lacks a required hook (%s)", ops->name, missing);
+	return 0;
+}
+
+int collector_check_all(struct errbuf *err)
+{
+	for (const struct collector_ops *const *o = registered; *o; o++)
+		if (collector_check_ops(*o, err) < 0)
+			return -1;
+	return 0;
+}
+
 const struct collector_ops *collector_find(const char *name)
 {
 	for (size_t i = 0; registered[i]; i++)
 		if (!strcmp(registered[i]->name, name))
 			return registered[i];
 	return NULL;
-}
-
-int collector_check_ops(const struct collector_ops *ops, struct errbuf *err)
-{
-	if (!ops->name || !*ops->name)
-		return err_set(err, ERR_INTERNAL, "a collector has no name");
-	if (ops->version != COLLECTOR_OPS_VERSION)
-		return err_set(err, ERR_INTERNAL, "collector '%s' has ops version %u, expected %u", ops->name,
-			       ops->version, COLLECTOR_OPS_VERSION);
-	if (!ops->open || !ops->sample || !ops->close)
-		return err_set(err, ERR_INTERNAL, "collector '%s' lacks a required hook (%s)", ops->name,
-			       !ops->open ? "open" : !ops->sample ? "sample" : "close");
-	return 0;
-}
-
-int collector_check_all(struct errbuf *err)
-{
-	for (size_t i = 0; registered[i]; i++)
-		if (collector_check_ops(registered[i], err) < 0)
-			return -1;
-	return 0;
 }
 
 static const char *const mode_names[CPU_MODE_NR] = {
@@ -61,21 +61,20 @@ int cpu_mode_parse(const char *s)
 	return -1;
 }
 
-void collect_snapshot_init(struct collect_snapshot *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->cpu_unit_s = 0.01;
-}
-
 void collect_snapshot_release(struct collect_snapshot *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->ndisks; i++)
-		free(s->disks[i].name);
-	free(s->disks);
+	array_free_members(s->disks, s->ndisks, sizeof(*s->disks), (const size_t[]){ offsetof(struct disk_counters, name) },
+			   1);
 	free(s->cpus);
 	collect_snapshot_init(s);
+}
+
+void collect_snapshot_init(struct collect_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->cpu_unit_s = 0.01;
 }
 
 /* Where cpu is in the sorted cpus of s, or where it would go (*found 0). */

@@ -219,20 +219,21 @@ static int procstat_open(struct collector *c, struct errbuf *err)
 	return 0;
 }
 
-static int procstat_sample(struct collector *c, struct collect_snapshot *out, struct errbuf *err)
-{
-	return procstat_read(c->proc_root, out, err);
-}
-
 static void procstat_close(struct collector *c)
 {
 	(void)c;
 }
 
+static int procstat_sample(struct collector *c, struct collect_snapshot *out, struct errbuf *err)
+{
+	return procstat_read(c->proc_root, out, err);
+}
+
+/* the hooks in the order a session calls them */
 const struct collector_ops collector_procstat = {
-	.name = "procstat",
-	.version = COLLECTOR_OPS_VERSION,
 	.open = procstat_open,
 	.sample = procstat_sample,
 	.close = procstat_close,
+	.name = "procstat",
+	.version = COLLECTOR_OPS_VERSION,
 };

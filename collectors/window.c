@@ -5,26 +5,26 @@
 #include "collectors/window.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/strbuf.h"
-
-void collect_window_init(struct collect_window *w)
-{
-	memset(w, 0, sizeof(*w));
-	collect_snapshot_init(&w->prev);
-}
 
 void collect_window_release(struct collect_window *w)
 {
 	if (!w)
 		return;
 	collect_snapshot_release(&w->prev);
-	for (size_t i = 0; i < w->ndisks; i++)
-		free(w->disks[i].name);
-	free(w->disks);
+	array_free_members(w->disks, w->ndisks, sizeof(*w->disks), (const size_t[]){ offsetof(struct disk_delta, name) },
+			   1);
 	collect_window_init(w);
+}
+
+void collect_window_init(struct collect_window *w)
+{
+	memset(w, 0, sizeof(*w));
+	collect_snapshot_init(&w->prev);
 }
 
 double cpu_busy_of(const double cpu_s[CPU_MODE_NR])

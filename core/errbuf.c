@@ -49,3 +49,13 @@ int err_prefix(struct errbuf *e, const char *fmt, ...)
 	}
 	return -1;
 }
+
+int err_check_ops_head(struct errbuf *e, const char *a_kind, const char *kind, const char *name, unsigned version,
+		       unsigned expected)
+{
+	if (!name || !*name)
+		return err_set(e, ERR_INTERNAL, "%s has no name", a_kind);
+	if (version != expected)
+		return err_set(e, ERR_INTERNAL, "%s '%s' has ops version %u, expected %u", kind, name, version, expected);
+	return 0;
+}

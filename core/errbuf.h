@@ -35,4 +35,12 @@ int err_set(struct errbuf *e, enum err_kind kind, const char *fmt, ...) __attrib
 /* Prepends "prefix: " to an existing message (e.g. a file name); keeps the kind. Returns -1. */
 int err_prefix(struct errbuf *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * The first checks of a plugin's ops table (an engine, a collector): a name, and the version the caller was
+ * built for. a_kind names the plugin kind with its article ("an engine"), kind without ("engine").
+ * Returns 0, or -1 with ERR_INTERNAL in e.
+ */
+int err_check_ops_head(struct errbuf *e, const char *a_kind, const char *kind, const char *name, unsigned version,
+		       unsigned expected);
+
 #endif

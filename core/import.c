@@ -9,25 +9,22 @@
 #include <string.h>
 #include <sys/stat.h>
 
-void import_batch_init(struct import_batch *b)
-{
-	memset(b, 0, sizeof(*b));
-	kvlist_init(&b->suite_labels);
-}
+static void imported_run_release(struct imported_run *r);
 
 void import_batch_release(struct import_batch *b)
 {
 	if (!b)
 		return;
+	ARRAY_RELEASE(b->runs, b->n, imported_run_release);
 	free(b->suite_name);
 	kvlist_release(&b->suite_labels);
-	for (size_t i = 0; i < b->n; i++) {
-		run_spec_release(&b->runs[i].spec);
-		run_result_release(&b->runs[i].res);
-		free(b->runs[i].error);
-	}
-	free(b->runs);
 	import_batch_init(b);
+}
+
+void import_batch_init(struct import_batch *b)
+{
+	memset(b, 0, sizeof(*b));
+	kvlist_init(&b->suite_labels);
 }
 
 struct imported_run *import_batch_add(struct import_batch *b)
@@ -59,4 +56,11 @@ int import_check_path(const char *path, int allow_dir, struct errbuf *err)
 	       : S_ISSOCK(sb.st_mode) ? "a socket"
 				      : "not a regular file";
 	return err_set(err, ERR_INPUT, "%s: is %s, not a file to import", path, what);
+}
+
+static void imported_run_release(struct imported_run *r)
+{
+	run_spec_release(&r->spec);
+	run_result_release(&r->res);
+	free(r->error);
 }

@@ -51,18 +51,16 @@ const char *host_role_name(enum host_role r)
 
 /* ---- owned strings, by offset: one list per struct, for release and copy --------------------------- */
 
-#define W(f) offsetof(struct workload, f)
-static const size_t workload_strs[] = { W(tool), W(rw), W(bssplit), W(size), W(src_file) };
-#undef W
-#define S(f) offsetof(struct run_spec, f)
-static const size_t run_spec_strs[] = { S(name), S(engine), S(started_at), S(finished_at) };
-#undef S
-#define H(f) offsetof(struct host, f)
-static const size_t host_strs[] = { H(name), H(addr), H(exporter_url), H(ssh_user), H(src_file) };
-#undef H
-#define R(f) offsetof(struct host_result, f)
-static const size_t host_result_strs[] = { R(host), R(fio_version), R(errmsg), R(job) };
-#undef R
+#define O(T, f) offsetof(struct T, f)
+static const size_t workload_strs[] = { O(workload, tool), O(workload, rw), O(workload, bssplit), O(workload, size),
+					O(workload, src_file) };
+static const size_t run_spec_strs[] = { O(run_spec, name), O(run_spec, engine), O(run_spec, started_at),
+					O(run_spec, finished_at) };
+static const size_t host_strs[] = { O(host, name), O(host, addr), O(host, exporter_url), O(host, ssh_user),
+				    O(host, src_file) };
+static const size_t host_result_strs[] = { O(host_result, host), O(host_result, fio_version), O(host_result, errmsg),
+					   O(host_result, job) };
+#undef O
 #define NOFFS(a) (sizeof(a) / sizeof(a[0]))
 
 static void strs_dup(void *dst, const void *src, const size_t *offs, size_t n)
@@ -295,11 +293,6 @@ void host_list_init(struct host_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-void dir_result_init(struct dir_result *d)
-{
-	memset(d, 0, sizeof(*d));
-}
-
 void dir_result_release(struct dir_result *d)
 {
 	if (!d)
@@ -307,6 +300,11 @@ void dir_result_release(struct dir_result *d)
 	free(d->pct);
 	free(d->bins);
 	dir_result_init(d);
+}
+
+void dir_result_init(struct dir_result *d)
+{
+	memset(d, 0, sizeof(*d));
 }
 
 void host_result_init(struct host_result *h, const char *host)

@@ -1,6 +1,6 @@
 /*
  * paths: the built-in suites and the sim ioengine, found by the environment override, then relative to the
- * running binary (the installed layout), then at the build-tree paths compiled in (see paths.h).
+ * running binary (the installed layout), then at the build-tree paths compiled in (see paths.h); and path_dir().
  */
 #include "core/paths.h"
 
@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "core/strbuf.h"
 
 /* Compiled in by CMakeLists.txt: the build-tree fallbacks and the installed layout seen from the bin dir. */
 #ifndef BENCH_LIBRARY_DIR
@@ -79,4 +81,13 @@ const char *paths_sim_so(void)
 	static const char *cache;
 
 	return lookup("BENCH_SIM_SO", BENCH_INSTALL_SIM_SO_REL, S_IFREG, buf, &cache, BENCH_SIM_SO);
+}
+
+char *path_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
 }

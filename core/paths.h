@@ -22,4 +22,7 @@ const char *paths_library_dir(void);
  */
 const char *paths_sim_so(void);
 
+/* The directory part of path as a new string: "." for a bare name, "/" for a name right under the root. */
+char *path_dir(const char *path);
+
 #endif

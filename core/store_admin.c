@@ -884,14 +884,13 @@ int store_admin_sample_summary(struct store *st, int64_t run_id, struct admin_sa
 
 int store_admin_artifacts(struct store *st, int64_t run_id, struct kvlist *out, struct errbuf *err)
 {
-	struct store_artifact *a;
+	char size[32];
 	size_t n;
+	struct store_artifact *a;
 
 	if (store_read_artifacts(st, run_id, &a, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		char size[32];
-
 		snprintf(size, sizeof(size), "%zu", a[i].len);
 		kvlist_add(out, a[i].name, size);
 	}

@@ -269,6 +269,20 @@ static void rows_free(const struct row_shape *sh, void *v, size_t n)
 	free(v);
 }
 
+/* The public free functions of the row arrays (store_read.h): each releases its rows by the shape, then the array. */
+#define ROWS_FREE_FN(fn, type, shape)            \
+	void fn(type *v, size_t n)               \
+	{                                        \
+		rows_free(&(shape), v, n);       \
+	}
+ROWS_FREE_FN(store_suites_free, struct store_suite, suite_shape)
+ROWS_FREE_FN(store_hosts_free, struct store_host, host_shape)
+ROWS_FREE_FN(store_results_free, struct store_result, result_shape)
+ROWS_FREE_FN(store_cpu_free, struct store_cpu, cpu_shape)
+ROWS_FREE_FN(store_disks_free, struct store_disk, disk_shape)
+ROWS_FREE_FN(store_samples_free, struct store_sample, sample_shape)
+ROWS_FREE_FN(store_artifacts_free, struct store_artifact, artifact_shape)
+
 static char *col_strdup(sqlite3_stmt *s, int i, const char *null_as)
 {
 	const unsigned char *t = sqlite3_column_text(s, i);
@@ -422,11 +436,6 @@ static int read_labels(struct store *st, const char *sql, int64_t id, int only_n
 
 /* ---- suites and runs ---------------------------------------------------------------------------------- */
 
-void store_suites_free(struct store_suite *v, size_t n)
-{
-	rows_free(&suite_shape, v, n);
-}
-
 int store_read_suites(struct store *st, struct store_suite **v, size_t *n, struct errbuf *err)
 {
 	int ret = read_all(st, Q_SUITES, &suite_shape, 0, NULL, v, n, err);
@@ -528,19 +537,9 @@ int store_read_spec(struct store *st, int64_t run_id, char **json, struct errbuf
 
 /* ---- hosts, results, percentiles ---------------------------------------------------------------------- */
 
-void store_hosts_free(struct store_host *v, size_t n)
-{
-	rows_free(&host_shape, v, n);
-}
-
 int store_read_hosts(struct store *st, int64_t run_id, struct store_host **v, size_t *n, struct errbuf *err)
 {
 	return read_all(st, Q_HOSTS, &host_shape, run_id, NULL, v, n, err);
-}
-
-void store_results_free(struct store_result *v, size_t n)
-{
-	rows_free(&result_shape, v, n);
 }
 
 int store_read_results(struct store *st, int64_t run_id, const char *host, struct store_result **v, size_t *n,
@@ -610,11 +609,6 @@ int store_cpu_source_rank(const char *source)
 		if (source && !strcmp(source, cpu_sources[i]))
 			return (int)i;
 	return (int)(sizeof(cpu_sources) / sizeof(cpu_sources[0]));
-}
-
-void store_cpu_free(struct store_cpu *v, size_t n)
-{
-	rows_free(&cpu_shape, v, n);
 }
 
 int store_read_cpu(struct store *st, int64_t run_id, struct store_cpu **v, size_t *n, struct errbuf *err)
@@ -697,29 +691,14 @@ void store_cpu_pick(const struct store_cpu *cpu, size_t ncpu, const struct store
 
 /* ---- disks, samples, artifacts ------------------------------------------------------------------------ */
 
-void store_disks_free(struct store_disk *v, size_t n)
-{
-	rows_free(&disk_shape, v, n);
-}
-
 int store_read_disks(struct store *st, int64_t run_id, struct store_disk **v, size_t *n, struct errbuf *err)
 {
 	return read_all(st, Q_DISKS, &disk_shape, run_id, NULL, v, n, err);
 }
 
-void store_samples_free(struct store_sample *v, size_t n)
-{
-	rows_free(&sample_shape, v, n);
-}
-
 int store_read_samples(struct store *st, int64_t run_id, struct store_sample **v, size_t *n, struct errbuf *err)
 {
 	return read_all(st, Q_SAMPLES, &sample_shape, run_id, NULL, v, n, err);
-}
-
-void store_artifacts_free(struct store_artifact *v, size_t n)
-{
-	rows_free(&artifact_shape, v, n);
 }
 
 void store_artifact_release(struct store_artifact *a)

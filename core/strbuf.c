@@ -221,3 +221,22 @@ int strbuf_read_file(struct strbuf *sb, const char *path)
 	close(fd);
 	return 0;
 }
+
+void strbuf_add_shell_word(struct strbuf *sb, const char *s)
+{
+	strbuf_addc(sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_adds(sb, "'\\''");
+		else
+			strbuf_addc(sb, *s);
+	}
+	strbuf_addc(sb, '\'');
+}
+
+void argv_free(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}

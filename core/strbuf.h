@@ -24,6 +24,9 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(
 /* Hands the buffer to the caller (free() it) and leaves sb empty. */
 char *strbuf_detach(struct strbuf *sb, size_t *len);
 
+/* Appends s as one word for a POSIX shell: in single quotes, a quote in s as '\'' ("it's" -> 'it'\''s'). */
+void strbuf_add_shell_word(struct strbuf *sb, const char *s);
+
 /* Reads a whole file into sb. Returns 0, or -1 with errno set. */
 int strbuf_read_file(struct strbuf *sb, const char *path);
 
@@ -47,6 +50,9 @@ void array_grow(void **p, size_t *cap, size_t need, size_t size);
 		free(v);                           \
 		(v) = NULL;                        \
 	} while (0)
+
+/* Frees a NULL-terminated vector of malloc'd strings and the vector (NULL ok). */
+void argv_free(char **argv);
 
 /* free()s the char * (or other malloc'd pointer) members at byte offsets offs[0..noffs) of the struct at obj. */
 void free_members(void *obj, const size_t *offs, size_t noffs);

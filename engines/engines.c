@@ -31,11 +31,8 @@ const struct engine_ops *engine_find(const char *name)
 
 int engine_check_ops(const struct engine_ops *ops, struct errbuf *err)
 {
-	if (!ops->name || !*ops->name)
-		return err_set(err, ERR_INTERNAL, "an engine has no name");
-	if (ops->version != ENGINE_OPS_VERSION)
-		return err_set(err, ERR_INTERNAL, "engine '%s' has ops version %u, expected %u", ops->name,
-			       ops->version, ENGINE_OPS_VERSION);
+	if (err_check_ops_head(err, "an engine", "engine", ops->name, ops->version, ENGINE_OPS_VERSION) < 0)
+		return -1;
 	if (!ops->prepare || !ops->start || !ops->wait || !ops->collect || !ops->stop)
 		return err_set(err, ERR_INTERNAL, "engine '%s' lacks a required hook (%s)", ops->name,
 			       !ops->prepare ? "prepare" : !ops->start ? "start" : !ops->wait ? "wait" :

@@ -31,6 +31,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,10 @@ struct client_host {
 	char *jobfile;       /* path */
 	char *jobtext;
 };
+
+#define CH(f) offsetof(struct client_host, f)
+static const size_t client_host_strs[] = { CH(skipped), CH(fio_version), CH(jobfile), CH(jobtext) };
+#undef CH
 
 struct client_priv {
 	struct client_host *hosts;
@@ -452,28 +457,6 @@ static void learn_barrier(const struct client_priv *p, const double *starts, lon
 		sync_extra_ms = FIO_CLIENT_SYNC_EXTRA_MAX_MS;
 }
 
-static void combine_jobs(struct host_result *hr, const struct fio_job *const *jobs, size_t n)
-{
-	const struct dir_result **parts = xcalloc(n ? n : 1, sizeof(*parts));
-	double usr = 0, sys = 0;
-
-	for (int d = 0; d < DDIR_TOTAL; d++) {
-		for (size_t i = 0; i < n; i++)
-			parts[i] = &jobs[i]->res.dir[d];
-		dir_combine(&hr->dir[d], parts, n);
-	}
-	free(parts);
-	host_result_total(hr);
-	for (size_t i = 0; i < n; i++) {
-		usr += jobs[i]->res.usr_cpu_pct;
-		sys += jobs[i]->res.sys_cpu_pct;
-		if (jobs[i]->res.error && !hr->error)
-			hr->error = jobs[i]->res.error;
-	}
-	hr->usr_cpu_pct = n ? usr / (double)n : NAN;
-	hr->sys_cpu_pct = n ? sys / (double)n : NAN;
-}
-
 int fio_client_collect(struct engine_run *run, struct run_result *out, enum run_status *status, struct errbuf *err)
 {
 	struct client_priv *p = priv_of(run);
@@ -536,7 +519,7 @@ int fio_client_collect(struct engine_run *run, struct run_result *out, enum run_
 				mine[nm++] = j;
 		}
 		if (nm)
-			combine_jobs(hr, mine, nm);
+			fio_jobs_combine(mine, nm, hr);
 		free(mine);
 		if (!nm) {
 			char *said = fio_said(fo.text_before, h->addr);
@@ -610,13 +593,8 @@ void fio_client_release(struct engine_run *run)
 	if (!p)
 		return;
 	fio_client_stop(run);
-	for (size_t i = 0; i < p->n; i++) {
-		free(p->hosts[i].skipped);
-		free(p->hosts[i].fio_version);
-		free(p->hosts[i].jobfile);
-		free(p->hosts[i].jobtext);
-	}
-	free(p->hosts);
+	array_free_members(p->hosts, p->n, sizeof(*p->hosts), client_host_strs,
+			   sizeof(client_host_strs) / sizeof(client_host_strs[0]));
 	free(p->dir);
 	free(p->outpath);
 	free(p->errpath);

@@ -21,6 +21,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -33,6 +34,10 @@ struct fio_priv {
 	struct proc proc;
 	int started;
 };
+
+#define P(f) offsetof(struct fio_priv, f)
+static const size_t fio_priv_strs[] = { P(jobfile), P(outfile), P(errfile), P(logdir), P(joblogdir) };
+#undef P
 
 static int multihost(const struct engine_run *run)
 {
@@ -356,11 +361,7 @@ static void fio_release(struct engine_run *run)
 		return;
 	if (p->started)
 		proc_stop(&p->proc, 1000);
-	free(p->jobfile);
-	free(p->outfile);
-	free(p->errfile);
-	free(p->logdir);
-	free(p->joblogdir);
+	free_members(p, fio_priv_strs, sizeof(fio_priv_strs) / sizeof(fio_priv_strs[0]));
 	strbuf_release(&p->jobtext);
 	free(p);
 	run->priv = NULL;

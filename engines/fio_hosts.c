@@ -26,7 +26,9 @@
 
 #include "core/hostsfile.h"
 #include "core/proc.h"
+#include "engines/fio_jobfile.h"
 #include "engines/fio_json.h"
+#include "engines/remote.h"
 
 #define CMD_HDR_LEN 24
 #define CMD_CRC_LEN 20
@@ -357,17 +359,6 @@ static int is_device_path(const char *p)
 	return !strncmp(p, "/dev/", 5);
 }
 
-static void add_escaped_filename(struct strbuf *sb, const char *path)
-{
-	strbuf_adds(sb, "filename=");
-	for (const char *p = path; *p; p++) {
-		if (*p == ':')
-			strbuf_addc(sb, '\\');
-		strbuf_addc(sb, *p);
-	}
-	strbuf_addc(sb, '\n');
-}
-
 /* One host's target check: its job file, its fio client process, its output. */
 struct target_check {
 	char *jobfile, *outpath, *errpath;
@@ -387,7 +378,7 @@ static char *write_check_job(const struct host *h, const char *workdir, size_t i
 			 "ioengine=psync\nrw=read\nbs=4k\nio_size=4k\nallow_file_create=0\n");
 	for (size_t t = 0; t < h->ntargets; t++) {
 		strbuf_addf(&sb, "[t%zu]\n", t);
-		add_escaped_filename(&sb, h->targets[t]);
+		fio_jobfile_add_filename(&sb, h->targets[t]);
 	}
 	f = fopen(path, "w");
 	if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len || fclose(f) != 0) {
@@ -800,36 +791,19 @@ static char *shell_quote(const char *s)
 	struct strbuf sb;
 
 	strbuf_init(&sb);
-	strbuf_addc(&sb, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_adds(&sb, "'\\''");
-		else
-			strbuf_addc(&sb, *s);
-	}
-	strbuf_addc(&sb, '\'');
+	strbuf_add_shell_word(&sb, s);
 	return strbuf_detach(&sb, NULL);
 }
 
 char **fio_server_ssh_argv(const struct host *h, int start)
 {
 	char **v = xcalloc(24, sizeof(*v));
-	size_t n = 0;
+	size_t n;
 	char *pidfile = xasprintf("/tmp/bench-fio-server-%u.pid", h->port);
 	char *words[8];
 	size_t nw = 0;
 
-	v[n++] = xstrdup("ssh");
-	v[n++] = xstrdup("-o");
-	v[n++] = xstrdup("BatchMode=yes");
-	v[n++] = xstrdup("-o");
-	v[n++] = xstrdup("ConnectTimeout=10");
-	if (h->ssh_user) {
-		v[n++] = xstrdup("-l");
-		v[n++] = xstrdup(h->ssh_user);
-	}
-	v[n++] = xstrdup("--");
-	v[n++] = xstrdup(h->addr);
+	n = remote_ssh_prefix(h, v);
 	if (start) {
 		words[nw++] = xstrdup("fio");
 		words[nw++] = strchr(h->addr, ':') ? xasprintf("--server=ip6:%s,%u", h->addr, h->port)
@@ -852,9 +826,5 @@ char **fio_server_ssh_argv(const struct host *h, int start)
 
 void fio_argv_free(char **argv)
 {
-	if (!argv)
-		return;
-	for (size_t i = 0; argv[i]; i++)
-		free(argv[i]);
-	free(argv);
+	argv_free(argv);
 }

@@ -96,7 +96,7 @@ static int check_targets(char *const *targets, size_t ntargets, struct errbuf *e
 	return 0;
 }
 
-static void add_filename(struct strbuf *out, const char *target)
+void fio_jobfile_add_filename(struct strbuf *out, const char *target)
 {
 	strbuf_adds(out, "filename=");
 	for (const char *p = target; *p; p++) {
@@ -140,7 +140,7 @@ int fio_jobfile_write(const struct run_spec *spec, char *const *targets, size_t 
 			strbuf_addf(out, "\n[%s]\n", job);
 		else
 			strbuf_addf(out, "\n[%s.%zu]\n", job, i + 1);
-		add_filename(out, targets[i]);
+		fio_jobfile_add_filename(out, targets[i]);
 	}
 	free(job);
 	return 0;
@@ -179,7 +179,7 @@ int fio_jobfile_write_jobs(const struct run_spec *spec, const struct kvlist *ext
 				strbuf_addf(out, "log_avg_msec=%u\n", FIO_JOB_LOG_MSEC);
 			}
 			if (js->ntargets)
-				add_filename(out, js->targets[t]);
+				fio_jobfile_add_filename(out, js->targets[t]);
 		}
 		free(job);
 	}

@@ -36,4 +36,7 @@ int fio_jobfile_write_jobs(const struct run_spec *spec, const struct kvlist *ext
 /* A job name fio accepts (letters, digits, '-', '_', '.'), from any run name: malloc'd. */
 char *fio_job_name(const char *name);
 
+/* Appends "filename=TARGET\n" with each ':' of the target escaped as fio wants ("\:"). */
+void fio_jobfile_add_filename(struct strbuf *out, const char *target);
+
 #endif

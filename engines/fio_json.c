@@ -19,11 +19,7 @@
 #include "core/aggregate.h"
 #include "core/strbuf.h"
 
-void fio_output_init(struct fio_output *o)
-{
-	memset(o, 0, sizeof(*o));
-	kvlist_init(&o->global_options);
-}
+static void fio_job_release(struct fio_job *j);
 
 void fio_output_release(struct fio_output *o)
 {
@@ -31,13 +27,7 @@ void fio_output_release(struct fio_output *o)
 		return;
 	free(o->fio_version);
 	kvlist_release(&o->global_options);
-	for (size_t i = 0; i < o->njobs; i++) {
-		free(o->jobs[i].jobname);
-		free(o->jobs[i].hostname);
-		kvlist_release(&o->jobs[i].options);
-		host_result_release(&o->jobs[i].res);
-	}
-	free(o->jobs);
+	ARRAY_RELEASE(o->jobs, o->njobs, fio_job_release);
 	free(o->text_before);
 	fio_output_init(o);
 }
@@ -63,6 +53,12 @@ unsigned fio_version_number(const char *s)
 		s++;
 	}
 	return part[0] * 10000 + part[1] * 100 + part[2];
+}
+
+void fio_output_init(struct fio_output *o)
+{
+	memset(o, 0, sizeof(*o));
+	kvlist_init(&o->global_options);
 }
 
 /* ---- small typed readers ------------------------------------------------------------------------ */
@@ -711,4 +707,12 @@ out:
 	if (ret < 0)
 		fio_output_release(out);
 	return ret;
+}
+
+static void fio_job_release(struct fio_job *j)
+{
+	free(j->jobname);
+	free(j->hostname);
+	kvlist_release(&j->options);
+	host_result_release(&j->res);
 }

@@ -54,12 +54,6 @@ uint64_t fio_hist_idx_to_val(unsigned idx)
 	return (1ULL << (eb + 6)) + (uint64_t)(((double)(idx % 64) + 0.5) * (double)(1ULL << eb));
 }
 
-void fio_log_init(struct fio_log *l)
-{
-	memset(l, 0, sizeof(*l));
-	l->window_ms = 1000;
-}
-
 void fio_log_release(struct fio_log *l)
 {
 	if (!l)
@@ -69,6 +63,12 @@ void fio_log_release(struct fio_log *l)
 	for (int d = 0; d < 3; d++)
 		free(l->hist[d]);
 	fio_log_init(l);
+}
+
+void fio_log_init(struct fio_log *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->window_ms = 1000;
 }
 
 int fio_log_kind_from_name(const char *path)
@@ -153,6 +153,33 @@ static int line_error(struct errbuf *err, const char *name, uint64_t line, const
  * Parses lines in [p, end); the byte at end[-1] must be '\n' so no digit loop runs past the region.
  * `hist` (a constant at each call site) says whether per-IO latency statistics are kept.
  */
+/* The decimal number at *pp (at least one digit there), *pp moved past it. */
+static inline __attribute__((always_inline)) uint64_t take_digits(const char **pp)
+{
+	const char *p = *pp;
+	uint64_t x = 0;
+
+	do
+		x = x * 10 + (uint64_t)(*p++ - '0');
+	while (IS_DIGIT(*p));
+	*pp = p;
+	return x;
+}
+
+/* A ',' and the spaces after it at *pp: 1 with *pp moved past them, 0 (nothing moved) when *pp is not ','. */
+static inline __attribute__((always_inline)) int take_sep(const char **pp)
+{
+	const char *p = *pp;
+
+	if (*p != ',')
+		return 0;
+	p++;
+	while (*p == ' ')
+		p++;
+	*pp = p;
+	return 1;
+}
+
 #define BAD(what)                                                     \
 	do {                                                          \
 		rc = line_error(err, name, line, ls, end, what);      \
@@ -190,19 +217,12 @@ static inline __attribute__((always_inline)) int parse_region(struct fio_log *l,
 			}
 			BAD("expected a time stamp");
 		}
-		do
-			t = t * 10 + (uint64_t)(*p++ - '0');
-		while (IS_DIGIT(*p));
-		if (*p != ',')
+		t = take_digits(&p);
+		if (!take_sep(&p))
 			BAD("expected ', ' after the time");
-		p++;
-		while (*p == ' ')
-			p++;
 		if (!IS_DIGIT(*p))
 			BAD("expected a value");
-		do
-			v = v * 10 + (uint64_t)(*p++ - '0');
-		while (IS_DIGIT(*p));
+		v = take_digits(&p);
 		if (*p == '.') { /* fractional values (newer fio averages): kept for windowed entries */
 			double scale = 0.1;
 			p++;
@@ -211,25 +231,17 @@ static inline __attribute__((always_inline)) int parse_region(struct fio_log *l,
 				scale *= 0.1;
 			}
 		}
-		if (*p != ',')
+		if (!take_sep(&p))
 			BAD("expected ', ' after the value");
-		p++;
-		while (*p == ' ')
-			p++;
 		d = (unsigned)(*p - '0');
 		if (d > 2 || IS_DIGIT(p[1]))
 			BAD("direction must be 0, 1 or 2");
 		p++;
-		if (*p != ',')
+		if (!take_sep(&p))
 			BAD("expected ', ' after the direction");
-		p++;
-		while (*p == ' ')
-			p++;
 		if (!IS_DIGIT(*p))
 			BAD("expected a block size");
-		do
-			bs = bs * 10 + (uint64_t)(*p++ - '0');
-		while (IS_DIGIT(*p));
+		bs = take_digits(&p);
 		if (*p != '\n') {
 			/* offset, prio and later columns: checked for shape only up to the newline */
 			if (*p != ',' && *p != '\r')
@@ -706,20 +718,12 @@ int fio_log_import(const char *path, int64_t target_run_id, struct import_batch 
 {
 	struct fio_log l;
 	struct imported_run *ir;
-	const char *base = strrchr(path, '/');
 	int kind = fio_log_kind_from_name(path);
 
 	fio_log_init(&l);
 	if (fio_log_parse_file(path, kind < 0 ? FIO_LOG_LAT : (enum fio_log_kind)kind, 0, &l, err) < 0)
 		return -1;
-	free(out->suite_name);
-	out->suite_name = xstrdup(path);
-	ir = import_batch_add(out);
-	ir->target_run_id = target_run_id;
-	ir->spec.name = xstrdup(base ? base + 1 : path);
-	ir->spec.engine = xstrdup("import");
-	ir->spec.wl.tool = xstrdup("fio");
-	ir->spec.wl.src_file = xstrdup(path);
+	ir = fio_log_import_run(path, target_run_id, out);
 	if (!target_run_id) {
 		struct host_result h;
 		host_result_init(&h, "localhost");

@@ -55,12 +55,13 @@ static void null_stop(struct engine_run *run)
 	(void)run;
 }
 
+/* the hooks in the order a run calls them */
 const struct engine_ops engine_null_ops = {
-	.name = "null",
-	.version = ENGINE_OPS_VERSION,
 	.prepare = null_nothing,
 	.start = null_nothing,
 	.wait = null_wait,
 	.collect = null_collect,
 	.stop = null_stop,
+	.name = "null",
+	.version = ENGINE_OPS_VERSION,
 };

@@ -8,6 +8,7 @@
  */
 #include "engines/target.h"
 #include "engines/fio_jobfile.h"
+#include "core/paths.h"
 #include "core/strbuf.h"
 
 #include <blkid/blkid.h>
@@ -279,18 +280,6 @@ int target_prepare(const char *path, uint64_t size_bytes, int flags, struct errb
 	return ret;
 }
 
-/* The directory part of a path ("." for a bare name), as a new string. */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
-
 int target_check(const char *path, int flags, struct errbuf *err)
 {
 	char real[PATH_MAX];
@@ -311,7 +300,7 @@ int target_check(const char *path, int flags, struct errbuf *err)
 		return err_set(err, ERR_INPUT, "target '%s': %s", path, strerror(errno));
 	if (lstat(path, &sb) == 0)
 		return err_set(err, ERR_INPUT, "target '%s' is a dangling symbolic link", path);
-	dir = dir_of(path);
+	dir = path_dir(path);
 	ok = stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
 	if (!ok)
 		err_set(err, ERR_INPUT, "target '%s': directory '%s' does not exist", path, dir);

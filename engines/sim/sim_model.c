@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/rng.h"
+
 /* ---------------------------------------------------------------- options */
 
 struct sim_preset {
@@ -147,6 +149,18 @@ static void join(const char *const *names, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
 }
 
+/* pick(), or -1 with "sim_OPT: unknown WHAT 'VALUE' (known: the names)" in err. */
+static int pick_or_fail(const char *const *names, const char *value, const char *opt, const char *what, int *out,
+			char *err, size_t errlen)
+{
+	char list[128];
+
+	if (pick(names, value, out) == 0)
+		return 0;
+	join(names, list, sizeof(list));
+	return sim_fail(err, errlen, "sim_%s: unknown %s '%s' (known: %s)", opt, what, value, list);
+}
+
 static int whole(const char *value, double min, double max, double *out)
 {
 	double v;
@@ -189,15 +203,12 @@ bad:
 
 int sim_config_set(struct sim_config *c, const char *name, const char *value, char *err, size_t errlen)
 {
-	char list[128];
 	double v;
 	int i;
 
 	if (!strcmp(name, "preset")) {
-		if (pick(sim_preset_names, value, &i) < 0) {
-			join(sim_preset_names, list, sizeof(list));
-			return sim_fail(err, errlen, "sim_preset: unknown preset '%s' (known: %s)", value, list);
-		}
+		if (pick_or_fail(sim_preset_names, value, name, "preset", &i, err, errlen) < 0)
+			return -1;
 		c->transport_ns = presets[i].transport_ns;
 		c->link_bw = presets[i].link_bw;
 		c->link_iops = presets[i].link_iops;
@@ -241,12 +252,16 @@ int sim_config_set(struct sim_config *c, const char *name, const char *value, ch
 		*(!strcmp(name, "iops") ? &c->iops : &c->link_iops) = v;
 		return 0;
 	}
-	if (!strcmp(name, "dist")) {
-		if (pick(dist_names, value, &i) < 0) {
-			join(dist_names, list, sizeof(list));
-			return sim_fail(err, errlen, "sim_dist: unknown distribution '%s' (known: %s)", value, list);
-		}
-		c->dist = (enum sim_dist)i;
+	if (!strcmp(name, "dist") || !strcmp(name, "raid")) {
+		int is_dist = !strcmp(name, "dist");
+
+		if (pick_or_fail(is_dist ? dist_names : raid_names, value, name, is_dist ? "distribution" : "layout", &i,
+				 err, errlen) < 0)
+			return -1;
+		if (is_dist)
+			c->dist = (enum sim_dist)i;
+		else
+			c->raid = (enum sim_raid)i;
 		return 0;
 	}
 	if (!strcmp(name, "cv")) {
@@ -270,14 +285,6 @@ int sim_config_set(struct sim_config *c, const char *name, const char *value, ch
 		if (whole(value, 1, 65536, &v) < 0)
 			return sim_fail(err, errlen, "sim_%s: '%s' is not a whole number from 1 to 65536", name, value);
 		*(!strcmp(name, "units") ? &c->units : &c->members) = (unsigned)v;
-		return 0;
-	}
-	if (!strcmp(name, "raid")) {
-		if (pick(raid_names, value, &i) < 0) {
-			join(raid_names, list, sizeof(list));
-			return sim_fail(err, errlen, "sim_raid: unknown layout '%s' (known: %s)", value, list);
-		}
-		c->raid = (enum sim_raid)i;
 		return 0;
 	}
 	if (!strcmp(name, "chunk")) {
@@ -344,42 +351,19 @@ struct rng {
 	double spare;
 };
 
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static void rng_seed(struct rng *r, uint64_t seed, uint64_t stream)
 {
 	uint64_t x = seed ^ (stream * 0xd1342543de82ef95ULL);
 
 	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&x);
+		r->s[i] = rng_splitmix64(&x);
 	r->have_spare = 0;
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
 }
 
 /* xoshiro256** */
 static uint64_t rng_next(struct rng *r)
 {
-	uint64_t *s = r->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
+	return rng_xoshiro256ss(r->s);
 }
 
 /* Uniform in (0, 1). */
