@@ -46,9 +46,7 @@ static const struct host *find_host(const struct host_list *hosts, const char *n
 
 void steps_argv_free(char **argv)
 {
-	for (char **w = argv; w && *w; w++)
-		free(*w);
-	free(argv);
+	argv_free(argv);
 }
 
 char **steps_argv(const struct suite_config *c, const struct config_step *s, const struct host_list *hosts,

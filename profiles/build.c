@@ -20,6 +20,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "core/paths.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "profiles/fio_job.h"
@@ -358,14 +359,6 @@ static int load_library_suite(const char *name, struct suite *s, struct errbuf *
 	return rc;
 }
 
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return xstrdup(".");
-	return xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
-}
-
 static int apply_suite(struct protos *ps, const struct suite *su, const struct plan_options *opt,
 		       struct errbuf *err);
 static int apply_final(struct protos *ps, const struct suite *su, const struct plan_options *opt,
@@ -375,7 +368,7 @@ static int expand_suite(const struct suite *su, const struct plan_options *opt, 
 			const struct chain *self, struct errbuf *err)
 {
 	struct protos mine;
-	char *dir = dir_of(su->file);
+	char *dir = path_dir(su->file);
 	int rc = -1;
 
 	protos_init(&mine);

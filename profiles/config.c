@@ -267,17 +267,7 @@ char *config_argv_text(char *const *argv)
 			strbuf_adds(&sb, a);
 			continue;
 		}
-		strbuf_addc(&sb, '\'');
-		for (const char *c = a; *c;) { /* each ' as '\'' */
-			size_t run = strcspn(c, "'");
-			strbuf_add(&sb, c, run);
-			c += run;
-			if (*c) {
-				strbuf_adds(&sb, "'\\''");
-				c++;
-			}
-		}
-		strbuf_addc(&sb, '\'');
+		strbuf_add_shell_word(&sb, a);
 	}
 	return strbuf_detach(&sb, NULL);
 }

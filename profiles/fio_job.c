@@ -5,6 +5,7 @@
  */
 #include "profiles/fio_job.h"
 
+#include "core/paths.h"
 #include "core/fio_options.h"
 
 #include <ctype.h>
@@ -325,16 +326,6 @@ out:
 static int read_text(struct reader *r, const char *text, size_t len, const char *name, const char *dir,
 		     int nested, struct errbuf *err);
 
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
-
 static int read_file(struct reader *r, const char *path, const char *from_file, int from_line, struct errbuf *err)
 {
 	struct strbuf sb;
@@ -374,7 +365,7 @@ static int read_file(struct reader *r, const char *path, const char *from_file, 
 		}
 	}
 	r->stack[r->depth++] = real;
-	dir = dir_of(path);
+	dir = path_dir(path);
 	rc = read_text(r, sb.buf, sb.len, path, dir, from_file != NULL, err);
 	r->depth--;
 out:

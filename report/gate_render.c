@@ -515,14 +515,7 @@ static void shell_word(struct strbuf *out, const char *s)
 		strbuf_adds(out, s);
 		return;
 	}
-	strbuf_addc(out, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_adds(out, "'\\''");
-		else
-			strbuf_addc(out, *s);
-	}
-	strbuf_addc(out, '\'');
+	strbuf_add_shell_word(out, s);
 }
 
 /* The `bench report` command that lists the runs of workload `name` of one side (raw text, unescaped). */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rng.h"
 #include "core/strbuf.h"
 
 /* ---- small helpers ---------------------------------------------------------------------------- */
@@ -687,42 +688,19 @@ unsigned stats_runs_needed_t(double sigma, double margin, double conf, double po
 
 /* ---- PRNG -------------------------------------------------------------------------------------- */
 
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
 void stats_rng_seed(struct stats_rng *r, uint64_t seed)
 {
 	uint64_t x = seed;
 
 	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&x);
+		r->s[i] = rng_splitmix64(&x);
 	r->have_spare = 0;
 	r->spare = 0;
 }
 
 uint64_t stats_rng_next(struct stats_rng *r)
 {
-	uint64_t *s = r->s;
-	uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return out;
+	return rng_xoshiro256ss(r->s);
 }
 
 double stats_rng_uniform(struct stats_rng *r)
