@@ -3,8 +3,10 @@
  * the model gives (skipped when bench_sim.so or fio is missing):
  *  - curve: a max run (8 units x 1 ms, iodepth 32: 8,000 IOPS), then points at 25, 50, 75 and 90 % throttled
  *    by method_curve_rate(): each within 5 % of its share of the max run's IOPS;
- *  - sweep: iodepth 1..128 with --until p99>10ms stops at the first point past 10 ms: the model's latency is
- *    max(S, q S / U), p99 = latency (fixed device time), so iodepth 128 (16 ms; 64 gives 8 ms);
+ *  - sweep: iodepth 1..128 with --until p99>13ms stops at the first point past 13 ms: the model's latency is
+ *    max(S, q S / U), p99 = latency (fixed device time), so iodepth 128 (16 ms; 64 gives 8 ms). The limit sits
+ *    between the two with room for this machine's scheduling tail (p99 at iodepth 64 measured 10.7-11.7 ms on
+ *    the 2-core CI machine: the mean's 8 ms plus up to 3.7 ms of late completions);
  * The device time is 1 ms, not the issue's 100 us (whose figures are these divided by 10): on a shared 2-core
  * machine, scheduling stalls of a millisecond put the p99 of a 100 us target past 1 ms at any iodepth.
  *  - preconditioning on a sim target with a write cliff after 2x its size (factor 3): the SNIA sequence
@@ -138,7 +140,7 @@ static void test_curve_points(void **state)
 	}
 }
 
-/* One sweep iodepth=1,...,128 until p99 > 10 ms on 8 units x 1 ms fixed; returns the points run (n). */
+/* One sweep iodepth=1,...,128 until p99 > 13 ms on 8 units x 1 ms fixed; returns the points run (n). */
 static size_t sweep_once(struct method_point *pts, int *stop)
 {
 	struct method_sweep s;
@@ -148,7 +150,7 @@ static size_t sweep_once(struct method_point *pts, int *stop)
 
 	errbuf_init(&err);
 	assert_int_equal(method_sweep_parse("iodepth=1,2,4,8,16,32,64,128", &s, &err), 0);
-	assert_int_equal(method_until_parse("p99>10ms", &u, &err), 0);
+	assert_int_equal(method_until_parse("p99>13ms", &u, &err), 0);
 	*stop = -1;
 	while (n < s.n && *stop < 0) {
 		char *opts = xasprintf("size=64g\nrw=randread\nbs=4k\ntime_based=1\nramp_time=300ms\nruntime=2\n"
@@ -165,7 +167,7 @@ static size_t sweep_once(struct method_point *pts, int *stop)
 }
 
 /*
- * The model: iodepth 128 (p99 16 ms) is the first point past 10 ms; 64 is at 8 ms. A stalled machine only ever
+ * The model: iodepth 128 (p99 16 ms) is the first point past 13 ms; 64 is at 8 ms. A stalled machine only ever
  * slows a point (an early stop), so an early stop gets up to three sweeps; a sweep that never stops, or one that
  * passes 128, fails at once.
  */
@@ -191,7 +193,7 @@ static void test_sweep_until(void **state)
 		fail_msg("the sweep stopped at iodepth %.0f (p99 %.3f ms) in three sweeps, the model says 128", qd[n - 1],
 			 pts[n - 1].p99_ms);
 	for (size_t i = 0; i + 1 < n; i++)
-		assert_true(pts[i].p99_ms <= 10.0);
+		assert_true(pts[i].p99_ms <= 13.0);
 }
 
 /* Rounds of 4k random writes, each writing the target's size, until steady state; returns the round. */
