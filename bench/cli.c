@@ -272,7 +272,7 @@ int cli_write_file(const char *path, const struct strbuf *data)
 		int e = errno;
 		if (path)
 			fclose(f);
-		return cli_error(path ? EXIT_INPUT : EXIT_INTERNAL, "cannot write '%s': %s",
+		return cli_error(path ? EXIT_INPUT : EXIT_STORE, "cannot write '%s': %s",
 				 path ? path : "standard output", strerror(e));
 	}
 	if (path && fclose(f) != 0)

@@ -65,8 +65,8 @@ const char *cli_safe(const char *s);
 int cli_gnuplot(const char *dir, const char *const *scripts, size_t n, struct strbuf *msg, struct errbuf *err);
 /*
  * Writes data to the file at path (created or truncated), or to standard output when path is NULL. Returns
- * EXIT_OK, or prints "cannot write 'PATH': reason" and returns EXIT_INPUT (the file) or EXIT_INTERNAL
- * (standard output).
+ * EXIT_OK, or prints "cannot write 'PATH': reason" and returns EXIT_INPUT (the file) or EXIT_STORE
+ * (standard output: exit 5, as every command's).
  */
 int cli_write_file(const char *path, const struct strbuf *data);
 /* Usage error for a command: message plus a hint to --help; returns EXIT_USAGE. */

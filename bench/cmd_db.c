@@ -951,6 +951,6 @@ int cmd_db(int argc, char **argv)
 	kvlist_release(&a.where);
 	kvlist_release(&a.changes);
 	if (fflush(stdout) != 0 || ferror(stdout))
-		code = cli_error(EXIT_INTERNAL, "cannot write to standard output: %s", strerror(errno));
+		code = cli_error(EXIT_STORE, "cannot write to standard output: %s", strerror(errno));
 	return code;
 }

@@ -100,7 +100,7 @@ static int write_output(const char *path, const struct strbuf *text, struct errb
 
 	if (!path) {
 		if (fwrite(text->buf, 1, text->len, stdout) != text->len)
-			return err_set(err, ERR_INTERNAL, "cannot write to standard output: %s", strerror(errno));
+			return err_set(err, ERR_STORE, "cannot write to standard output: %s", strerror(errno));
 		return 0;
 	}
 	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());

@@ -47,9 +47,9 @@ int main(int argc, char **argv)
 		rc = c->fn(argc - 1, argv + 1);
 	rc = cli_finish(rc);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		if (errno == EPIPE)
-			return rc;
-		return cli_error(rc ? rc : EXIT_STORE, "cannot write to standard output: %s", strerror(errno));
+		if (errno == EPIPE || rc != EXIT_OK)
+			return rc; /* a closed pipe is not an error; a command that failed has said why */
+		return cli_error(EXIT_STORE, "cannot write to standard output: %s", strerror(errno));
 	}
 	return rc;
 }
