@@ -234,6 +234,16 @@ void strbuf_add_shell_word(struct strbuf *sb, const char *s)
 	strbuf_addc(sb, '\'');
 }
 
+void *array_push_zeroed(void **p, size_t *cap, size_t *n, size_t size)
+{
+	char *e;
+
+	array_grow(p, cap, *n + 1, size);
+	e = (char *)*p + *n * size;
+	(*n)++;
+	return memset(e, 0, size);
+}
+
 void argv_free(char **argv)
 {
 	for (size_t i = 0; argv && argv[i]; i++)

@@ -42,6 +42,10 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void array_grow(void **p, size_t *cap, size_t need, size_t size);
 #define ARRAY_GROW(p, cap, need) array_grow((void **)&(p), &(cap), (need), sizeof(*(p)))
 
+/* Appends a zeroed element to the array p of n elements (capacity cap) and returns it. */
+void *array_push_zeroed(void **p, size_t *cap, size_t *n, size_t size);
+#define ARRAY_PUSH_ZEROED(p, cap, n) array_push_zeroed((void **)&(p), &(cap), &(n), sizeof(*(p)))
+
 /* Releases each of the n elements of the array v with release(&v[i]), last first, then frees v; v NULL, n 0. */
 #define ARRAY_RELEASE(v, n, release)               \
 	do {                                       \

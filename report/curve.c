@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/strlist.h"
 
 const char *const curve_point_labels[] = { "curve_pct", "vdbench.curve_pct", "sweep.iodepth", "sweep.numjobs",
 					    "sweep.rate_iops", "ss_round", "phase", "precondition",

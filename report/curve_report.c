@@ -246,33 +246,14 @@ static void curves_text(struct strbuf *out, const struct method_view *mv, enum r
 static int ss_words(const struct rep_run *r, struct strbuf *out)
 {
 	const char *lab = kvlist_get(&r->labels, "steady_state", NULL);
-	const char *avg = kvlist_get(&r->labels, "ss.window_iops", NULL);
 	char buf[160];
-	struct ss_rule rule;
-	struct ss_result res;
-	char *end = NULL;
-	unsigned long round = 0;
-	const char *colon = lab ? strchr(lab, ':') : NULL;
 
 	if (!lab)
 		return 0;
-	ss_rule_defaults(&rule);
-	memset(&res, 0, sizeof(res));
-	if (colon)
-		round = strtoul(colon + 1, &end, 10);
-	if (!colon || !end || *end || end == colon + 1) {
+	if (ss_label_describe(lab, kvlist_get(&r->labels, "ss.window_iops", NULL), buf, sizeof(buf)) < 0)
 		strbuf_addf(out, "steady state: '%s' (not a result bench writes)", lab);
-		return 1;
-	}
-	res.round = (unsigned)round;
-	res.avg = avg ? strtod(avg, NULL) : NAN;
-	res.state = !strncmp(lab, "reached:", 8) ? SS_REACHED : !strncmp(lab, "not-reached:", 12) ? SS_NOT_REACHED :
-											     SS_CONTINUE;
-	if (res.state == SS_REACHED && isnan(res.avg))
-		snprintf(buf, sizeof(buf), "steady state reached at round %u", res.round);
 	else
-		ss_result_describe(&rule, &res, buf, sizeof(buf));
-	strbuf_adds(out, buf);
+		strbuf_adds(out, buf);
 	return 1;
 }
 

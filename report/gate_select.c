@@ -167,51 +167,20 @@ static void check_runtime(struct gate_run *r, const struct rep_run *rr, int64_t 
 	free(why);
 }
 
-/*
- * The words for a steady_state label value (docs/method.md): "steady state reached at round 7" and *reached
- * = 1; "steady state not reached after 25 rounds", "... not decided after 3 rounds" or what is not understood,
- * *reached = 0. malloc'd.
- */
-static char *steady_words(const char *value, int *reached)
-{
-	static const struct { const char *prefix; enum ss_state state; } forms[] = {
-		{ "reached:", SS_REACHED }, { "not-reached:", SS_NOT_REACHED }, { "running:", SS_CONTINUE },
-	};
-	struct ss_rule rule;
-	struct ss_result res;
-	char buf[128];
-	long n;
-
-	*reached = 0;
-	ss_rule_defaults(&rule);
-	memset(&res, 0, sizeof(res));
-	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
-		size_t len = strlen(forms[i].prefix);
-
-		if (strncmp(value, forms[i].prefix, len) || parse_long(value + len, 0, 0x7fffffffL, &n) < 0)
-			continue;
-		if (forms[i].state == SS_REACHED) {
-			*reached = 1; /* the window and its average are the run loop's to say (ss.window_iops) */
-			return xasprintf("steady state reached at round %ld", n);
-		}
-		res.state = forms[i].state;
-		res.round = (unsigned)n;
-		ss_result_describe(&rule, &res, buf, sizeof(buf));
-		return xstrdup(buf);
-	}
-	return xasprintf("steady_state label '%s' is none of reached:N, not-reached:N, running:N", value);
-}
-
 /* A run whose steady_state label says it is not at steady state is excluded unless allow_unsteady. */
 static void check_steady(struct gate_run *r, const struct rep_run *rr, const struct gate_select_opts *o)
 {
 	const char *v = kvlist_get(&rr->labels, "steady_state", NULL);
-	int reached;
+	char buf[160];
+	int state, reached;
 	char *words, *text;
 
 	if (!v)
 		return;
-	words = steady_words(v, &reached);
+	state = ss_label_describe(v, kvlist_get(&rr->labels, "ss.window_iops", NULL), buf, sizeof(buf));
+	reached = state == SS_REACHED;
+	words = state < 0 ? xasprintf("steady_state label '%s' is none of reached:N, not-reached:N, running:N", v) :
+			    xstrdup(buf);
 	if (reached || o->allow_unsteady) {
 		text = reached ? xstrdup(words) : xasprintf("%s (included: --allow-unsteady)", words);
 		gate_run_add_remark(r, text);

@@ -5,6 +5,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
 
 /* "no more than": within a relative 1e-9 of the limit counts as at the limit. */
 static int within(double value, double limit)
@@ -119,9 +123,48 @@ void ss_result_describe(const struct ss_rule *r, const struct ss_result *res, ch
 	}
 }
 
+static const char *const label_words[] = { "running", "reached", "not-reached" }; /* by enum ss_state */
+
 void ss_result_label(const struct ss_result *res, char *buf, size_t len)
 {
-	static const char *const words[] = { "running", "reached", "not-reached" };
+	snprintf(buf, len, "%s:%u", label_words[res->state], res->round);
+}
 
-	snprintf(buf, len, "%s:%u", words[res->state], res->round);
+int ss_result_parse(const char *label, const char *window_avg, struct ss_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->avg = NAN;
+	for (size_t i = 0; label && i < sizeof(label_words) / sizeof(label_words[0]); i++) {
+		size_t n = strlen(label_words[i]);
+		long round;
+
+		if (strncmp(label, label_words[i], n) || label[n] != ':' ||
+		    parse_long(label + n + 1, 0, 0x7fffffffL, &round) < 0)
+			continue;
+		out->state = (enum ss_state)i;
+		out->round = (unsigned)round;
+		if (out->state == SS_REACHED && window_avg) {
+			char *end;
+			double v = strtod(window_avg, &end);
+			if (end != window_avg && !*end)
+				out->avg = v;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+int ss_label_describe(const char *label, const char *window_avg, char *buf, size_t len)
+{
+	struct ss_rule rule;
+	struct ss_result res;
+
+	if (ss_result_parse(label, window_avg, &res) < 0)
+		return -1;
+	ss_rule_defaults(&rule);
+	if (res.state == SS_REACHED && isnan(res.avg))
+		snprintf(buf, len, "steady state reached at round %u", res.round);
+	else
+		ss_result_describe(&rule, &res, buf, len);
+	return (int)res.state;
 }

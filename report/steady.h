@@ -74,6 +74,19 @@ void ss_check(const struct ss_rule *r, const double *const *vars, size_t nvars, 
 void ss_result_describe(const struct ss_rule *r, const struct ss_result *res, char *buf, size_t len);
 void ss_result_label(const struct ss_result *res, char *buf, size_t len);
 
+/*
+ * The other way: a steady_state label value as ss_result_label writes it, and the window's average (label
+ * ss.window_iops; NULL or unreadable: NAN), into out. 0, or -1 when the value is not one bench writes.
+ */
+int ss_result_parse(const char *label, const char *window_avg, struct ss_result *out);
+
+/*
+ * The words for a run's steady_state and ss.window_iops labels: ss_result_describe of ss_result_parse, but
+ * "steady state reached at round N" when the average is not known (none is invented). Returns the state, or -1
+ * (buf untouched) when the label is not one bench writes.
+ */
+int ss_label_describe(const char *label, const char *window_avg, char *buf, size_t len);
+
 /* One variable (the common case). */
 void ss_check1(const struct ss_rule *r, const double *v, size_t n, struct ss_result *out);
 

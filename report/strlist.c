@@ -8,16 +8,6 @@
 
 #include "core/strbuf.h"
 
-void *array_push_zeroed(void **p, size_t *cap, size_t *n, size_t size)
-{
-	char *e;
-
-	array_grow(p, cap, *n + 1, size);
-	e = (char *)*p + *n * size;
-	(*n)++;
-	return memset(e, 0, size);
-}
-
 void strlist_add(struct strlist *l, const char *s)
 {
 	ARRAY_GROW(l->v, l->cap, l->n + 1);

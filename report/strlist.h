@@ -1,15 +1,10 @@
 /*
- * strlist: a growing list of strings that owns its copies, and the append of a zeroed array element. A leaf of
- * report/: it uses nothing of report/.
+ * strlist: a growing list of strings that owns its copies. A leaf of report/: it uses nothing of report/.
  */
 #ifndef BENCH_REPORT_STRLIST_H
 #define BENCH_REPORT_STRLIST_H
 
 #include <stddef.h>
-
-/* Appends a zeroed element to the array p of n elements (capacity cap) and returns it (core's ARRAY_GROW). */
-void *array_push_zeroed(void **p, size_t *cap, size_t *n, size_t size);
-#define ARRAY_PUSH_ZEROED(p, cap, n) array_push_zeroed((void **)&(p), &(cap), &(n), sizeof(*(p)))
 
 /* Zero-initialise ({ 0 }); v[0..n) are malloc'd copies. */
 struct strlist {

@@ -15,7 +15,6 @@
 #include "report/escape.h"
 #include "report/json_print.h"
 #include "report/stats.h"
-#include "report/strlist.h"
 
 void trend_opts_default(struct trend_opts *o)
 {

@@ -100,6 +100,7 @@ static void test_steady_words(void **state)
 		{ "steady_state=not-reached:25", "steady state not reached after 25 rounds" },
 		{ "steady_state=running:3", "steady state not decided after 3 rounds" },
 		{ "steady_state=maybe", "steady state: 'maybe' (not a result bench writes)" },
+		{ "steady_state=foo:3", "steady state: 'foo:3' (not a result bench writes)" }, /* not "running" */
 		{ "fio.ss=attained fio.ss.after_s=4.9", "ss=attained, ss.after_s=4.9" },
 	};
 	struct strbuf out;

@@ -155,6 +155,46 @@ static void test_words(void **state)
 	assert_string_equal(buf, "not-reached:6");
 }
 
+/* The steady_state label read back: what ss_result_label writes parses to the same state and round; nothing else. */
+static void test_label_parse(void **state)
+{
+	static const struct { enum ss_state st; unsigned round; } ok[] = {
+		{ SS_CONTINUE, 3 }, { SS_REACHED, 7 }, { SS_NOT_REACHED, 25 }, { SS_REACHED, 0 },
+	};
+	static const char *const bad[] = {
+		"maybe", "reached", "reached:", "reached:x", "reached:7x", "foo:3", "not-reached:-1", "Reached:7", "",
+	};
+	struct ss_result res, back;
+	char label[64], words[160];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		memset(&res, 0, sizeof(res));
+		res.state = ok[i].st;
+		res.round = ok[i].round;
+		ss_result_label(&res, label, sizeof(label));
+		assert_int_equal(ss_result_parse(label, NULL, &back), 0);
+		assert_int_equal(back.state, ok[i].st);
+		assert_int_equal(back.round, ok[i].round);
+		assert_true(isnan(back.avg));
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (ss_result_parse(bad[i], NULL, &back) != -1)
+			fail_msg("'%s' read as a steady_state label", bad[i]);
+		assert_int_equal(ss_label_describe(bad[i], NULL, words, sizeof(words)), -1);
+	}
+	assert_int_equal(ss_result_parse("reached:7", "1325.2", &back), 0);
+	assert_true(fabs(back.avg - 1325.2) < 1e-9);
+	assert_int_equal(ss_result_parse("reached:7", "n/a", &back), 0); /* an unreadable average is not invented */
+	assert_true(isnan(back.avg));
+	assert_int_equal(ss_label_describe("reached:7", "1325.2", words, sizeof(words)), SS_REACHED);
+	assert_string_equal(words, "steady state reached at round 7 (window 3-7, average 1325.2)");
+	assert_int_equal(ss_label_describe("reached:5", NULL, words, sizeof(words)), SS_REACHED);
+	assert_string_equal(words, "steady state reached at round 5");
+	assert_int_equal(ss_label_describe("not-reached:25", NULL, words, sizeof(words)), SS_NOT_REACHED);
+	assert_string_equal(words, "steady state not reached after 25 rounds");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_window_figures),
 		cmocka_unit_test(test_configurable),
 		cmocka_unit_test(test_words),
+		cmocka_unit_test(test_label_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
