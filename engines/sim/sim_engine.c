@@ -120,6 +120,8 @@ struct inflight {
 	struct io_u *io_u;
 };
 
+#define SIM_LATE_BUCKETS 16
+
 struct sim_data {
 	struct sim_model *model;
 	struct inflight *heap; /* min-heap by done_ns */
@@ -133,6 +135,10 @@ struct sim_data {
 	double late_sum_ns, sleep_late_sum_ns;
 	uint64_t handed, late_events;  /* IOs handed back; of them > 2 us after their modelled completion */
 	double event_late_sum_ns;
+	/* The machine's share of a run (BENCH_SIM_STATS): the union of the intervals in which at least one IO
+	 * was due and not handed back (ns), over the span from the first submission to the last hand-back. */
+	double overdue_ns, overdue_until_ns, first_ns, last_ns;
+	uint64_t late_log2[SIM_LATE_BUCKETS]; /* IOs late by [2^(k+1), 2^(k+2)) us; the last bucket open-ended */
 	struct sim_wear wear;
 };
 
@@ -423,11 +429,31 @@ static enum fio_q_status sim_queue(struct thread_data *td, struct io_u *io_u)
 	default: op = SIM_SYNC; break;
 	}
 	now = mono_ns();
+	if (sd->first_ns == 0)
+		sd->first_ns = now;
 	done = sim_model_submit(sd->model, now, op, io_u->offset, io_u->xfer_buflen);
 	io_u->error = 0;
 	io_u->resid = 0;
 	heap_push(sd, done, io_u);
 	return FIO_Q_QUEUED;
+}
+
+/* An IO due at done_ns handed back at now, more than 2 us late: counted, put in its lateness bucket, and its
+ * interval added to the union of overdue time (IOs come off the heap in order of done_ns). */
+static void note_late(struct sim_data *sd, double done_ns, double now)
+{
+	double late_us = (now - done_ns) / 1e3, from = done_ns > sd->overdue_until_ns ? done_ns : sd->overdue_until_ns;
+	unsigned k = 0;
+
+	sd->late_events++;
+	sd->event_late_sum_ns += now - done_ns;
+	while (k + 1 < SIM_LATE_BUCKETS && late_us >= (double)(4u << k))
+		k++;
+	sd->late_log2[k]++;
+	if (now > from)
+		sd->overdue_ns += now - from;
+	if (now > sd->overdue_until_ns)
+		sd->overdue_until_ns = now;
 }
 
 static int sim_getevents(struct thread_data *td, unsigned int min, unsigned int max, const struct timespec *t)
@@ -442,12 +468,11 @@ static int sim_getevents(struct thread_data *td, unsigned int min, unsigned int 
 		double now = mono_ns(), next;
 
 		while (n < max && sd->nheap && sd->heap[0].done_ns <= now) {
-			if (now - sd->heap[0].done_ns > 2000) {
-				sd->late_events++;
-				sd->event_late_sum_ns += now - sd->heap[0].done_ns;
-			}
+			if (now - sd->heap[0].done_ns > 2000)
+				note_late(sd, sd->heap[0].done_ns, now);
 			sd->events[n++] = heap_pop(sd);
 			sd->handed++;
+			sd->last_ns = now;
 		}
 		if (n >= min || !sd->nheap || n >= max)
 			return (int)n;
@@ -469,6 +494,33 @@ static struct io_u *sim_event(struct thread_data *td, int event)
 	return sd->events[event];
 }
 
+/* BENCH_SIM_STATS=1: one line for people on fio's stderr. BENCH_SIM_STATS=/ABSOLUTE/PATH: besides, one line of
+ * key=value fields appended to that file per job, for tests that tell a disturbed run from a wrong model
+ * (tests/lib/sim_noise.py reads it): late_us=N:M... counts M IOs late by [N, 2N) us. */
+static void stats_print(struct thread_data *td, const struct sim_data *sd)
+{
+	const char *path = getenv("BENCH_SIM_STATS");
+	FILE *f;
+
+	log_err("sim: %llu IOs, %llu handed back late (> 2 us after their modelled completion) by %.1f us on "
+		"average; %llu waits, %llu with a sleep (woke %.1f us late on average), %llu ended late by "
+		"%.1f us on average; busy-wait margin %.1f us; overdue %.1f ms of %.1f ms\n",
+		(unsigned long long)sd->handed, (unsigned long long)sd->late_events,
+		sd->late_events ? sd->event_late_sum_ns / sd->late_events / 1e3 : 0.0, (unsigned long long)sd->waits,
+		(unsigned long long)sd->sleeps, sd->sleeps ? sd->sleep_late_sum_ns / sd->sleeps / 1e3 : 0.0,
+		(unsigned long long)sd->late_waits, sd->late_waits ? sd->late_sum_ns / sd->late_waits / 1e3 : 0.0,
+		sd->margin_ns / 1e3, sd->overdue_ns / 1e6, (sd->last_ns - sd->first_ns) / 1e6);
+	if (!path || path[0] != '/' || !(f = fopen(path, "a")))
+		return;
+	fprintf(f, "sim-stats job=%s ios=%llu late=%llu late_sum_ns=%.0f overdue_ns=%.0f span_ns=%.0f late_us=",
+		td->o.name ? td->o.name : "?", (unsigned long long)sd->handed, (unsigned long long)sd->late_events,
+		sd->event_late_sum_ns, sd->overdue_ns, sd->last_ns > sd->first_ns ? sd->last_ns - sd->first_ns : 0.0);
+	for (unsigned k = 0; k < SIM_LATE_BUCKETS; k++)
+		fprintf(f, "%s%u:%llu", k ? "," : "", 2u << k, (unsigned long long)sd->late_log2[k]);
+	fputc('\n', f);
+	fclose(f);
+}
+
 static void sim_cleanup(struct thread_data *td)
 {
 	struct sim_data *sd = td->io_ops_data;
@@ -476,14 +528,7 @@ static void sim_cleanup(struct thread_data *td)
 	if (!sd)
 		return;
 	if (sd->stats)
-		log_err("sim: %llu IOs, %llu handed back late (> 2 us after their modelled completion) by %.1f us on "
-			"average; %llu waits, %llu with a sleep (woke %.1f us late on average), %llu ended late by "
-			"%.1f us on average; busy-wait margin %.1f us\n", (unsigned long long)sd->handed,
-			(unsigned long long)sd->late_events,
-			sd->late_events ? sd->event_late_sum_ns / sd->late_events / 1e3 : 0.0,
-			(unsigned long long)sd->waits, (unsigned long long)sd->sleeps,
-			sd->sleeps ? sd->sleep_late_sum_ns / sd->sleeps / 1e3 : 0.0, (unsigned long long)sd->late_waits,
-			sd->late_waits ? sd->late_sum_ns / sd->late_waits / 1e3 : 0.0, sd->margin_ns / 1e3);
+		stats_print(td, sd);
 	sim_model_free(sd->model);
 	wear_release(&sd->wear);
 	free(sd->heap);

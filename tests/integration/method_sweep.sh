@@ -50,10 +50,14 @@ if stop is None and len(rows) != len(want):
 print(rows[stop][1] if stop is not None else "none")' "$2" "$points"
 }
 
+# The engine's own account of every point (BENCH_SIM_STATS: one line per fio job, so per point, in order) tells a
+# point the machine held back from a wrong model (tests/lib/sim_noise.py).
 sweep() { # sweep NAME LIMIT_MS ARGS...
   local name=$1 lim=$2 stop
   shift 2
-  "$BENCH" run --db "$name.db" sweep.fio --engine sim --no-collectors -q --sweep iodepth=$points "$@" 2>"$name.err" ||
+  rm -f "$T/$name.stats"
+  BENCH_SIM_STATS=$T/$name.stats \
+    "$BENCH" run --db "$name.db" sweep.fio --engine sim --no-collectors -q --sweep iodepth=$points "$@" 2>"$name.err" ||
     { cat "$name.err"; fail "$name: bench run"; return 0; }
   if stop=$(verify "$name.db" "$lim"); then
     ok "$name: stored points up to the first past ${lim} ms, and no further (stop: iodepth $stop)"
@@ -68,14 +72,42 @@ sweep() { # sweep NAME LIMIT_MS ARGS...
 }
 
 sweep issue 1 --until 'p99>1ms' --engine-opt sim_units=8 --engine-opt sim_lat=100us --engine-opt sim_dist=fixed
+# the model's point (1 ms x q / 8 > 10 ms: the first q > 80 of the list). A sweep that stops earlier was either held
+# back by the machine there (the engine's account of that point shows enough IOs handed back later than the limit
+# less the model's p99, or a run too disturbed to tell: the check is skipped) or is wrong; up to three sweeps.
 sweep scaled 10 --until 'p99>10ms' --engine-opt sim_units=8 --engine-opt sim_lat=1ms --engine-opt sim_dist=fixed
-# the model's point (1 ms x q / 8 > 10 ms: the first q > 80 of the list) or, on a stalled machine, the one before
 model=$(python3 -c 'print(next(q for q in [1,2,4,8,16,32,64,128] if 1.0 * q / 8 > 10))')
-case "$(cat scaled.stop)" in
-  "$model") ok "scaled sweep stops where the model says (iodepth $model)" ;;
-  64) ok "scaled sweep stops one point early (iodepth 64: its stored p99 passed 10 ms on this busy machine)" ;;
-  *) fail "scaled sweep stops at iodepth $(cat scaled.stop), the model says $model" ;;
-esac
+scaled() {
+  local stop k why
+  stop=$(cat scaled.stop)
+  [ "$stop" = "$model" ] && { ok "scaled sweep stops where the model says (iodepth $model)"; return 0; }
+  [ "$stop" = none ] && { fail "scaled sweep never passed 10 ms, the model says it does at iodepth $model"; return 0; }
+  [ "$stop" -gt "$model" ] && { fail "scaled sweep stops at iodepth $stop, after the model's $model"; return 0; }
+  k=$(python3 -c 'import sys; print([1,2,4,8,16,32,64,128].index(int(sys.argv[1])) + 1)' "$stop")
+  sed -n "${k}p" scaled.stats >point.stats
+  # the point's p99 (stored) against the model's max(1, q / 8) ms, with the tolerance up to the 10 ms limit
+  why=$(python3 "$BENCH_SRC/tests/lib/sim_noise.py" explain point.stats p99 \
+    "$(q scaled.db "SELECT MAX(p.value_ns) / 1e3 FROM run r JOIN run_label l ON l.run_id = r.id AND l.key = 'sweep.stop'
+        JOIN result x ON x.run_id = r.id AND x.host = '*' AND x.job = '*' JOIN result_pct p ON p.result_id = x.id
+       WHERE ABS(p.pct - 99) < 1e-4")" \
+    "$(python3 -c 'import sys; print(1000 * max(1, int(sys.argv[1]) / 8))' "$stop")" \
+    "$(python3 -c 'import sys; print(100 * (10 / max(1, int(sys.argv[1]) / 8) - 1))' "$stop")")
+  case $? in
+  0 | 3) echo "  scaled sweep stopped early at iodepth $stop: $why"; return 3 ;;
+  *) fail "scaled sweep stops at iodepth $stop, the model says $model ($why)" ;;
+  esac
+}
+for attempt in 1 2 3; do
+  rc=0
+  scaled || rc=$?
+  [ "$rc" -eq 3 ] || break
+  if [ "$attempt" -eq 3 ]; then
+    skip "scaled sweep: the machine held every attempt back before the model's point (iodepth $model)"
+    break
+  fi
+  rm -f scaled.db*
+  sweep scaled 10 --until 'p99>10ms' --engine-opt sim_units=8 --engine-opt sim_lat=1ms --engine-opt sim_dist=fixed
+done
 
 # 3: both transports into one database, as a study would store them, and "max IOPS at p99 <= 1 ms" of each
 # against the model of its preset (docs/sim.md "Presets": device 64 units of lognormal 80 us capped at 700,000
@@ -99,7 +131,8 @@ verdict=""
 for attempt in 1 2 3; do
   rm -f transports.db
   for t in iser nvmeof-rdma; do
-    "$BENCH" run --db transports.db sweep.fio --engine sim --no-collectors -q --sweep iodepth=$points \
+    rm -f "$T/$t.stats"
+    BENCH_SIM_STATS=$T/$t.stats "$BENCH" run --db transports.db sweep.fio --engine sim --no-collectors -q --sweep iodepth=$points \
       --until 'p99>1ms' --engine-opt sim_preset=$t --label transport=$t 2>"$t.err" || { cat "$t.err"; fail "$t sweep"; }
   done
   expect_eq "both transports stored" "$(q transports.db "SELECT COUNT(DISTINCT value) FROM run_label WHERE key = 'transport'")" 2
@@ -115,10 +148,23 @@ print("over" if over else "ok" if ok else "short")' "$(best transports.db iser)"
   [ "$verdict" = short ] || break
   echo "attempt $attempt: short of the model (a slow machine only ever slows a point)"
 done
+# the largest share of a point's run that the machine held the engine back, over the last try's points
+held=$(cat iser.stats nvmeof-rdma.stats | python3 -c '
+import sys
+shares = [float(d["overdue_ns"]) / float(d["span_ns"]) for d in
+          (dict(kv.split("=", 1) for kv in l.split()[1:]) for l in sys.stdin if l.startswith("sim-stats "))
+          if float(d["span_ns"]) > 0]
+print("%.1f" % (100 * max(shares or [0])))')
 case "$verdict" in
   ok) ok "max IOPS at p99 <= 1 ms per transport preset matches the model" ;;
   over) fail "a transport ran faster than its preset's cap" ;;
-  *) fail "max IOPS at p99 <= 1 ms per transport preset short of the model in three tries" ;;
+  *)
+    if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 10 else 1)' "$held"; then
+      skip "max IOPS at p99 <= 1 ms per transport: short in three tries, the machine held a point back for $held % of it"
+    else
+      fail "max IOPS at p99 <= 1 ms per transport preset short of the model in three tries (machine held back <= $held %)"
+    fi
+    ;;
 esac
 # the report reads the same figure from the same store
 "$BENCH" report --db transports.db --compare transport=nvmeof-rdma:iser --format csv >tr.csv 2>tr.err ||

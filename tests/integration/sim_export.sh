@@ -34,7 +34,9 @@ run_job() {
     echo "sim_units=8"
     printf '%s\n' "$@"
   } >"$name.fio"
-  $prio fio --output-format="$format" --eta=never "$name.fio" >"$name.json" 2>"$name.err" || {
+  rm -f "$name.stats"
+  BENCH_SIM_STATS=$tmp/$name.stats $prio fio --output-format="$format" --eta=never "$name.fio" >"$name.json" \
+    2>"$name.err" || {
     cat "$name.err" "$name.json" >&2
     fail "fio failed on $name"
   }
@@ -67,18 +69,32 @@ PY
 
   # 2. A replay of the exported histogram reproduces the measured percentiles.
   run_job replay json sim_hist="$tmp/hist.txt" sim_seed=9
-  python3 - measured.json replay.json <<'PY'
-import json, sys
+  # Both runs are timed: a percentile that misses is put down to the machine only when the engine's own account
+  # of the slower run (tests/lib/sim_noise.py) shows enough IOs held back by more than the tolerance (exit 3:
+  # a noisy attempt); any other miss is a failure (exit 1).
+  python3 - measured.json replay.json "$BENCH_SRC/tests/lib/sim_noise.py" <<'PY'
+import json, subprocess, sys
 a = json.load(open(sys.argv[1]))["jobs"][0]["read"]["clat_ns"]["percentile"]
 b = json.load(open(sys.argv[2]))["jobs"][0]["read"]["clat_ns"]["percentile"]
-bad = 0
+bad = noisy = 0
 for p in ("10.000000", "50.000000", "90.000000", "99.000000"):
     rel = b[p] / a[p] - 1
     ok = abs(rel) <= 0.05
-    bad += not ok
+    name = p.rstrip("0").rstrip(".")
     print("%s  replay p%-5s %8.1f us, measured %8.1f us (%+.1f%%, want +-5%%)"
-          % ("ok  " if ok else "FAIL", p.rstrip("0").rstrip("."), b[p] / 1e3, a[p] / 1e3, rel * 100))
-sys.exit(1 if bad else 0)
+          % ("ok  " if ok else "MISS", name, b[p] / 1e3, a[p] / 1e3, rel * 100))
+    if ok:
+        continue
+    slow, got, want = ("replay", b[p], a[p]) if b[p] > a[p] else ("measured", a[p], b[p])
+    r = subprocess.run([sys.executable, sys.argv[3], "explain", slow + ".stats", "p" + name, str(got), str(want), "5"],
+                       capture_output=True, text=True)
+    if r.returncode in (0, 3):
+        print("NOISY the %s run: %s" % (slow, r.stdout.strip()))
+        noisy += 1
+    else:
+        print("FAIL  the %s run: %s" % (slow, r.stdout.strip() or r.stderr.strip()))
+        bad += 1
+sys.exit(1 if bad else 3 if noisy else 0)
 PY
 }
 # Timing noise from other load can spoil one attempt (fio runs at a higher priority where allowed, the later
@@ -88,13 +104,17 @@ retry_prio=$prio
 if chrt -f 1 true 2>/dev/null; then
   retry_prio="chrt -f 1"
 fi
-if ! roundtrip; then
-  echo "     (once more${retry_prio:+ under '$retry_prio'}, in case other load disturbed it)"
-  if ! prio=$retry_prio roundtrip; then
-    echo "     (a third time: a tail percentile of two timed runs on a 2-core VM)"
-    prio=$retry_prio roundtrip || fail "the replay does not reproduce the measured percentiles"
-  fi
-fi
+# A failed attempt whose misses the engine's account explains (3) is run again, up to three attempts; a miss it does
+# not explain fails at once. Three noisy attempts: the replay could not be checked on this machine (the test ends
+# skipped, after its other checks).
+replay_checked=0
+for attempt in 1 2 3; do
+  rc=0
+  if [ "$attempt" -eq 1 ]; then roundtrip || rc=$?; else prio=$retry_prio roundtrip || rc=$?; fi
+  [ "$rc" -eq 0 ] && { replay_checked=1; break; }
+  [ "$rc" -eq 3 ] || fail "the replay does not reproduce the measured percentiles"
+  [ "$attempt" -lt 3 ] && echo "     (attempt $((attempt + 1))${retry_prio:+ under '$retry_prio'}: the machine held a run back)"
+done
 
 # 3. Errors: exit codes of design.md, one line on stderr.
 expect() {
@@ -122,4 +142,8 @@ expect 3 "has no latency histogram" "$BENCH" export --histogram "$nb" --db "$db"
 expect 3 "cannot write" "$BENCH" export --histogram "$run" --db "$db" -o "$tmp/no/such/dir/h.txt"
 sqlite3 "$db" "PRAGMA integrity_check" | grep -qx ok || fail "the database is damaged"
 "$BENCH" export --help | grep -q "sim_hist=FILE" || fail "export --help does not mention sim_hist"
+if [ "$replay_checked" -eq 0 ]; then
+  echo "sim_export: the other checks passed; the replay's percentiles could not be checked on this machine: skipped"
+  exit 77
+fi
 echo "sim_export: all checks passed"

@@ -13,14 +13,20 @@ cd "$T"
 
 fails=0
 checks=0
+skips=0
 ok() { checks=$((checks + 1)); echo "ok: $*"; }
 fail() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*"; }
+# skip WHAT: a check this machine could not make (a timing check the machine disturbed, as the sim engine's own
+# account shows): said, counted apart, never passed
+skip() { skips=$((skips + 1)); echo "SKIP: $*"; }
 expect_eq() { # expect_eq WHAT GOT WANT
   if [ "$2" = "$3" ]; then ok "$1 = $3"; else fail "$1: got '$2', want '$3'"; fi
 }
 q() { sqlite3 -batch -noheader "$@"; }
 finish() {
-  echo "$((checks - fails)) passed, $fails failed"
+  local skipped=""
+  [ "$skips" -eq 0 ] || skipped=", $skips skipped"
+  echo "$((checks - fails)) passed, $fails failed$skipped"
   [ "$fails" -eq 0 ]
   exit $?
 }
