@@ -84,12 +84,21 @@ def script(path):
 def width(v):
     g = max(int(v).bit_length() - 6, 0)
     return 1 if g <= 1 else 1 << (g - 1)
+# A second is compared where exactly one record lands on it, stamped within 400 ms of it: on a loaded machine fio's
+# stamps drift, and two records whose stamps round to one second are one row of the script (its quantum) but two
+# slots of bench (each record's own interval); that is the script's layout, not a difference of percentiles.
+records = [(int(f[0]), f[1].strip()) for f in (l.split(",") for l in open("s_clat_hist.1.log") if l.strip())]
+per_second = {}
+for st, ddir in records:  # one record per direction and interval
+    per_second.setdefault(int((st + 500) / 1000) * 1000, {}).setdefault(ddir, []).append(st)
+clean = {g for g, dirs in per_second.items()
+         if all(len(sts) == 1 and abs(sts[0] - g) <= 400 for sts in dirs.values())}
 for p, name in (("50", "p50"), ("90", "p90"), ("99", "p99"), ("99.9", "p99.9")):
     bench = lines[("all hosts: percentiles", name)]
     grid, raw = script(f"grid{p}.txt"), script(f"s{p}.txt")
     # a record stamped 1043 is the script's row 1000 (its quantum [1000, 2000)) and bench's slot round(1.043) = 1
-    pairs = [(t, bench[t], v) for t, v in grid.items() if t in bench]
-    assert len(pairs) >= 12, (name, sorted(bench), sorted(grid))
+    pairs = [(t, bench[t], v) for t, v in grid.items() if t in bench and t in clean]
+    assert len(pairs) >= 10, (name, sorted(bench), sorted(grid), sorted(clean), records)
     worst = max(abs(b - s) / s for _, b, s in pairs)
     assert worst < 1e-6, (name, [x for x in pairs if abs(x[1] - x[2]) > 1e-6 * x[2]][:3])
     rawd = max(abs(bench[t] - v) / width(v) for t, v in raw.items() if t in bench)

@@ -15,9 +15,9 @@ A figure measured through such a run differs from the model by what the machine 
 knows the share of the run it was held back (overdue / span), for a mean latency the mean lateness per IO; both
 are taken out exactly ("corrected"). A tail percentile cannot be corrected: a miss there is put down to the
 machine only when enough IOs (a fifth of the tail beyond the percentile) were late by more than the tolerance.
-No correction is made when the engine itself looks wrong (more than MAX_LATE_SHARE of all IOs were late: a
-disturbed machine holds back some IOs by a lot, a late engine all of them), nor when the machine held the run
-back for more than MAX_OVERDUE_SHARE of it (too disturbed to tell anything).
+No correction is made when the machine held the run back for more than MAX_OVERDUE_SHARE of it (too disturbed to
+tell anything), nor when the engine itself looks wrong: more than MAX_LATE_SHARE of all IOs late within a run the
+machine left alone (a disturbed machine holds back some IOs by a lot, a late engine all of them by a little).
 
 usage: exit 0 and the corrected value or the reason; 1 the miss is the model's; 2 usage; 3 the machine disturbed
 the run too much to tell (a noisy run: try again); 4 the engine's account itself looks wrong (most IOs late):
@@ -66,11 +66,11 @@ def correctable(s):
     """None when a figure of this run can be corrected; else (exit code, why): 4 the engine looks wrong, 3 the
     machine disturbed the run too much to tell."""
     late, overdue = shares(s)
-    if late > MAX_LATE_SHARE:
-        return 4, "%.1f%% of the IOs were late: more than a disturbed machine explains (the engine looks wrong)" % (
-            late * 100)
     if overdue > MAX_OVERDUE_SHARE:
         return 3, "the machine held the run back for %.1f%% of it: too disturbed to tell" % (overdue * 100)
+    if late > MAX_LATE_SHARE:
+        return 4, ("%.1f%% of the IOs were late while the run lost only %.1f%% of its time: more than a disturbed "
+                   "machine explains (the engine looks wrong)" % (late * 100, overdue * 100))
     return None
 
 
