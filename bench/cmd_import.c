@@ -12,6 +12,7 @@
  */
 #include <getopt.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,7 +229,168 @@ out:
 struct input {
 	const char *path;
 	const struct importer *im;
+	unsigned nruns; /* runs stored from it, for the summary printed after the commit */
 };
+
+/*
+ * Reading ahead: a reader thread reads and parses the files (importers never touch the database) into a ring
+ * of IMPORT_AHEAD batches while the command's thread stores them, in the files' order, so that parsing one
+ * file overlaps storing the one before. Memory stays bounded by the ring, whatever the number of files. The
+ * reader stops after the first file it cannot read: the storing side reports that file and stores nothing.
+ */
+#define IMPORT_AHEAD 32
+
+struct reader {
+	const struct input *in;
+	size_t nin;
+	const struct import_opts *o;
+	struct {
+		struct import_batch b;
+		struct errbuf err;
+		int rc;     /* the importer's return */
+		int filled; /* b holds a batch to release before the slot is used again */
+	} slot[IMPORT_AHEAD];
+	size_t produced; /* files read (or failed) so far */
+	size_t consumed; /* files stored: their slots may be used again */
+	int stop;        /* the storing side gave up: read no more */
+	int threaded;    /* 0: pthread_create failed, files are read on demand by the storing thread */
+	/* Each side sleeps on its own condition and is woken only when it has work, the reader when half the
+	 * ring is free: not one context switch per file. */
+	int reader_waits, storer_waits;
+	pthread_mutex_t mu;
+	pthread_cond_t reader_cv, storer_cv;
+	pthread_t tid;
+};
+
+static void reader_fill(struct reader *r, size_t i)
+{
+	size_t k = i % IMPORT_AHEAD;
+
+	if (r->slot[k].filled)
+		import_batch_release(&r->slot[k].b);
+	import_batch_init(&r->slot[k].b);
+	errbuf_init(&r->slot[k].err);
+	r->slot[k].filled = 1;
+	r->slot[k].rc = r->in[i].im->import(r->in[i].path, r->o, &r->slot[k].b, &r->slot[k].err);
+}
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+
+	for (size_t i = 0; i < r->nin; i++) {
+		int stop, rc;
+
+		pthread_mutex_lock(&r->mu);
+		while (!r->stop && i - r->consumed >= IMPORT_AHEAD) {
+			r->reader_waits = 1;
+			pthread_cond_wait(&r->reader_cv, &r->mu);
+		}
+		stop = r->stop;
+		pthread_mutex_unlock(&r->mu);
+		if (stop)
+			break;
+		reader_fill(r, i);
+		rc = r->slot[i % IMPORT_AHEAD].rc;
+		pthread_mutex_lock(&r->mu);
+		r->produced = i + 1;
+		if (r->storer_waits) {
+			r->storer_waits = 0;
+			pthread_cond_signal(&r->storer_cv);
+		}
+		pthread_mutex_unlock(&r->mu);
+		if (rc < 0)
+			break;
+	}
+	return NULL;
+}
+
+static void reader_start(struct reader *r, const struct input *in, size_t nin, const struct import_opts *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->in = in;
+	r->nin = nin;
+	r->o = o;
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->reader_cv, NULL);
+	pthread_cond_init(&r->storer_cv, NULL);
+	r->threaded = nin > 1 && pthread_create(&r->tid, NULL, reader_main, r) == 0;
+}
+
+/* File i's batch (files are taken in order); the slot stays the caller's until reader_next(i + 1). */
+static int reader_next(struct reader *r, size_t i, struct import_batch **b, struct errbuf *err)
+{
+	size_t k = i % IMPORT_AHEAD;
+
+	if (!r->threaded) {
+		reader_fill(r, i);
+	} else {
+		pthread_mutex_lock(&r->mu);
+		r->consumed = i; /* files before i are stored: their slots are free */
+		if (r->reader_waits && r->produced - r->consumed <= IMPORT_AHEAD / 2) {
+			r->reader_waits = 0;
+			pthread_cond_signal(&r->reader_cv);
+		}
+		while (r->produced <= i) {
+			r->storer_waits = 1;
+			pthread_cond_wait(&r->storer_cv, &r->mu);
+		}
+		pthread_mutex_unlock(&r->mu);
+	}
+	*b = &r->slot[k].b;
+	if (r->slot[k].rc < 0) {
+		*err = r->slot[k].err;
+		return -1;
+	}
+	return 0;
+}
+
+static void reader_finish(struct reader *r)
+{
+	if (r->threaded) {
+		pthread_mutex_lock(&r->mu);
+		r->stop = 1;
+		pthread_cond_signal(&r->reader_cv);
+		pthread_mutex_unlock(&r->mu);
+		pthread_join(r->tid, NULL);
+	}
+	for (size_t k = 0; k < IMPORT_AHEAD; k++)
+		if (r->slot[k].filled)
+			import_batch_release(&r->slot[k].b);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->reader_cv);
+	pthread_cond_destroy(&r->storer_cv);
+}
+
+/* Reads and stores every file in one transaction: all of them, or (bad file, storage error) none. */
+static int import_all(struct store *st, struct input *in, size_t nin, const struct import_opts *o,
+		      const struct kvlist *labels, struct errbuf *err)
+{
+	struct reader *r = xmalloc(sizeof(*r));
+	int ret = -1;
+
+	if (store_begin(st, err) < 0) {
+		free(r);
+		return -1;
+	}
+	reader_start(r, in, nin, o);
+	for (size_t i = 0; i < nin; i++) {
+		struct import_batch *b;
+
+		if (reader_next(r, i, &b, err) < 0 || store_batch(st, in[i].path, b, labels, o->append, err) < 0)
+			goto out;
+		in[i].nruns = (unsigned)b->n;
+	}
+	ret = 0;
+out:
+	reader_finish(r);
+	free(r);
+	if (ret < 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return store_commit(st, err);
+}
 
 int cmd_import(int argc, char **argv)
 {
@@ -244,12 +406,10 @@ int cmd_import(int argc, char **argv)
 	struct input *in = NULL;
 	size_t nin = 0, cap = 0;
 	struct store *st = NULL;
-	struct strbuf summary;
 	struct errbuf err;
 	int c, code = EXIT_OK;
 
 	kvlist_init(&labels);
-	strbuf_init(&summary);
 	errbuf_init(&err);
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, ":h", longopts)) != -1) {
@@ -293,6 +453,7 @@ int cmd_import(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		ARRAY_GROW(in, cap, nin + 1);
 		in[nin].path = argv[i];
+		in[nin].nruns = 0;
 		in[nin++].im = NULL;
 	}
 	if (o.append && !o.run_id) {
@@ -330,38 +491,20 @@ int cmd_import(int argc, char **argv)
 		code = cli_store_code();
 		goto out;
 	}
-	if (store_begin(st, &err) < 0) {
+	if (import_all(st, in, nin, &o, &labels, &err) < 0) {
+		if (err.kind == ERR_NONE)
+			err.kind = ERR_INTERNAL;
 		code = cli_fail(&err);
 		goto out;
 	}
 	for (size_t i = 0; i < nin; i++) {
-		struct import_batch b;
-		size_t nruns;
-
-		import_batch_init(&b);
-		if (in[i].im->import(in[i].path, &o, &b, &err) < 0 || store_batch(st, in[i].path, &b, &labels, o.append, &err) < 0) {
-			import_batch_release(&b);
-			store_rollback(st);
-			if (err.kind == ERR_NONE)
-				err.kind = ERR_INTERNAL;
-			code = cli_fail(&err);
-			goto out;
-		}
-		nruns = b.n;
 		if (o.run_id)
-			strbuf_addf(&summary, "imported %s time series into run %lld\n", in[i].path, (long long)o.run_id);
+			printf("imported %s time series into run %lld\n", in[i].path, (long long)o.run_id);
 		else
-			strbuf_addf(&summary, "imported %zu run%s from %s\n", nruns, nruns == 1 ? "" : "s", in[i].path);
-		import_batch_release(&b);
+			printf("imported %u run%s from %s\n", in[i].nruns, in[i].nruns == 1 ? "" : "s", in[i].path);
 	}
-	if (store_commit(st, &err) < 0) {
-		code = cli_fail(&err);
-		goto out;
-	}
-	fputs(summary.buf, stdout);
 out:
 	free(in);
 	kvlist_release(&labels);
-	strbuf_release(&summary);
 	return code;
 }
