@@ -175,55 +175,35 @@ static int run_exists(struct store *st, int64_t id, struct errbuf *err)
 	return 0;
 }
 
-/* Stores one batch (inside the caller's transaction). */
-static int store_batch(struct store *st, const char *path, struct import_batch *b, const struct kvlist *labels,
-		       int append, struct errbuf *err)
+/* Stores one batch made ready by import_batch_finish() (inside the caller's transaction). */
+static int store_batch(struct store *st, const char *path, struct import_batch *b, int append, struct errbuf *err)
 {
-	struct kvlist suite_labels;
 	int64_t suite_id = 0;
 	size_t new_runs = 0;
-	int ret = -1;
 
-	kvlist_init(&suite_labels);
-	kvlist_copy(&suite_labels, &b->suite_labels);
-	for (size_t i = 0; i < labels->n; i++)
-		kvlist_set(&suite_labels, labels->v[i].key, labels->v[i].value);
 	for (size_t i = 0; i < b->n; i++)
 		if (!b->runs[i].target_run_id)
 			new_runs++;
 	if (new_runs && store_suite_add(st, b->suite_name ? b->suite_name : path, "import", path, (unsigned)new_runs,
-					&suite_labels, &suite_id, err) < 0)
-		goto out;
+					&b->suite_labels, &suite_id, err) < 0)
+		return -1;
 	for (size_t i = 0; i < b->n; i++) {
 		struct imported_run *ir = &b->runs[i];
 		int64_t run_id = ir->target_run_id;
 
 		if (run_id) {
 			if (run_exists(st, run_id, err) < 0)
-				goto out;
+				return -1;
 			/* a log imported again replaces its series (host, job, metric, source), unless --append */
 			if (!append && store_run_replace_series(st, run_id, &ir->res, err) < 0)
-				goto out;
-		} else {
-			struct kvlist merged;
-			kvlist_init(&merged);
-			kvlist_copy(&merged, &suite_labels);
-			for (size_t k = 0; k < ir->spec.labels.n; k++)
-				kvlist_set(&merged, ir->spec.labels.v[k].key, ir->spec.labels.v[k].value);
-			kvlist_release(&ir->spec.labels);
-			ir->spec.labels = merged;
-			if (!ir->spec.seq)
-				ir->spec.seq = (unsigned)(i + 1);
-			if (store_run_add(st, suite_id, &ir->spec, ir->status, &run_id, err) < 0)
-				goto out;
+				return -1;
+		} else if (store_run_add_json(st, suite_id, &ir->spec, ir->spec_json, ir->status, &run_id, err) < 0) {
+			return -1;
 		}
 		if (store_run_write_result(st, run_id, &ir->res, err) < 0)
-			goto out;
+			return -1;
 	}
-	ret = 0;
-out:
-	kvlist_release(&suite_labels);
-	return ret;
+	return 0;
 }
 
 struct input {
@@ -244,6 +224,7 @@ struct reader {
 	const struct input *in;
 	size_t nin;
 	const struct import_opts *o;
+	const struct kvlist *labels; /* the command's --label */
 	struct {
 		struct import_batch b;
 		struct errbuf err;
@@ -272,6 +253,8 @@ static void reader_fill(struct reader *r, size_t i)
 	errbuf_init(&r->slot[k].err);
 	r->slot[k].filled = 1;
 	r->slot[k].rc = r->in[i].im->import(r->in[i].path, r->o, &r->slot[k].b, &r->slot[k].err);
+	if (r->slot[k].rc == 0)
+		import_batch_finish(&r->slot[k].b, r->labels);
 }
 
 static void *reader_main(void *arg)
@@ -305,12 +288,14 @@ static void *reader_main(void *arg)
 	return NULL;
 }
 
-static void reader_start(struct reader *r, const struct input *in, size_t nin, const struct import_opts *o)
+static void reader_start(struct reader *r, const struct input *in, size_t nin, const struct import_opts *o,
+			 const struct kvlist *labels)
 {
 	memset(r, 0, sizeof(*r));
 	r->in = in;
 	r->nin = nin;
 	r->o = o;
+	r->labels = labels;
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->reader_cv, NULL);
 	pthread_cond_init(&r->storer_cv, NULL);
@@ -373,11 +358,11 @@ static int import_all(struct store *st, struct input *in, size_t nin, const stru
 		free(r);
 		return -1;
 	}
-	reader_start(r, in, nin, o);
+	reader_start(r, in, nin, o, labels);
 	for (size_t i = 0; i < nin; i++) {
 		struct import_batch *b;
 
-		if (reader_next(r, i, &b, err) < 0 || store_batch(st, in[i].path, b, labels, o->append, err) < 0)
+		if (reader_next(r, i, &b, err) < 0 || store_batch(st, in[i].path, b, o->append, err) < 0)
 			goto out;
 		in[i].nruns = (unsigned)b->n;
 	}

@@ -698,6 +698,12 @@ static void bind_int_or_null(sqlite3_stmt *s, int i, long v, int known)
 int store_run_add(struct store *st, int64_t suite_id, const struct run_spec *spec, enum run_status status,
 		  int64_t *run_id, struct errbuf *err)
 {
+	return store_run_add_json(st, suite_id, spec, NULL, status, run_id, err);
+}
+
+int store_run_add_json(struct store *st, int64_t suite_id, const struct run_spec *spec, const char *spec_json,
+		       enum run_status status, int64_t *run_id, struct errbuf *err)
+{
 	sqlite3_stmt *s = NULL;
 	const struct workload *w = &spec->wl;
 	char now[40], *json;
@@ -729,8 +735,8 @@ int store_run_add(struct store *st, int64_t suite_id, const struct run_spec *spe
 	bind_text(s, 18, w->size);
 	sqlite3_bind_int(s, 19, w->compress_pct);
 	sqlite3_bind_int(s, 20, w->dedupe_pct);
-	json = run_spec_to_json(spec);
-	bind_text(s, 21, json);
+	json = spec_json ? NULL : run_spec_to_json(spec);
+	bind_text(s, 21, spec_json ? spec_json : json);
 	free(json);
 	bind_text(s, 22, status == RUN_RUNNING ? NULL : spec->finished_at ? spec->finished_at : now);
 	if (step_done(st, s, "cannot store a run", err) < 0)
