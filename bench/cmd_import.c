@@ -208,7 +208,7 @@ static int store_batch(struct store *st, const char *path, struct import_batch *
 
 struct input {
 	const char *path;
-	const struct importer *im;
+	const struct importer *im; /* NULL: detected when read (importer_for) */
 	unsigned nruns; /* runs stored from it, for the summary printed after the commit */
 };
 
@@ -246,13 +246,18 @@ struct reader {
 static void reader_fill(struct reader *r, size_t i)
 {
 	size_t k = i % IMPORT_AHEAD;
+	const struct importer *im = r->in[i].im ? r->in[i].im : importer_for(r->in[i].path);
 
 	if (r->slot[k].filled)
 		import_batch_release(&r->slot[k].b);
 	import_batch_init(&r->slot[k].b);
 	errbuf_init(&r->slot[k].err);
 	r->slot[k].filled = 1;
-	r->slot[k].rc = r->in[i].im->import(r->in[i].path, r->o, &r->slot[k].b, &r->slot[k].err);
+	if (!im || !im->import)
+		r->slot[k].rc = err_set(&r->slot[k].err, ERR_USAGE, "%s: importing %s files is not available in this build",
+					r->in[i].path, im ? im->name : "such");
+	else
+		r->slot[k].rc = im->import(r->in[i].path, r->o, &r->slot[k].b, &r->slot[k].err);
 	if (r->slot[k].rc == 0)
 		import_batch_finish(&r->slot[k].b, r->labels);
 }
@@ -454,6 +459,8 @@ int cmd_import(int argc, char **argv)
 			code = cli_fail(&err);
 			goto out;
 		}
+		if (!in[i].im && !o.run_id && !o.map)
+			continue; /* no option to check against the format: the reader thread detects it */
 		if (!in[i].im)
 			in[i].im = importer_for(in[i].path);
 		if (!in[i].im || !in[i].im->import) {
