@@ -368,7 +368,13 @@ static int check_writable(const char *path, struct errbuf *err)
  * Process-wide SQLite settings, made before SQLite initialises (later calls are refused and change nothing).
  * No memory statistics: with them every allocation SQLite makes takes a global mutex (a twentieth of an
  * import's instructions). bench reads none of them (sqlite3_memory_used, soft heap limits).
+ * Statement journals (the pages a statement changed, kept until it ends so that it can be undone alone) stay
+ * in memory up to STORE_STMTJRNL_SPILL instead of SQLite's 64 KiB: once one statement of a transaction went
+ * past the limit, every later statement of it wrote its journal to a temporary file, one pwrite per page
+ * and page number, for the rest of the transaction (an import of 4,000 files: 67,000 writes, more per file
+ * the more files). A statement's journal is freed when it ends.
  */
+#define STORE_STMTJRNL_SPILL (8 << 20)
 static void sqlite_setup(void)
 {
 	static int done;
@@ -377,6 +383,7 @@ static void sqlite_setup(void)
 		return;
 	done = 1;
 	(void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	(void)sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, STORE_STMTJRNL_SPILL);
 }
 
 int store_open(const char *path, unsigned flags, struct store **out, struct errbuf *err)
