@@ -7,8 +7,10 @@
  * path into a batch of runs (core/import.h). The first row whose detect claims a path reads it; the last row
  * (fio JSON) claims everything else, so a file nobody knows gets the fio reader's precise complaint.
  *
- * All files of one command are stored in ONE transaction, read one at a time so memory stays flat: a bad file
- * rolls everything back, exits 3 and leaves the database as it was.
+ * All files of one command are stored in ONE transaction: a bad file rolls everything back, exits 3 and leaves
+ * the database as it was, and a kill leaves it as it was too (the transaction is never committed). A reader
+ * thread reads, parses and prepares the files ahead of the storing thread, at most IMPORT_AHEAD at a time, so
+ * memory stays flat whatever the number of files (see "Reading ahead" below).
  */
 #include <getopt.h>
 #include <limits.h>
