@@ -7,11 +7,14 @@
  * path into a batch of runs (core/import.h). The first row whose detect claims a path reads it; the last row
  * (fio JSON) claims everything else, so a file nobody knows gets the fio reader's precise complaint.
  *
- * All files of one command are stored in ONE transaction, read one at a time so memory stays flat: a bad file
- * rolls everything back, exits 3 and leaves the database as it was.
+ * All files of one command are stored in ONE transaction: a bad file rolls everything back, exits 3 and leaves
+ * the database as it was, and a kill leaves it as it was too (the transaction is never committed). A reader
+ * thread reads, parses and prepares the files ahead of the storing thread, at most IMPORT_AHEAD at a time, so
+ * memory stays flat whatever the number of files (see "Reading ahead" below).
  */
 #include <getopt.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,61 +177,212 @@ static int run_exists(struct store *st, int64_t id, struct errbuf *err)
 	return 0;
 }
 
-/* Stores one batch (inside the caller's transaction). */
-static int store_batch(struct store *st, const char *path, struct import_batch *b, const struct kvlist *labels,
-		       int append, struct errbuf *err)
+/* Stores one batch made ready by import_batch_finish() (inside the caller's transaction). */
+static int store_batch(struct store *st, const char *path, struct import_batch *b, int append, struct errbuf *err)
 {
-	struct kvlist suite_labels;
 	int64_t suite_id = 0;
 	size_t new_runs = 0;
-	int ret = -1;
 
-	kvlist_init(&suite_labels);
-	kvlist_copy(&suite_labels, &b->suite_labels);
-	for (size_t i = 0; i < labels->n; i++)
-		kvlist_set(&suite_labels, labels->v[i].key, labels->v[i].value);
 	for (size_t i = 0; i < b->n; i++)
 		if (!b->runs[i].target_run_id)
 			new_runs++;
 	if (new_runs && store_suite_add(st, b->suite_name ? b->suite_name : path, "import", path, (unsigned)new_runs,
-					&suite_labels, &suite_id, err) < 0)
-		goto out;
+					&b->suite_labels, &suite_id, err) < 0)
+		return -1;
 	for (size_t i = 0; i < b->n; i++) {
 		struct imported_run *ir = &b->runs[i];
 		int64_t run_id = ir->target_run_id;
 
 		if (run_id) {
 			if (run_exists(st, run_id, err) < 0)
-				goto out;
+				return -1;
 			/* a log imported again replaces its series (host, job, metric, source), unless --append */
 			if (!append && store_run_replace_series(st, run_id, &ir->res, err) < 0)
-				goto out;
-		} else {
-			struct kvlist merged;
-			kvlist_init(&merged);
-			kvlist_copy(&merged, &suite_labels);
-			for (size_t k = 0; k < ir->spec.labels.n; k++)
-				kvlist_set(&merged, ir->spec.labels.v[k].key, ir->spec.labels.v[k].value);
-			kvlist_release(&ir->spec.labels);
-			ir->spec.labels = merged;
-			if (!ir->spec.seq)
-				ir->spec.seq = (unsigned)(i + 1);
-			if (store_run_add(st, suite_id, &ir->spec, ir->status, &run_id, err) < 0)
-				goto out;
+				return -1;
+		} else if (store_run_add_json(st, suite_id, &ir->spec, ir->spec_json, ir->status, &run_id, err) < 0) {
+			return -1;
 		}
 		if (store_run_write_result(st, run_id, &ir->res, err) < 0)
-			goto out;
+			return -1;
 	}
-	ret = 0;
-out:
-	kvlist_release(&suite_labels);
-	return ret;
+	return 0;
 }
 
 struct input {
 	const char *path;
-	const struct importer *im;
+	const struct importer *im; /* NULL: detected when read (importer_for) */
+	unsigned nruns; /* runs stored from it, for the summary printed after the commit */
 };
+
+/*
+ * Reading ahead: a reader thread reads and parses the files (importers never touch the database) into a ring
+ * of IMPORT_AHEAD batches while the command's thread stores them, in the files' order, so that parsing one
+ * file overlaps storing the one before. Memory stays bounded by the ring, whatever the number of files. The
+ * reader stops after the first file it cannot read: the storing side reports that file and stores nothing.
+ */
+#define IMPORT_AHEAD 32
+
+struct reader {
+	const struct input *in;
+	size_t nin;
+	const struct import_opts *o;
+	const struct kvlist *labels; /* the command's --label */
+	struct {
+		struct import_batch b;
+		struct errbuf err;
+		int rc;     /* the importer's return */
+		int filled; /* b holds a batch to release before the slot is used again */
+	} slot[IMPORT_AHEAD];
+	size_t produced; /* files read (or failed) so far */
+	size_t consumed; /* files stored: their slots may be used again */
+	int stop;        /* the storing side gave up: read no more */
+	int threaded;    /* 0: pthread_create failed, files are read on demand by the storing thread */
+	/* Each side sleeps on its own condition and is woken only when it has work, the reader when half the
+	 * ring is free: not one context switch per file. */
+	int reader_waits, storer_waits;
+	pthread_mutex_t mu;
+	pthread_cond_t reader_cv, storer_cv;
+	pthread_t tid;
+};
+
+static void reader_fill(struct reader *r, size_t i)
+{
+	size_t k = i % IMPORT_AHEAD;
+	const struct importer *im = r->in[i].im ? r->in[i].im : importer_for(r->in[i].path);
+
+	if (r->slot[k].filled)
+		import_batch_release(&r->slot[k].b);
+	import_batch_init(&r->slot[k].b);
+	errbuf_init(&r->slot[k].err);
+	r->slot[k].filled = 1;
+	if (!im || !im->import)
+		r->slot[k].rc = err_set(&r->slot[k].err, ERR_USAGE, "%s: importing %s files is not available in this build",
+					r->in[i].path, im ? im->name : "such");
+	else
+		r->slot[k].rc = im->import(r->in[i].path, r->o, &r->slot[k].b, &r->slot[k].err);
+	if (r->slot[k].rc == 0)
+		import_batch_finish(&r->slot[k].b, r->labels);
+}
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+
+	for (size_t i = 0; i < r->nin; i++) {
+		int stop, rc;
+
+		pthread_mutex_lock(&r->mu);
+		while (!r->stop && i - r->consumed >= IMPORT_AHEAD) {
+			r->reader_waits = 1;
+			pthread_cond_wait(&r->reader_cv, &r->mu);
+		}
+		stop = r->stop;
+		pthread_mutex_unlock(&r->mu);
+		if (stop)
+			break;
+		reader_fill(r, i);
+		rc = r->slot[i % IMPORT_AHEAD].rc;
+		pthread_mutex_lock(&r->mu);
+		r->produced = i + 1;
+		if (r->storer_waits) {
+			r->storer_waits = 0;
+			pthread_cond_signal(&r->storer_cv);
+		}
+		pthread_mutex_unlock(&r->mu);
+		if (rc < 0)
+			break;
+	}
+	return NULL;
+}
+
+static void reader_start(struct reader *r, const struct input *in, size_t nin, const struct import_opts *o,
+			 const struct kvlist *labels)
+{
+	memset(r, 0, sizeof(*r));
+	r->in = in;
+	r->nin = nin;
+	r->o = o;
+	r->labels = labels;
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->reader_cv, NULL);
+	pthread_cond_init(&r->storer_cv, NULL);
+	r->threaded = nin > 1 && pthread_create(&r->tid, NULL, reader_main, r) == 0;
+}
+
+/* File i's batch (files are taken in order); the slot stays the caller's until reader_next(i + 1). */
+static int reader_next(struct reader *r, size_t i, struct import_batch **b, struct errbuf *err)
+{
+	size_t k = i % IMPORT_AHEAD;
+
+	if (!r->threaded) {
+		reader_fill(r, i);
+	} else {
+		pthread_mutex_lock(&r->mu);
+		r->consumed = i; /* files before i are stored: their slots are free */
+		if (r->reader_waits && r->produced - r->consumed <= IMPORT_AHEAD / 2) {
+			r->reader_waits = 0;
+			pthread_cond_signal(&r->reader_cv);
+		}
+		while (r->produced <= i) {
+			r->storer_waits = 1;
+			pthread_cond_wait(&r->storer_cv, &r->mu);
+		}
+		pthread_mutex_unlock(&r->mu);
+	}
+	*b = &r->slot[k].b;
+	if (r->slot[k].rc < 0) {
+		*err = r->slot[k].err;
+		return -1;
+	}
+	return 0;
+}
+
+static void reader_finish(struct reader *r)
+{
+	if (r->threaded) {
+		pthread_mutex_lock(&r->mu);
+		r->stop = 1;
+		pthread_cond_signal(&r->reader_cv);
+		pthread_mutex_unlock(&r->mu);
+		pthread_join(r->tid, NULL);
+	}
+	for (size_t k = 0; k < IMPORT_AHEAD; k++)
+		if (r->slot[k].filled)
+			import_batch_release(&r->slot[k].b);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->reader_cv);
+	pthread_cond_destroy(&r->storer_cv);
+}
+
+/* Reads and stores every file in one transaction: all of them, or (bad file, storage error) none. */
+static int import_all(struct store *st, struct input *in, size_t nin, const struct import_opts *o,
+		      const struct kvlist *labels, struct errbuf *err)
+{
+	struct reader *r = xmalloc(sizeof(*r));
+	int ret = -1;
+
+	if (store_begin(st, err) < 0) {
+		free(r);
+		return -1;
+	}
+	reader_start(r, in, nin, o, labels);
+	for (size_t i = 0; i < nin; i++) {
+		struct import_batch *b;
+
+		if (reader_next(r, i, &b, err) < 0 || store_batch(st, in[i].path, b, o->append, err) < 0)
+			goto out;
+		in[i].nruns = (unsigned)b->n;
+	}
+	ret = 0;
+out:
+	reader_finish(r);
+	free(r);
+	if (ret < 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return store_commit(st, err);
+}
 
 int cmd_import(int argc, char **argv)
 {
@@ -244,12 +398,10 @@ int cmd_import(int argc, char **argv)
 	struct input *in = NULL;
 	size_t nin = 0, cap = 0;
 	struct store *st = NULL;
-	struct strbuf summary;
 	struct errbuf err;
 	int c, code = EXIT_OK;
 
 	kvlist_init(&labels);
-	strbuf_init(&summary);
 	errbuf_init(&err);
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, ":h", longopts)) != -1) {
@@ -293,6 +445,7 @@ int cmd_import(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		ARRAY_GROW(in, cap, nin + 1);
 		in[nin].path = argv[i];
+		in[nin].nruns = 0;
 		in[nin++].im = NULL;
 	}
 	if (o.append && !o.run_id) {
@@ -308,6 +461,8 @@ int cmd_import(int argc, char **argv)
 			code = cli_fail(&err);
 			goto out;
 		}
+		if (!in[i].im && !o.run_id && !o.map)
+			continue; /* no option to check against the format: the reader thread detects it */
 		if (!in[i].im)
 			in[i].im = importer_for(in[i].path);
 		if (!in[i].im || !in[i].im->import) {
@@ -330,38 +485,20 @@ int cmd_import(int argc, char **argv)
 		code = cli_store_code();
 		goto out;
 	}
-	if (store_begin(st, &err) < 0) {
+	if (import_all(st, in, nin, &o, &labels, &err) < 0) {
+		if (err.kind == ERR_NONE)
+			err.kind = ERR_INTERNAL;
 		code = cli_fail(&err);
 		goto out;
 	}
 	for (size_t i = 0; i < nin; i++) {
-		struct import_batch b;
-		size_t nruns;
-
-		import_batch_init(&b);
-		if (in[i].im->import(in[i].path, &o, &b, &err) < 0 || store_batch(st, in[i].path, &b, &labels, o.append, &err) < 0) {
-			import_batch_release(&b);
-			store_rollback(st);
-			if (err.kind == ERR_NONE)
-				err.kind = ERR_INTERNAL;
-			code = cli_fail(&err);
-			goto out;
-		}
-		nruns = b.n;
 		if (o.run_id)
-			strbuf_addf(&summary, "imported %s time series into run %lld\n", in[i].path, (long long)o.run_id);
+			printf("imported %s time series into run %lld\n", in[i].path, (long long)o.run_id);
 		else
-			strbuf_addf(&summary, "imported %zu run%s from %s\n", nruns, nruns == 1 ? "" : "s", in[i].path);
-		import_batch_release(&b);
+			printf("imported %u run%s from %s\n", in[i].nruns, in[i].nruns == 1 ? "" : "s", in[i].path);
 	}
-	if (store_commit(st, &err) < 0) {
-		code = cli_fail(&err);
-		goto out;
-	}
-	fputs(summary.buf, stdout);
 out:
 	free(in);
 	kvlist_release(&labels);
-	strbuf_release(&summary);
 	return code;
 }

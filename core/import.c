@@ -2,6 +2,7 @@
  * import: batches of imported runs (see import.h).
  */
 #include "core/import.h"
+#include "core/spec_json.h"
 #include "core/strbuf.h"
 
 #include <errno.h>
@@ -63,4 +64,28 @@ static void imported_run_release(struct imported_run *r)
 	run_spec_release(&r->spec);
 	run_result_release(&r->res);
 	free(r->error);
+	free(r->spec_json);
+}
+
+void import_batch_finish(struct import_batch *b, const struct kvlist *labels)
+{
+	for (size_t i = 0; labels && i < labels->n; i++)
+		kvlist_set(&b->suite_labels, labels->v[i].key, labels->v[i].value);
+	for (size_t i = 0; i < b->n; i++) {
+		struct imported_run *ir = &b->runs[i];
+		struct kvlist merged;
+
+		if (ir->target_run_id)
+			continue;
+		kvlist_init(&merged);
+		kvlist_copy(&merged, &b->suite_labels);
+		for (size_t k = 0; k < ir->spec.labels.n; k++)
+			kvlist_set(&merged, ir->spec.labels.v[k].key, ir->spec.labels.v[k].value);
+		kvlist_release(&ir->spec.labels);
+		ir->spec.labels = merged;
+		if (!ir->spec.seq)
+			ir->spec.seq = (unsigned)(i + 1);
+		free(ir->spec_json);
+		ir->spec_json = run_spec_to_json(&ir->spec);
+	}
 }

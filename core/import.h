@@ -16,6 +16,7 @@ struct imported_run {
 	enum run_status status;  /* usually RUN_DONE */
 	char *error;             /* or NULL */
 	int64_t target_run_id;   /* log import: attach samples to this existing run (0 = new run) */
+	char *spec_json;         /* the spec as run_spec_to_json() writes it (import_batch_finish), or NULL */
 };
 
 struct import_batch {
@@ -29,6 +30,14 @@ void import_batch_init(struct import_batch *b);
 void import_batch_release(struct import_batch *b);
 /* Appends an initialised run (status RUN_DONE) and returns it; valid until the next add. */
 struct imported_run *import_batch_add(struct import_batch *b);
+
+/*
+ * Makes a batch ready to store, with no database needed (bench import does it in its reader thread): the
+ * command's labels over the batch's suite labels, those under each new run's own labels, a seq for each new
+ * run without one (its place in the batch), and each new run's spec_json. Runs that attach to an existing run
+ * (target_run_id) are left as they are.
+ */
+void import_batch_finish(struct import_batch *b, const struct kvlist *labels);
 
 /*
  * Whether `path` may be read as an import source without blocking: 0 for a regular file (and, with

@@ -85,6 +85,9 @@ int store_run_lookup(struct store *st, int64_t suite_id, unsigned seq, unsigned 
  */
 int store_run_add(struct store *st, int64_t suite_id, const struct run_spec *spec, enum run_status status,
 		  int64_t *run_id, struct errbuf *err);
+/* The same with the spec's JSON made already (run_spec_to_json(spec)); NULL: made here. */
+int store_run_add_json(struct store *st, int64_t suite_id, const struct run_spec *spec, const char *spec_json,
+		       enum run_status status, int64_t *run_id, struct errbuf *err);
 
 /*
  * Starts a run: inserts its row as 'running' and commits before any load starts. A (seq, repetition) that
