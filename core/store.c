@@ -964,49 +964,39 @@ static int write_host_row(struct store *st, sqlite3_stmt *host, int64_t run_id, 
 #define ROWS3_4 ROW3 "," ROW3 "," ROW3 "," ROW3
 #define ROWS3 ROWS3_4 "," ROWS3_4 "," ROWS3_4 "," ROWS3_4 /* STORE_ROWS of them */
 
-static int write_pcts(struct store *st, sqlite3_stmt *one, sqlite3_stmt *many, int64_t rid,
-		      const struct dir_result *dr, struct errbuf *err)
+/* Binds row i of a direction's percentiles or bins at columns col..col+2 (result id bound by the caller). */
+static void bind_pct_row(sqlite3_stmt *s, int col, const struct dir_result *dr, size_t i)
 {
-	size_t i = 0;
-
-	for (; i + STORE_ROWS <= dr->npct; i += STORE_ROWS) {
-		for (int k = 0; k < STORE_ROWS; k++) {
-			sqlite3_bind_int64(many, 3 * k + 1, rid);
-			sqlite3_bind_double(many, 3 * k + 2, dr->pct[i + (size_t)k].pct);
-			bind_u64(many, 3 * k + 3, dr->pct[i + (size_t)k].value_ns);
-		}
-		if (step_done(st, many, "cannot store a percentile", err) < 0)
-			return -1;
-	}
-	for (; i < dr->npct; i++) {
-		sqlite3_bind_int64(one, 1, rid);
-		sqlite3_bind_double(one, 2, dr->pct[i].pct);
-		bind_u64(one, 3, dr->pct[i].value_ns);
-		if (step_done(st, one, "cannot store a percentile", err) < 0)
-			return -1;
-	}
-	return 0;
+	sqlite3_bind_double(s, col, dr->pct[i].pct);
+	bind_u64(s, col + 1, dr->pct[i].value_ns);
 }
 
-static int write_bins(struct store *st, sqlite3_stmt *one, sqlite3_stmt *many, int64_t rid,
-		      const struct dir_result *dr, struct errbuf *err)
+static void bind_bin_row(sqlite3_stmt *s, int col, const struct dir_result *dr, size_t i)
+{
+	bind_u64(s, col, dr->bins[i].value_ns);
+	bind_u64(s, col + 1, dr->bins[i].count);
+}
+
+/* Inserts n rows of result rid: STORE_ROWS at a time with `many`, the rest one by one with `one`. */
+static int write_rows(struct store *st, sqlite3_stmt *one, sqlite3_stmt *many, int64_t rid,
+		      const struct dir_result *dr, size_t n,
+		      void (*bind_row)(sqlite3_stmt *, int, const struct dir_result *, size_t), const char *what,
+		      struct errbuf *err)
 {
 	size_t i = 0;
 
-	for (; i + STORE_ROWS <= dr->nbins; i += STORE_ROWS) {
+	for (; i + STORE_ROWS <= n; i += STORE_ROWS) {
 		for (int k = 0; k < STORE_ROWS; k++) {
 			sqlite3_bind_int64(many, 3 * k + 1, rid);
-			bind_u64(many, 3 * k + 2, dr->bins[i + (size_t)k].value_ns);
-			bind_u64(many, 3 * k + 3, dr->bins[i + (size_t)k].count);
+			bind_row(many, 3 * k + 2, dr, i + (size_t)k);
 		}
-		if (step_done(st, many, "cannot store a histogram bin", err) < 0)
+		if (step_done(st, many, what, err) < 0)
 			return -1;
 	}
-	for (; i < dr->nbins; i++) {
+	for (; i < n; i++) {
 		sqlite3_bind_int64(one, 1, rid);
-		bind_u64(one, 2, dr->bins[i].value_ns);
-		bind_u64(one, 3, dr->bins[i].count);
-		if (step_done(st, one, "cannot store a histogram bin", err) < 0)
+		bind_row(one, 2, dr, i);
+		if (step_done(st, one, what, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -1060,7 +1050,9 @@ static int write_results(struct store *st, int64_t run_id, const struct run_resu
 			if (step_done(st, r, "cannot store a result", err) < 0)
 				goto out;
 			rid = sqlite3_last_insert_rowid(st->db);
-			if (write_pcts(st, p, pm, rid, dr, err) < 0 || write_bins(st, b, bm, rid, dr, err) < 0)
+			if (write_rows(st, p, pm, rid, dr, dr->npct, bind_pct_row, "cannot store a percentile", err) < 0 ||
+			    write_rows(st, b, bm, rid, dr, dr->nbins, bind_bin_row, "cannot store a histogram bin",
+				       err) < 0)
 				goto out;
 		}
 	}
