@@ -60,6 +60,26 @@ static const char Q_SAMPLES[] = "SELECT host, metric, t_ms, value, job, window_m
 static const char Q_ARTIFACTS[] = "SELECT name, content FROM artifact WHERE run_id = ?1 AND (?2 IS NULL OR name = ?2) "
 				  "ORDER BY name";
 
+/*
+ * The scans (store_scan_*): every run's rows in one statement, by run_id only (the order of an index or
+ * primary key that starts with run_id: no sort in SQLite); each run's rows are then put in the order of the
+ * per-run statement above by the comparators below. The run id is the last column. The results scan carries
+ * one percentile per row: the stored one nearest ?1 within ?2, as Q_PCT picks it (min() picks its row
+ * without a sort), NULL when none is stored.
+ */
+static const char Q_SCAN_RESULTS[] =
+	"SELECT id, host, ddir, ios, bytes, runtime_ms, iops, bw_bytes, lat_mean_ns, clat_mean_ns, pct_kind, job, "
+	"job_start_ms, lat_min_ns, lat_max_ns, lat_stddev_ns, clat_min_ns, clat_max_ns, "
+	"(SELECT v FROM (SELECT value_ns AS v, min(abs(pct - ?1)) FROM result_pct WHERE result_id = x.id "
+	"AND pct >= ?1 - ?2 AND pct <= ?1 + ?2)) AS pct_ns, run_id FROM result x WHERE job = '*' AND run_id >= ?3 "
+	"ORDER BY run_id";
+static const char Q_SCAN_HOSTS[] = "SELECT host, fio_version, start_offset_ms, error_code, error, usr_cpu_pct, "
+				   "sys_cpu_pct, run_id FROM run_host WHERE run_id >= ?3 ORDER BY run_id";
+static const char Q_SCAN_CPU[] = "SELECT host, role, source, cores, user_pct, nice_pct, system_pct, iowait_pct, "
+				 "irq_pct, softirq_pct, steal_pct, idle_pct, util_pct, cpu_us_per_io, run_id FROM cpu "
+				 "WHERE run_id >= ?3 ORDER BY run_id";
+static const char Q_SCAN_RUN_LABELS[] = "SELECT key, value, run_id FROM run_label ORDER BY run_id";
+
 /* ---- rows: column tables ---------------------------------------------------------------------------- */
 
 /* How one column becomes one field. */
@@ -196,6 +216,27 @@ static const struct col artifact_cols[] = {
 static const struct row_shape artifact_shape = SHAPE("artifacts", artifact_cols, -1);
 #undef ROW
 
+/* A row of the results scan: the result and its percentile. */
+struct scan_result {
+	struct store_result r;
+	double pct_ns;            /* NAN: none stored */
+};
+
+#define ROW struct scan_result
+static const struct col scan_result_cols[] = {
+	COL("id", r.id, COL_I64, 0), COL("host", r.host, COL_STR_EMPTY, 0), COL("ddir", r.ddir, COL_DDIR, 0),
+	COL("ios", r.ios, COL_COUNT, 0), COL("bytes", r.bytes, COL_COUNT, 0), COL("runtime_ms", r.runtime_ms, COL_I64, 0),
+	COL("iops", r.iops, COL_REAL, 0), COL("bw_bytes", r.bw_bytes, COL_REAL, 0),
+	COL("lat_mean_ns", r.lat_mean_ns, COL_REAL, 0), COL("clat_mean_ns", r.clat_mean_ns, COL_REAL, 0),
+	COL("pct_kind", r.pct_kind, COL_STR, 0), COL("job", r.job, COL_STR_EMPTY, 0),
+	COL("job_start_ms", r.job_start_ms, COL_REAL, 0), COL("lat_min_ns", r.lat_min_ns, COL_REAL, 0),
+	COL("lat_max_ns", r.lat_max_ns, COL_REAL, 0), COL("lat_stddev_ns", r.lat_stddev_ns, COL_REAL, 0),
+	COL("clat_min_ns", r.clat_min_ns, COL_REAL, 0), COL("clat_max_ns", r.clat_max_ns, COL_REAL, 0),
+	COL("pct_ns", pct_ns, COL_REAL, 0),
+};
+static const struct row_shape scan_result_shape = SHAPE("results", scan_result_cols, -1);
+#undef ROW
+
 #undef COL
 #undef SHAPE
 
@@ -236,9 +277,9 @@ static size_t col_kind_size(enum col_kind k)
 }
 
 /* The statement has the table's columns, by name, and each field the size of its kind. */
-static int shape_check(sqlite3_stmt *s, const struct row_shape *sh, struct errbuf *err)
+static int shape_check_extra(sqlite3_stmt *s, const struct row_shape *sh, size_t extra, struct errbuf *err)
 {
-	if ((size_t)sqlite3_column_count(s) != sh->ncols)
+	if ((size_t)sqlite3_column_count(s) != sh->ncols + extra)
 		return err_set(err, ERR_INTERNAL, "store_read: the statement of %s has %d columns, its table %zu",
 			       sh->what, sqlite3_column_count(s), sh->ncols);
 	for (size_t i = 0; i < sh->ncols; i++) {
@@ -251,6 +292,11 @@ static int shape_check(sqlite3_stmt *s, const struct row_shape *sh, struct errbu
 				       "'%s'", i, sh->what, name ? name : "?", c->name);
 	}
 	return 0;
+}
+
+static int shape_check(sqlite3_stmt *s, const struct row_shape *sh, struct errbuf *err)
+{
+	return shape_check_extra(s, sh, 0, err);
 }
 
 static void row_release(const struct row_shape *sh, void *row)
@@ -498,16 +544,88 @@ static int run_labels(struct store *st, struct store_run *r, struct errbuf *err)
 	return read_labels(st, Q_SUITE_LABELS, r->suite_id, 1, &r->labels, err);
 }
 
+static int cmp_run_by_id(const void *a, const void *b)
+{
+	const struct store_run *x = *(const struct store_run *const *)a, *y = *(const struct store_run *const *)b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The suite's labels for keys the run does not have (the label rule), from suite labels read once per suite. */
+static int add_suite_labels(struct store *st, struct store_run *r, int64_t *cached_id, struct kvlist *cached,
+			    struct errbuf *err)
+{
+	size_t had = r->labels.n;
+
+	if (*cached_id != r->suite_id) {
+		kvlist_release(cached);
+		kvlist_init(cached);
+		*cached_id = -1;
+		if (read_labels(st, Q_SUITE_LABELS, r->suite_id, 0, cached, err) < 0)
+			return -1;
+		*cached_id = r->suite_id;
+	}
+	for (size_t k = 0; k < cached->n; k++)
+		if (!kvlist_find(&r->labels, cached->v[k].key))
+			kvlist_set(&r->labels, cached->v[k].key, cached->v[k].value);
+	if (r->labels.n > had && r->labels.n > 1)
+		qsort(r->labels.v, r->labels.n, sizeof(r->labels.v[0]), kv_cmp);
+	return 0;
+}
+
+/* The labels of runs v[0..n) (the rule of run_labels) with one statement over all run labels. */
+static int runs_labels(struct store *st, struct store_run *v, size_t n, struct errbuf *err)
+{
+	struct store_run **by_id = xmalloc((n ? n : 1) * sizeof(*by_id));
+	struct kvlist cached;
+	int64_t cached_id = -1;
+	sqlite3_stmt *s;
+	size_t k = 0;
+	int rc, ret = -1;
+
+	kvlist_init(&cached);
+	for (size_t i = 0; i < n; i++)
+		by_id[i] = &v[i];
+	qsort(by_id, n, sizeof(*by_id), cmp_run_by_id);
+	if (prep(st, &s, Q_SCAN_RUN_LABELS, err) < 0)
+		goto out;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(s, 0);
+		const char *val = (const char *)sqlite3_column_text(s, 1);
+		int64_t id = sqlite3_column_int64(s, 2);
+
+		while (k < n && by_id[k]->id < id)
+			k++;
+		if (k == n)
+			break;
+		if (by_id[k]->id == id && key)
+			kvlist_set(&by_id[k]->labels, key, val ? val : "");
+	}
+	done_with(s);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		read_fail(st, "labels", err);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].labels.n > 1)
+			qsort(v[i].labels.v, v[i].labels.n, sizeof(v[i].labels.v[0]), kv_cmp);
+		if (add_suite_labels(st, &v[i], &cached_id, &cached, err) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	kvlist_release(&cached);
+	free(by_id);
+	return ret;
+}
+
 int store_read_runs(struct store *st, struct store_run_list *out, struct errbuf *err)
 {
 	size_t first = out->n;
 
 	if (read_into(st, Q_RUNS, &run_shape, 0, NULL, (void **)&out->v, &out->n, &out->cap, err) < 0)
 		return -1;
-	for (size_t i = first; i < out->n; i++)
-		if (run_labels(st, &out->v[i], err) < 0)
-			return -1;
-	return 0;
+	return runs_labels(st, out->v + first, out->n - first, err);
 }
 
 int store_read_run(struct store *st, int64_t run_id, struct store_run *out, struct errbuf *err)
@@ -596,6 +714,225 @@ int store_read_percentile(struct store *st, int64_t result_id, double pct, doubl
 	if (n)
 		*value_ns = (double)hist_percentile(bins, n, pct);
 	free(bins);
+	return 0;
+}
+
+/* ---- scans: the rows of every run through one statement --------------------------------------------- */
+
+struct store_scan {
+	struct store *st;
+	sqlite3_stmt *s;
+	const struct row_shape *sh;
+	int (*cmp)(const void *, const void *); /* the per-run statement's order */
+	int rc;                   /* of the last step: SQLITE_ROW (a row of run `at` waits), else done or failed */
+	int64_t at;
+	void *rows;               /* the last run's rows of shape sh (results: their percentiles) */
+	size_t cap;
+	double pct;               /* the percentile of the results scan */
+};
+
+/* host '*' first, then by host, then read, write, trim, total (RESULT_ORDER) */
+static int cmp_scan_result(const void *a, const void *b)
+{
+	const struct store_result *x = &((const struct scan_result *)a)->r, *y = &((const struct scan_result *)b)->r;
+	int xa = !strcmp(x->host, HOST_AGGREGATE), ya = !strcmp(y->host, HOST_AGGREGATE), c;
+
+	if (xa != ya)
+		return ya - xa;
+	if ((c = strcmp(x->host, y->host)))
+		return c;
+	return ((int)x->ddir > (int)y->ddir) - ((int)x->ddir < (int)y->ddir);
+}
+
+/* by host, the aggregate '*' last (Q_HOSTS) */
+static int cmp_scan_host(const void *a, const void *b)
+{
+	const struct store_host *x = a, *y = b;
+	int xa = !strcmp(x->host, HOST_AGGREGATE), ya = !strcmp(y->host, HOST_AGGREGATE);
+
+	if (xa != ya)
+		return xa - ya;
+	return strcmp(x->host, y->host);
+}
+
+/* initiator first, host '*' first, then host, then sources in preference order and by name (Q_CPU) */
+static int cmp_scan_cpu(const void *a, const void *b)
+{
+	const struct store_cpu *x = a, *y = b;
+	int xt = !strcmp(x->role, "target"), yt = !strcmp(y->role, "target");
+	int xa = !strcmp(x->host, HOST_AGGREGATE), ya = !strcmp(y->host, HOST_AGGREGATE), c;
+
+	if (xt != yt)
+		return xt - yt;
+	if (xa != ya)
+		return ya - xa;
+	if ((c = strcmp(x->host, y->host)))
+		return c;
+	if ((c = store_cpu_source_rank(x->source) - store_cpu_source_rank(y->source)))
+		return c;
+	return strcmp(x->source, y->source);
+}
+
+static int scan_step(struct store_scan *sc)
+{
+	sc->rc = sqlite3_step(sc->s);
+	if (sc->rc == SQLITE_ROW)
+		sc->at = sqlite3_column_int64(sc->s, (int)sc->sh->ncols);
+	return sc->rc;
+}
+
+static int scan_open(struct store *st, const char *sql, const struct row_shape *sh,
+		     int (*cmp)(const void *, const void *), double pct, int64_t from, struct store_scan **out,
+		     struct errbuf *err)
+{
+	struct store_scan *sc;
+	sqlite3_stmt *s;
+
+	*out = NULL;
+	if (prep(st, &s, sql, err) < 0 || shape_check_extra(s, sh, 1, err) < 0)
+		return -1;
+	sqlite3_bind_double(s, 1, pct); /* ?1 and ?2 only in the results scan: a bind to an unused slot is harmless */
+	sqlite3_bind_double(s, 2, STORE_PCT_TOLERANCE);
+	sqlite3_bind_int64(s, 3, from);
+	sc = xcalloc(1, sizeof(*sc));
+	sc->st = st;
+	sc->s = s;
+	sc->sh = sh;
+	sc->cmp = cmp;
+	sc->pct = pct;
+	if (scan_step(sc) != SQLITE_ROW && sc->rc != SQLITE_DONE) {
+		read_fail(st, sh->what, err);
+		store_scan_close(sc);
+		return -1;
+	}
+	*out = sc;
+	return 0;
+}
+
+int store_scan_results(struct store *st, double pct, int64_t from, struct store_scan **out, struct errbuf *err)
+{
+	return scan_open(st, Q_SCAN_RESULTS, &scan_result_shape, cmp_scan_result, pct, from, out, err);
+}
+
+int store_scan_hosts(struct store *st, int64_t from, struct store_scan **out, struct errbuf *err)
+{
+	return scan_open(st, Q_SCAN_HOSTS, &host_shape, cmp_scan_host, 0, from, out, err);
+}
+
+int store_scan_cpu(struct store *st, int64_t from, struct store_scan **out, struct errbuf *err)
+{
+	return scan_open(st, Q_SCAN_CPU, &cpu_shape, cmp_scan_cpu, 0, from, out, err);
+}
+
+void store_scan_close(struct store_scan *sc)
+{
+	if (!sc)
+		return;
+	done_with(sc->s);
+	free(sc->rows);
+	free(sc);
+}
+
+/* The rows of run_id into sc->rows (owned by the caller until the next call), in the per-run order. */
+static int scan_rows(struct store_scan *sc, int64_t run_id, size_t *n, struct errbuf *err)
+{
+	size_t size = sc->sh->size;
+
+	*n = 0;
+	while (sc->rc == SQLITE_ROW && sc->at < run_id)
+		scan_step(sc);
+	while (sc->rc == SQLITE_ROW && sc->at == run_id) {
+		char *row;
+		int keep = 1;
+
+		array_grow(&sc->rows, &sc->cap, *n + 1, size);
+		row = (char *)sc->rows + *n * size;
+		memset(row, 0, size);
+		for (size_t i = 0; i < sc->sh->ncols && keep; i++)
+			keep = fill_col(sc->s, (int)i, &sc->sh->cols[i], row);
+		if (keep)
+			(*n)++;
+		else
+			row_release(sc->sh, row);
+		scan_step(sc);
+	}
+	if (sc->rc != SQLITE_ROW && sc->rc != SQLITE_DONE) {
+		rows_free(sc->sh, sc->rows, *n);
+		sc->rows = NULL;
+		sc->cap = 0;
+		*n = 0;
+		return read_fail(sc->st, sc->sh->what, err);
+	}
+	if (*n > 1)
+		qsort(sc->rows, *n, size, sc->cmp);
+	return 0;
+}
+
+/* Hands the rows read by scan_rows over: *v gets the array, the scan starts a new one. */
+static void scan_take(struct store_scan *sc, void *v, size_t n)
+{
+	*(void **)v = n ? sc->rows : NULL;
+	if (n) {
+		sc->rows = NULL;
+		sc->cap = 0;
+	}
+}
+
+int store_scan_next_hosts(struct store_scan *sc, int64_t run_id, struct store_host **v, size_t *n,
+			  struct errbuf *err)
+{
+	if (scan_rows(sc, run_id, n, err) < 0)
+		return -1;
+	scan_take(sc, v, *n);
+	return 0;
+}
+
+int store_scan_next_cpu(struct store_scan *sc, int64_t run_id, struct store_cpu **v, size_t *n, struct errbuf *err)
+{
+	if (scan_rows(sc, run_id, n, err) < 0)
+		return -1;
+	scan_take(sc, v, *n);
+	return 0;
+}
+
+int store_scan_next_results(struct store_scan *sc, int64_t run_id, struct store_result **v, double **pct_ns,
+			    size_t *n, struct errbuf *err)
+{
+	struct scan_result *rows;
+
+	*v = NULL;
+	*pct_ns = NULL;
+	if (scan_rows(sc, run_id, n, err) < 0)
+		return -1;
+	if (!*n)
+		return 0;
+	rows = sc->rows;
+	*v = xmalloc(*n * sizeof(**v));
+	*pct_ns = xmalloc(*n * sizeof(**pct_ns));
+	for (size_t i = 0; i < *n; i++) {
+		(*v)[i] = rows[i].r;
+		(*pct_ns)[i] = rows[i].pct_ns;
+	}
+	memset(rows, 0, *n * sizeof(*rows)); /* the strings moved to *v */
+	for (size_t i = 0; i < *n; i++) {
+		struct hist_bin *bins;
+		size_t nb;
+
+		if (!isnan((*pct_ns)[i]))
+			continue;
+		/* none stored: from the bins, as store_read_percentile */
+		if (store_read_bins(sc->st, (*v)[i].id, &bins, &nb, err) < 0) {
+			store_results_free(*v, *n);
+			free(*pct_ns);
+			*v = NULL;
+			*pct_ns = NULL;
+			*n = 0;
+			return -1;
+		}
+		if (nb)
+			(*pct_ns)[i] = (double)hist_percentile(bins, nb, sc->pct);
+		free(bins);
+	}
 	return 0;
 }
 

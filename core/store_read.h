@@ -191,6 +191,30 @@ void store_cpu_pick(const struct store_cpu *cpu, size_t ncpu, const struct store
 /* Preference rank of a cpu source (0 best), as store_cpu_pick and store_read_cpu order them. */
 int store_cpu_source_rank(const char *source);
 
+/* ---- scans: many runs without a statement per run ------------------------------------------------------ */
+
+/*
+ * A scan hands out the rows of run after run from one statement over a whole table (what the report and the
+ * gate read for thousands of runs): the rows of a run are those store_read_results / store_read_hosts /
+ * store_read_cpu give, in the same order, and are freed the same way. Runs must be asked for in ascending
+ * id order, none below `from` (a run without rows gets none; runs skipped are passed over). Results come
+ * with percentile `pct` of each row as store_read_percentile gives it (pct_ns, malloc'd, NAN none). Reads
+ * only; the store must
+ * stay open (and, for a consistent view, inside store_snapshot_begin) until store_scan_close.
+ */
+struct store_scan;
+
+int store_scan_results(struct store *st, double pct, int64_t from, struct store_scan **out, struct errbuf *err);
+int store_scan_hosts(struct store *st, int64_t from, struct store_scan **out, struct errbuf *err);
+int store_scan_cpu(struct store *st, int64_t from, struct store_scan **out, struct errbuf *err);
+/* The headline result rows of every host of run_id (store_read_results with host NULL) and their percentile. */
+int store_scan_next_results(struct store_scan *sc, int64_t run_id, struct store_result **v, double **pct_ns,
+			    size_t *n, struct errbuf *err);
+int store_scan_next_hosts(struct store_scan *sc, int64_t run_id, struct store_host **v, size_t *n,
+			  struct errbuf *err);
+int store_scan_next_cpu(struct store_scan *sc, int64_t run_id, struct store_cpu **v, size_t *n, struct errbuf *err);
+void store_scan_close(struct store_scan *sc); /* NULL ok */
+
 /* One row of table disk. */
 struct store_disk {
 	char *host, *device;
