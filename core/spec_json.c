@@ -227,6 +227,18 @@ static const char *json_ws(const char *p)
 	return p;
 }
 
+/* The end of a scalar (number, true, false, null): white space, a structural character, '"' or the end. */
+static int json_delim(char c)
+{
+	switch (c) {
+	case '\0': case ' ': case '\t': case '\r': case '\n': case ',': case ':': case '{': case '}': case '[': case ']':
+	case '"':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* Past a JSON string at p ('"'); NULL when unterminated. *plain: it has no escape. */
 static const char *json_skip_string(const char *p, int *plain)
 {
@@ -262,7 +274,7 @@ static const char *json_skip_value(const char *p)
 				return NULL;
 			p++;
 		} else if (*p) {
-			while (*p && !strchr(" \t\r\n,:{}[]\"", *p))
+			while (!json_delim(*p))
 				p++;
 		} else {
 			return NULL;

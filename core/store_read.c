@@ -78,7 +78,10 @@ static const char Q_SCAN_HOSTS[] = "SELECT host, fio_version, start_offset_ms, e
 static const char Q_SCAN_CPU[] = "SELECT host, role, source, cores, user_pct, nice_pct, system_pct, iowait_pct, "
 				 "irq_pct, softirq_pct, steal_pct, idle_pct, util_pct, cpu_us_per_io, run_id FROM cpu "
 				 "WHERE run_id >= ?3 ORDER BY run_id";
-static const char Q_SCAN_RUN_LABELS[] = "SELECT key, value, run_id FROM run_label ORDER BY run_id";
+/* The labels of every run in the order of Q_RUNS (the same ORDER BY, the same runs: those with a suite). */
+static const char Q_RUNS_LABELS[] = "SELECT l.key, l.value, r.id FROM run r CROSS JOIN run_label l ON l.run_id = r.id "
+				    "WHERE EXISTS (SELECT 1 FROM suite s WHERE s.id = r.suite_id) "
+				    "ORDER BY r.suite_id, r.seq, r.repetition, r.id";
 
 /* ---- rows: column tables ---------------------------------------------------------------------------- */
 
@@ -340,21 +343,34 @@ static char *col_strdup(sqlite3_stmt *s, int i, const char *null_as)
 static int fill_col(sqlite3_stmt *s, int i, const struct col *c, char *row)
 {
 	char *f = row + c->off;
-	int null = sqlite3_column_type(s, i) == SQLITE_NULL;
 	const unsigned char *t;
 	sqlite3_int64 x;
+	double d;
 	size_t len;
 
+	/* NULL reads as 0: the type is asked only then (each column call takes the connection's mutex) */
 	switch (c->kind) {
 	case COL_I64: *(int64_t *)f = sqlite3_column_int64(s, i); break;
 	case COL_COUNT:
 		x = sqlite3_column_int64(s, i);
 		*(uint64_t *)f = x > 0 ? (uint64_t)x : 0;
 		break;
-	case COL_REAL: *(double *)f = null ? NAN : sqlite3_column_double(s, i); break;
-	case COL_INT: *(int *)f = null ? (int)c->arg : sqlite3_column_int(s, i); break;
-	case COL_UINT: *(unsigned *)f = (unsigned)(null ? c->arg : sqlite3_column_int(s, i)); break;
-	case COL_LONG: *(long *)f = null ? c->arg : (long)sqlite3_column_int64(s, i); break;
+	case COL_REAL:
+		d = sqlite3_column_double(s, i);
+		*(double *)f = d == 0 && sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : d;
+		break;
+	case COL_INT:
+		x = sqlite3_column_int(s, i);
+		*(int *)f = x == 0 && sqlite3_column_type(s, i) == SQLITE_NULL ? (int)c->arg : (int)x;
+		break;
+	case COL_UINT:
+		x = sqlite3_column_int(s, i);
+		*(unsigned *)f = (unsigned)(x == 0 && sqlite3_column_type(s, i) == SQLITE_NULL ? c->arg : x);
+		break;
+	case COL_LONG:
+		x = sqlite3_column_int64(s, i);
+		*(long *)f = x == 0 && sqlite3_column_type(s, i) == SQLITE_NULL ? c->arg : (long)x;
+		break;
 	case COL_U32: *(uint32_t *)f = (uint32_t)sqlite3_column_int64(s, i); break;
 	case COL_STR: *(char **)f = col_strdup(s, i, NULL); break;
 	case COL_STR_EMPTY: *(char **)f = col_strdup(s, i, ""); break;
@@ -544,13 +560,6 @@ static int run_labels(struct store *st, struct store_run *r, struct errbuf *err)
 	return read_labels(st, Q_SUITE_LABELS, r->suite_id, 1, &r->labels, err);
 }
 
-static int cmp_run_by_id(const void *a, const void *b)
-{
-	const struct store_run *x = *(const struct store_run *const *)a, *y = *(const struct store_run *const *)b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
 /* The suite's labels for keys the run does not have (the label rule), from suite labels read once per suite. */
 static int add_suite_labels(struct store *st, struct store_run *r, int64_t *cached_id, struct kvlist *cached,
 			    struct errbuf *err)
@@ -573,59 +582,83 @@ static int add_suite_labels(struct store *st, struct store_run *r, int64_t *cach
 	return 0;
 }
 
-/* The labels of runs v[0..n) (the rule of run_labels) with one statement over all run labels. */
-static int runs_labels(struct store *st, struct store_run *v, size_t n, struct errbuf *err)
+/* The run's own labels: the rows of the label statement (stepped in step with the runs) that are its. */
+static int own_labels(sqlite3_stmt *ls, int *lrc, struct store_run *r)
 {
-	struct store_run **by_id = xmalloc((n ? n : 1) * sizeof(*by_id));
+	while (*lrc == SQLITE_ROW && sqlite3_column_int64(ls, 2) == r->id) {
+		const char *key = (const char *)sqlite3_column_text(ls, 0);
+		const char *val = (const char *)sqlite3_column_text(ls, 1);
+
+		if (key)
+			kvlist_set(&r->labels, key, val ? val : "");
+		*lrc = sqlite3_step(ls);
+	}
+	if (*lrc != SQLITE_ROW && *lrc != SQLITE_DONE)
+		return -1;
+	if (r->labels.n > 1)
+		qsort(r->labels.v, r->labels.n, sizeof(r->labels.v[0]), kv_cmp);
+	return 0;
+}
+
+int store_read_runs_each(struct store *st, store_run_fn fn, void *ctx, struct errbuf *err)
+{
 	struct kvlist cached;
 	int64_t cached_id = -1;
-	sqlite3_stmt *s;
-	size_t k = 0;
-	int rc, ret = -1;
+	sqlite3_stmt *s, *ls;
+	struct store_run r;
+	int rc, lrc, ret = -1;
 
 	kvlist_init(&cached);
-	for (size_t i = 0; i < n; i++)
-		by_id[i] = &v[i];
-	qsort(by_id, n, sizeof(*by_id), cmp_run_by_id);
-	if (prep(st, &s, Q_SCAN_RUN_LABELS, err) < 0)
-		goto out;
+	if (prep(st, &s, Q_RUNS, err) < 0 || shape_check(s, &run_shape, err) < 0)
+		return -1;
+	if (prep(st, &ls, Q_RUNS_LABELS, err) < 0)
+		return -1;
+	lrc = sqlite3_step(ls);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *key = (const char *)sqlite3_column_text(s, 0);
-		const char *val = (const char *)sqlite3_column_text(s, 1);
-		int64_t id = sqlite3_column_int64(s, 2);
+		int keep = 1;
 
-		while (k < n && by_id[k]->id < id)
-			k++;
-		if (k == n)
-			break;
-		if (by_id[k]->id == id && key)
-			kvlist_set(&by_id[k]->labels, key, val ? val : "");
-	}
-	done_with(s);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		read_fail(st, "labels", err);
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (v[i].labels.n > 1)
-			qsort(v[i].labels.v, v[i].labels.n, sizeof(v[i].labels.v[0]), kv_cmp);
-		if (add_suite_labels(st, &v[i], &cached_id, &cached, err) < 0)
+		memset(&r, 0, sizeof(r));
+		kvlist_init(&r.labels);
+		for (size_t i = 0; i < run_shape.ncols && keep; i++)
+			keep = fill_col(s, (int)i, &run_shape.cols[i], (char *)&r);
+		if (own_labels(ls, &lrc, &r) < 0) {
+			store_run_release(&r);
+			read_fail(st, "labels", err);
 			goto out;
+		}
+		if (add_suite_labels(st, &r, &cached_id, &cached, err) < 0 || fn(ctx, &r, err) < 0) {
+			store_run_release(&r);
+			goto out;
+		}
+		store_run_release(&r); /* what fn did not take over */
+	}
+	if (rc != SQLITE_DONE) {
+		read_fail(st, run_shape.what, err);
+		goto out;
 	}
 	ret = 0;
 out:
+	done_with(s);
+	done_with(ls);
 	kvlist_release(&cached);
-	free(by_id);
 	return ret;
+}
+
+static int run_to_list(void *ctx, struct store_run *r, struct errbuf *err)
+{
+	struct store_run_list *l = ctx;
+
+	(void)err;
+	ARRAY_GROW(l->v, l->cap, l->n + 1);
+	l->v[l->n++] = *r;
+	memset(r, 0, sizeof(*r));
+	kvlist_init(&r->labels);
+	return 0;
 }
 
 int store_read_runs(struct store *st, struct store_run_list *out, struct errbuf *err)
 {
-	size_t first = out->n;
-
-	if (read_into(st, Q_RUNS, &run_shape, 0, NULL, (void **)&out->v, &out->n, &out->cap, err) < 0)
-		return -1;
-	return runs_labels(st, out->v + first, out->n - first, err);
+	return store_read_runs_each(st, run_to_list, out, err);
 }
 
 int store_read_run(struct store *st, int64_t run_id, struct store_run *out, struct errbuf *err)

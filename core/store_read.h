@@ -84,6 +84,14 @@ void store_run_release(struct store_run *r); /* NULL ok */
 /* Every run, in store order (suite, seq, repetition, id), appended to *out. */
 int store_read_runs(struct store *st, struct store_run_list *out, struct errbuf *err);
 
+/*
+ * Every run, in store order, handed to fn one at a time with its labels (two statements for all runs, none
+ * per run): fn may take fields over (setting them NULL, or moving labels out and re-initialising them); what
+ * is left is released after it returns. fn returning < 0 stops the reading (its error in err).
+ */
+typedef int (*store_run_fn)(void *ctx, struct store_run *r, struct errbuf *err);
+int store_read_runs_each(struct store *st, store_run_fn fn, void *ctx, struct errbuf *err);
+
 /* One run: 0 and *out filled, 1 when there is no such run (*out untouched), -1 on error. */
 int store_read_run(struct store *st, int64_t run_id, struct store_run *out, struct errbuf *err);
 

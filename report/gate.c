@@ -55,7 +55,8 @@ static const size_t gate_run_strs[] = { offsetof(struct gate_run, name), offseto
 static void gate_run_release(struct gate_run *r)
 {
 	free_members(r, gate_run_strs, sizeof(gate_run_strs) / sizeof(gate_run_strs[0]));
-	kvlist_release(&r->like);
+	if (!r->like_shared)
+		kvlist_release(&r->like);
 }
 
 void gate_side_init(struct gate_side *s, const char *selection)
@@ -139,7 +140,9 @@ void gate_run_set_like(struct gate_run *r, const struct run_spec *spec, unsigned
 	struct strbuf sb;
 	char n[32];
 
-	kvlist_release(&r->like);
+	if (!r->like_shared)
+		kvlist_release(&r->like);
+	r->like_shared = 0;
 	kvlist_init(&r->like);
 	run_spec_identity_kv(spec, &r->like); /* a run of several jobs: every job, in order */
 	/* until the identity names every load-changing option: the verbatim options it does not name */
@@ -167,6 +170,15 @@ void gate_run_set_like(struct gate_run *r, const struct run_spec *spec, unsigned
 	kvlist_set(&r->like, "hosts", n);
 	qsort(r->like.v, r->like.n, sizeof(*r->like.v), cmp_kv);
 	r->has_like = 1;
+}
+
+void gate_run_share_like(struct gate_run *r, const struct gate_run *from)
+{
+	if (!r->like_shared)
+		kvlist_release(&r->like);
+	r->like = from->like;
+	r->like_shared = 1;
+	r->has_like = from->has_like;
 }
 
 /* ---- gate lifetime ---------------------------------------------------------------------------------- */
@@ -258,6 +270,7 @@ struct keyed {
 struct side_index {
 	struct keyed *v;
 	size_t n;
+	char *first;              /* per run (side order): it is the first run of its key */
 };
 
 /* The runs of one key on one side, in side order (none: n = 0). */
@@ -285,6 +298,9 @@ static void side_index_build(struct side_index *x, const struct gate_side *s)
 		x->v[i].i = i;
 	}
 	qsort(x->v, x->n, sizeof(*x->v), cmp_keyed);
+	x->first = xcalloc(s->n ? s->n : 1, 1);
+	for (size_t k = 0; k < x->n; k++)
+		x->first[x->v[k].i] = k == 0 || strcmp(x->v[k - 1].key, x->v[k].key) != 0;
 }
 
 static struct key_runs side_key_runs(const struct side_index *x, const char *key)
@@ -675,10 +691,11 @@ int gate_build(struct gate *g, const struct gate_side *base, const struct gate_s
 	side_index_build(&ci, cand);
 	for (size_t i = 0; i < base->n; i++) {
 		const struct gate_run *r = &base->runs[i];
-		struct key_runs kb = side_key_runs(&bi, r->key), kc;
+		struct key_runs kb, kc;
 
-		if (kb.v[0].i != i)
+		if (!bi.first[i])
 			continue; /* not the key's first run */
+		kb = side_key_runs(&bi, r->key);
 		kc = side_key_runs(&ci, r->key);
 		if (!kc.n) {
 			add_note(g, xasprintf("only in the baseline: %s", r->name));
@@ -688,10 +705,12 @@ int gate_build(struct gate *g, const struct gate_side *base, const struct gate_s
 		build_workload(g, kb, kc);
 	}
 	for (size_t i = 0; i < cand->n; i++)
-		if (side_key_runs(&ci, cand->runs[i].key).v[0].i == i && !side_key_runs(&bi, cand->runs[i].key).n)
+		if (ci.first[i] && !side_key_runs(&bi, cand->runs[i].key).n)
 			add_note(g, xasprintf("only in the candidate: %s", cand->runs[i].name));
 	free(bi.v);
+	free(bi.first);
 	free(ci.v);
+	free(ci.first);
 	note_remarks(g, base, "baseline");
 	note_remarks(g, cand, "candidate");
 	shared = shared_runs(base, cand);

@@ -332,9 +332,38 @@ static unsigned run_host_count(const struct rep_run *rr)
 	return n ? n : 1;
 }
 
+/*
+ * The key and fingerprint depend on the spec and the host count only: runs that share a parsed spec (the set's
+ * memo, rep_run.spec) and a host count take them from the last such run (the fingerprint shared, not copied)
+ * instead of working them out again.
+ */
+struct like_cache {
+	const struct run_spec *spec; /* of side->runs[run]; NULL: none yet */
+	unsigned nhosts;
+	size_t run;
+};
+
+/* The key and fingerprint of a new run r of the side, from the cache when it has them. */
+static void run_key_and_like(struct gate_side *side, struct gate_run *r, const struct run_spec *spec,
+			     unsigned nhosts, int memo, struct like_cache *lc)
+{
+	const struct gate_run *prev = lc->spec ? &side->runs[lc->run] : NULL;
+
+	if (memo && prev && lc->spec == spec && lc->nhosts == nhosts) {
+		gate_run_share_like(r, prev);
+		return;
+	}
+	gate_run_set_like(r, spec, nhosts); /* like for like: what must be equal on both sides */
+	if (memo) {
+		lc->spec = spec;
+		lc->nhosts = nhosts;
+		lc->run = (size_t)(r - side->runs);
+	}
+}
+
 /* Adds one selected run to the side: its key, status, figures (read by gate_load_hook) and checks. */
 static int add_run(struct store *st, const struct rep_run *rr, const struct run_figs *figs,
-		   const struct gate_select_opts *o, struct gate_side *side, struct errbuf *err)
+		   const struct gate_select_opts *o, struct gate_side *side, struct like_cache *lc, struct errbuf *err)
 {
 	struct run_spec own;
 	const struct run_spec *spec = rr->spec;
@@ -348,11 +377,16 @@ static int add_run(struct store *st, const struct rep_run *rr, const struct run_
 			return -1;
 		spec = &own;
 	}
-	key = o->match == GATE_MATCH_NAME ? xstrdup(rr->name) : gate_workload_key(&spec->wl);
+	if (o->match == GATE_MATCH_NAME)
+		key = xstrdup(rr->name);
+	else if (rr->spec && lc->spec == spec)
+		key = xstrdup(side->runs[lc->run].key);
+	else
+		key = gate_workload_key(&spec->wl);
 	r = gate_side_add(side, rr->id, rr->name, key, rr->repetition > 0 ? (unsigned)rr->repetition : 1);
 	free(key);
 	r->suite_id = rr->suite_id;
-	gate_run_set_like(r, spec, nhosts); /* like for like: what must be equal on both sides */
+	run_key_and_like(side, r, spec, nhosts, rr->spec != NULL, lc);
 	if (strcmp(rr->status, "done")) {
 		char *why = xasprintf("status %s%s%s", rr->status, rr->error ? ": " : "", rr->error ? rr->error : "");
 		gate_run_set_invalid(r, why);
@@ -417,6 +451,7 @@ int gate_select_load(struct store *st, const char *selection, const struct gate_
 	struct kvlist where;
 	struct rep_set set;
 	struct gate_load gl = { NULL, 0 };
+	struct like_cache lc = { NULL, 0, 0 };
 	int ret = -1;
 
 	if (!opts) {
@@ -429,7 +464,7 @@ int gate_select_load(struct store *st, const char *selection, const struct gate_
 	    report_load_hooked(st, &where, REP_ALL_STATUS, gate_load_hook, &gl, &set, err) < 0)
 		goto out;
 	for (size_t i = 0; i < set.n; i++)
-		if (add_run(st, &set.v[i], &gl.figs[i], opts, side, err) < 0)
+		if (add_run(st, &set.v[i], &gl.figs[i], opts, side, &lc, err) < 0)
 			goto out;
 	ret = 0;
 out:

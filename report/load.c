@@ -509,39 +509,48 @@ int report_load(struct store *st, const struct kvlist *where, unsigned flags, st
 	return report_load_hooked(st, where, flags, NULL, NULL, out, err);
 }
 
+/* What report_load's reading of the runs needs: the set, its flags and selection. */
+struct load_ctx {
+	struct rep_set *out;
+	unsigned flags;
+	const struct kvlist *where;
+};
+
+/* One stored run (store order): into the set when its status is wanted and it matches the selection. */
+static int take_run(void *ctx, struct store_run *sr, struct errbuf *err)
+{
+	struct load_ctx *lc = ctx;
+	struct rep_set *out = lc->out;
+	struct rep_run *r;
+
+	(void)err;
+	if (!status_wanted(sr->status, lc->flags))
+		return 0;
+	ARRAY_GROW(out->v, out->cap, out->n + 1);
+	r = &out->v[out->n++];
+	run_from_store(r, sr, out->memo);
+	if (!rep_run_matches(r, lc->where)) {
+		rep_run_release(r);
+		out->n--;
+	}
+	return 0;
+}
+
 int report_load_hooked(struct store *st, const struct kvlist *where, unsigned flags, rep_load_hook hook, void *ctx,
 		       struct rep_set *out, struct errbuf *err)
 {
-	struct store_run_list runs;
+	struct load_ctx lc = { out, flags, where };
 	size_t first = out->n;
 	int ret = -1;
 
-	store_run_list_init(&runs);
 	if (!out->memo)
 		out->memo = spec_memo_new();
 	if (store_snapshot_begin(st, err) < 0) /* one read transaction: not a lock and a check per read */
-		goto out;
-	if (store_read_runs(st, &runs, err) < 0)
-		goto out;
-	for (size_t i = 0; i < runs.n; i++) {
-		struct rep_run *r;
-
-		if (!status_wanted(runs.v[i].status, flags))
-			continue;
-		ARRAY_GROW(out->v, out->cap, out->n + 1);
-		r = &out->v[out->n++];
-		run_from_store(r, &runs.v[i], out->memo);
-		if (!rep_run_matches(r, where)) {
-			rep_run_release(r);
-			out->n--;
-		}
-	}
-	store_run_list_release(&runs);
-	if (load_runs(st, out, first, flags, hook, ctx, err) < 0)
+		return -1;
+	if (store_read_runs_each(st, take_run, &lc, err) < 0 || load_runs(st, out, first, flags, hook, ctx, err) < 0)
 		goto out;
 	ret = 0;
 out:
 	store_snapshot_end(st);
-	store_run_list_release(&runs);
 	return ret;
 }
