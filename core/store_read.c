@@ -64,14 +64,15 @@ static const char Q_ARTIFACTS[] = "SELECT name, content FROM artifact WHERE run_
  * The scans (store_scan_*): every run's rows in one statement, by run_id only (the order of an index or
  * primary key that starts with run_id: no sort in SQLite); each run's rows are then put in the order of the
  * per-run statement above by the comparators below. The run id is the last column. The results scan carries
- * one percentile per row: the stored one nearest ?1 within ?2, as Q_PCT picks it (min() picks its row
- * without a sort), NULL when none is stored.
+ * one percentile per direction row (not the total's): the stored one nearest ?1 within ?2, as Q_PCT picks
+ * it (min() picks its row without a sort), NULL when none is stored.
  */
 static const char Q_SCAN_RESULTS[] =
 	"SELECT id, host, ddir, ios, bytes, runtime_ms, iops, bw_bytes, lat_mean_ns, clat_mean_ns, pct_kind, job, "
 	"job_start_ms, lat_min_ns, lat_max_ns, lat_stddev_ns, clat_min_ns, clat_max_ns, "
-	"(SELECT v FROM (SELECT value_ns AS v, min(abs(pct - ?1)) FROM result_pct WHERE result_id = x.id "
-	"AND pct >= ?1 - ?2 AND pct <= ?1 + ?2)) AS pct_ns, run_id FROM result x WHERE job = '*' AND run_id >= ?3 "
+	"CASE WHEN ddir <> 'total' THEN (SELECT v FROM (SELECT value_ns AS v, min(abs(pct - ?1)) FROM result_pct "
+	"WHERE result_id = x.id AND pct >= ?1 - ?2 AND pct <= ?1 + ?2)) END AS pct_ns, run_id FROM result x "
+	"WHERE job = '*' AND run_id >= ?3 "
 	"ORDER BY run_id";
 static const char Q_SCAN_HOSTS[] = "SELECT host, fio_version, start_offset_ms, error_code, error, usr_cpu_pct, "
 				   "sys_cpu_pct, run_id FROM run_host WHERE run_id >= ?3 ORDER BY run_id";
@@ -951,7 +952,7 @@ int store_scan_next_results(struct store_scan *sc, int64_t run_id, struct store_
 		struct hist_bin *bins;
 		size_t nb;
 
-		if (!isnan((*pct_ns)[i]))
+		if (!isnan((*pct_ns)[i]) || (*v)[i].ddir == DDIR_TOTAL)
 			continue;
 		/* none stored: from the bins, as store_read_percentile */
 		if (store_read_bins(sc->st, (*v)[i].id, &bins, &nb, err) < 0) {

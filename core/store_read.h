@@ -206,9 +206,9 @@ int store_cpu_source_rank(const char *source);
  * gate read for thousands of runs): the rows of a run are those store_read_results / store_read_hosts /
  * store_read_cpu give, in the same order, and are freed the same way. Runs must be asked for in ascending
  * id order, none below `from` (a run without rows gets none; runs skipped are passed over). Results come
- * with percentile `pct` of each row as store_read_percentile gives it (pct_ns, malloc'd, NAN none). Reads
- * only; the store must
- * stay open (and, for a consistent view, inside store_snapshot_begin) until store_scan_close.
+ * with percentile `pct` of each direction row as store_read_percentile gives it (pct_ns, malloc'd, NAN none;
+ * NAN for the total rows, which no reader asks for). Reads only; the store must stay open (and, for a
+ * consistent view, inside store_snapshot_begin) until store_scan_close.
  */
 struct store_scan;
 

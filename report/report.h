@@ -125,10 +125,10 @@ int report_load(struct store *st, const struct kvlist *where, unsigned flags, st
 		struct errbuf *err);
 
 /*
- * report_load, calling hook(ctx, out, i, ...) for each run out->v[i] it loads, with the result rows it read for
- * it (store_read_results order, all hosts) and their 99th percentiles (ns, NAN none): what a caller needs
- * beyond rep_run without reading the rows again. Runs are loaded in run id order, not in the set's order;
- * the set holds all its runs by then. A hook returning < 0 stops the load (its error in err).
+ * report_load, calling hook(ctx, out, i, ...) for each run out->v[i] it loads, with the result rows it read
+ * for it (store_read_results order, all hosts) and their 99th percentiles (ns; NAN none, and for total rows):
+ * what a caller needs beyond rep_run without reading the rows again. Runs are loaded in run id order, not in
+ * the set's order; the set holds all its runs by then. A hook returning < 0 stops the load (error in err).
  */
 struct store_result; /* core/store_read.h */
 typedef int (*rep_load_hook)(void *ctx, const struct rep_set *set, size_t i, const struct store_result *res,

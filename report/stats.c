@@ -369,6 +369,7 @@ struct grid {
 	size_t nr, nc;
 	int walsh;
 	size_t *lo, *hi, *cut; /* per row: the window, and a boundary being counted */
+	size_t *pre;           /* per row: cells in the windows of the rows before it */
 };
 
 static double grid_cell(const struct grid *g, size_t i, size_t j)
@@ -405,57 +406,96 @@ static size_t grid_count(const struct grid *g, double p, int strict)
 	return total;
 }
 
-/* The cell of rank k (0-based) among all cells. */
+/* Narrows the windows with pivot p (a cell's value) for rank k: 1 when p is the answer. */
+static int grid_narrow(struct grid *g, size_t k, double p)
+{
+	if (k < grid_count(g, p, 1)) { /* the answer is below p: cells >= p leave */
+		for (size_t t = 0; t < g->nr; t++)
+			if (g->cut[t] < g->hi[t])
+				g->hi[t] = g->cut[t] > g->lo[t] ? g->cut[t] : g->lo[t];
+		return 0;
+	}
+	if (k < grid_count(g, p, 0))
+		return 1;
+	for (size_t t = 0; t < g->nr; t++) /* the answer is above p: cells <= p leave */
+		if (g->cut[t] > g->lo[t])
+			g->lo[t] = g->cut[t] < g->hi[t] ? g->cut[t] : g->hi[t];
+	return 0;
+}
+
+/* Cells below the windows (*below) and in them (returned); pre[i]: cells in the windows of rows before i. */
+static size_t grid_active(const struct grid *g, size_t *below)
+{
+	size_t active = 0;
+
+	*below = 0;
+	for (size_t t = 0; t < g->nr; t++) {
+		g->pre[t] = active;
+		*below += g->lo[t] - grid_first(g, t);
+		active += g->hi[t] - g->lo[t];
+	}
+	return active;
+}
+
+/* The value of the r-th cell (0-based) in the windows, rows in order. */
+static double grid_active_cell(const struct grid *g, size_t r)
+{
+	size_t lo = 0, hi = g->nr;
+
+	while (hi - lo > 1) { /* the last row with pre <= r */
+		size_t mid = lo + (hi - lo) / 2;
+		if (g->pre[mid] <= r)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	while (g->hi[lo] == g->lo[lo]) /* rows with empty windows share their pre with the next */
+		lo++;
+	return grid_cell(g, lo, g->lo[lo] + (r - g->pre[lo]));
+}
+
+#define GRID_SAMPLE 512
+#define GRID_SORT 256 /* cells left in the windows that are sorted rather than narrowed */
+
+/*
+ * The cell of rank k (0-based) among all cells. Each round draws GRID_SAMPLE cells from the windows and
+ * narrows with two of them that likely bracket the rank (Floyd and Rivest's selection), so that a few rounds
+ * of O(rows + columns) counts leave at most GRID_SORT cells, which are sorted.
+ */
 static double grid_select(struct grid *g, size_t k)
 {
+	double sample[GRID_SAMPLE], ans, *v;
 	struct stats_rng rng;
-	size_t below = 0, active = 0;
-	double ans;
+	size_t below, active, n = 0;
 
 	stats_rng_seed(&rng, 0x5e1ec7ULL); /* pivots only: the result does not depend on them */
 	for (size_t i = 0; i < g->nr; i++) {
 		g->lo[i] = grid_first(g, i);
 		g->hi[i] = g->nc;
-		active += g->hi[i] - g->lo[i];
 	}
 	/* cells left of the windows are below the answer, cells right of them above it */
-	while (active > g->nr + g->nc) {
-		size_t r = (size_t)(stats_rng_next(&rng) % active), i = 0, lt, le;
-		double p;
+	while ((active = grid_active(g, &below)) > GRID_SORT) {
+		size_t m = active < GRID_SAMPLE ? active : GRID_SAMPLE, d = 2 * (size_t)sqrt((double)m) + 1;
+		size_t at = (size_t)(((double)(k - below) + 0.5) / (double)active * (double)m);
+		double plo, phi;
 
-		for (; r >= g->hi[i] - g->lo[i]; i++)
-			r -= g->hi[i] - g->lo[i];
-		p = grid_cell(g, i, g->lo[i] + r);
-		lt = grid_count(g, p, 1);
-		if (k < lt) {
-			for (size_t t = 0; t < g->nr; t++)
-				if (g->cut[t] < g->hi[t])
-					g->hi[t] = g->cut[t] > g->lo[t] ? g->cut[t] : g->lo[t];
-		} else {
-			le = grid_count(g, p, 0);
-			if (k < le)
-				return p;
-			for (size_t t = 0; t < g->nr; t++)
-				if (g->cut[t] > g->lo[t])
-					g->lo[t] = g->cut[t] < g->hi[t] ? g->cut[t] : g->hi[t];
-		}
-		below = active = 0;
-		for (size_t t = 0; t < g->nr; t++) {
-			below += g->lo[t] - grid_first(g, t);
-			active += g->hi[t] - g->lo[t];
-		}
+		for (size_t s = 0; s < m; s++)
+			sample[s] = grid_active_cell(g, (size_t)(stats_rng_next(&rng) % active));
+		qsort(sample, m, sizeof(*sample), cmp_double);
+		plo = sample[at > d ? at - d : 0];
+		phi = sample[at + d < m ? at + d : m - 1];
+		if (grid_narrow(g, k, plo))
+			return plo;
+		if (phi != plo && grid_narrow(g, k, phi))
+			return phi;
 	}
-	{
-		double *v = xmalloc((active ? active : 1) * sizeof(*v));
-		size_t n = 0;
-
-		for (size_t i = 0; i < g->nr; i++)
-			for (size_t j = g->lo[i]; j < g->hi[i]; j++)
-				v[n++] = grid_cell(g, i, j);
-		qsort(v, n, sizeof(*v), cmp_double);
-		ans = v[k - below];
-		free(v);
-	}
+	v = xmalloc((active ? active : 1) * sizeof(*v));
+	for (size_t i = 0; i < g->nr; i++)
+		for (size_t j = g->lo[i]; j < g->hi[i]; j++)
+			v[n++] = grid_cell(g, i, j);
+	qsort(v, n, sizeof(*v), cmp_double);
+	ans = v[k - below];
+	free(v);
 	return ans;
 }
 
@@ -466,9 +506,10 @@ static void grid_init(struct grid *g, const double *a, size_t nr, const double *
 	g->nr = nr;
 	g->nc = nc;
 	g->walsh = walsh;
-	g->lo = xmalloc(3 * (nr ? nr : 1) * sizeof(size_t));
+	g->lo = xmalloc(4 * (nr ? nr : 1) * sizeof(size_t));
 	g->hi = g->lo + nr;
 	g->cut = g->hi + nr;
+	g->pre = g->cut + nr;
 }
 
 static double *sorted_copy(const double *v, size_t n)
