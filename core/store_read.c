@@ -68,8 +68,7 @@ static const char Q_ARTIFACTS[] = "SELECT name, content FROM artifact WHERE run_
  * it (min() picks its row without a sort), NULL when none is stored.
  */
 static const char Q_SCAN_RESULTS[] =
-	"SELECT id, host, ddir, ios, bytes, runtime_ms, iops, bw_bytes, lat_mean_ns, clat_mean_ns, pct_kind, job, "
-	"job_start_ms, lat_min_ns, lat_max_ns, lat_stddev_ns, clat_min_ns, clat_max_ns, "
+	"SELECT id, host, ddir, ios, runtime_ms, iops, bw_bytes, lat_mean_ns, clat_mean_ns, job, "
 	"CASE WHEN ddir <> 'total' THEN (SELECT v FROM (SELECT value_ns AS v, min(abs(pct - ?1)) FROM result_pct "
 	"WHERE result_id = x.id AND pct >= ?1 - ?2 AND pct <= ?1 + ?2)) END AS pct_ns, run_id FROM result x "
 	"WHERE job = '*' AND run_id >= ?3 "
@@ -226,17 +225,14 @@ struct scan_result {
 	double pct_ns;            /* NAN: none stored */
 };
 
+/* The headline fields only (store_scan_results): what the figures of a report and the gate use. */
 #define ROW struct scan_result
 static const struct col scan_result_cols[] = {
 	COL("id", r.id, COL_I64, 0), COL("host", r.host, COL_STR_EMPTY, 0), COL("ddir", r.ddir, COL_DDIR, 0),
-	COL("ios", r.ios, COL_COUNT, 0), COL("bytes", r.bytes, COL_COUNT, 0), COL("runtime_ms", r.runtime_ms, COL_I64, 0),
+	COL("ios", r.ios, COL_COUNT, 0), COL("runtime_ms", r.runtime_ms, COL_I64, 0),
 	COL("iops", r.iops, COL_REAL, 0), COL("bw_bytes", r.bw_bytes, COL_REAL, 0),
 	COL("lat_mean_ns", r.lat_mean_ns, COL_REAL, 0), COL("clat_mean_ns", r.clat_mean_ns, COL_REAL, 0),
-	COL("pct_kind", r.pct_kind, COL_STR, 0), COL("job", r.job, COL_STR_EMPTY, 0),
-	COL("job_start_ms", r.job_start_ms, COL_REAL, 0), COL("lat_min_ns", r.lat_min_ns, COL_REAL, 0),
-	COL("lat_max_ns", r.lat_max_ns, COL_REAL, 0), COL("lat_stddev_ns", r.lat_stddev_ns, COL_REAL, 0),
-	COL("clat_min_ns", r.clat_min_ns, COL_REAL, 0), COL("clat_max_ns", r.clat_max_ns, COL_REAL, 0),
-	COL("pct_ns", pct_ns, COL_REAL, 0),
+	COL("job", r.job, COL_STR_EMPTY, 0), COL("pct_ns", pct_ns, COL_REAL, 0),
 };
 static const struct row_shape scan_result_shape = SHAPE("results", scan_result_cols, -1);
 #undef ROW
@@ -944,7 +940,11 @@ int store_scan_next_results(struct store_scan *sc, int64_t run_id, struct store_
 	*v = xmalloc(*n * sizeof(**v));
 	*pct_ns = xmalloc(*n * sizeof(**pct_ns));
 	for (size_t i = 0; i < *n; i++) {
-		(*v)[i] = rows[i].r;
+		struct store_result *x = &(*v)[i];
+
+		*x = rows[i].r;
+		x->job_start_ms = x->lat_min_ns = x->lat_max_ns = x->lat_stddev_ns = NAN; /* not read: unknown */
+		x->clat_min_ns = x->clat_max_ns = NAN;
 		(*pct_ns)[i] = rows[i].pct_ns;
 	}
 	memset(rows, 0, *n * sizeof(*rows)); /* the strings moved to *v */

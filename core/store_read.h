@@ -215,7 +215,11 @@ struct store_scan;
 int store_scan_results(struct store *st, double pct, int64_t from, struct store_scan **out, struct errbuf *err);
 int store_scan_hosts(struct store *st, int64_t from, struct store_scan **out, struct errbuf *err);
 int store_scan_cpu(struct store *st, int64_t from, struct store_scan **out, struct errbuf *err);
-/* The headline result rows of every host of run_id (store_read_results with host NULL) and their percentile. */
+/*
+ * The headline result rows of every host of run_id (store_read_results with host NULL) and their percentile,
+ * with the fields headline figures use: id, host, ddir, ios, runtime_ms, iops, bw_bytes, lat_mean_ns,
+ * clat_mean_ns, job. The others are unknown (NAN; bytes 0, pct_kind NULL): read them with store_read_results.
+ */
 int store_scan_next_results(struct store_scan *sc, int64_t run_id, struct store_result **v, double **pct_ns,
 			    size_t *n, struct errbuf *err);
 int store_scan_next_hosts(struct store_scan *sc, int64_t run_id, struct store_host **v, size_t *n,
