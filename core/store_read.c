@@ -10,6 +10,7 @@
 #include "core/store_read.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,12 +68,19 @@ static const char Q_ARTIFACTS[] = "SELECT name, content FROM artifact WHERE run_
  * one percentile per direction row (not the total's): the stored one nearest ?1 within ?2, as Q_PCT picks
  * it (min() picks its row without a sort), NULL when none is stored.
  */
-static const char Q_SCAN_RESULTS[] =
-	"SELECT id, host, ddir, ios, runtime_ms, iops, bw_bytes, lat_mean_ns, clat_mean_ns, job, "
-	"CASE WHEN ddir <> 'total' THEN (SELECT v FROM (SELECT value_ns AS v, min(abs(pct - ?1)) FROM result_pct "
-	"WHERE result_id = x.id AND pct >= ?1 - ?2 AND pct <= ?1 + ?2)) END AS pct_ns, run_id FROM result x "
-	"WHERE job = '*' AND run_id >= ?3 "
-	"ORDER BY run_id";
+#define SCAN_RESULTS_SELECT                                                                                      \
+	"SELECT id, host, ddir, ios, runtime_ms, iops, bw_bytes, lat_mean_ns, clat_mean_ns, job, "                \
+	"CASE WHEN ddir <> 'total' THEN (SELECT v FROM (SELECT value_ns AS v, min(abs(pct - ?1)) FROM result_pct " \
+	"WHERE result_id = x.id AND pct >= ?1 - ?2 AND pct <= ?1 + ?2)) END AS pct_ns, run_id "
+static const char Q_SCAN_RESULTS[] = SCAN_RESULTS_SELECT "FROM result x WHERE job = '*' AND run_id >= ?3 ORDER BY run_id";
+/*
+ * The same in table order, which is run order when the rows were stored run after run (as every writer
+ * stores them): no lookup from the index into the table per row. Q_RESULTS_RUN_ORDER checks that it is.
+ */
+static const char Q_SCAN_RESULTS_TABLE[] = SCAN_RESULTS_SELECT "FROM result x NOT INDEXED WHERE job = '*' "
+					   "AND run_id >= ?3 ORDER BY id";
+static const char Q_RESULTS_RUN_ORDER[] = "SELECT run_id FROM result NOT INDEXED WHERE job = '*' AND run_id >= ?1 "
+					  "ORDER BY id";
 static const char Q_SCAN_HOSTS[] = "SELECT host, fio_version, start_offset_ms, error_code, error, usr_cpu_pct, "
 				   "sys_cpu_pct, run_id FROM run_host WHERE run_id >= ?3 ORDER BY run_id";
 static const char Q_SCAN_CPU[] = "SELECT host, role, source, cores, user_pct, nice_pct, system_pct, iowait_pct, "
@@ -839,9 +847,39 @@ static int scan_open(struct store *st, const char *sql, const struct row_shape *
 	return 0;
 }
 
+/* Whether the result rows (from run `from` on) are in run order in the table: *yes. */
+static int results_in_run_order(struct store *st, int64_t from, int *yes, struct errbuf *err)
+{
+	sqlite3_stmt *s;
+	int64_t last = INT64_MIN;
+	int rc;
+
+	*yes = 1;
+	if (prep(st, &s, Q_RESULTS_RUN_ORDER, err) < 0)
+		return -1;
+	sqlite3_bind_int64(s, 1, from);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(s, 0);
+		if (run < last) {
+			*yes = 0;
+			break;
+		}
+		last = run;
+	}
+	done_with(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return read_fail(st, "results", err);
+	return 0;
+}
+
 int store_scan_results(struct store *st, double pct, int64_t from, struct store_scan **out, struct errbuf *err)
 {
-	return scan_open(st, Q_SCAN_RESULTS, &scan_result_shape, cmp_scan_result, pct, from, out, err);
+	int table_order;
+
+	if (results_in_run_order(st, from, &table_order, err) < 0)
+		return -1;
+	return scan_open(st, table_order ? Q_SCAN_RESULTS_TABLE : Q_SCAN_RESULTS, &scan_result_shape, cmp_scan_result,
+			 pct, from, out, err);
 }
 
 int store_scan_hosts(struct store *st, int64_t from, struct store_scan **out, struct errbuf *err)
