@@ -248,11 +248,21 @@ static char *run_identity(const char *spec_json, const struct rep_run *r)
 	return id;
 }
 
-/* Takes over the fields of a stored run (sr is left empty); its spec is parsed through the memo. */
-static void run_from_store(struct rep_run *r, struct store_run *sr, struct spec_memo *memo)
+/* The run's spec (through the memo) and identity, from its stored spec JSON (NULL: the workload columns). */
+static void run_identify(struct rep_run *r, const char *spec_json, struct spec_memo *memo)
 {
-	const struct spec_memo_entry *e;
+	const struct spec_memo_entry *e = spec_memo_get(memo, spec_json);
 
+	r->spec = e ? &e->spec : NULL;
+	r->identity = e ? xstrdup(e->identity) : run_identity(spec_json, r);
+}
+
+/*
+ * Takes over the fields of a stored run but its spec JSON, which goes to *spec_json (malloc'd; sr is left
+ * empty). The identity is run_identify's.
+ */
+static void run_from_store(struct rep_run *r, struct store_run *sr, char **spec_json)
+{
 	memset(r, 0, sizeof(*r));
 	for (int m = 0; m < RM_NR; m++)
 		r->m[m] = NAN;
@@ -278,10 +288,7 @@ static void run_from_store(struct rep_run *r, struct store_run *sr, struct spec_
 	r->repetition = (int)sr->repetition;
 	r->runtime_s = sr->runtime_s;
 	r->labels = sr->labels;
-	e = spec_memo_get(memo, sr->spec);
-	r->spec = e ? &e->spec : NULL;
-	r->identity = e ? xstrdup(e->identity) : run_identity(sr->spec, r);
-	free(sr->spec);
+	*spec_json = sr->spec;
 	free(sr->size);
 	memset(sr, 0, sizeof(*sr));
 	kvlist_init(&sr->labels);
@@ -522,17 +529,21 @@ static int take_run(void *ctx, struct store_run *sr, struct errbuf *err)
 	struct load_ctx *lc = ctx;
 	struct rep_set *out = lc->out;
 	struct rep_run *r;
+	char *spec_json;
 
 	(void)err;
 	if (!status_wanted(sr->status, lc->flags))
 		return 0;
 	ARRAY_GROW(out->v, out->cap, out->n + 1);
 	r = &out->v[out->n++];
-	run_from_store(r, sr, out->memo);
-	if (!rep_run_matches(r, lc->where)) {
+	run_from_store(r, sr, &spec_json);
+	if (rep_run_matches(r, lc->where)) { /* a selection never looks at the identity */
+		run_identify(r, spec_json, out->memo);
+	} else {
 		rep_run_release(r);
 		out->n--;
 	}
+	free(spec_json);
 	return 0;
 }
 
