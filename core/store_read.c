@@ -605,7 +605,7 @@ static int own_labels(sqlite3_stmt *ls, int *lrc, struct store_run *r)
 	return 0;
 }
 
-int store_read_runs_each(struct store *st, store_run_fn fn, void *ctx, struct errbuf *err)
+int store_read_runs_each(struct store *st, store_run_want_fn want, store_run_fn fn, void *ctx, struct errbuf *err)
 {
 	struct kvlist cached;
 	int64_t cached_id = -1;
@@ -624,14 +624,24 @@ int store_read_runs_each(struct store *st, store_run_fn fn, void *ctx, struct er
 
 		memset(&r, 0, sizeof(r));
 		kvlist_init(&r.labels);
-		for (size_t i = 0; i < run_shape.ncols && keep; i++)
-			keep = fill_col(s, (int)i, &run_shape.cols[i], (char *)&r);
+		r.id = sqlite3_column_int64(s, 0); /* id and suite_id first: the labels need them */
+		r.suite_id = sqlite3_column_int64(s, 1);
 		if (own_labels(ls, &lrc, &r) < 0) {
 			store_run_release(&r);
 			read_fail(st, "labels", err);
 			goto out;
 		}
-		if (add_suite_labels(st, &r, &cached_id, &cached, err) < 0 || fn(ctx, &r, err) < 0) {
+		if (add_suite_labels(st, &r, &cached_id, &cached, err) < 0) {
+			store_run_release(&r);
+			goto out;
+		}
+		if (want && !want(ctx, &r.labels)) {
+			store_run_release(&r); /* the rest of the row is not read */
+			continue;
+		}
+		for (size_t i = 0; i < run_shape.ncols && keep; i++)
+			keep = fill_col(s, (int)i, &run_shape.cols[i], (char *)&r);
+		if (fn(ctx, &r, err) < 0) {
 			store_run_release(&r);
 			goto out;
 		}
@@ -663,7 +673,7 @@ static int run_to_list(void *ctx, struct store_run *r, struct errbuf *err)
 
 int store_read_runs(struct store *st, struct store_run_list *out, struct errbuf *err)
 {
-	return store_read_runs_each(st, run_to_list, out, err);
+	return store_read_runs_each(st, NULL, run_to_list, out, err);
 }
 
 int store_read_run(struct store *st, int64_t run_id, struct store_run *out, struct errbuf *err)

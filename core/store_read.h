@@ -87,10 +87,13 @@ int store_read_runs(struct store *st, struct store_run_list *out, struct errbuf 
 /*
  * Every run, in store order, handed to fn one at a time with its labels (two statements for all runs, none
  * per run): fn may take fields over (setting them NULL, or moving labels out and re-initialising them); what
- * is left is released after it returns. fn returning < 0 stops the reading (its error in err).
+ * is left is released after it returns. fn returning < 0 stops the reading (its error in err). want (may be
+ * NULL: every run) is asked first with the run's labels (the label rule applied); a run it does not want is
+ * passed over without reading the rest of its row.
  */
 typedef int (*store_run_fn)(void *ctx, struct store_run *r, struct errbuf *err);
-int store_read_runs_each(struct store *st, store_run_fn fn, void *ctx, struct errbuf *err);
+typedef int (*store_run_want_fn)(void *ctx, const struct kvlist *labels);
+int store_read_runs_each(struct store *st, store_run_want_fn want, store_run_fn fn, void *ctx, struct errbuf *err);
 
 /* One run: 0 and *out filled, 1 when there is no such run (*out untouched), -1 on error. */
 int store_read_run(struct store *st, int64_t run_id, struct store_run *out, struct errbuf *err);

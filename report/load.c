@@ -523,6 +523,12 @@ struct load_ctx {
 	const struct kvlist *where;
 };
 
+/* Whether a run may match the selection, from its labels (the rest of its row is not read otherwise). */
+static int want_run(void *ctx, const struct kvlist *labels)
+{
+	return !select_labels_exclude(labels, ((const struct load_ctx *)ctx)->where);
+}
+
 /* One stored run (store order): into the set when its status is wanted and it matches the selection. */
 static int take_run(void *ctx, struct store_run *sr, struct errbuf *err)
 {
@@ -558,7 +564,8 @@ int report_load_hooked(struct store *st, const struct kvlist *where, unsigned fl
 		out->memo = spec_memo_new();
 	if (store_snapshot_begin(st, err) < 0) /* one read transaction: not a lock and a check per read */
 		return -1;
-	if (store_read_runs_each(st, take_run, &lc, err) < 0 || load_runs(st, out, first, flags, hook, ctx, err) < 0)
+	if (store_read_runs_each(st, where && where->n ? want_run : NULL, take_run, &lc, err) < 0 ||
+	    load_runs(st, out, first, flags, hook, ctx, err) < 0)
 		goto out;
 	ret = 0;
 out:
