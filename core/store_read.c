@@ -911,6 +911,31 @@ void store_scan_close(struct store_scan *sc)
 	free(sc);
 }
 
+/*
+ * A run's few rows into order: an insertion sort (they mostly come in order already, and qsort's setup costs
+ * more than the sort for three rows), qsort for many or large rows.
+ */
+static void sort_rows(void *rows, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	unsigned char tmp[256];
+	char *v = rows;
+
+	if (n > 16 || size > sizeof(tmp)) {
+		qsort(rows, n, size, cmp);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		size_t j = i;
+
+		if (cmp(v + (i - 1) * size, v + i * size) <= 0)
+			continue;
+		memcpy(tmp, v + i * size, size);
+		for (; j > 0 && cmp(v + (j - 1) * size, tmp) > 0; j--)
+			memcpy(v + j * size, v + (j - 1) * size, size);
+		memcpy(v + j * size, tmp, size);
+	}
+}
+
 /* The rows of run_id into sc->rows (owned by the caller until the next call), in the per-run order. */
 static int scan_rows(struct store_scan *sc, int64_t run_id, size_t *n, struct errbuf *err)
 {
@@ -941,8 +966,7 @@ static int scan_rows(struct store_scan *sc, int64_t run_id, size_t *n, struct er
 		*n = 0;
 		return read_fail(sc->st, sc->sh->what, err);
 	}
-	if (*n > 1)
-		qsort(sc->rows, *n, size, sc->cmp);
+	sort_rows(sc->rows, *n, size, sc->cmp);
 	return 0;
 }
 
