@@ -499,6 +499,24 @@ static double grid_select(struct grid *g, size_t k)
 	return ans;
 }
 
+/* The cell of rank k + 1 (< all cells) from a, the cell of rank k: a again, or the least cell above it. */
+static double grid_next(struct grid *g, size_t k, double a)
+{
+	double next = INFINITY;
+	int any = 0;
+
+	if (grid_count(g, a, 0) > k + 1)
+		return a;
+	for (size_t i = 0; i < g->nr; i++) /* each row's first cell above a */
+		if (g->cut[i] < g->nc) {
+			double v = grid_cell(g, i, g->cut[i]);
+			if (!any || v < next)
+				next = v;
+			any = 1;
+		}
+	return next;
+}
+
 static void grid_init(struct grid *g, const double *a, size_t nr, const double *b, size_t nc, int walsh)
 {
 	g->a = a;
@@ -556,7 +574,12 @@ static void shift_from_grid(struct grid *g, size_t n, long c, double achieved, s
 {
 	int in = c >= 0 && (size_t)c < n;
 
-	out->est = (n & 1) ? grid_select(g, n / 2) : 0.5 * (grid_select(g, n / 2 - 1) + grid_select(g, n / 2));
+	if (n & 1) {
+		out->est = grid_select(g, n / 2);
+	} else {
+		double a = grid_select(g, n / 2 - 1);
+		out->est = 0.5 * (a + grid_next(g, n / 2 - 1, a));
+	}
 	out->lo = in ? grid_select(g, (size_t)c) : -INFINITY;
 	out->hi = in ? grid_select(g, n - 1 - (size_t)c) : INFINITY;
 	out->conf = achieved;
