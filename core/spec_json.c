@@ -217,3 +217,131 @@ bad:
 	run_spec_release(out);
 	return err_set(err, ERR_STORE, "stored run spec has an unexpected shape");
 }
+
+/* ---- the load part of a stored spec ------------------------------------------------------------------ */
+
+static const char *json_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+/* The end of a scalar (number, true, false, null): white space, a structural character, '"' or the end. */
+static int json_delim(char c)
+{
+	switch (c) {
+	case '\0': case ' ': case '\t': case '\r': case '\n': case ',': case ':': case '{': case '}': case '[': case ']':
+	case '"':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Past a JSON string at p ('"'); NULL when unterminated. *plain: it has no escape. */
+static const char *json_skip_string(const char *p, int *plain)
+{
+	*plain = 1;
+	for (p++; *p && *p != '"'; p++)
+		if (*p == '\\') {
+			*plain = 0;
+			if (!*++p)
+				return NULL;
+		}
+	return *p ? p + 1 : NULL;
+}
+
+/* Past one JSON value at p (objects and arrays by bracket depth); NULL when it does not end. */
+static const char *json_skip_value(const char *p)
+{
+	int depth = 0, plain;
+
+	do {
+		p = json_ws(p);
+		if (*p == '"') {
+			if (!(p = json_skip_string(p, &plain)))
+				return NULL;
+		} else if (*p == '{' || *p == '[') {
+			depth++;
+			p++;
+		} else if (*p == '}' || *p == ']') {
+			if (--depth < 0)
+				return NULL;
+			p++;
+		} else if (*p == ',' || *p == ':') {
+			if (!depth)
+				return NULL;
+			p++;
+		} else if (*p) {
+			while (!json_delim(*p))
+				p++;
+		} else {
+			return NULL;
+		}
+	} while (depth);
+	return p;
+}
+
+/* A bookkeeping member of a run (name, seq, repetition, started_at, finished_at) with a plain value. */
+static int bookkeeping(const char *key, size_t klen, const char *v, const char *end)
+{
+	static const char *const names[] = { "\"name\"", "\"seq\"", "\"repetition\"", "\"started_at\"",
+					     "\"finished_at\"" };
+	int plain = 1;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strlen(names[i]) != klen || strncmp(key, names[i], klen))
+			continue;
+		char *num_end;
+
+		if (*v == '"')
+			return json_skip_string(v, &plain) == end && plain ? 1 : -1;
+		if (end - v == 4 && !strncmp(v, "null", 4))
+			return 1;
+		if (!(*v == '-' || (*v >= '0' && *v <= '9')))
+			return -1;
+		for (const char *q = v; q < end; q++)
+			if (!strchr("0123456789-+.eE", *q))
+				return -1;
+		strtod(v, &num_end);
+		return num_end == end ? 1 : -1;
+	}
+	return 0;
+}
+
+int run_spec_json_load_key(const char *json, struct strbuf *out)
+{
+	const char *p = json ? json_ws(json) : NULL;
+	int plain;
+
+	strbuf_reset(out);
+	if (!p || *p != '{')
+		return -1;
+	p = json_ws(p + 1);
+	while (*p != '}') {
+		const char *key = p, *v, *end;
+		int b;
+
+		if (*p != '"' || !(p = json_skip_string(p, &plain)))
+			return -1;
+		v = json_ws(p);
+		if (*v != ':')
+			return -1;
+		v = json_ws(v + 1);
+		if (!(end = json_skip_value(v)))
+			return -1;
+		if ((b = bookkeeping(key, (size_t)(p - key), v, end)) < 0)
+			return -1;
+		if (!b) {
+			strbuf_add(out, key, (size_t)(end - key));
+			strbuf_addc(out, ',');
+		}
+		p = json_ws(end);
+		if (*p == ',')
+			p = json_ws(p + 1);
+		else if (*p != '}')
+			return -1;
+	}
+	return *json_ws(p + 1) ? -1 : 0;
+}

@@ -10,6 +10,7 @@
 #include "core/store_read.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,36 @@ static const char Q_SAMPLES[] = "SELECT host, metric, t_ms, value, job, window_m
 				"ORDER BY metric, host = '*', host, job, source, t_ms, bucket_lo_ns";
 static const char Q_ARTIFACTS[] = "SELECT name, content FROM artifact WHERE run_id = ?1 AND (?2 IS NULL OR name = ?2) "
 				  "ORDER BY name";
+
+/*
+ * The scans (store_scan_*): every run's rows in one statement, by run_id only (the order of an index or
+ * primary key that starts with run_id: no sort in SQLite); each run's rows are then put in the order of the
+ * per-run statement above by the comparators below. The run id is the last column. The results scan carries
+ * one percentile per direction row (not the total's): the stored one nearest ?1 within ?2, as Q_PCT picks
+ * it (min() picks its row without a sort), NULL when none is stored.
+ */
+#define SCAN_RESULTS_SELECT                                                                                      \
+	"SELECT id, host, ddir, ios, runtime_ms, iops, bw_bytes, lat_mean_ns, clat_mean_ns, job, "                \
+	"CASE WHEN ddir <> 'total' THEN (SELECT v FROM (SELECT value_ns AS v, min(abs(pct - ?1)) FROM result_pct " \
+	"WHERE result_id = x.id AND pct >= ?1 - ?2 AND pct <= ?1 + ?2)) END AS pct_ns, run_id "
+static const char Q_SCAN_RESULTS[] = SCAN_RESULTS_SELECT "FROM result x WHERE job = '*' AND run_id >= ?3 ORDER BY run_id";
+/*
+ * The same in table order, which is run order when the rows were stored run after run (as every writer
+ * stores them): no lookup from the index into the table per row. Q_RESULTS_RUN_ORDER checks that it is.
+ */
+static const char Q_SCAN_RESULTS_TABLE[] = SCAN_RESULTS_SELECT "FROM result x NOT INDEXED WHERE job = '*' "
+					   "AND run_id >= ?3 ORDER BY id";
+static const char Q_RESULTS_RUN_ORDER[] = "SELECT run_id FROM result NOT INDEXED WHERE job = '*' AND run_id >= ?1 "
+					  "ORDER BY id";
+static const char Q_SCAN_HOSTS[] = "SELECT host, fio_version, start_offset_ms, error_code, error, usr_cpu_pct, "
+				   "sys_cpu_pct, run_id FROM run_host WHERE run_id >= ?3 ORDER BY run_id";
+static const char Q_SCAN_CPU[] = "SELECT host, role, source, cores, user_pct, nice_pct, system_pct, iowait_pct, "
+				 "irq_pct, softirq_pct, steal_pct, idle_pct, util_pct, cpu_us_per_io, run_id FROM cpu "
+				 "WHERE run_id >= ?3 ORDER BY run_id";
+/* The labels of every run in the order of Q_RUNS (the same ORDER BY, the same runs: those with a suite). */
+static const char Q_RUNS_LABELS[] = "SELECT l.key, l.value, r.id FROM run r CROSS JOIN run_label l ON l.run_id = r.id "
+				    "WHERE EXISTS (SELECT 1 FROM suite s WHERE s.id = r.suite_id) "
+				    "ORDER BY r.suite_id, r.seq, r.repetition, r.id";
 
 /* ---- rows: column tables ---------------------------------------------------------------------------- */
 
@@ -196,6 +227,24 @@ static const struct col artifact_cols[] = {
 static const struct row_shape artifact_shape = SHAPE("artifacts", artifact_cols, -1);
 #undef ROW
 
+/* A row of the results scan: the result and its percentile. */
+struct scan_result {
+	struct store_result r;
+	double pct_ns;            /* NAN: none stored */
+};
+
+/* The headline fields only (store_scan_results): what the figures of a report and the gate use. */
+#define ROW struct scan_result
+static const struct col scan_result_cols[] = {
+	COL("id", r.id, COL_I64, 0), COL("host", r.host, COL_STR_EMPTY, 0), COL("ddir", r.ddir, COL_DDIR, 0),
+	COL("ios", r.ios, COL_COUNT, 0), COL("runtime_ms", r.runtime_ms, COL_I64, 0),
+	COL("iops", r.iops, COL_REAL, 0), COL("bw_bytes", r.bw_bytes, COL_REAL, 0),
+	COL("lat_mean_ns", r.lat_mean_ns, COL_REAL, 0), COL("clat_mean_ns", r.clat_mean_ns, COL_REAL, 0),
+	COL("job", r.job, COL_STR_EMPTY, 0), COL("pct_ns", pct_ns, COL_REAL, 0),
+};
+static const struct row_shape scan_result_shape = SHAPE("results", scan_result_cols, -1);
+#undef ROW
+
 #undef COL
 #undef SHAPE
 
@@ -236,9 +285,9 @@ static size_t col_kind_size(enum col_kind k)
 }
 
 /* The statement has the table's columns, by name, and each field the size of its kind. */
-static int shape_check(sqlite3_stmt *s, const struct row_shape *sh, struct errbuf *err)
+static int shape_check_extra(sqlite3_stmt *s, const struct row_shape *sh, size_t extra, struct errbuf *err)
 {
-	if ((size_t)sqlite3_column_count(s) != sh->ncols)
+	if ((size_t)sqlite3_column_count(s) != sh->ncols + extra)
 		return err_set(err, ERR_INTERNAL, "store_read: the statement of %s has %d columns, its table %zu",
 			       sh->what, sqlite3_column_count(s), sh->ncols);
 	for (size_t i = 0; i < sh->ncols; i++) {
@@ -251,6 +300,11 @@ static int shape_check(sqlite3_stmt *s, const struct row_shape *sh, struct errbu
 				       "'%s'", i, sh->what, name ? name : "?", c->name);
 	}
 	return 0;
+}
+
+static int shape_check(sqlite3_stmt *s, const struct row_shape *sh, struct errbuf *err)
+{
+	return shape_check_extra(s, sh, 0, err);
 }
 
 static void row_release(const struct row_shape *sh, void *row)
@@ -294,21 +348,34 @@ static char *col_strdup(sqlite3_stmt *s, int i, const char *null_as)
 static int fill_col(sqlite3_stmt *s, int i, const struct col *c, char *row)
 {
 	char *f = row + c->off;
-	int null = sqlite3_column_type(s, i) == SQLITE_NULL;
 	const unsigned char *t;
 	sqlite3_int64 x;
+	double d;
 	size_t len;
 
+	/* NULL reads as 0: the type is asked only then (each column call takes the connection's mutex) */
 	switch (c->kind) {
 	case COL_I64: *(int64_t *)f = sqlite3_column_int64(s, i); break;
 	case COL_COUNT:
 		x = sqlite3_column_int64(s, i);
 		*(uint64_t *)f = x > 0 ? (uint64_t)x : 0;
 		break;
-	case COL_REAL: *(double *)f = null ? NAN : sqlite3_column_double(s, i); break;
-	case COL_INT: *(int *)f = null ? (int)c->arg : sqlite3_column_int(s, i); break;
-	case COL_UINT: *(unsigned *)f = (unsigned)(null ? c->arg : sqlite3_column_int(s, i)); break;
-	case COL_LONG: *(long *)f = null ? c->arg : (long)sqlite3_column_int64(s, i); break;
+	case COL_REAL:
+		d = sqlite3_column_double(s, i);
+		*(double *)f = d == 0 && sqlite3_column_type(s, i) == SQLITE_NULL ? NAN : d;
+		break;
+	case COL_INT:
+		x = sqlite3_column_int(s, i);
+		*(int *)f = x == 0 && sqlite3_column_type(s, i) == SQLITE_NULL ? (int)c->arg : (int)x;
+		break;
+	case COL_UINT:
+		x = sqlite3_column_int(s, i);
+		*(unsigned *)f = (unsigned)(x == 0 && sqlite3_column_type(s, i) == SQLITE_NULL ? c->arg : x);
+		break;
+	case COL_LONG:
+		x = sqlite3_column_int64(s, i);
+		*(long *)f = x == 0 && sqlite3_column_type(s, i) == SQLITE_NULL ? c->arg : (long)x;
+		break;
 	case COL_U32: *(uint32_t *)f = (uint32_t)sqlite3_column_int64(s, i); break;
 	case COL_STR: *(char **)f = col_strdup(s, i, NULL); break;
 	case COL_STR_EMPTY: *(char **)f = col_strdup(s, i, ""); break;
@@ -498,16 +565,115 @@ static int run_labels(struct store *st, struct store_run *r, struct errbuf *err)
 	return read_labels(st, Q_SUITE_LABELS, r->suite_id, 1, &r->labels, err);
 }
 
+/* The suite's labels for keys the run does not have (the label rule), from suite labels read once per suite. */
+static int add_suite_labels(struct store *st, struct store_run *r, int64_t *cached_id, struct kvlist *cached,
+			    struct errbuf *err)
+{
+	size_t had = r->labels.n;
+
+	if (*cached_id != r->suite_id) {
+		kvlist_release(cached);
+		kvlist_init(cached);
+		*cached_id = -1;
+		if (read_labels(st, Q_SUITE_LABELS, r->suite_id, 0, cached, err) < 0)
+			return -1;
+		*cached_id = r->suite_id;
+	}
+	for (size_t k = 0; k < cached->n; k++)
+		if (!kvlist_find(&r->labels, cached->v[k].key))
+			kvlist_set(&r->labels, cached->v[k].key, cached->v[k].value);
+	if (r->labels.n > had && r->labels.n > 1)
+		qsort(r->labels.v, r->labels.n, sizeof(r->labels.v[0]), kv_cmp);
+	return 0;
+}
+
+/* The run's own labels: the rows of the label statement (stepped in step with the runs) that are its. */
+static int own_labels(sqlite3_stmt *ls, int *lrc, struct store_run *r)
+{
+	while (*lrc == SQLITE_ROW && sqlite3_column_int64(ls, 2) == r->id) {
+		const char *key = (const char *)sqlite3_column_text(ls, 0);
+		const char *val = (const char *)sqlite3_column_text(ls, 1);
+
+		if (key)
+			kvlist_set(&r->labels, key, val ? val : "");
+		*lrc = sqlite3_step(ls);
+	}
+	if (*lrc != SQLITE_ROW && *lrc != SQLITE_DONE)
+		return -1;
+	if (r->labels.n > 1)
+		qsort(r->labels.v, r->labels.n, sizeof(r->labels.v[0]), kv_cmp);
+	return 0;
+}
+
+int store_read_runs_each(struct store *st, store_run_want_fn want, store_run_fn fn, void *ctx, struct errbuf *err)
+{
+	struct kvlist cached;
+	int64_t cached_id = -1;
+	sqlite3_stmt *s, *ls;
+	struct store_run r;
+	int rc, lrc, ret = -1;
+
+	kvlist_init(&cached);
+	if (prep(st, &s, Q_RUNS, err) < 0 || shape_check(s, &run_shape, err) < 0)
+		return -1;
+	if (prep(st, &ls, Q_RUNS_LABELS, err) < 0)
+		return -1;
+	lrc = sqlite3_step(ls);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int keep = 1;
+
+		memset(&r, 0, sizeof(r));
+		kvlist_init(&r.labels);
+		r.id = sqlite3_column_int64(s, 0); /* id and suite_id first: the labels need them */
+		r.suite_id = sqlite3_column_int64(s, 1);
+		if (own_labels(ls, &lrc, &r) < 0) {
+			store_run_release(&r);
+			read_fail(st, "labels", err);
+			goto out;
+		}
+		if (add_suite_labels(st, &r, &cached_id, &cached, err) < 0) {
+			store_run_release(&r);
+			goto out;
+		}
+		if (want && !want(ctx, &r.labels)) {
+			store_run_release(&r); /* the rest of the row is not read */
+			continue;
+		}
+		for (size_t i = 0; i < run_shape.ncols && keep; i++)
+			keep = fill_col(s, (int)i, &run_shape.cols[i], (char *)&r);
+		if (fn(ctx, &r, err) < 0) {
+			store_run_release(&r);
+			goto out;
+		}
+		store_run_release(&r); /* what fn did not take over */
+	}
+	if (rc != SQLITE_DONE) {
+		read_fail(st, run_shape.what, err);
+		goto out;
+	}
+	ret = 0;
+out:
+	done_with(s);
+	done_with(ls);
+	kvlist_release(&cached);
+	return ret;
+}
+
+static int run_to_list(void *ctx, struct store_run *r, struct errbuf *err)
+{
+	struct store_run_list *l = ctx;
+
+	(void)err;
+	ARRAY_GROW(l->v, l->cap, l->n + 1);
+	l->v[l->n++] = *r;
+	memset(r, 0, sizeof(*r));
+	kvlist_init(&r->labels);
+	return 0;
+}
+
 int store_read_runs(struct store *st, struct store_run_list *out, struct errbuf *err)
 {
-	size_t first = out->n;
-
-	if (read_into(st, Q_RUNS, &run_shape, 0, NULL, (void **)&out->v, &out->n, &out->cap, err) < 0)
-		return -1;
-	for (size_t i = first; i < out->n; i++)
-		if (run_labels(st, &out->v[i], err) < 0)
-			return -1;
-	return 0;
+	return store_read_runs_each(st, NULL, run_to_list, out, err);
 }
 
 int store_read_run(struct store *st, int64_t run_id, struct store_run *out, struct errbuf *err)
@@ -596,6 +762,283 @@ int store_read_percentile(struct store *st, int64_t result_id, double pct, doubl
 	if (n)
 		*value_ns = (double)hist_percentile(bins, n, pct);
 	free(bins);
+	return 0;
+}
+
+/* ---- scans: the rows of every run through one statement --------------------------------------------- */
+
+struct store_scan {
+	struct store *st;
+	sqlite3_stmt *s;
+	const struct row_shape *sh;
+	int (*cmp)(const void *, const void *); /* the per-run statement's order */
+	int rc;                   /* of the last step: SQLITE_ROW (a row of run `at` waits), else done or failed */
+	int64_t at;
+	void *rows;               /* the last run's rows of shape sh (results: their percentiles) */
+	size_t cap;
+	double pct;               /* the percentile of the results scan */
+};
+
+/* host '*' first, then by host, then read, write, trim, total (RESULT_ORDER) */
+static int cmp_scan_result(const void *a, const void *b)
+{
+	const struct store_result *x = &((const struct scan_result *)a)->r, *y = &((const struct scan_result *)b)->r;
+	int xa = !strcmp(x->host, HOST_AGGREGATE), ya = !strcmp(y->host, HOST_AGGREGATE), c;
+
+	if (xa != ya)
+		return ya - xa;
+	if ((c = strcmp(x->host, y->host)))
+		return c;
+	return ((int)x->ddir > (int)y->ddir) - ((int)x->ddir < (int)y->ddir);
+}
+
+/* by host, the aggregate '*' last (Q_HOSTS) */
+static int cmp_scan_host(const void *a, const void *b)
+{
+	const struct store_host *x = a, *y = b;
+	int xa = !strcmp(x->host, HOST_AGGREGATE), ya = !strcmp(y->host, HOST_AGGREGATE);
+
+	if (xa != ya)
+		return xa - ya;
+	return strcmp(x->host, y->host);
+}
+
+/* initiator first, host '*' first, then host, then sources in preference order and by name (Q_CPU) */
+static int cmp_scan_cpu(const void *a, const void *b)
+{
+	const struct store_cpu *x = a, *y = b;
+	int xt = !strcmp(x->role, "target"), yt = !strcmp(y->role, "target");
+	int xa = !strcmp(x->host, HOST_AGGREGATE), ya = !strcmp(y->host, HOST_AGGREGATE), c;
+
+	if (xt != yt)
+		return xt - yt;
+	if (xa != ya)
+		return ya - xa;
+	if ((c = strcmp(x->host, y->host)))
+		return c;
+	if ((c = store_cpu_source_rank(x->source) - store_cpu_source_rank(y->source)))
+		return c;
+	return strcmp(x->source, y->source);
+}
+
+static int scan_step(struct store_scan *sc)
+{
+	sc->rc = sqlite3_step(sc->s);
+	if (sc->rc == SQLITE_ROW)
+		sc->at = sqlite3_column_int64(sc->s, (int)sc->sh->ncols);
+	return sc->rc;
+}
+
+static int scan_open(struct store *st, const char *sql, const struct row_shape *sh,
+		     int (*cmp)(const void *, const void *), double pct, int64_t from, struct store_scan **out,
+		     struct errbuf *err)
+{
+	struct store_scan *sc;
+	sqlite3_stmt *s;
+
+	*out = NULL;
+	if (prep(st, &s, sql, err) < 0 || shape_check_extra(s, sh, 1, err) < 0)
+		return -1;
+	sqlite3_bind_double(s, 1, pct); /* ?1 and ?2 only in the results scan: a bind to an unused slot is harmless */
+	sqlite3_bind_double(s, 2, STORE_PCT_TOLERANCE);
+	sqlite3_bind_int64(s, 3, from);
+	sc = xcalloc(1, sizeof(*sc));
+	sc->st = st;
+	sc->s = s;
+	sc->sh = sh;
+	sc->cmp = cmp;
+	sc->pct = pct;
+	if (scan_step(sc) != SQLITE_ROW && sc->rc != SQLITE_DONE) {
+		read_fail(st, sh->what, err);
+		store_scan_close(sc);
+		return -1;
+	}
+	*out = sc;
+	return 0;
+}
+
+/* Whether the result rows (from run `from` on) are in run order in the table: *yes. */
+static int results_in_run_order(struct store *st, int64_t from, int *yes, struct errbuf *err)
+{
+	sqlite3_stmt *s;
+	int64_t last = INT64_MIN;
+	int rc;
+
+	*yes = 1;
+	if (prep(st, &s, Q_RESULTS_RUN_ORDER, err) < 0)
+		return -1;
+	sqlite3_bind_int64(s, 1, from);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(s, 0);
+		if (run < last) {
+			*yes = 0;
+			break;
+		}
+		last = run;
+	}
+	done_with(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return read_fail(st, "results", err);
+	return 0;
+}
+
+int store_scan_results(struct store *st, double pct, int64_t from, struct store_scan **out, struct errbuf *err)
+{
+	int table_order;
+
+	if (results_in_run_order(st, from, &table_order, err) < 0)
+		return -1;
+	return scan_open(st, table_order ? Q_SCAN_RESULTS_TABLE : Q_SCAN_RESULTS, &scan_result_shape, cmp_scan_result,
+			 pct, from, out, err);
+}
+
+int store_scan_hosts(struct store *st, int64_t from, struct store_scan **out, struct errbuf *err)
+{
+	return scan_open(st, Q_SCAN_HOSTS, &host_shape, cmp_scan_host, 0, from, out, err);
+}
+
+int store_scan_cpu(struct store *st, int64_t from, struct store_scan **out, struct errbuf *err)
+{
+	return scan_open(st, Q_SCAN_CPU, &cpu_shape, cmp_scan_cpu, 0, from, out, err);
+}
+
+void store_scan_close(struct store_scan *sc)
+{
+	if (!sc)
+		return;
+	done_with(sc->s);
+	free(sc->rows);
+	free(sc);
+}
+
+/*
+ * A run's few rows into order: an insertion sort (they mostly come in order already, and qsort's setup costs
+ * more than the sort for three rows), qsort for many or large rows.
+ */
+static void sort_rows(void *rows, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	unsigned char tmp[256];
+	char *v = rows;
+
+	if (n > 16 || size > sizeof(tmp)) {
+		qsort(rows, n, size, cmp);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		size_t j = i;
+
+		if (cmp(v + (i - 1) * size, v + i * size) <= 0)
+			continue;
+		memcpy(tmp, v + i * size, size);
+		for (; j > 0 && cmp(v + (j - 1) * size, tmp) > 0; j--)
+			memcpy(v + j * size, v + (j - 1) * size, size);
+		memcpy(v + j * size, tmp, size);
+	}
+}
+
+/* The rows of run_id into sc->rows (owned by the caller until the next call), in the per-run order. */
+static int scan_rows(struct store_scan *sc, int64_t run_id, size_t *n, struct errbuf *err)
+{
+	size_t size = sc->sh->size;
+
+	*n = 0;
+	while (sc->rc == SQLITE_ROW && sc->at < run_id)
+		scan_step(sc);
+	while (sc->rc == SQLITE_ROW && sc->at == run_id) {
+		char *row;
+		int keep = 1;
+
+		array_grow(&sc->rows, &sc->cap, *n + 1, size);
+		row = (char *)sc->rows + *n * size;
+		memset(row, 0, size);
+		for (size_t i = 0; i < sc->sh->ncols && keep; i++)
+			keep = fill_col(sc->s, (int)i, &sc->sh->cols[i], row);
+		if (keep)
+			(*n)++;
+		else
+			row_release(sc->sh, row);
+		scan_step(sc);
+	}
+	if (sc->rc != SQLITE_ROW && sc->rc != SQLITE_DONE) {
+		rows_free(sc->sh, sc->rows, *n);
+		sc->rows = NULL;
+		sc->cap = 0;
+		*n = 0;
+		return read_fail(sc->st, sc->sh->what, err);
+	}
+	sort_rows(sc->rows, *n, size, sc->cmp);
+	return 0;
+}
+
+/* Hands the rows read by scan_rows over: *v gets the array, the scan starts a new one. */
+static void scan_take(struct store_scan *sc, void *v, size_t n)
+{
+	*(void **)v = n ? sc->rows : NULL;
+	if (n) {
+		sc->rows = NULL;
+		sc->cap = 0;
+	}
+}
+
+int store_scan_next_hosts(struct store_scan *sc, int64_t run_id, struct store_host **v, size_t *n,
+			  struct errbuf *err)
+{
+	if (scan_rows(sc, run_id, n, err) < 0)
+		return -1;
+	scan_take(sc, v, *n);
+	return 0;
+}
+
+int store_scan_next_cpu(struct store_scan *sc, int64_t run_id, struct store_cpu **v, size_t *n, struct errbuf *err)
+{
+	if (scan_rows(sc, run_id, n, err) < 0)
+		return -1;
+	scan_take(sc, v, *n);
+	return 0;
+}
+
+int store_scan_next_results(struct store_scan *sc, int64_t run_id, struct store_result **v, double **pct_ns,
+			    size_t *n, struct errbuf *err)
+{
+	struct scan_result *rows;
+
+	*v = NULL;
+	*pct_ns = NULL;
+	if (scan_rows(sc, run_id, n, err) < 0)
+		return -1;
+	if (!*n)
+		return 0;
+	rows = sc->rows;
+	*v = xmalloc(*n * sizeof(**v));
+	*pct_ns = xmalloc(*n * sizeof(**pct_ns));
+	for (size_t i = 0; i < *n; i++) {
+		struct store_result *x = &(*v)[i];
+
+		*x = rows[i].r;
+		x->job_start_ms = x->lat_min_ns = x->lat_max_ns = x->lat_stddev_ns = NAN; /* not read: unknown */
+		x->clat_min_ns = x->clat_max_ns = NAN;
+		(*pct_ns)[i] = rows[i].pct_ns;
+	}
+	memset(rows, 0, *n * sizeof(*rows)); /* the strings moved to *v */
+	for (size_t i = 0; i < *n; i++) {
+		struct hist_bin *bins;
+		size_t nb;
+
+		if (!isnan((*pct_ns)[i]) || (*v)[i].ddir == DDIR_TOTAL)
+			continue;
+		/* none stored: from the bins, as store_read_percentile */
+		if (store_read_bins(sc->st, (*v)[i].id, &bins, &nb, err) < 0) {
+			store_results_free(*v, *n);
+			free(*pct_ns);
+			*v = NULL;
+			*pct_ns = NULL;
+			*n = 0;
+			return -1;
+		}
+		if (nb)
+			(*pct_ns)[i] = (double)hist_percentile(bins, nb, sc->pct);
+		free(bins);
+	}
 	return 0;
 }
 

@@ -84,6 +84,17 @@ void store_run_release(struct store_run *r); /* NULL ok */
 /* Every run, in store order (suite, seq, repetition, id), appended to *out. */
 int store_read_runs(struct store *st, struct store_run_list *out, struct errbuf *err);
 
+/*
+ * Every run, in store order, handed to fn one at a time with its labels (two statements for all runs, none
+ * per run): fn may take fields over (setting them NULL, or moving labels out and re-initialising them); what
+ * is left is released after it returns. fn returning < 0 stops the reading (its error in err). want (may be
+ * NULL: every run) is asked first with the run's labels (the label rule applied); a run it does not want is
+ * passed over without reading the rest of its row.
+ */
+typedef int (*store_run_fn)(void *ctx, struct store_run *r, struct errbuf *err);
+typedef int (*store_run_want_fn)(void *ctx, const struct kvlist *labels);
+int store_read_runs_each(struct store *st, store_run_want_fn want, store_run_fn fn, void *ctx, struct errbuf *err);
+
 /* One run: 0 and *out filled, 1 when there is no such run (*out untouched), -1 on error. */
 int store_read_run(struct store *st, int64_t run_id, struct store_run *out, struct errbuf *err);
 
@@ -190,6 +201,34 @@ void store_cpu_pick(const struct store_cpu *cpu, size_t ncpu, const struct store
 
 /* Preference rank of a cpu source (0 best), as store_cpu_pick and store_read_cpu order them. */
 int store_cpu_source_rank(const char *source);
+
+/* ---- scans: many runs without a statement per run ------------------------------------------------------ */
+
+/*
+ * A scan hands out the rows of run after run from one statement over a whole table (what the report and the
+ * gate read for thousands of runs): the rows of a run are those store_read_results / store_read_hosts /
+ * store_read_cpu give, in the same order, and are freed the same way. Runs must be asked for in ascending
+ * id order, none below `from` (a run without rows gets none; runs skipped are passed over). Results come
+ * with percentile `pct` of each direction row as store_read_percentile gives it (pct_ns, malloc'd, NAN none;
+ * NAN for the total rows, which no reader asks for). Reads only; the store must stay open (and, for a
+ * consistent view, inside store_snapshot_begin) until store_scan_close.
+ */
+struct store_scan;
+
+int store_scan_results(struct store *st, double pct, int64_t from, struct store_scan **out, struct errbuf *err);
+int store_scan_hosts(struct store *st, int64_t from, struct store_scan **out, struct errbuf *err);
+int store_scan_cpu(struct store *st, int64_t from, struct store_scan **out, struct errbuf *err);
+/*
+ * The headline result rows of every host of run_id (store_read_results with host NULL) and their percentile,
+ * with the fields headline figures use: id, host, ddir, ios, runtime_ms, iops, bw_bytes, lat_mean_ns,
+ * clat_mean_ns, job. The others are unknown (NAN; bytes 0, pct_kind NULL): read them with store_read_results.
+ */
+int store_scan_next_results(struct store_scan *sc, int64_t run_id, struct store_result **v, double **pct_ns,
+			    size_t *n, struct errbuf *err);
+int store_scan_next_hosts(struct store_scan *sc, int64_t run_id, struct store_host **v, size_t *n,
+			  struct errbuf *err);
+int store_scan_next_cpu(struct store_scan *sc, int64_t run_id, struct store_cpu **v, size_t *n, struct errbuf *err);
+void store_scan_close(struct store_scan *sc); /* NULL ok */
 
 /* One row of table disk. */
 struct store_disk {

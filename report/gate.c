@@ -55,7 +55,8 @@ static const size_t gate_run_strs[] = { offsetof(struct gate_run, name), offseto
 static void gate_run_release(struct gate_run *r)
 {
 	free_members(r, gate_run_strs, sizeof(gate_run_strs) / sizeof(gate_run_strs[0]));
-	kvlist_release(&r->like);
+	if (!r->like_shared)
+		kvlist_release(&r->like);
 }
 
 void gate_side_init(struct gate_side *s, const char *selection)
@@ -139,7 +140,9 @@ void gate_run_set_like(struct gate_run *r, const struct run_spec *spec, unsigned
 	struct strbuf sb;
 	char n[32];
 
-	kvlist_release(&r->like);
+	if (!r->like_shared)
+		kvlist_release(&r->like);
+	r->like_shared = 0;
 	kvlist_init(&r->like);
 	run_spec_identity_kv(spec, &r->like); /* a run of several jobs: every job, in order */
 	/* until the identity names every load-changing option: the verbatim options it does not name */
@@ -167,6 +170,15 @@ void gate_run_set_like(struct gate_run *r, const struct run_spec *spec, unsigned
 	kvlist_set(&r->like, "hosts", n);
 	qsort(r->like.v, r->like.n, sizeof(*r->like.v), cmp_kv);
 	r->has_like = 1;
+}
+
+void gate_run_share_like(struct gate_run *r, const struct gate_run *from)
+{
+	if (!r->like_shared)
+		kvlist_release(&r->like);
+	r->like = from->like;
+	r->like_shared = 1;
+	r->has_like = from->has_like;
 }
 
 /* ---- gate lifetime ---------------------------------------------------------------------------------- */
@@ -246,37 +258,83 @@ static void fmt_runs(char *buf, size_t len, unsigned n, unsigned cap)
 
 /* ---- building cells ------------------------------------------------------------------------------- */
 
-static int side_has_key(const struct gate_side *s, const char *key)
+/*
+ * The runs of a side grouped by workload key: run indices sorted by key, each key's runs in side order, so
+ * that everything done per key looks at that key's runs only (the sides hold up to 100,000 runs).
+ */
+struct keyed {
+	const char *key;
+	size_t i;
+};
+
+struct side_index {
+	struct keyed *v;
+	size_t n;
+	char *first;              /* per run (side order): it is the first run of its key */
+};
+
+/* The runs of one key on one side, in side order (none: n = 0). */
+struct key_runs {
+	const struct keyed *v;
+	size_t n;
+};
+
+static int cmp_keyed(const void *a, const void *b)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->runs[i].key, key))
-			return 1;
-	return 0;
+	const struct keyed *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (c)
+		return c;
+	return (x->i > y->i) - (x->i < y->i);
 }
 
-/* Whether key was already seen among runs[0..upto-1]. */
-static int key_seen_before(const struct gate_side *s, size_t upto, const char *key)
+static void side_index_build(struct side_index *x, const struct gate_side *s)
 {
-	for (size_t i = 0; i < upto; i++)
-		if (!strcmp(s->runs[i].key, key))
-			return 1;
-	return 0;
+	x->n = s->n;
+	x->v = xmalloc((s->n ? s->n : 1) * sizeof(*x->v));
+	for (size_t i = 0; i < s->n; i++) {
+		x->v[i].key = s->runs[i].key;
+		x->v[i].i = i;
+	}
+	qsort(x->v, x->n, sizeof(*x->v), cmp_keyed);
+	x->first = xcalloc(s->n ? s->n : 1, 1);
+	for (size_t k = 0; k < x->n; k++)
+		x->first[x->v[k].i] = k == 0 || strcmp(x->v[k - 1].key, x->v[k].key) != 0;
 }
+
+static struct key_runs side_key_runs(const struct side_index *x, const char *key)
+{
+	struct key_runs k = { NULL, 0 };
+	size_t lo = 0, hi = x->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(x->v[mid].key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	k.v = x->v + lo;
+	while (lo + k.n < x->n && !strcmp(x->v[lo + k.n].key, key))
+		k.n++;
+	return k;
+}
+
+#define KEY_RUN(s, k, t) (&(s)->runs[(k).v[t].i])
 
 static int usable(const struct gate_run *r, enum gate_metric m)
 {
 	return !r->invalid && isfinite(r->value[m]) && r->value[m] > 0;
 }
 
-/* Counts over one side for a key: runs, valid runs, valid runs with metric m, runs with a value for m. */
-static void side_counts(const struct gate_side *s, const char *key, enum gate_metric m, size_t *runs,
+/* Counts over one key's runs of a side: runs, valid runs, valid runs with metric m, runs with a value for m. */
+static void side_counts(const struct gate_side *s, struct key_runs kr, enum gate_metric m, size_t *runs,
 			size_t *valid, size_t *with_m, size_t *any_m)
 {
 	*runs = *valid = *with_m = *any_m = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		const struct gate_run *r = &s->runs[i];
-		if (strcmp(r->key, key))
-			continue;
+	for (size_t t = 0; t < kr.n; t++) {
+		const struct gate_run *r = KEY_RUN(s, kr, t);
 		(*runs)++;
 		if (!r->invalid)
 			(*valid)++;
@@ -305,87 +363,100 @@ static struct gate_cell *new_cell(struct gate *g, const char *key, const char *w
 	return c;
 }
 
-static void push_sample(double **v, int64_t **id, size_t *n, double value, int64_t run)
+static void alloc_samples(double **v, int64_t **id, size_t cap)
 {
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	*id = xrealloc(*id, (*n + 1) * sizeof(**id));
-	(*v)[*n] = value;
-	(*id)[*n] = run;
+	*v = xmalloc((cap ? cap : 1) * sizeof(**v));
+	*id = xmalloc((cap ? cap : 1) * sizeof(**id));
+}
+
+static void push_sample(double *v, int64_t *id, size_t *n, double value, int64_t run)
+{
+	v[*n] = value;
+	id[*n] = run;
 	(*n)++;
 }
 
-static void fill_samples(struct gate *g, struct gate_cell *c, const struct gate_side *b, const struct gate_side *k)
+/* paired: each baseline run with the first unused candidate run of the same repetition */
+static void fill_paired(struct gate_cell *c, const struct gate_side *b, struct key_runs kb, const struct gate_side *k,
+			struct key_runs kc)
+{
+	enum gate_metric m = c->metric;
+	char *used = xcalloc(kc.n ? kc.n : 1, 1);
+	size_t unpaired = 0;
+
+	alloc_samples(&c->base, &c->base_run, kb.n);
+	alloc_samples(&c->cand, &c->cand_run, kb.n);
+	for (size_t i = 0; i < kb.n; i++) {
+		const struct gate_run *x = KEY_RUN(b, kb, i);
+		size_t j;
+		if (!usable(x, m))
+			continue;
+		for (j = 0; j < kc.n; j++)
+			if (!used[j] && usable(KEY_RUN(k, kc, j), m) && KEY_RUN(k, kc, j)->repetition == x->repetition)
+				break;
+		if (j == kc.n) {
+			unpaired++;
+			continue;
+		}
+		used[j] = 1;
+		push_sample(c->base, c->base_run, &c->nbase, x->value[m], x->id);
+		push_sample(c->cand, c->cand_run, &c->ncand, KEY_RUN(k, kc, j)->value[m], KEY_RUN(k, kc, j)->id);
+	}
+	for (size_t j = 0; j < kc.n; j++)
+		if (!used[j] && usable(KEY_RUN(k, kc, j), m))
+			unpaired++;
+	if (unpaired)
+		set_cell_note(c, xasprintf("%zu run(s) without a partner of the same repetition left out", unpaired));
+	free(used);
+}
+
+static void fill_samples(struct gate *g, struct gate_cell *c, const struct gate_side *b, struct key_runs kb,
+			 const struct gate_side *k, struct key_runs kc)
 {
 	enum gate_metric m = c->metric;
 
-	if (!g->opts.paired) {
-		for (size_t i = 0; i < b->n; i++)
-			if (!strcmp(b->runs[i].key, c->key) && usable(&b->runs[i], m))
-				push_sample(&c->base, &c->base_run, &c->nbase, b->runs[i].value[m], b->runs[i].id);
-		for (size_t i = 0; i < k->n; i++)
-			if (!strcmp(k->runs[i].key, c->key) && usable(&k->runs[i], m))
-				push_sample(&c->cand, &c->cand_run, &c->ncand, k->runs[i].value[m], k->runs[i].id);
+	if (g->opts.paired) {
+		fill_paired(c, b, kb, k, kc);
 		return;
 	}
-	/* paired: the first unused candidate run with the same repetition number */
-	{
-		char *used = xcalloc(k->n ? k->n : 1, 1);
-		size_t unpaired = 0;
-
-		for (size_t i = 0; i < b->n; i++) {
-			const struct gate_run *x = &b->runs[i];
-			size_t j;
-			if (strcmp(x->key, c->key) || !usable(x, m))
-				continue;
-			for (j = 0; j < k->n; j++)
-				if (!used[j] && !strcmp(k->runs[j].key, c->key) && usable(&k->runs[j], m) &&
-				    k->runs[j].repetition == x->repetition)
-					break;
-			if (j == k->n) {
-				unpaired++;
-				continue;
-			}
-			used[j] = 1;
-			push_sample(&c->base, &c->base_run, &c->nbase, x->value[m], x->id);
-			push_sample(&c->cand, &c->cand_run, &c->ncand, k->runs[j].value[m], k->runs[j].id);
-		}
-		for (size_t j = 0; j < k->n; j++)
-			if (!used[j] && !strcmp(k->runs[j].key, c->key) && usable(&k->runs[j], m))
-				unpaired++;
-		if (unpaired)
-			set_cell_note(c, xasprintf("%zu run(s) without a partner of the same repetition left out",
-						   unpaired));
-		free(used);
-	}
+	alloc_samples(&c->base, &c->base_run, kb.n);
+	alloc_samples(&c->cand, &c->cand_run, kc.n);
+	for (size_t t = 0; t < kb.n; t++)
+		if (usable(KEY_RUN(b, kb, t), m))
+			push_sample(c->base, c->base_run, &c->nbase, KEY_RUN(b, kb, t)->value[m], KEY_RUN(b, kb, t)->id);
+	for (size_t t = 0; t < kc.n; t++)
+		if (usable(KEY_RUN(k, kc, t), m))
+			push_sample(c->cand, c->cand_run, &c->ncand, KEY_RUN(k, kc, t)->value[m], KEY_RUN(k, kc, t)->id);
 }
 
 /* Different run names under one workload key are compared together: say so (once per key and side). */
-static void note_shared_identity(struct gate *g, const struct gate_side *s, const char *side,
+static void note_shared_identity(struct gate *g, const struct gate_side *s, struct key_runs kr, const char *side,
 				 const struct gate_run *first)
 {
-	for (size_t i = 0; i < s->n; i++) {
-		if (strcmp(s->runs[i].key, first->key) || !strcmp(s->runs[i].name, first->name))
+	for (size_t t = 0; t < kr.n; t++) {
+		const struct gate_run *r = KEY_RUN(s, kr, t);
+		if (!strcmp(r->name, first->name))
 			continue;
 		add_note(g, xasprintf("%s: workloads '%s' and '%s' have the same identity and are compared as one "
-				      "(--match name keeps them apart)", side, first->name, s->runs[i].name));
+				      "(--match name keeps them apart)", side, first->name, r->name));
 		return;
 	}
 }
 
-/* The runs of workload key that a side excluded as not at steady state. */
-static size_t side_unsteady(const struct gate_side *s, const char *key)
+/* The runs of one key that a side excluded as not at steady state. */
+static size_t side_unsteady(const struct gate_side *s, struct key_runs kr)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < s->n; i++)
-		n += s->runs[i].unsteady && !strcmp(s->runs[i].key, key);
+	for (size_t t = 0; t < kr.n; t++)
+		n += KEY_RUN(s, kr, t)->unsteady != 0;
 	return n;
 }
 
 /* Every cell of a workload (cells[from..]) says how many of its runs are not at steady state. */
-static void note_unsteady(struct gate *g, size_t from, const char *key)
+static void note_unsteady(struct gate *g, size_t from, struct key_runs kb, struct key_runs kc)
 {
-	size_t b = side_unsteady(g->base, key), c = side_unsteady(g->cand, key);
+	size_t b = side_unsteady(g->base, kb), c = side_unsteady(g->cand, kc);
 
 	for (size_t k = from; (b || c) && k < g->ncells; k++)
 		set_cell_note(&g->cells[k], xasprintf("%zu baseline and %zu candidate run(s) not at steady state "
@@ -424,77 +495,77 @@ static const char *like_value(const struct gate_run *r, const char *key)
 	return kv->value && *kv->value ? kv->value : "(set)";
 }
 
-/* Appends to vals (a '|'-separated list) the distinct values of key among side s's fingerprinted runs of wkey. */
-static void side_values(const struct gate_side *s, const char *wkey, const char *key, struct strbuf *vals)
+/* Appends to vals (a '|'-separated list) the distinct values of key among a side's fingerprinted runs of a key. */
+static void side_values(const struct gate_side *s, struct key_runs kr, const char *key, struct strbuf *vals)
 {
-	for (size_t i = 0; i < s->n; i++) {
-		const struct gate_run *r = &s->runs[i];
-		const char *v;
-		int dup = 0;
+	struct strlist seen = { 0 };
 
-		if (!r->has_like || strcmp(r->key, wkey))
+	for (size_t t = 0; t < kr.n; t++) {
+		const struct gate_run *r = KEY_RUN(s, kr, t);
+		const char *v;
+		size_t before = seen.n;
+
+		if (!r->has_like)
 			continue;
 		v = like_value(r, key);
-		for (size_t j = 0; j < i && !dup; j++)
-			dup = s->runs[j].has_like && !strcmp(s->runs[j].key, wkey) && !strcmp(like_value(&s->runs[j], key), v);
-		if (dup)
+		strlist_add_distinct(&seen, v);
+		if (seen.n == before)
 			continue;
 		if (vals->len)
 			strbuf_addc(vals, '|');
 		strbuf_adds(vals, v);
 	}
+	strlist_release(&seen);
 }
 
-/* Whether item key already came up in an earlier fingerprinted run of wkey (sides base then cand). */
-static int item_seen(const struct gate_side *const sides[2], int side, size_t upto, const char *wkey, const char *key)
+/* The fingerprint items of a key's runs of both sides (base then cand), each once, in the order they come up. */
+static void like_items(const struct gate_side *const sides[2], const struct key_runs kr[2], struct strlist *items)
 {
-	for (int k = 0; k <= side; k++)
-		for (size_t i = 0; i < (k == side ? upto : sides[k]->n); i++) {
-			const struct gate_run *r = &sides[k]->runs[i];
-			if (r->has_like && !strcmp(r->key, wkey) && kvlist_find(&r->like, key))
-				return 1;
+	for (int k = 0; k < 2; k++)
+		for (size_t t = 0; t < kr[k].n; t++) {
+			const struct gate_run *r = KEY_RUN(sides[k], kr[k], t);
+			if (!r->has_like)
+				continue;
+			for (size_t j = 0; j < r->like.n; j++)
+				strlist_add_distinct(items, r->like.v[j].key);
 		}
-	return 0;
 }
 
 /*
- * The fingerprint items that differ between the runs of workload wkey (across and within the sides), not
+ * The fingerprint items that differ between the runs of a workload key (across and within the sides), not
  * allowed by --allow-diff: "rate_iops: baseline -, candidate 15000; ..." (malloc'd), or NULL when like
  * for like. Runs without a fingerprint are not compared.
  */
-static char *like_difference(const struct gate *g, const struct gate_side *base, const struct gate_side *cand,
-			     const char *wkey)
+static char *like_difference(const struct gate *g, struct key_runs kb, struct key_runs kc)
 {
-	const struct gate_side *const sides[2] = { base, cand };
+	const struct gate_side *const sides[2] = { g->base, g->cand };
+	const struct key_runs kr[2] = { kb, kc };
 	struct strbuf out, bv, cv;
+	struct strlist items = { 0 };
 	int have[2] = { 0, 0 };
 
 	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; i < sides[k]->n; i++)
-			have[k] |= sides[k]->runs[i].has_like && !strcmp(sides[k]->runs[i].key, wkey);
+		for (size_t t = 0; t < kr[k].n; t++)
+			have[k] |= KEY_RUN(sides[k], kr[k], t)->has_like;
 	if (!have[0] || !have[1])
 		return NULL;
 	strbuf_init(&out);
 	strbuf_init(&bv);
 	strbuf_init(&cv);
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; i < sides[k]->n; i++) {
-			const struct gate_run *r = &sides[k]->runs[i];
-			if (!r->has_like || strcmp(r->key, wkey))
-				continue;
-			for (size_t j = 0; j < r->like.n; j++) {
-				const char *key = r->like.v[j].key;
-				if (item_seen(sides, k, i, wkey, key) || allowed_diff(&g->opts, key))
-					continue;
-				strbuf_reset(&bv);
-				strbuf_reset(&cv);
-				side_values(base, wkey, key, &bv);
-				side_values(cand, wkey, key, &cv);
-				if (!strcmp(bv.buf, cv.buf) && !strchr(bv.buf, '|'))
-					continue;
-				strbuf_addf(&out, "%s%s: baseline %s, candidate %s", out.len ? "; " : "", key, bv.buf, cv.buf);
-			}
-		}
+	like_items(sides, kr, &items);
+	for (size_t i = 0; i < items.n; i++) {
+		const char *key = items.v[i];
+		if (allowed_diff(&g->opts, key))
+			continue;
+		strbuf_reset(&bv);
+		strbuf_reset(&cv);
+		side_values(g->base, kb, key, &bv);
+		side_values(g->cand, kc, key, &cv);
+		if (!strcmp(bv.buf, cv.buf) && !strchr(bv.buf, '|'))
+			continue;
+		strbuf_addf(&out, "%s%s: baseline %s, candidate %s", out.len ? "; " : "", key, bv.buf, cv.buf);
+	}
+	strlist_release(&items);
 	strbuf_release(&bv);
 	strbuf_release(&cv);
 	if (!out.len) {
@@ -504,9 +575,110 @@ static char *like_difference(const struct gate *g, const struct gate_side *base,
 	return strbuf_detach(&out, NULL);
 }
 
+/* The cells of one workload key present on both sides (base->runs[kb.v[0].i] is its first run). */
+static void build_workload(struct gate *g, struct key_runs kb, struct key_runs kc)
+{
+	const struct gate_side *base = g->base, *cand = g->cand;
+	const struct gate_run *r = KEY_RUN(base, kb, 0);
+	size_t before = g->ncells;
+	char *diff;
+
+	note_shared_identity(g, base, kb, "baseline", r);
+	note_shared_identity(g, cand, kc, "candidate", r);
+	diff = like_difference(g, kb, kc);
+	for (int m = 0; m < GM_NR; m++) {
+		size_t bn, bv, bm, ba, cn, cv, cm, ca;
+		struct gate_cell *c;
+
+		side_counts(base, kb, (enum gate_metric)m, &bn, &bv, &bm, &ba);
+		side_counts(cand, kc, (enum gate_metric)m, &cn, &cv, &cm, &ca);
+		if (ba == 0 && ca == 0)
+			continue; /* this workload does not have this figure (e.g. write IOPS of a read) */
+		if ((bv > 0 && bm == 0) || (cv > 0 && cm == 0)) {
+			const char *missing = (bv > 0 && bm == 0) ? "baseline" : "candidate";
+			if (m == GM_CPU_PER_IO) {
+				/* CPU collected on one side only (a collector was off): not comparable */
+				add_note(g, xasprintf("%s of %s: not measured in the %s", metric_info[m].title, r->name,
+						      missing));
+				continue;
+			}
+			/* a direction that vanished on one side is no pass: INVALID with the reason */
+			c = new_cell(g, r->key, r->name, (enum gate_metric)m);
+			fill_samples(g, c, base, kb, cand, kc);
+			set_cell_note(c, xasprintf("no %s in the %s's valid runs", metric_info[m].title, missing));
+			c->force_invalid = 1;
+			continue;
+		}
+		c = new_cell(g, r->key, r->name, (enum gate_metric)m);
+		fill_samples(g, c, base, kb, cand, kc);
+	}
+	if (g->ncells == before) {
+		/* a workload with no figure at all (every run failed before measuring): never a silent pass */
+		struct gate_cell *c = new_cell(g, r->key, r->name, GM_WORKLOAD);
+		set_cell_note(c, xstrdup("no valid measurement on either side"));
+	}
+	note_unsteady(g, before, kb, kc);
+	if (diff) {
+		/* not like for like: every cell of the workload is INVALID, naming what differs */
+		for (size_t k = before; k < g->ncells; k++) {
+			g->cells[k].force_invalid = 1;
+			set_cell_note(&g->cells[k], xasprintf("not like for like: %s (--allow-diff OPTION to compare "
+							      "anyway)", diff));
+		}
+		free(diff);
+	}
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int64_t *sorted_ids(const struct gate_side *s)
+{
+	int64_t *v = xmalloc((s->n ? s->n : 1) * sizeof(*v));
+
+	for (size_t i = 0; i < s->n; i++)
+		v[i] = s->runs[i].id;
+	qsort(v, s->n, sizeof(*v), cmp_id);
+	return v;
+}
+
+/* Pairs (baseline run, candidate run) that are the same run. */
+static size_t shared_runs(const struct gate_side *base, const struct gate_side *cand)
+{
+	int64_t *b = sorted_ids(base), *c = sorted_ids(cand);
+	size_t i = 0, j = 0, shared = 0;
+
+	while (i < base->n && j < cand->n) {
+		size_t ni = 1, nj = 1;
+		if (b[i] < c[j]) {
+			i++;
+			continue;
+		}
+		if (b[i] > c[j]) {
+			j++;
+			continue;
+		}
+		while (i + ni < base->n && b[i + ni] == b[i])
+			ni++;
+		while (j + nj < cand->n && c[j + nj] == c[j])
+			nj++;
+		shared += ni * nj;
+		i += ni;
+		j += nj;
+	}
+	free(b);
+	free(c);
+	return shared;
+}
+
 int gate_build(struct gate *g, const struct gate_side *base, const struct gate_side *cand, struct errbuf *err)
 {
-	size_t common = 0;
+	struct side_index bi, ci;
+	size_t common = 0, shared;
 
 	g->base = base;
 	g->cand = cand;
@@ -515,76 +687,35 @@ int gate_build(struct gate *g, const struct gate_side *base, const struct gate_s
 	if (cand->n == 0)
 		return err_set(err, ERR_INPUT, "candidate '%s' matches no runs", cand->selection);
 
+	side_index_build(&bi, base);
+	side_index_build(&ci, cand);
 	for (size_t i = 0; i < base->n; i++) {
 		const struct gate_run *r = &base->runs[i];
-		size_t before = g->ncells;
-		char *diff;
+		struct key_runs kb, kc;
 
-		if (key_seen_before(base, i, r->key))
-			continue;
-		if (!side_has_key(cand, r->key)) {
+		if (!bi.first[i])
+			continue; /* not the key's first run */
+		kb = side_key_runs(&bi, r->key);
+		kc = side_key_runs(&ci, r->key);
+		if (!kc.n) {
 			add_note(g, xasprintf("only in the baseline: %s", r->name));
 			continue;
 		}
 		common++;
-		note_shared_identity(g, base, "baseline", r);
-		note_shared_identity(g, cand, "candidate", r);
-		diff = like_difference(g, base, cand, r->key);
-		for (int m = 0; m < GM_NR; m++) {
-			size_t bn, bv, bm, ba, cn, cv, cm, ca;
-			struct gate_cell *c;
-
-			side_counts(base, r->key, (enum gate_metric)m, &bn, &bv, &bm, &ba);
-			side_counts(cand, r->key, (enum gate_metric)m, &cn, &cv, &cm, &ca);
-			if (ba == 0 && ca == 0)
-				continue; /* this workload does not have this figure (e.g. write IOPS of a read) */
-			if ((bv > 0 && bm == 0) || (cv > 0 && cm == 0)) {
-				const char *missing = (bv > 0 && bm == 0) ? "baseline" : "candidate";
-				if (m == GM_CPU_PER_IO) {
-					/* CPU collected on one side only (a collector was off): not comparable */
-					add_note(g, xasprintf("%s of %s: not measured in the %s", metric_info[m].title,
-							      r->name, missing));
-					continue;
-				}
-				/* a direction that vanished on one side is no pass: INVALID with the reason */
-				c = new_cell(g, r->key, r->name, (enum gate_metric)m);
-				fill_samples(g, c, base, cand);
-				set_cell_note(c, xasprintf("no %s in the %s's valid runs", metric_info[m].title, missing));
-				c->force_invalid = 1;
-				continue;
-			}
-			c = new_cell(g, r->key, r->name, (enum gate_metric)m);
-			fill_samples(g, c, base, cand);
-		}
-		if (g->ncells == before) {
-			/* a workload with no figure at all (every run failed before measuring): never a silent pass */
-			struct gate_cell *c = new_cell(g, r->key, r->name, GM_WORKLOAD);
-			set_cell_note(c, xstrdup("no valid measurement on either side"));
-		}
-		note_unsteady(g, before, r->key);
-		if (diff) {
-			/* not like for like: every cell of the workload is INVALID, naming what differs */
-			for (size_t k = before; k < g->ncells; k++) {
-				g->cells[k].force_invalid = 1;
-				set_cell_note(&g->cells[k], xasprintf("not like for like: %s (--allow-diff OPTION to compare "
-								      "anyway)", diff));
-			}
-			free(diff);
-		}
+		build_workload(g, kb, kc);
 	}
 	for (size_t i = 0; i < cand->n; i++)
-		if (!key_seen_before(cand, i, cand->runs[i].key) && !side_has_key(base, cand->runs[i].key))
+		if (ci.first[i] && !side_key_runs(&bi, cand->runs[i].key).n)
 			add_note(g, xasprintf("only in the candidate: %s", cand->runs[i].name));
+	free(bi.v);
+	free(bi.first);
+	free(ci.v);
+	free(ci.first);
 	note_remarks(g, base, "baseline");
 	note_remarks(g, cand, "candidate");
-	{
-		size_t shared = 0;
-		for (size_t i = 0; i < base->n; i++)
-			for (size_t j = 0; j < cand->n; j++)
-				shared += base->runs[i].id == cand->runs[j].id;
-		if (shared)
-			add_note(g, xasprintf("%zu run(s) are in both the baseline and the candidate selection", shared));
-	}
+	shared = shared_runs(base, cand);
+	if (shared)
+		add_note(g, xasprintf("%zu run(s) are in both the baseline and the candidate selection", shared));
 	if (common == 0)
 		return err_set(err, ERR_INPUT,
 			       "baseline '%s' (%zu runs) and candidate '%s' (%zu runs) have no workload in common",

@@ -72,6 +72,7 @@ struct gate_run {
 	double value[GM_NR];  /* stored units (see gate_metric_info.scale); NAN when not measured */
 	struct kvlist like;   /* fingerprint: what must be equal on both sides (gate_run_set_like), sorted by key */
 	int has_like;         /* like was filled; runs without a fingerprint are not compared */
+	int like_shared;      /* like's storage is another run's of the same side (gate_run_share_like) */
 };
 
 struct gate_side {
@@ -96,6 +97,12 @@ void gate_run_add_remark(struct gate_run *r, const char *remark);
  * "hosts" (nhosts, 0 = a local run). Replaces an earlier fingerprint.
  */
 void gate_run_set_like(struct gate_run *r, const struct run_spec *spec, unsigned nhosts);
+/*
+ * r's fingerprint is that of `from`, a run of the same side with the same spec and host count: the storage is
+ * shared (not copied, not freed with r), which keeps a side of many repetitions small. `from` must stay in the
+ * side, with its fingerprint unchanged, as long as r.
+ */
+void gate_run_share_like(struct gate_run *r, const struct gate_run *from);
 
 /* Runs per side (the smaller side) from which GATE_METHOD_AUTO uses the rank interval instead of the t one. */
 #define GATE_RANK_FROM 10

@@ -193,20 +193,66 @@ static void check_steady(struct gate_run *r, const struct rep_run *rr, const str
 	free(words);
 }
 
-/*
- * Reads the figures of one run into r and checks it. time_based says whether a short measurement of the
- * asked runtime is a reason to exclude it. CPU is the report's figure (core's one rule, store_cpu_pick).
- */
-static int load_run_figures(struct store *st, const struct rep_run *rr, struct gate_run *r, int time_based,
-			    const struct gate_select_opts *o, struct errbuf *err)
-{
-	struct store_result *res = NULL;
-	size_t nres = 0;
-	const char *host;
+/* What the gate takes from a run's result rows while report_load reads them (gate_load_hook). */
+struct run_figs {
+	double value[GM_NR];      /* NAN when not measured */
+	int64_t max_runtime_ms;
+	uint64_t total_ios;
+	int has_results;          /* 0: no results stored */
 	int nhosts;
-	int64_t max_runtime_ms = 0;
-	uint64_t total_ios = 0;
+	int aggregate;            /* host is HOST_AGGREGATE */
+};
 
+struct gate_load {
+	struct run_figs *figs;    /* per run of the set */
+	size_t n;
+};
+
+/* The figures of one run from its result rows and their p99 (store_read_results order, all hosts). */
+static int gate_load_hook(void *ctx, const struct rep_set *set, size_t i, const struct store_result *res,
+			  const double *p99_ns, size_t nres, struct errbuf *err)
+{
+	struct gate_load *gl = ctx;
+	struct run_figs *f;
+
+	(void)err;
+	if (!gl->figs) {
+		gl->n = set->n;
+		gl->figs = xcalloc(gl->n ? gl->n : 1, sizeof(*gl->figs));
+	}
+	f = &gl->figs[i];
+	for (int m = 0; m < GM_NR; m++)
+		f->value[m] = NAN;
+	f->has_results = figures_host(res, nres, &f->nhosts) != NULL;
+	if (!f->has_results)
+		return 0;
+	f->aggregate = !strcmp(res[0].host, HOST_AGGREGATE);
+	for (size_t k = 0; k < nres; k++) {
+		const struct store_result *x = &res[k];
+
+		if (strcmp(x->host, res[0].host))
+			continue;
+		if (x->runtime_ms > f->max_runtime_ms)
+			f->max_runtime_ms = x->runtime_ms;
+		if (x->ddir == DDIR_TOTAL || x->ios == 0)
+			continue;
+		f->total_ios += x->ios;
+		f->value[metric_slot(GM_IOPS_READ, x->ddir)] = x->iops;
+		f->value[metric_slot(GM_MBPS_READ, x->ddir)] = x->bw_bytes;
+		f->value[metric_slot(GM_LAT_MEAN_READ, x->ddir)] = store_result_mean_lat_ns(x);
+		f->value[metric_slot(GM_LAT_P99_READ, x->ddir)] = p99_ns[k];
+	}
+	return 0;
+}
+
+/*
+ * The figures of one run (read by gate_load_hook) into r, and its checks. time_based says whether a short
+ * measurement of the asked runtime is a reason to exclude it. CPU is the report's figure (core's one rule,
+ * store_cpu_pick).
+ */
+static void apply_run_figures(const struct rep_run *rr, const struct run_figs *f, struct gate_run *r, int time_based,
+			      const struct gate_select_opts *o)
+{
 	/* a fio error on any host makes the run untrustworthy */
 	for (size_t i = 0; i < rr->nhosts; i++) {
 		const struct rep_host *h = &rr->hosts[i];
@@ -219,51 +265,26 @@ static int load_run_figures(struct store *st, const struct rep_run *rr, struct g
 			break;
 		}
 	}
-	if (store_read_results(st, rr->id, NULL, &res, &nres, err) < 0)
-		return -1;
-	host = figures_host(res, nres, &nhosts);
-	if (!host) {
+	if (!f->has_results) {
 		gate_run_set_invalid(r, "no results stored");
-		goto out;
+		return;
 	}
-	if (strcmp(host, HOST_AGGREGATE) && nhosts > 1) {
-		char *why = xasprintf("no aggregate ('*') result over its %d hosts", nhosts);
+	if (!f->aggregate && f->nhosts > 1) {
+		char *why = xasprintf("no aggregate ('*') result over its %d hosts", f->nhosts);
 		gate_run_set_invalid(r, why);
 		free(why);
-		goto out;
+		return;
 	}
-	for (size_t i = 0; i < nres; i++) {
-		const struct store_result *x = &res[i];
-		double p99;
-
-		if (strcmp(x->host, host))
-			continue;
-		if (x->runtime_ms > max_runtime_ms)
-			max_runtime_ms = x->runtime_ms;
-		if (x->ddir == DDIR_TOTAL || x->ios == 0)
-			continue;
-		total_ios += x->ios;
-		r->value[metric_slot(GM_IOPS_READ, x->ddir)] = x->iops;
-		r->value[metric_slot(GM_MBPS_READ, x->ddir)] = x->bw_bytes;
-		r->value[metric_slot(GM_LAT_MEAN_READ, x->ddir)] = store_result_mean_lat_ns(x);
-		if (store_read_percentile(st, x->id, 99.0, &p99, err) < 0) {
-			store_results_free(res, nres);
-			return -1;
-		}
-		r->value[metric_slot(GM_LAT_P99_READ, x->ddir)] = p99;
-	}
+	memcpy(r->value, f->value, sizeof(r->value));
 	if (rr->cpu_us_per_io > 0) {
 		r->value[GM_CPU_PER_IO] = rr->cpu_us_per_io;
-	} else if (rr->cpu_from_fio_job && rr->numjobs <= 1 && total_ios > 0 && max_runtime_ms > 0 &&
+	} else if (rr->cpu_from_fio_job && rr->numjobs <= 1 && f->total_ios > 0 && f->max_runtime_ms > 0 &&
 		   rr->m[RM_CPU] > 0) {
 		/* no collector figure: fio's own CPU of its single job, usr + sys % of the job's runtime */
-		r->value[GM_CPU_PER_IO] = rr->m[RM_CPU] / 100 * (double)max_runtime_ms * 1000 / (double)total_ios;
+		r->value[GM_CPU_PER_IO] = rr->m[RM_CPU] / 100 * (double)f->max_runtime_ms * 1000 / (double)f->total_ios;
 	}
-	check_runtime(r, rr, max_runtime_ms, time_based, o);
+	check_runtime(r, rr, f->max_runtime_ms, time_based, o);
 	check_steady(r, rr, o);
-out:
-	store_results_free(res, nres);
-	return 0;
 }
 
 char *gate_workload_key(const struct workload *wl)
@@ -311,35 +332,70 @@ static unsigned run_host_count(const struct rep_run *rr)
 	return n ? n : 1;
 }
 
-/* Adds one selected run to the side: its key, status, figures and checks. */
-static int add_run(struct store *st, const struct rep_run *rr, const struct gate_select_opts *o,
-		   struct gate_side *side, struct errbuf *err)
+/*
+ * The key and fingerprint depend on the spec and the host count only: runs that share a parsed spec (the set's
+ * memo, rep_run.spec) and a host count take them from the last such run (the fingerprint shared, not copied)
+ * instead of working them out again.
+ */
+struct like_cache {
+	const struct run_spec *spec; /* of side->runs[run]; NULL: none yet */
+	unsigned nhosts;
+	size_t run;
+};
+
+/* The key and fingerprint of a new run r of the side, from the cache when it has them. */
+static void run_key_and_like(struct gate_side *side, struct gate_run *r, const struct run_spec *spec,
+			     unsigned nhosts, int memo, struct like_cache *lc)
 {
-	struct run_spec spec;
+	const struct gate_run *prev = lc->spec ? &side->runs[lc->run] : NULL;
+
+	if (memo && prev && lc->spec == spec && lc->nhosts == nhosts) {
+		gate_run_share_like(r, prev);
+		return;
+	}
+	gate_run_set_like(r, spec, nhosts); /* like for like: what must be equal on both sides */
+	if (memo) {
+		lc->spec = spec;
+		lc->nhosts = nhosts;
+		lc->run = (size_t)(r - side->runs);
+	}
+}
+
+/* Adds one selected run to the side: its key, status, figures (read by gate_load_hook) and checks. */
+static int add_run(struct store *st, const struct rep_run *rr, const struct run_figs *figs,
+		   const struct gate_select_opts *o, struct gate_side *side, struct like_cache *lc, struct errbuf *err)
+{
+	struct run_spec own;
+	const struct run_spec *spec = rr->spec;
 	struct gate_run *r;
 	unsigned nhosts = run_host_count(rr);
 	char *key;
-	int ret = -1;
 
 	/* The run as it was asked for: its parsed spec (or its workload columns) and its host count. */
-	if (rep_run_spec(st, rr, &spec, err) < 0)
-		return -1;
-	key = o->match == GATE_MATCH_NAME ? xstrdup(rr->name) : gate_workload_key(&spec.wl);
+	if (!spec) {
+		if (rep_run_spec(st, rr, &own, err) < 0)
+			return -1;
+		spec = &own;
+	}
+	if (o->match == GATE_MATCH_NAME)
+		key = xstrdup(rr->name);
+	else if (rr->spec && lc->spec == spec)
+		key = xstrdup(side->runs[lc->run].key);
+	else
+		key = gate_workload_key(&spec->wl);
 	r = gate_side_add(side, rr->id, rr->name, key, rr->repetition > 0 ? (unsigned)rr->repetition : 1);
 	free(key);
 	r->suite_id = rr->suite_id;
-	gate_run_set_like(r, &spec, nhosts); /* like for like: what must be equal on both sides */
+	run_key_and_like(side, r, spec, nhosts, rr->spec != NULL, lc);
 	if (strcmp(rr->status, "done")) {
 		char *why = xasprintf("status %s%s%s", rr->status, rr->error ? ": " : "", rr->error ? rr->error : "");
 		gate_run_set_invalid(r, why);
 		free(why);
 	}
-	if (load_run_figures(st, rr, r, spec_is_time_based(&spec), o, err) < 0)
-		goto out;
-	ret = 0;
-out:
-	run_spec_release(&spec);
-	return ret;
+	apply_run_figures(rr, figs, r, spec_is_time_based(spec), o);
+	if (spec == &own)
+		run_spec_release(&own);
+	return 0;
 }
 
 /* The newest suite (created_at, then id) among the runs of `set`; 0 when the set is empty. */
@@ -394,6 +450,8 @@ int gate_select_load(struct store *st, const char *selection, const struct gate_
 	struct selection sel;
 	struct kvlist where;
 	struct rep_set set;
+	struct gate_load gl = { NULL, 0 };
+	struct like_cache lc = { NULL, 0, 0 };
 	int ret = -1;
 
 	if (!opts) {
@@ -403,13 +461,14 @@ int gate_select_load(struct store *st, const char *selection, const struct gate_
 	kvlist_init(&where);
 	rep_set_init(&set);
 	if (parse_selection(selection, &sel, err) < 0 || selection_where(st, &sel, selection, &where, err) < 0 ||
-	    report_load(st, &where, REP_ALL_STATUS, &set, err) < 0)
+	    report_load_hooked(st, &where, REP_ALL_STATUS, gate_load_hook, &gl, &set, err) < 0)
 		goto out;
 	for (size_t i = 0; i < set.n; i++)
-		if (add_run(st, &set.v[i], opts, side, err) < 0)
+		if (add_run(st, &set.v[i], &gl.figs[i], opts, side, &lc, err) < 0)
 			goto out;
 	ret = 0;
 out:
+	free(gl.figs);
 	rep_set_release(&set);
 	kvlist_release(&where);
 	kvlist_release(&sel.labels);

@@ -54,11 +54,101 @@ static void rep_run_release(struct rep_run *r)
 	array_free_members(r->hosts, r->nhosts, sizeof(*r->hosts), host_strs, sizeof(host_strs) / sizeof(host_strs[0]));
 }
 
+/*
+ * The specs of a set's runs, parsed once per load key (run_spec_json_load_key: the stored spec without the
+ * run's name, seq, repetition and times), with their identity: runs of one workload repeated thousands of
+ * times share one parse. Open addressing over SPEC_MEMO_SLOTS slots, at most SPEC_MEMO_MAX specs (more
+ * distinct specs are parsed run by run).
+ */
+#define SPEC_MEMO_SLOTS 8192u
+#define SPEC_MEMO_MAX 4096u
+
+struct spec_memo_entry {
+	char *key;
+	struct run_spec spec;
+	char *identity;
+};
+
+struct spec_memo {
+	struct spec_memo_entry **slot;
+	size_t n;
+	struct strbuf key;
+};
+
+static void spec_memo_free(struct spec_memo *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; m->slot && i < SPEC_MEMO_SLOTS; i++) {
+		struct spec_memo_entry *e = m->slot[i];
+		if (!e)
+			continue;
+		free(e->key);
+		free(e->identity);
+		run_spec_release(&e->spec);
+		free(e);
+	}
+	free(m->slot);
+	strbuf_release(&m->key);
+	free(m);
+}
+
+static uint32_t fnv1a(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+/* The memo's entry for the spec JSON (parsed and added when new); NULL when it has no load key, does not
+ * parse or the memo is full. */
+static const struct spec_memo_entry *spec_memo_get(struct spec_memo *m, const char *json)
+{
+	struct spec_memo_entry *e;
+	struct errbuf err;
+	size_t i;
+
+	if (run_spec_json_load_key(json, &m->key) < 0)
+		return NULL;
+	for (i = fnv1a(m->key.buf, m->key.len) & (SPEC_MEMO_SLOTS - 1); m->slot[i]; i = (i + 1) & (SPEC_MEMO_SLOTS - 1))
+		if (!strcmp(m->slot[i]->key, m->key.buf))
+			return m->slot[i];
+	if (m->n >= SPEC_MEMO_MAX)
+		return NULL;
+	e = xcalloc(1, sizeof(*e));
+	errbuf_init(&err);
+	run_spec_init(&e->spec);
+	if (run_spec_from_json(json, &e->spec, &err) < 0) {
+		run_spec_release(&e->spec);
+		free(e);
+		return NULL;
+	}
+	e->key = xstrdup(m->key.buf);
+	e->identity = run_spec_identity(&e->spec);
+	m->slot[i] = e;
+	m->n++;
+	return e;
+}
+
+static struct spec_memo *spec_memo_new(void)
+{
+	struct spec_memo *m = xcalloc(1, sizeof(*m));
+
+	m->slot = xcalloc(SPEC_MEMO_SLOTS, sizeof(*m->slot));
+	strbuf_init(&m->key);
+	return m;
+}
+
 void rep_set_release(struct rep_set *s)
 {
 	if (!s)
 		return;
 	ARRAY_RELEASE(s->v, s->n, rep_run_release);
+	spec_memo_free(s->memo);
 	rep_set_init(s);
 }
 
@@ -158,8 +248,20 @@ static char *run_identity(const char *spec_json, const struct rep_run *r)
 	return id;
 }
 
-/* Takes over the fields of a stored run (sr is left empty). */
-static void run_from_store(struct rep_run *r, struct store_run *sr)
+/* The run's spec (through the memo) and identity, from its stored spec JSON (NULL: the workload columns). */
+static void run_identify(struct rep_run *r, const char *spec_json, struct spec_memo *memo)
+{
+	const struct spec_memo_entry *e = spec_memo_get(memo, spec_json);
+
+	r->spec = e ? &e->spec : NULL;
+	r->identity = e ? xstrdup(e->identity) : run_identity(spec_json, r);
+}
+
+/*
+ * Takes over the fields of a stored run but its spec JSON, which goes to *spec_json (malloc'd; sr is left
+ * empty). The identity is run_identify's.
+ */
+static void run_from_store(struct rep_run *r, struct store_run *sr, char **spec_json)
 {
 	memset(r, 0, sizeof(*r));
 	for (int m = 0; m < RM_NR; m++)
@@ -186,23 +288,20 @@ static void run_from_store(struct rep_run *r, struct store_run *sr)
 	r->repetition = (int)sr->repetition;
 	r->runtime_s = sr->runtime_s;
 	r->labels = sr->labels;
-	r->identity = run_identity(sr->spec, r);
-	free(sr->spec);
+	*spec_json = sr->spec;
 	free(sr->size);
 	memset(sr, 0, sizeof(*sr));
 	kvlist_init(&sr->labels);
 }
 
-/* The hosts of the run (run_host), with their own IOPS and MiB/s from the result rows of all hosts. */
-static int load_hosts(struct store *st, struct rep_run *r, const struct store_result *res, size_t nres,
-		      struct store_host **hosts, size_t *nhosts, struct errbuf *err)
+/* The hosts of the run (run_host rows), with their own IOPS and MiB/s from the result rows of all hosts. */
+static void load_hosts(struct rep_run *r, const struct store_result *res, size_t nres, const struct store_host *hosts,
+		       size_t nhosts)
 {
-	if (store_read_hosts(st, r->id, hosts, nhosts, err) < 0)
-		return -1;
-	r->hosts = *nhosts ? xcalloc(*nhosts, sizeof(*r->hosts)) : NULL;
-	r->nhosts = *nhosts;
-	for (size_t i = 0; i < *nhosts; i++) {
-		const struct store_host *sh = &(*hosts)[i];
+	r->hosts = nhosts ? xcalloc(nhosts, sizeof(*r->hosts)) : NULL;
+	r->nhosts = nhosts;
+	for (size_t i = 0; i < nhosts; i++) {
+		const struct store_host *sh = &hosts[i];
 		struct rep_host *h = &r->hosts[i];
 		double iops = 0, bw = 0;
 		int any = 0;
@@ -223,11 +322,11 @@ static int load_hosts(struct store *st, struct rep_run *r, const struct store_re
 		h->iops = any ? iops : NAN;
 		h->mbps = any ? bw / 1048576.0 : NAN;
 	}
-	return 0;
 }
 
-int rep_figures(struct store *st, double m[RM_NR], const struct store_result *res, size_t nres, const char *host,
-		const char *job, struct errbuf *err)
+/* rep_figures with the p99 of each row given (p99_ns[i], ns) or, when p99_ns is NULL, read per row. */
+static int figures(struct store *st, double m[RM_NR], const struct store_result *res, const double *p99_ns,
+		   size_t nres, const char *host, const char *job, struct errbuf *err)
 {
 	double sum_iops = 0, sum_bw = 0;
 	int have_total = 0, have_dir = 0;
@@ -252,7 +351,9 @@ int rep_figures(struct store *st, double m[RM_NR], const struct store_result *re
 			continue;
 		w = x->ddir == DDIR_WRITE;
 		m[w ? RM_WLAT : RM_RLAT] = isnan(lat) ? NAN : lat / 1e6;
-		if (store_read_percentile(st, x->id, 99.0, &lat, err) < 0)
+		if (p99_ns)
+			lat = p99_ns[i];
+		else if (store_read_percentile(st, x->id, 99.0, &lat, err) < 0)
 			return -1;
 		m[w ? RM_WP99 : RM_RP99] = lat / 1e6;
 	}
@@ -261,6 +362,12 @@ int rep_figures(struct store *st, double m[RM_NR], const struct store_result *re
 		m[RM_MBPS] = sum_bw / 1048576.0;
 	}
 	return 0;
+}
+
+int rep_figures(struct store *st, double m[RM_NR], const struct store_result *res, size_t nres, const char *host,
+		const char *job, struct errbuf *err)
+{
+	return figures(st, m, res, NULL, nres, host, job, err);
 }
 
 /* Front-end IOs of the run: ios of result '*' total, else the sum of its directions; NAN when none. */
@@ -280,17 +387,18 @@ static double front_end_ios(const struct store_result *res, size_t nres)
 	return have_dirs ? dirs : NAN;
 }
 
-/* CPU figures by core's rule (initiator: RM_CPU and CPU us/IO; target) and, with detail, the cpuview. */
-static int load_cpu(struct store *st, struct rep_run *r, const struct store_host *hosts, size_t nhosts,
-		    double fe_ios, int detail, struct errbuf *err)
+/*
+ * CPU figures by core's rule (initiator: RM_CPU and CPU us/IO; target) and, with detail, the cpuview, which
+ * takes the rows over (*cpu is then NULL).
+ */
+static int load_cpu(struct store *st, struct rep_run *r, struct store_cpu **cpup, size_t ncpu,
+		    const struct store_host *hosts, size_t nhosts, double fe_ios, int detail, struct errbuf *err)
 {
-	struct store_cpu *cpu = NULL;
+	struct store_cpu *cpu = *cpup;
 	struct store_disk *disks = NULL;
 	struct store_cpu_pick p;
-	size_t ncpu = 0, ndisks = 0;
+	size_t ndisks = 0;
 
-	if (store_read_cpu(st, r->id, &cpu, &ncpu, err) < 0)
-		return -1;
 	store_cpu_pick(cpu, ncpu, hosts, nhosts, "initiator", &p);
 	r->m[RM_CPU] = p.util_pct;
 	r->cpu_us_per_io = p.cpu_us_per_io;
@@ -300,41 +408,91 @@ static int load_cpu(struct store *st, struct rep_run *r, const struct store_host
 	r->target_cpu_pct = p.util_pct;
 	for (size_t i = 0; i < ncpu; i++)
 		r->has_target_cpu |= !strcmp(cpu[i].role, "target");
-	if (!detail) {
-		store_cpu_free(cpu, ncpu);
+	if (!detail)
 		return 0;
-	}
-	if (store_read_disks(st, r->id, &disks, &ndisks, err) < 0) {
-		store_cpu_free(cpu, ncpu);
+	if (store_read_disks(st, r->id, &disks, &ndisks, err) < 0)
 		return -1;
-	}
 	r->cpuview = cpuview_new(cpu, ncpu, disks, ndisks, fe_ios);
+	*cpup = NULL;
 	store_disks_free(disks, ndisks);
 	return 0;
 }
 
-/* Hosts, headline figures and CPU of one run. */
-static int load_run(struct store *st, struct rep_run *r, unsigned flags, struct errbuf *err)
+/* The scans report_load reads every run's rows through (core/store_read.h), in run id order, and its hook. */
+struct run_scans {
+	struct store_scan *res, *hosts, *cpu;
+	rep_load_hook hook;
+	void *ctx;
+	const struct rep_set *set;
+};
+
+/* Hosts, headline figures and CPU of one run, from its rows in the scans. */
+static int load_run(struct store *st, struct run_scans *sc, struct rep_run *r, unsigned flags, struct errbuf *err)
 {
 	struct store_result *res = NULL;
 	struct store_host *hosts = NULL;
-	size_t nres = 0, nhosts = 0;
+	struct store_cpu *cpu = NULL;
+	double *p99 = NULL;
+	size_t nres = 0, nhosts = 0, ncpu = 0;
 	int ret = -1;
 
-	if (store_read_results(st, r->id, NULL, &res, &nres, err) < 0 ||
-	    load_hosts(st, r, res, nres, &hosts, &nhosts, err) < 0 ||
-	    rep_figures(st, r->m, res, nres, HOST_AGGREGATE, NULL, err) < 0)
+	if (store_scan_next_results(sc->res, r->id, &res, &p99, &nres, err) < 0 ||
+	    store_scan_next_hosts(sc->hosts, r->id, &hosts, &nhosts, err) < 0 ||
+	    store_scan_next_cpu(sc->cpu, r->id, &cpu, &ncpu, err) < 0)
+		goto out;
+	load_hosts(r, res, nres, hosts, nhosts);
+	if (figures(st, r->m, res, p99, nres, HOST_AGGREGATE, NULL, err) < 0)
 		goto out;
 	/* A run stored without an aggregate (one host only): its single host stands for the run. */
 	if (isnan(r->m[RM_IOPS]) && r->nhosts == 1 && strcmp(r->hosts[0].host, HOST_AGGREGATE) &&
-	    rep_figures(st, r->m, res, nres, r->hosts[0].host, NULL, err) < 0)
+	    figures(st, r->m, res, p99, nres, r->hosts[0].host, NULL, err) < 0)
 		goto out;
-	if (load_cpu(st, r, hosts, nhosts, front_end_ios(res, nres), (flags & REP_CPU_DETAIL) != 0, err) < 0)
+	if (load_cpu(st, r, &cpu, ncpu, hosts, nhosts, front_end_ios(res, nres), (flags & REP_CPU_DETAIL) != 0, err) < 0)
+		goto out;
+	if (sc->hook && sc->hook(sc->ctx, sc->set, (size_t)(r - sc->set->v), res, p99, nres, err) < 0)
 		goto out;
 	ret = 0;
 out:
 	store_results_free(res, nres);
+	free(p99);
 	store_hosts_free(hosts, nhosts);
+	store_cpu_free(cpu, ncpu);
+	return ret;
+}
+
+static int cmp_run_id(const void *a, const void *b)
+{
+	const struct rep_run *x = *(const struct rep_run *const *)a, *y = *(const struct rep_run *const *)b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* load_run for the runs set->v[first..n), in run id order (the scans' order): three statements for all. */
+static int load_runs(struct store *st, const struct rep_set *set, size_t first, unsigned flags, rep_load_hook hook,
+		     void *ctx, struct errbuf *err)
+{
+	size_t n = set->n - first;
+	struct rep_run **by_id = xmalloc((n ? n : 1) * sizeof(*by_id));
+	struct run_scans sc = { NULL, NULL, NULL, hook, ctx, set };
+	int64_t from;
+	int ret = -1;
+
+	for (size_t i = 0; i < n; i++)
+		by_id[i] = &set->v[first + i];
+	qsort(by_id, n, sizeof(*by_id), cmp_run_id);
+	from = n ? by_id[0]->id : 0;
+	if (store_scan_results(st, 99.0, from, &sc.res, err) < 0 || store_scan_hosts(st, from, &sc.hosts, err) < 0 ||
+	    store_scan_cpu(st, from, &sc.cpu, err) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		if (load_run(st, &sc, by_id[i], flags, err) < 0)
+			goto out;
+	ret = 0;
+out:
+	store_scan_close(sc.res);
+	store_scan_close(sc.hosts);
+	store_scan_close(sc.cpu);
+	free(by_id);
 	return ret;
 }
 
@@ -355,33 +513,62 @@ static int status_wanted(const char *st, unsigned flags)
 int report_load(struct store *st, const struct kvlist *where, unsigned flags, struct rep_set *out,
 		struct errbuf *err)
 {
-	struct store_run_list runs;
+	return report_load_hooked(st, where, flags, NULL, NULL, out, err);
+}
+
+/* What report_load's reading of the runs needs: the set, its flags and selection. */
+struct load_ctx {
+	struct rep_set *out;
+	unsigned flags;
+	const struct kvlist *where;
+};
+
+/* Whether a run may match the selection, from its labels (the rest of its row is not read otherwise). */
+static int want_run(void *ctx, const struct kvlist *labels)
+{
+	return !select_labels_exclude(labels, ((const struct load_ctx *)ctx)->where);
+}
+
+/* One stored run (store order): into the set when its status is wanted and it matches the selection. */
+static int take_run(void *ctx, struct store_run *sr, struct errbuf *err)
+{
+	struct load_ctx *lc = ctx;
+	struct rep_set *out = lc->out;
+	struct rep_run *r;
+	char *spec_json;
+
+	(void)err;
+	if (!status_wanted(sr->status, lc->flags))
+		return 0;
+	ARRAY_GROW(out->v, out->cap, out->n + 1);
+	r = &out->v[out->n++];
+	run_from_store(r, sr, &spec_json);
+	if (rep_run_matches(r, lc->where)) { /* a selection never looks at the identity */
+		run_identify(r, spec_json, out->memo);
+	} else {
+		rep_run_release(r);
+		out->n--;
+	}
+	free(spec_json);
+	return 0;
+}
+
+int report_load_hooked(struct store *st, const struct kvlist *where, unsigned flags, rep_load_hook hook, void *ctx,
+		       struct rep_set *out, struct errbuf *err)
+{
+	struct load_ctx lc = { out, flags, where };
+	size_t first = out->n;
 	int ret = -1;
 
-	store_run_list_init(&runs);
+	if (!out->memo)
+		out->memo = spec_memo_new();
 	if (store_snapshot_begin(st, err) < 0) /* one read transaction: not a lock and a check per read */
+		return -1;
+	if (store_read_runs_each(st, where && where->n ? want_run : NULL, take_run, &lc, err) < 0 ||
+	    load_runs(st, out, first, flags, hook, ctx, err) < 0)
 		goto out;
-	if (store_read_runs(st, &runs, err) < 0)
-		goto out;
-	for (size_t i = 0; i < runs.n; i++) {
-		struct rep_run *r;
-
-		if (!status_wanted(runs.v[i].status, flags))
-			continue;
-		ARRAY_GROW(out->v, out->cap, out->n + 1);
-		r = &out->v[out->n++];
-		run_from_store(r, &runs.v[i]);
-		if (!rep_run_matches(r, where)) {
-			rep_run_release(r);
-			out->n--;
-			continue;
-		}
-		if (load_run(st, r, flags, err) < 0)
-			goto out;
-	}
 	ret = 0;
 out:
 	store_snapshot_end(st);
-	store_run_list_release(&runs);
 	return ret;
 }

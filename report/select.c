@@ -109,3 +109,21 @@ int select_matches(const struct select_subject *s, const struct kvlist *where)
 	}
 	return 1;
 }
+
+int select_labels_exclude(const struct kvlist *labels, const struct kvlist *where)
+{
+	for (size_t i = 0; where && i < where->n; i++) {
+		const char *key = where->v[i].key, *k = canonical_key(key);
+		const char *want = where->v[i].value ? where->v[i].value : "";
+		const struct kv *kv = labels ? kvlist_find(labels, key) : NULL;
+		int field = !strcmp(k, "bs") || !strcmp(k, "suite_id");
+
+		for (size_t f = 0; !field && f < sizeof(fields) / sizeof(fields[0]); f++)
+			field = !strcmp(k, fields[f].key);
+		if (kv && strcmp(kv->value ? kv->value : "", want))
+			return 1; /* the label answers the condition (a label overrides a field): not it */
+		if (!kv && !field)
+			return 1; /* only a label could answer it, and there is none */
+	}
+	return 0;
+}

@@ -41,4 +41,11 @@ const char *select_value(const struct select_subject *s, const char *key, char *
 /* Whether the run matches every condition of `where` (NULL or empty: every run). */
 int select_matches(const struct select_subject *s, const struct kvlist *where);
 
+/*
+ * Whether a run's labels alone already rule it out of `where` (1): a condition a label answers with another
+ * value, or on a key that only a label could answer and the run lacks. 0: select_matches decides. Lets a
+ * reader skip the rest of a run that cannot match.
+ */
+int select_labels_exclude(const struct kvlist *labels, const struct kvlist *where);
+
 #endif

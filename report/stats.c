@@ -351,15 +351,237 @@ out:
 	return p > 1 ? 1 : p;
 }
 
+/* ---- order statistics of pairwise differences and Walsh averages without forming them ------------- */
+
+/*
+ * The nx*ny differences y[j] - x[i] (x, y sorted ascending) and the n(n+1)/2 Walsh averages (d[i] + d[j]) / 2,
+ * i <= j (d sorted ascending), seen as a grid: row i, column j. Rounding is monotone, so the computed values
+ * are nondecreasing along every row and column (rows of the differences run over x from its largest value
+ * down); the Walsh averages use the cells j >= i only. A rank is found by selection on the cells' values
+ * (Monahan, ACM TOMS algorithm 616): each row keeps a window [lo, hi) of cells that may still hold the
+ * answer; a pivot cell is drawn at random from the windows, the cells below it and not above it are counted
+ * in O(rows + columns) by walking the rows' boundaries, and the windows shrink to the side that holds the
+ * rank. Every value compared is a cell's own computed value, so the result is the exact order statistic
+ * that sorting all the cells would give, ties included.
+ */
+struct grid {
+	const double *a, *b; /* differences: a = x, b = y; Walsh: a = b = d */
+	size_t nr, nc;
+	int walsh;
+	size_t *lo, *hi, *cut; /* per row: the window, and a boundary being counted */
+	size_t *pre;           /* per row: cells in the windows of the rows before it */
+};
+
+static double grid_cell(const struct grid *g, size_t i, size_t j)
+{
+	if (g->walsh)
+		return 0.5 * (g->a[i] + g->b[j]);
+	return g->b[j] - g->a[g->nr - 1 - i];
+}
+
+static size_t grid_first(const struct grid *g, size_t i)
+{
+	return g->walsh ? i : 0;
+}
+
+/*
+ * Cells below p (strict) or not above p: the count, with each row's boundary (its first cell not counted,
+ * never before the row's first cell) in g->cut. The boundary does not move right from one row to the next.
+ */
+static size_t grid_count(const struct grid *g, double p, int strict)
+{
+	size_t j = g->nc, total = 0;
+
+	for (size_t i = 0; i < g->nr; i++) {
+		size_t first = grid_first(g, i);
+		while (j > first) {
+			double v = grid_cell(g, i, j - 1);
+			if (strict ? v < p : v <= p)
+				break;
+			j--;
+		}
+		g->cut[i] = j > first ? j : first;
+		total += g->cut[i] - first;
+	}
+	return total;
+}
+
+/* Narrows the windows with pivot p (a cell's value) for rank k: 1 when p is the answer. */
+static int grid_narrow(struct grid *g, size_t k, double p)
+{
+	if (k < grid_count(g, p, 1)) { /* the answer is below p: cells >= p leave */
+		for (size_t t = 0; t < g->nr; t++)
+			if (g->cut[t] < g->hi[t])
+				g->hi[t] = g->cut[t] > g->lo[t] ? g->cut[t] : g->lo[t];
+		return 0;
+	}
+	if (k < grid_count(g, p, 0))
+		return 1;
+	for (size_t t = 0; t < g->nr; t++) /* the answer is above p: cells <= p leave */
+		if (g->cut[t] > g->lo[t])
+			g->lo[t] = g->cut[t] < g->hi[t] ? g->cut[t] : g->hi[t];
+	return 0;
+}
+
+/* Cells below the windows (*below) and in them (returned); pre[i]: cells in the windows of rows before i. */
+static size_t grid_active(const struct grid *g, size_t *below)
+{
+	size_t active = 0;
+
+	*below = 0;
+	for (size_t t = 0; t < g->nr; t++) {
+		g->pre[t] = active;
+		*below += g->lo[t] - grid_first(g, t);
+		active += g->hi[t] - g->lo[t];
+	}
+	return active;
+}
+
+/* The value of the r-th cell (0-based) in the windows, rows in order. */
+static double grid_active_cell(const struct grid *g, size_t r)
+{
+	size_t lo = 0, hi = g->nr;
+
+	while (hi - lo > 1) { /* the last row with pre <= r */
+		size_t mid = lo + (hi - lo) / 2;
+		if (g->pre[mid] <= r)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	while (g->hi[lo] == g->lo[lo]) /* rows with empty windows share their pre with the next */
+		lo++;
+	return grid_cell(g, lo, g->lo[lo] + (r - g->pre[lo]));
+}
+
+#define GRID_SAMPLE 512
+#define GRID_SORT 256 /* cells left in the windows that are sorted rather than narrowed */
+
+/*
+ * The cell of rank k (0-based) among all cells. Each round draws GRID_SAMPLE cells from the windows and
+ * narrows with two of them that likely bracket the rank (Floyd and Rivest's selection), so that a few rounds
+ * of O(rows + columns) counts leave at most GRID_SORT cells, which are sorted.
+ */
+static double grid_select(struct grid *g, size_t k)
+{
+	double sample[GRID_SAMPLE], ans, *v;
+	struct stats_rng rng;
+	size_t below, active, n = 0;
+
+	stats_rng_seed(&rng, 0x5e1ec7ULL); /* pivots only: the result does not depend on them */
+	for (size_t i = 0; i < g->nr; i++) {
+		g->lo[i] = grid_first(g, i);
+		g->hi[i] = g->nc;
+	}
+	/* cells left of the windows are below the answer, cells right of them above it */
+	while ((active = grid_active(g, &below)) > GRID_SORT) {
+		size_t m = active < GRID_SAMPLE ? active : GRID_SAMPLE, d = 2 * (size_t)sqrt((double)m) + 1;
+		size_t at = (size_t)(((double)(k - below) + 0.5) / (double)active * (double)m);
+		double plo, phi;
+
+		for (size_t s = 0; s < m; s++)
+			sample[s] = grid_active_cell(g, (size_t)(stats_rng_next(&rng) % active));
+		qsort(sample, m, sizeof(*sample), cmp_double);
+		plo = sample[at > d ? at - d : 0];
+		phi = sample[at + d < m ? at + d : m - 1];
+		if (grid_narrow(g, k, plo))
+			return plo;
+		if (phi != plo && grid_narrow(g, k, phi))
+			return phi;
+	}
+	v = xmalloc((active ? active : 1) * sizeof(*v));
+	for (size_t i = 0; i < g->nr; i++)
+		for (size_t j = g->lo[i]; j < g->hi[i]; j++)
+			v[n++] = grid_cell(g, i, j);
+	qsort(v, n, sizeof(*v), cmp_double);
+	ans = v[k - below];
+	free(v);
+	return ans;
+}
+
+/* The cell of rank k + 1 (< all cells) from a, the cell of rank k: a again, or the least cell above it. */
+static double grid_next(struct grid *g, size_t k, double a)
+{
+	double next = INFINITY;
+	int any = 0;
+
+	if (grid_count(g, a, 0) > k + 1)
+		return a;
+	for (size_t i = 0; i < g->nr; i++) /* each row's first cell above a */
+		if (g->cut[i] < g->nc) {
+			double v = grid_cell(g, i, g->cut[i]);
+			if (!any || v < next)
+				next = v;
+			any = 1;
+		}
+	return next;
+}
+
+static void grid_init(struct grid *g, const double *a, size_t nr, const double *b, size_t nc, int walsh)
+{
+	g->a = a;
+	g->b = b;
+	g->nr = nr;
+	g->nc = nc;
+	g->walsh = walsh;
+	g->lo = xmalloc(4 * (nr ? nr : 1) * sizeof(size_t));
+	g->hi = g->lo + nr;
+	g->cut = g->hi + nr;
+	g->pre = g->cut + nr;
+}
+
+static double *sorted_copy(const double *v, size_t n)
+{
+	double *s = xmalloc((n ? n : 1) * sizeof(*s));
+
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s;
+}
+
+double stats_diff_select(const double *x, size_t nx, const double *y, size_t ny, size_t k)
+{
+	double *xs = sorted_copy(x, nx), *ys = sorted_copy(y, ny), v;
+	struct grid g;
+
+	grid_init(&g, xs, nx, ys, ny, 0);
+	v = grid_select(&g, k);
+	free(g.lo);
+	free(xs);
+	free(ys);
+	return v;
+}
+
+double stats_walsh_select(const double *d, size_t n, size_t k)
+{
+	double *ds = sorted_copy(d, n), v;
+	struct grid g;
+
+	grid_init(&g, ds, n, ds, n, 1);
+	v = grid_select(&g, k);
+	free(g.lo);
+	free(ds);
+	return v;
+}
+
 /* ---- Hodges-Lehmann with intervals ------------------------------------------------------------- */
 
-/* The shift's interval from the sorted estimates e[0..n) and the critical rank c (none: unbounded). */
-static void shift_bounds(struct stats_shift *out, const double *e, size_t n, long c, double achieved)
+/*
+ * The estimate (median of the n cells, the mean of the two middle ones when n is even) and the interval of
+ * critical rank c (cells c and n-1-c; none: unbounded) of a grid.
+ */
+static void shift_from_grid(struct grid *g, size_t n, long c, double achieved, struct stats_shift *out)
 {
 	int in = c >= 0 && (size_t)c < n;
 
-	out->lo = in ? e[c] : -INFINITY;
-	out->hi = in ? e[n - 1 - (size_t)c] : INFINITY;
+	if (n & 1) {
+		out->est = grid_select(g, n / 2);
+	} else {
+		double a = grid_select(g, n / 2 - 1);
+		out->est = 0.5 * (a + grid_next(g, n / 2 - 1, a));
+	}
+	out->lo = in ? grid_select(g, (size_t)c) : -INFINITY;
+	out->hi = in ? grid_select(g, n - 1 - (size_t)c) : INFINITY;
 	out->conf = achieved;
 }
 
@@ -367,7 +589,8 @@ int stats_mw_shift(const double *x, size_t nx, const double *y, size_t ny, doubl
 		   struct errbuf *err)
 {
 	size_t nd = nx * ny;
-	double *diff, alpha = 1 - conf, achieved;
+	double *xs, *ys, alpha = 1 - conf, achieved;
+	struct grid g;
 	long c;
 	int exact_ci, exact_p;
 
@@ -380,13 +603,6 @@ int stats_mw_shift(const double *x, size_t nx, const double *y, size_t ny, doubl
 	if (check_finite(x, nx, "baseline", err) < 0 || check_finite(y, ny, "candidate", err) < 0)
 		return -1;
 
-	diff = xmalloc(nd * sizeof(*diff));
-	for (size_t i = 0; i < nx; i++)
-		for (size_t j = 0; j < ny; j++)
-			diff[i * ny + j] = y[j] - x[i];
-	qsort(diff, nd, sizeof(*diff), cmp_double);
-	out->est = median_sorted(diff, nd);
-
 	if (nx + ny <= STATS_EXACT_MAX_N) {
 		double *cdf = xmalloc((nd + 1) * sizeof(*cdf));
 		stats_mw_null_cdf(nx, ny, cdf);
@@ -398,19 +614,25 @@ int stats_mw_shift(const double *x, size_t nx, const double *y, size_t ny, doubl
 		c = critical_normal(mu, sd, alpha, &achieved);
 		exact_ci = 0;
 	}
-	shift_bounds(out, diff, nd, c, achieved);
+	xs = sorted_copy(x, nx);
+	ys = sorted_copy(y, ny);
+	grid_init(&g, xs, nx, ys, ny, 0);
+	shift_from_grid(&g, nd, c, achieved, out);
+	free(g.lo);
+	free(xs);
+	free(ys);
 	out->p = mw_pvalue(x, nx, y, ny, &exact_p);
 	out->exact = exact_ci && exact_p;
 	out->nx = nx;
 	out->ny = ny;
-	free(diff);
 	return 0;
 }
 
 int stats_wsr_shift(const double *d, size_t n, double conf, struct stats_shift *out, struct errbuf *err)
 {
-	size_t nw = n * (n + 1) / 2, k = 0;
-	double *walsh, alpha = 1 - conf, achieved;
+	size_t nw = n * (n + 1) / 2;
+	double *ds, alpha = 1 - conf, achieved;
+	struct grid g;
 	long c;
 	int exact_ci, exact_p;
 
@@ -421,13 +643,6 @@ int stats_wsr_shift(const double *d, size_t n, double conf, struct stats_shift *
 		return err_set(err, ERR_INPUT, "confidence level must be between 0 and 1, got %g", conf);
 	if (check_finite(d, n, "paired difference", err) < 0)
 		return -1;
-
-	walsh = xmalloc(nw * sizeof(*walsh));
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i; j < n; j++)
-			walsh[k++] = 0.5 * (d[i] + d[j]);
-	qsort(walsh, nw, sizeof(*walsh), cmp_double);
-	out->est = median_sorted(walsh, nw);
 
 	if (n <= STATS_EXACT_MAX_N) {
 		double *cdf = xmalloc((nw + 1) * sizeof(*cdf));
@@ -440,11 +655,14 @@ int stats_wsr_shift(const double *d, size_t n, double conf, struct stats_shift *
 		c = critical_normal(mu, sd, alpha, &achieved);
 		exact_ci = 0;
 	}
-	shift_bounds(out, walsh, nw, c, achieved);
+	ds = sorted_copy(d, n);
+	grid_init(&g, ds, n, ds, n, 1);
+	shift_from_grid(&g, nw, c, achieved, out);
+	free(g.lo);
+	free(ds);
 	out->p = wsr_pvalue(d, n, &exact_p);
 	out->exact = exact_ci && exact_p;
 	out->nx = out->ny = n;
-	free(walsh);
 	return 0;
 }
 

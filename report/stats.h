@@ -53,6 +53,15 @@ int stats_mw_shift(const double *x, size_t nx, const double *y, size_t ny, doubl
 int stats_wsr_shift(const double *d, size_t n, double conf, struct stats_shift *out, struct errbuf *err);
 
 /*
+ * Order statistics behind the two shifts, without forming all the pairs (O((nx + ny) log(nx * ny)) expected
+ * per call): the k-th smallest (0-based, k < nx*ny) of the differences y[j] - x[i], and the k-th smallest
+ * (k < n(n+1)/2) of the Walsh averages (d[i] + d[j]) / 2, i <= j. Exactly the value at index k of the sorted
+ * list of all of them (ties included). Inputs in any order, finite.
+ */
+double stats_diff_select(const double *x, size_t nx, const double *y, size_t ny, size_t k);
+double stats_walsh_select(const double *d, size_t n, size_t k);
+
+/*
  * Null distribution of the Mann-Whitney U (pairs with y < x) for sample sizes m and n without ties:
  * cdf[u] = P(U <= u) for u = 0..m*n. cdf must hold m*n+1 values. Exact counting (recursion
  * f(m,n,u) = f(m-1,n,u-n) + f(m,n-1,u)); used for any size the caller can afford.

@@ -253,11 +253,69 @@ static void test_value(void **state)
 	kvlist_release(&where);
 }
 
+/* select_labels_exclude rules a run out only when select_matches would (every label set against every where). */
+static void test_labels_exclude(void **state)
+{
+	static const char *const conds[] = { "branch=base", "branch=cand", "workload=w", "bs=4k", "bs=64k", "env=lab",
+					     "rdpct=70", "suite_id=7", "name=x" };
+	static const char *const label_sets[][2] = { { NULL, NULL }, { "branch", "base" }, { "bs", "big" },
+						     { "name", "w" }, { "env", "lab" }, { "read_pct", "70" } };
+	struct select_subject s;
+	struct errbuf err;
+
+	(void)state;
+	errbuf_init(&err);
+	memset(&s, 0, sizeof(s));
+	s.name = "w";
+	s.bs_bytes = 4096;
+	s.read_pct = 70;
+	s.random_pct = 0;
+	s.suite_id = 7;
+	for (size_t l = 0; l < sizeof(label_sets) / sizeof(label_sets[0]); l++)
+		for (size_t a = 0; a < sizeof(conds) / sizeof(conds[0]); a++)
+			for (size_t b = 0; b < sizeof(conds) / sizeof(conds[0]); b++) {
+				struct kvlist labels, where;
+
+				kvlist_init(&labels);
+				kvlist_init(&where);
+				if (label_sets[l][0])
+					kvlist_add(&labels, label_sets[l][0], label_sets[l][1]);
+				s.labels = &labels;
+				assert_int_equal(select_add(&where, conds[a], &err), 0);
+				assert_int_equal(select_add(&where, conds[b], &err), 0);
+				if (select_labels_exclude(&labels, &where))
+					assert_false(select_matches(&s, &where));
+				kvlist_release(&labels);
+				kvlist_release(&where);
+			}
+	{
+		struct kvlist labels, where;
+
+		kvlist_init(&labels);
+		kvlist_init(&where);
+		kvlist_add(&labels, "branch", "base");
+		assert_int_equal(select_add(&where, "branch=cand", &err), 0);
+		assert_true(select_labels_exclude(&labels, &where)); /* the label says no */
+		kvlist_release(&where);
+		kvlist_init(&where);
+		assert_int_equal(select_add(&where, "env=lab", &err), 0);
+		assert_true(select_labels_exclude(&labels, &where)); /* only a label could say yes */
+		kvlist_release(&where);
+		kvlist_init(&where);
+		assert_int_equal(select_add(&where, "workload=w", &err), 0);
+		assert_false(select_labels_exclude(&labels, &where)); /* a field: the row decides */
+		assert_false(select_labels_exclude(&labels, NULL));
+		kvlist_release(&labels);
+		kvlist_release(&where);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_and_gate_choose_alike),
 		cmocka_unit_test(test_latest_and_suite),
+		cmocka_unit_test(test_labels_exclude),
 		cmocka_unit_test(test_value),
 	};
 	return cmocka_run_group_tests(tests, setup, tu_db_teardown);

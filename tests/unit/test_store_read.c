@@ -2,7 +2,7 @@
  * test_store_read: the store's reader (core/store_read.c) on real SQLite files written with the store API:
  * labels (a run's label overrides its suite's), percentiles with and without a stored value (the bins
  * fallback and the tolerance), the one CPU preference rule with several sources, hosts, disks, samples,
- * artifacts and the stored spec.
+ * artifacts and the stored spec; the scans (store_scan_*) against the per-run reads.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -393,6 +393,105 @@ static void test_disks_samples_artifacts(void **state)
 	store_close(st);
 }
 
+/* A double read twice: the same value, or both unknown. */
+static void assert_same_double(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		assert_true(isnan(a) && isnan(b));
+	else
+		assert_true(a == b);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The scans hand out, run by run, what the per-run reads give (results: the headline fields and p99). */
+static void test_scans_match_per_run_reads(void **state)
+{
+	struct store *st = open_ro();
+	struct store_run_list runs;
+	struct store_scan *sr, *sh, *sc;
+	struct errbuf err;
+	int64_t *ids;
+
+	(void)state;
+	errbuf_init(&err);
+	store_run_list_init(&runs);
+	assert_int_equal(store_read_runs(st, &runs, &err), 0);
+	ids = xmalloc(runs.n * sizeof(*ids));
+	for (size_t i = 0; i < runs.n; i++)
+		ids[i] = runs.v[i].id;
+	qsort(ids, runs.n, sizeof(*ids), cmp_i64);
+	assert_int_equal(store_scan_results(st, 99.0, ids[1], &sr, &err), 0); /* from the second run on */
+	assert_int_equal(store_scan_hosts(st, ids[1], &sh, &err), 0);
+	assert_int_equal(store_scan_cpu(st, ids[1], &sc, &err), 0);
+	for (size_t i = 1; i < runs.n; i++) {
+		struct store_result *a, *b;
+		struct store_host *ha, *hb;
+		struct store_cpu *ca, *cb;
+		size_t na, nb, nha, nhb, nca, ncb;
+		double *p99;
+
+		assert_int_equal(store_scan_next_results(sr, ids[i], &a, &p99, &na, &err), 0);
+		assert_int_equal(store_read_results(st, ids[i], NULL, &b, &nb, &err), 0);
+		assert_int_equal(na, nb);
+		for (size_t k = 0; k < na; k++) {
+			double want;
+
+			assert_int_equal(a[k].id, b[k].id);
+			assert_string_equal(a[k].host, b[k].host);
+			assert_string_equal(a[k].job, b[k].job);
+			assert_int_equal(a[k].ddir, b[k].ddir);
+			assert_int_equal(a[k].ios, b[k].ios);
+			assert_int_equal(a[k].runtime_ms, b[k].runtime_ms);
+			assert_same_double(a[k].iops, b[k].iops);
+			assert_same_double(a[k].bw_bytes, b[k].bw_bytes);
+			assert_same_double(a[k].lat_mean_ns, b[k].lat_mean_ns);
+			assert_same_double(a[k].clat_mean_ns, b[k].clat_mean_ns);
+			assert_int_equal(store_read_percentile(st, b[k].id, 99.0, &want, &err), 0);
+			assert_same_double(p99[k], b[k].ddir == DDIR_TOTAL ? NAN : want);
+		}
+		store_results_free(a, na);
+		store_results_free(b, nb);
+		free(p99);
+
+		assert_int_equal(store_scan_next_hosts(sh, ids[i], &ha, &nha, &err), 0);
+		assert_int_equal(store_read_hosts(st, ids[i], &hb, &nhb, &err), 0);
+		assert_int_equal(nha, nhb);
+		for (size_t k = 0; k < nha; k++) {
+			assert_string_equal(ha[k].host, hb[k].host);
+			assert_int_equal(ha[k].error_code, hb[k].error_code);
+			assert_same_double(ha[k].usr_cpu_pct, hb[k].usr_cpu_pct);
+			assert_same_double(ha[k].sys_cpu_pct, hb[k].sys_cpu_pct);
+		}
+		store_hosts_free(ha, nha);
+		store_hosts_free(hb, nhb);
+
+		assert_int_equal(store_scan_next_cpu(sc, ids[i], &ca, &nca, &err), 0);
+		assert_int_equal(store_read_cpu(st, ids[i], &cb, &ncb, &err), 0);
+		assert_int_equal(nca, ncb);
+		for (size_t k = 0; k < nca; k++) {
+			assert_string_equal(ca[k].host, cb[k].host);
+			assert_string_equal(ca[k].role, cb[k].role);
+			assert_string_equal(ca[k].source, cb[k].source);
+			assert_same_double(ca[k].util_pct, cb[k].util_pct);
+			assert_same_double(ca[k].cpu_us_per_io, cb[k].cpu_us_per_io);
+		}
+		store_cpu_free(ca, nca);
+		store_cpu_free(cb, ncb);
+	}
+	store_scan_close(sr);
+	store_scan_close(sh);
+	store_scan_close(sc);
+	free(ids);
+	store_run_list_release(&runs);
+	store_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_cpu_rule),
 		cmocka_unit_test(test_disks_samples_artifacts),
+		cmocka_unit_test(test_scans_match_per_run_reads),
 	};
 	return cmocka_run_group_tests(tests, setup, tu_db_teardown);
 }
