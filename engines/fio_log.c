@@ -176,16 +176,19 @@ static inline uint64_t load8(const char *p)
 	return x;
 }
 
-/* 8 bytes at p less '0' each: a digit's lane holds 0..9, any other byte's lane something else. */
-static inline uint64_t load_digits(const char *p)
+/* 8 bytes at p less '0' each: a digit's lane holds 0..9, and so do the lanes below the first non-digit. */
+static inline uint64_t digits8(uint64_t x)
 {
-	return load8(p) ^ (0x30 * ONES);
+	return x - 0x30 * ONES;
 }
 
-/* Bit 7 set in the lanes of t (load_digits) that are not digits; no carry crosses a lane. */
-static inline uint64_t nondigit_lanes(uint64_t t)
+/*
+ * Bit 7 set in the lanes of x (load8) that are not digits, exact up to the first of them (the lanes below it
+ * pass no borrow or carry up): below '0' the subtraction borrows, above '9' the addition reaches 0x80.
+ */
+static inline uint64_t nondigit_lanes(uint64_t x)
 {
-	return (((t & 0x7f * ONES) + 0x76 * ONES) | t) & (0x80 * ONES);
+	return ((x + 0x46 * ONES) | digits8(x)) & (0x80 * ONES);
 }
 
 /* The value of the 8 digits in t (load_digits, first digit lowest): pairs, then quads, then all 8. */
@@ -207,18 +210,18 @@ static const uint64_t pow10_8[8] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 1
 /* scan_u64 for 8 digits or more at p. */
 static const char *scan_long(const char *p, uint64_t *v)
 {
-	uint64_t x = value8(load_digits(p)), t = load_digits(p + 8), m = nondigit_lanes(t);
+	uint64_t x = value8(digits8(load8(p))), w = load8(p + 8), m = nondigit_lanes(w);
 	unsigned n;
 
 	p += 8;
 	if (m) {
 		n = (unsigned)__builtin_ctzll(m) >> 3;
 		if (n)
-			x = x * pow10_8[n] + value_n(t, n);
+			x = x * pow10_8[n] + value_n(digits8(w), n);
 		*v = x;
 		return p + n;
 	}
-	x = x * 100000000 + value8(t); /* 16 digits: below 2^64 */
+	x = x * 100000000 + value8(digits8(w)); /* 16 digits: below 2^64 */
 	for (p += 8; IS_DIGIT(*p); p++)
 		if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (uint64_t)(*p - '0'), &x))
 			return NULL;
@@ -232,7 +235,7 @@ static const char *scan_long(const char *p, uint64_t *v)
  */
 static inline __attribute__((always_inline)) const char *scan_u64(const char *p, uint64_t *v)
 {
-	uint64_t t = load_digits(p), m = nondigit_lanes(t);
+	uint64_t w = load8(p), m = nondigit_lanes(w);
 	unsigned n;
 
 	if (__builtin_expect(!m, 0))
@@ -240,7 +243,7 @@ static inline __attribute__((always_inline)) const char *scan_u64(const char *p,
 	n = (unsigned)__builtin_ctzll(m) >> 3;
 	if (!n)
 		return p;
-	*v = value_n(t, n);
+	*v = value_n(digits8(w), n);
 	return p + n;
 }
 
@@ -267,25 +270,40 @@ static inline const char *find_newline(const char *p)
 }
 
 #define NO_KEY UINT64_MAX
+#define TOO_FAR "time stamp too far from the others (more than 24 days of 1 s intervals)"
 
 /*
  * The fields of one line. t_key: the digits of the time stamp t was converted from (value8's input), or
- * NO_KEY, which no digits give (their lanes hold 0 to 9).
+ * NO_KEY, which no digits give (their lanes hold 0 to 9). parse_line_slow also says where the line it read
+ * starts (ls) and counts the blank lines it went past.
  */
 struct log_line {
 	uint64_t t, v, bs, t_key;
 	double frac;
 	unsigned d;
+	const char *ls;
+	uint64_t nblank;
 };
 
 /*
- * The line at p read field by field, every separator and number checked, for what parse_line leaves: more
- * than one space, 8 digits or more, fractions, malformed lines. The end of the line (past its '\n'), or NULL
- * with *what saying what is wrong.
+ * The line at p read field by field, every separator and number checked, for what parse_line leaves: blank
+ * lines (skipped), more than one space, 8 digits or more, fractions, malformed lines. The end of the line
+ * (past its '\n'); or NULL with *what saying what is wrong, or with *what NULL when only blank lines were left
+ * before end.
  */
-static const char *parse_line_slow(const char *p, struct log_line *f, const char **what)
+static const char *parse_line_slow(const char *p, const char *end, struct log_line *f, const char **what)
 {
 	const char *q;
+
+	while (*p == '\n' || *p == '\r') {
+		p = find_newline(p) + 1;
+		f->nblank++;
+		if (p >= end) {
+			*what = NULL;
+			return NULL;
+		}
+	}
+	f->ls = p;
 
 #define NUMBER(x, name)                                                                        \
 	do {                                                                                   \
@@ -306,6 +324,10 @@ static const char *parse_line_slow(const char *p, struct log_line *f, const char
 	f->frac = 0;
 	f->t_key = NO_KEY; /* f->t is no longer value8(f->t_key) */
 	NUMBER(f->t, "time stamp");
+	if (f->t > (uint64_t)INT64_MAX / 2) {
+		*what = TOO_FAR;
+		return NULL;
+	}
 	SEP("time");
 	NUMBER(f->v, "value");
 	if (*p == '.') { /* fractional values (newer fio averages): kept for windowed entries */
@@ -338,14 +360,18 @@ static const char *parse_line_slow(const char *p, struct log_line *f, const char
 #undef NUMBER
 }
 
-/* 1 to 7 digits at p: their count, and in *key the word value8 makes their value of; else 0 or 8. */
+/*
+ * The digits at p as parse_line wants them: their count n, 0 to 7, and in *key the word value8 makes their value
+ * of (when n > 0). Eight digits or more count as 7: the byte after those is a digit, not the separator
+ * parse_line looks for next, and the line goes to parse_line_slow.
+ */
 static inline unsigned short_number(const char *p, uint64_t *key)
 {
-	uint64_t t = load_digits(p), m = nondigit_lanes(t);
-	unsigned n = m ? (unsigned)__builtin_ctzll(m) >> 3 : 8;
+	uint64_t x = load8(p);
+	unsigned b = (unsigned)__builtin_ctzll(nondigit_lanes(x) | 1ULL << 63); /* 8 * n + 7 */
 
-	*key = t << ((64 - 8 * n) & 63);
-	return n;
+	*key = digits8(x) << ((71 - b) & 63); /* up by 64 - 8 * n */
+	return b >> 3;
 }
 
 #define SEP_LE 0x202cULL                /* ", " */
@@ -356,44 +382,51 @@ static inline unsigned short_number(const char *p, uint64_t *key)
  * the shape needs; anything else goes to parse_line_slow, which reads the line again. A time stamp is mostly
  * the one of the line before: its digits are converted only when they change.
  */
-static inline __attribute__((always_inline)) const char *parse_line(const char *ls, struct log_line *f,
-								    const char **what)
+static inline __attribute__((always_inline)) const char *parse_line(const char *ls, const char *end,
+								    struct log_line *f, const char **what)
 {
 	const char *p = ls;
+	struct log_line s;
 	uint64_t key, w;
 	unsigned n;
 
 	n = short_number(p, &key);
-	if (__builtin_expect(n - 1u >= 7u, 0))
-		return parse_line_slow(ls, f, what);
+	if (__builtin_expect(!n, 0))
+		goto slow;
 	if (key != f->t_key) {
 		f->t_key = key;
 		f->t = value8(key);
 	}
 	p += n;
 	if (__builtin_expect((load8(p) & 0xffff) != SEP_LE, 0))
-		return parse_line_slow(ls, f, what);
+		goto slow;
 	n = short_number(p + 2, &key);
-	if (__builtin_expect(n - 1u >= 7u, 0))
-		return parse_line_slow(ls, f, what);
+	if (__builtin_expect(!n, 0))
+		goto slow;
 	f->v = value8(key);
 	p += 2 + n;
 	w = load8(p);
 	f->d = (unsigned)((w >> 16) & 0xff) - '0';
 	if (__builtin_expect((w & 0xffff00ffffULL) != SEP_DIR_SEP_LE || f->d > 2, 0))
-		return parse_line_slow(ls, f, what);
+		goto slow;
 	n = short_number(p + 5, &key);
-	if (__builtin_expect(n - 1u >= 7u, 0))
-		return parse_line_slow(ls, f, what);
+	if (__builtin_expect(!n, 0))
+		goto slow;
 	f->bs = value8(key);
 	p += 5 + n;
 	f->frac = 0;
 	if (*p != '\n') {
 		if (__builtin_expect(*p != ',' && *p != '\r', 0))
-			return parse_line_slow(ls, f, what);
+			goto slow;
 		p = find_newline(p);
 	}
 	return p + 1;
+slow:
+	/* through a copy, so that the caller's f (its address never taken) can stay in registers */
+	s = *f;
+	p = parse_line_slow(ls, end, &s, what);
+	*f = s;
+	return p;
 }
 
 /*
@@ -405,7 +438,7 @@ static inline __attribute__((always_inline)) int parse_region(struct fio_log *l,
 							      const int hist, struct errbuf *err)
 {
 	const char *p = rs, *what = NULL;
-	uint64_t nlines = 0, nblank = 0;
+	uint64_t nlines = 0;
 	int64_t wstart = 0;
 	uint64_t wlen = 0; /* current interval [wstart, wstart + wlen); 0: none yet */
 	struct fio_log_cell *cur = NULL;
@@ -415,6 +448,7 @@ static inline __attribute__((always_inline)) int parse_region(struct fio_log *l,
 	uint64_t mn[3] = { l->min_v[0], l->min_v[1], l->min_v[2] }, mx[3] = { l->max_v[0], l->max_v[1], l->max_v[2] };
 	unsigned __int128 sq[3] = { l->sumsq[0], l->sumsq[1], l->sumsq[2] };
 	int64_t tmax = l->tmax_ms;
+	uint64_t t_prev = UINT64_MAX; /* no time stamp: parse_line_slow refuses those above INT64_MAX / 2 */
 	int rc = 0;
 
 	while (p < end) {
@@ -422,27 +456,32 @@ static inline __attribute__((always_inline)) int parse_region(struct fio_log *l,
 		uint64_t t, v;
 		unsigned d;
 
-		if (__builtin_expect(*p == '\n' || *p == '\r', 0)) { /* blank line */
-			p = find_newline(p) + 1;
-			nblank++;
-			continue;
-		}
-		p = parse_line(ls, &f, &what);
+		p = parse_line(ls, end, &f, &what);
 		if (__builtin_expect(!p, 0)) {
-			rc = line_error(err, name, *lineno, rs, ls, end, what);
+			if (!what) /* blank lines to the end */
+				break;
+			rc = line_error(err, name, *lineno, rs, f.ls, end, what);
 			goto done;
 		}
 		t = f.t;
 		v = f.v;
 		d = f.d;
+		if (t == t_prev) /* the interval and the latest time stamp as for the line before */
+			goto count;
+		t_prev = t;
+		/* time stamps move forward inside an interval: keep the latest for the run time */
+		if ((int64_t)t > tmax)
+			tmax = (int64_t)t;
 		if ((uint64_t)((int64_t)t - wstart) >= wlen) {
 			if (!l->lines && !nlines) {
 				l->t0_ms = (int64_t)(t - t % l->window_ms);
 				l->tmin_ms = tmax = (int64_t)t;
 			}
 			if (t > (uint64_t)INT64_MAX / 2 || ensure_window(l, (int64_t)t) < 0) {
-				rc = line_error(err, name, *lineno, rs, ls, end,
-						"time stamp too far from the others (more than 24 days of 1 s intervals)");
+				/* the line ends at p - 1; blank lines may have come before it (ls) */
+				for (ls = p - 1; ls > rs && ls[-1] != '\n'; ls--)
+					;
+				rc = line_error(err, name, *lineno, rs, ls, end, TOO_FAR);
 				goto done;
 			}
 			wstart = (int64_t)t - ((int64_t)t - l->t0_ms) % l->window_ms;
@@ -451,6 +490,7 @@ static inline __attribute__((always_inline)) int parse_region(struct fio_log *l,
 			if ((int64_t)t < l->tmin_ms)
 				l->tmin_ms = (int64_t)t;
 		}
+	count:
 		cur[d].n++;
 		cur[d].sum += v;
 		cur[d].bytes += f.bs;
@@ -468,11 +508,8 @@ static inline __attribute__((always_inline)) int parse_region(struct fio_log *l,
 			mx[d] = v > mx[d] ? v : mx[d];
 			sq[d] += (unsigned __int128)v * v;
 		}
-		/* time stamps move forward inside an interval: keep the latest for the run time */
-		if ((int64_t)t > tmax)
-			tmax = (int64_t)t;
 	}
-	*lineno += nlines + nblank;
+	*lineno += nlines + f.nblank;
 done:
 	for (int d = 0; d < 3; d++) {
 		l->min_v[d] = mn[d];
