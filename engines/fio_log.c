@@ -332,10 +332,6 @@ static const char *parse_line_slow(const char *p, const char *end, struct log_li
 	f->frac = 0;
 	f->t_key = NO_KEY; /* f->t is no longer value8(f->t_key) */
 	NUMBER(f->t, "time stamp");
-	if (f->t > (uint64_t)INT64_MAX / 2) {
-		*what = TOO_FAR;
-		return NULL;
-	}
 	SEP("time");
 	NUMBER(f->v, "value");
 	if (*p == '.') { /* fractional values (newer fio averages): kept for windowed entries */
@@ -362,6 +358,10 @@ static const char *parse_line_slow(const char *p, const char *end, struct log_li
 			return NULL;
 		}
 		p = find_newline(p);
+	}
+	if (f->t > (uint64_t)INT64_MAX / 2) { /* after the other fields, as the interval check was */
+		*what = TOO_FAR;
+		return NULL;
 	}
 	return p + 1;
 #undef SEP
