@@ -656,13 +656,15 @@ static ssize_t src_read(struct log_src *s, char *dst, size_t room, const char *n
 static int parse_src(struct log_src *src, const char *name, enum fio_log_kind kind, unsigned window_ms,
 		     struct fio_log *out, struct errbuf *err)
 {
-	char *buf = xcalloc(LOG_CHUNK + SCAN_PAD, 1);
+	/* text in memory shorter than a chunk: a buffer its size (fuzzing parses many small ones) */
+	size_t cap = src->fd < 0 && src->len < LOG_CHUNK ? src->len + 1 : LOG_CHUNK;
+	char *buf = xcalloc(cap + SCAN_PAD, 1);
 	size_t have = 0;
 	uint64_t line = 0;
 	int ret = -1, started = 0;
 
 	for (;;) {
-		ssize_t n = src_read(src, buf + have, LOG_CHUNK - have, name, err);
+		ssize_t n = src_read(src, buf + have, cap - have, name, err);
 		size_t body;
 
 		if (n < 0)
@@ -684,7 +686,7 @@ static int parse_src(struct log_src *src, const char *name, enum fio_log_kind ki
 		body = have;
 		while (body && buf[body - 1] != '\n')
 			body--;
-		if (!body && have == LOG_CHUNK) {
+		if (!body && have == cap) {
 			err_set(err, ERR_INPUT, "%s:%llu: line longer than %u bytes: not a fio log", name,
 				(unsigned long long)line + 1, LOG_CHUNK);
 			goto out;
