@@ -6,7 +6,8 @@
  * Lines are "time, value, ddir, bs[, offset][, prio]" (4, 5 or 6 columns, ", " separated): time in ms since
  * the job started (or epoch ms), value in ns (latency logs), KiB/s (bw) or IOs/s (iops), ddir 0 read, 1 write,
  * 2 trim. Per-IO logs have one line per IO (bs > 0); logs written with log_avg_msec have one averaged line per
- * window and direction (bs 0). The parser is hand-written over big read buffers: one pass, no strtod.
+ * window and direction (bs 0). The parser is hand-written over read buffers: one pass, no strtod. Numbers are
+ * unsigned 64-bit: a longer one is an error ("value does not fit in 64 bits").
  */
 #ifndef BENCH_ENGINES_FIO_LOG_H
 #define BENCH_ENGINES_FIO_LOG_H
@@ -77,7 +78,7 @@ int fio_log_kind_from_name(const char *path);
  */
 int fio_log_parse_buf(const char *buf, size_t len, const char *name, enum fio_log_kind kind, unsigned window_ms,
 		      struct fio_log *out, struct errbuf *err);
-/* The same for a file, read in 8 MiB chunks. */
+/* The same for a file, read in 256 KiB chunks. */
 int fio_log_parse_file(const char *path, enum fio_log_kind kind, unsigned window_ms, struct fio_log *out,
 		       struct errbuf *err);
 

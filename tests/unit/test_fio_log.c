@@ -257,6 +257,27 @@ static const struct tu_bad_input log_bad[] = {
 	{ "", "bad.log: empty fio log" },
 	{ "0, 1, 0, 4096\n99999999999, 1, 0, 4096\n", "bad.log:2: time stamp too far" },
 	{ "99999999999, 1, 0, 4096\n0, 1, 0, 4096\n", "bad.log:2: time stamp too far" },
+	{ "0, 1, 0, 4096\n\n\r\n99999999999, 1, 0, 4096\n", "bad.log:4: time stamp too far" },
+	{ "4611686018427387904, 1, 0, 4096\n", "bad.log:1: time stamp too far" }, /* 2^62 */
+	/* numbers above 2^64 - 1 (were wrapped) */
+	{ "1, 18446744073709551616, 0, 4096\n", "bad.log:1: value does not fit in 64 bits" },
+	{ "1, 2, 0, 4096\n18446744073709551616, 1, 0, 4096\n", "bad.log:2: time stamp does not fit in 64 bits" },
+	{ "1, 2, 0, 99999999999999999999\n", "bad.log:1: block size does not fit in 64 bits" },
+	{ "1, 2, 0, 4096\n2, 100000000000000000000000000000, 1, 4096\n", "bad.log:2: value does not fit" },
+	/* missing fields, stray bytes, blank lines before the bad one */
+	{ "1, 2, 0, 4096\n1, 2, 0,\n", "bad.log:2: expected a block size" },
+	{ "1, 2, 0, 4096\n1, 2, 0, \n", "bad.log:2: expected a block size" },
+	{ "1, 2, 0, 4096\n1, 2\n", "bad.log:2: expected ', ' after the value" },
+	{ "1, 2, 0, 4096\n1, , 0, 4096\n", "bad.log:2: expected a value" },
+	{ "1, 2, 0, 4096\n1 , 2, 0, 4096\n", "bad.log:2: expected ', ' after the time" },
+	{ "1, 2, 0, 4096\n1, 2, 01, 4096\n", "bad.log:2: direction must be 0, 1 or 2" },
+	{ "1, 2, 0, 4096\n1, 2, 0 , 4096\n", "bad.log:2: expected ', ' after the direction" },
+	{ "1, 2, 0, 4096\n1, 2, 0, 4096x\n", "bad.log:2: expected ', ' after the block size" },
+	{ "1,\t2, 0, 4096\n", "bad.log:1: expected a value" },
+	{ "1, 2, 0, 4096\n\n\r\n4, x, 0, 4096\n", "bad.log:4: expected a value" },
+	{ "1, 2, 0, 4096\n-1, 2, 0, 4096\n", "bad.log:2: expected a time stamp" },
+	{ "\n", "bad.log:1: not a fio log" },
+	{ "\n\n\n", "bad.log:1: not a fio log" },
 };
 
 static int parse_bad(const char *text, struct errbuf *err)
@@ -271,6 +292,201 @@ static int parse_bad(const char *text, struct errbuf *err)
 }
 
 TU_BAD_INPUT_TEST(test_bad_lines, log_bad, parse_bad, TU_PREFIX | TU_KIND_INPUT)
+
+/* Parses text as a per-IO clat log in 1 s intervals; fails the test on an error. */
+static void parse_ok(const char *text, size_t len, struct fio_log *l)
+{
+	struct errbuf err;
+
+	fio_log_init(l);
+	errbuf_init(&err);
+	if (fio_log_parse_buf(text, len, "edge.log", FIO_LOG_CLAT, 1000, l, &err) < 0)
+		fail_msg("%s", err.msg);
+}
+
+/*
+ * The number scanner at its edges: 1 to 20 digits in each numeric field (fast path below 8 digits, the checked
+ * reader above), leading zeros, 2^64 - 1, spaces, CRLF, a last line without newline, 4 to 6 columns.
+ */
+static void test_scanner_edges(void **state)
+{
+	static const char *const vals[] = {
+		"0", "7", "42", "999", "4096", "65536", "1234567", "9999999", "12345678", "99999999", "100000000",
+		"123456789012345", "1234567890123456", "12345678901234567", "1234567890123456789",
+		"18446744073709551615", "000000000000000000000000000000000000000012", "0000007",
+	};
+	static const char *const shapes[] = {
+		"%s, %s, 1, %s\n",         "%s, %s, 1, %s, 0\n", "%s, %s, 1, %s, 123456789012, 3\n",
+		"%s,%s,1,%s\n",            "%s,   %s,  1,    %s\n", "%s, %s, 1, %s\r\n",
+		"%s, %s, 1, %s, 0\r\n",     "%s, %s, 1, %s",       "%s, %s, 1, %s\r",
+		"%s, %s, 1, %s, 0",
+	};
+	(void)state;
+	for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++)
+		for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+			/* the value in each field in turn; the time stamp stays small (intervals) */
+			uint64_t want = strtoull(vals[i], NULL, 10);
+			char text[256];
+			struct fio_log l;
+			int n;
+
+			n = snprintf(text, sizeof(text), shapes[s], "1500", vals[i], vals[i]);
+			parse_ok(text, (size_t)n, &l);
+			assert_int_equal(l.lines, 1);
+			assert_int_equal(l.ncols, s == 1 || s == 6 || s == 9 ? 5 : s == 2 ? 6 : 4);
+			assert_int_equal(l.min_v[1], want);
+			assert_int_equal(l.max_v[1], want);
+			assert_int_equal(l.win[0][1].sum, want);
+			assert_int_equal(l.win[0][1].bytes, want);
+			assert_int_equal(l.tmin_ms, 1500);
+			fio_log_release(&l);
+			if (want > 1000000000) /* a time stamp that far is refused (24 days) */
+				continue;
+			n = snprintf(text, sizeof(text), shapes[s], vals[i], "5", "4096");
+			parse_ok(text, (size_t)n, &l);
+			assert_int_equal(l.tmin_ms, want);
+			assert_int_equal(l.tmax_ms, want);
+			assert_int_equal(l.t0_ms, want / 1000 * 1000);
+			fio_log_release(&l);
+		}
+}
+
+/*
+ * Time stamps that repeat, come back with leading zeros, go back, or change length between lines (the time
+ * stamp is converted only when its digits change).
+ */
+static void test_time_changes(void **state)
+{
+	static const char text[] = "5, 1, 0, 4096\n"
+				   "5, 2, 0, 4096\n"
+				   "0000005, 3, 0, 4096\n"
+				   "12345678, 4, 1, 4096\n"
+				   "12345678, 5, 1, 4096\n"
+				   "5, 6, 0, 4096\n"
+				   "1999, 7, 0, 4096\n"
+				   "\n"
+				   "1999, 8, 0, 4096\n"
+				   "999, 9, 0, 4096\n"
+				   "0012345678, 10, 1, 4096\n"
+				   "5, 11, 0, 4096\n";
+	struct fio_log l;
+
+	(void)state;
+	parse_ok(text, strlen(text), &l);
+	assert_int_equal(l.lines, 11);
+	assert_int_equal(l.tmin_ms, 5);
+	assert_int_equal(l.tmax_ms, 12345678);
+	assert_int_equal(l.nwin, 12346);
+	assert_int_equal(l.win[0][0].n, 6); /* five at 5 (one written 0000005), one at 999 */
+	assert_int_equal(l.win[0][0].sum, 1 + 2 + 3 + 6 + 9 + 11);
+	assert_int_equal(l.win[1][0].n, 2);   /* 1999 twice */
+	assert_int_equal(l.win[1][0].sum, 15);
+	assert_int_equal(l.win[12345][1].n, 3);
+	assert_int_equal(l.win[12345][1].sum, 19);
+	fio_log_release(&l);
+}
+
+/* Totals of a generated log, the slow obvious way: lines, per direction n, sum, min, max. */
+struct gen_totals {
+	uint64_t lines, n[3], sum[3], min[3], max[3];
+};
+
+/* A log of `lines` lines in several shapes (so some go to the checked reader), with blank lines. */
+static void gen_log(struct strbuf *sb, size_t lines, struct gen_totals *g)
+{
+	unsigned seed = 777;
+
+	memset(g, 0, sizeof(*g));
+	for (int d = 0; d < 3; d++)
+		g->min[d] = UINT64_MAX;
+	for (size_t i = 0; i < lines; i++) {
+		unsigned d, r;
+		uint64_t v;
+		seed = seed * 1103515245u + 12345u;
+		r = seed >> 8;
+		d = r % 3;
+		v = r % 7 == 0 ? (uint64_t)r * 100003u : r % 5000000; /* some of 8 digits and more */
+		switch (r % 11) {
+		case 0:
+			strbuf_addf(sb, "%zu,%llu,%u,4096\r\n", i / 50, (unsigned long long)v, d);
+			break;
+		case 1:
+			strbuf_addf(sb, "%zu, %llu, %u, 4096, %zu, 0\n\n", i / 50, (unsigned long long)v, d, i * 4096);
+			break;
+		default:
+			strbuf_addf(sb, "%zu, %llu, %u, 4096, 0\n", i / 50, (unsigned long long)v, d);
+		}
+		g->lines++;
+		g->n[d]++;
+		g->sum[d] += v;
+		g->min[d] = v < g->min[d] ? v : g->min[d];
+		g->max[d] = v > g->max[d] ? v : g->max[d];
+	}
+}
+
+static void check_totals(const struct fio_log *l, const struct gen_totals *g)
+{
+	assert_int_equal(l->lines, g->lines);
+	for (int d = 0; d < 3; d++) {
+		uint64_t n = 0, sum = 0;
+		for (size_t k = 0; k < l->nwin; k++) {
+			n += l->win[k][d].n;
+			sum += l->win[k][d].sum;
+		}
+		assert_int_equal(n, g->n[d]);
+		assert_int_equal(sum, g->sum[d]);
+		assert_int_equal(l->min_v[d], g->min[d]);
+		assert_int_equal(l->max_v[d], g->max[d]);
+	}
+}
+
+/*
+ * A log of several read chunks, from memory and from a file: lines cut at chunk ends, line numbers of an
+ * error beyond the first chunk.
+ */
+static void test_chunks(void **state)
+{
+	struct strbuf sb;
+	struct gen_totals g;
+	struct fio_log l;
+	struct errbuf err;
+	char tmpl[] = "/tmp/test_fio_log_chunks.XXXXXX";
+	char *dir = mkdtemp(tmpl), *path;
+	size_t nl = 0;
+
+	(void)state;
+	assert_non_null(dir);
+	strbuf_init(&sb);
+	gen_log(&sb, 120000, &g);
+	assert_true(sb.len > (2u << 20)); /* several chunks of 256 KiB */
+	parse_ok(sb.buf, sb.len, &l);
+	check_totals(&l, &g);
+	fio_log_release(&l);
+	path = xasprintf("%s/gen_clat.1.log", dir);
+	tu_write_file(path, sb.buf);
+	fio_log_init(&l);
+	errbuf_init(&err);
+	assert_int_equal(fio_log_parse_file(path, FIO_LOG_CLAT, 0, &l, &err), 0);
+	check_totals(&l, &g);
+	fio_log_release(&l);
+	/* a bad line near the end: its number counts every line, blank ones too */
+	for (size_t i = 0; i < sb.len; i++)
+		nl += sb.buf[i] == '\n';
+	strbuf_addf(&sb, "1, 2, 9, 4096\n");
+	tu_write_file(path, sb.buf);
+	fio_log_init(&l);
+	errbuf_init(&err);
+	assert_int_equal(fio_log_parse_file(path, FIO_LOG_CLAT, 0, &l, &err), -1);
+	{
+		char *want = xasprintf("%s:%zu: direction must be 0, 1 or 2", path, nl + 1);
+		assert_true(!strncmp(err.msg, want, strlen(want)));
+		free(want);
+	}
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	strbuf_release(&sb);
+}
 
 static void test_names(void **state)
 {
@@ -376,6 +592,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buckets),   cmocka_unit_test(test_fixtures), cmocka_unit_test(test_per_io),
 		cmocka_unit_test(test_bad_lines), cmocka_unit_test(test_names),    cmocka_unit_test(test_collect_dir),
+		cmocka_unit_test(test_scanner_edges), cmocka_unit_test(test_time_changes), cmocka_unit_test(test_chunks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
