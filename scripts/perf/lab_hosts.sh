@@ -10,6 +10,9 @@
 #   - bench's own peak RSS (VmHWM of the bench process, sampled from /proc, not of its fio client);
 #   - the rows stored: N host rows and one aggregate ('*') per run.
 # Targets: overhead <= 3 s at 128 hosts, spread <= 50 ms, RSS flat in N.
+# Also: how busy the whole machine was while the plain fio client ran, and fio's CPU per host. Every lab server
+# runs on this machine: once their own CPU demand passes the cores there are, the wall figures measure the
+# machine (docs/perf.md "Many hosts").
 #
 # usage: scripts/perf/lab_hosts.sh [BENCH_BINARY] [COUNTS] [BASE] [PORT]   e.g. lab_hosts.sh build/bench "16 64 128"
 set -euo pipefail
@@ -68,8 +71,12 @@ for n in $COUNTS; do
 		args+=("--client=$(sed -n "s/^lab$i \([0-9.]*\):\([0-9]*\).*/\1,\2/p" lab/hosts)" "plain$i.fio")
 	done
 	f0=$(date +%s.%N)
+	c0=$(perf_cpu_ticks)
 	fio "${args[@]}" --output-format=json+ --output=plain.json >/dev/null 2>&1 || true
+	c1=$(perf_cpu_ticks)
 	fw=$(awk -v a="$f0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+	busy=$(perf_busy_pct "$c0" "$c1" "$fw")
+	per_host=$(awk -v a="$c0" -v b="$c1" -v hz="$(getconf CLK_TCK)" -v n="$n" 'BEGIN { printf "%.0f", 1000 * (b - a) / hz / n }')
 	"$BENCH" lab down --dir lab >/dev/null
 	ov1=$(awk -v w="$w1" -v l=$((RAMP + RUNTIME)) 'BEGIN { printf "%.2f", w - l }')
 	ovn=$(awk -v a="$w1" -v b="$w2" -v l=$((RAMP + RUNTIME)) 'BEGIN { printf "%.2f", b - a - l }')
@@ -80,4 +87,7 @@ for n in $COUNTS; do
 		"$(awk -v k="$rss1" 'BEGIN { print k / 1024 }')" "$(awk -v k="$rss2" 'BEGIN { print k / 1024 }')" "$hosts" "$aggs"
 	printf '            plain fio client, same %d job files, no bench: %s s wall -> fio'"'"'s own overhead %s s of the per-run overhead\n' \
 		"$n" "$fw" "$(awk -v w="$fw" -v l=$((RAMP + RUNTIME)) 'BEGIN { printf "%.2f", w - l }')"
+	printf '            while it ran the machine was %s%% busy (all %d cores): %s ms of CPU per host for one %d s job%s\n' \
+		"$busy" "$(nproc)" "$per_host" $((RAMP + RUNTIME)) \
+		"$(awk -v b="$busy" 'BEGIN { if (b >= 90) printf "; the servers share this machine'"'"'s CPUs, so the figures above show the machine, not bench" }')"
 done

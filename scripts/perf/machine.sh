@@ -12,3 +12,16 @@ perf_machine() {
 perf_verdict() {
 	awk -v f="$1" -v op="$2" -v t="$3" 'BEGIN { ok = (op == "<=") ? (f <= t) : (f >= t); print ok ? "meets" : "MISSES" }'
 }
+
+# perf_cpu_ticks: the machine's busy CPU time so far, in clock ticks, all cores (user + nice + system + irq +
+# softirq of /proc/stat). Two readings around a step give how busy the whole machine was during it.
+perf_cpu_ticks() {
+	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8; exit }' /proc/stat
+}
+
+# perf_busy_pct T0 T1 WALL_S: the share of all cores the machine was busy between two perf_cpu_ticks readings
+# taken WALL_S seconds apart. Near 100 %, the step waited for CPUs: its wall time shows the machine.
+perf_busy_pct() {
+	awk -v a="$1" -v b="$2" -v w="$3" -v hz="$(getconf CLK_TCK)" -v n="$(nproc)" \
+		'BEGIN { printf "%.0f", (w > 0) ? 100 * (b - a) / (hz * n * w) : 0 }'
+}
