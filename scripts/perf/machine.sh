@@ -19,9 +19,14 @@ perf_cpu_ticks() {
 	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8; exit }' /proc/stat
 }
 
+# perf_cpu_s T0 T1: the CPU seconds (all cores) between two perf_cpu_ticks readings.
+perf_cpu_s() {
+	awk -v a="$1" -v b="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f", (b - a) / hz }'
+}
+
 # perf_busy_pct T0 T1 WALL_S: the share of all cores the machine was busy between two perf_cpu_ticks readings
 # taken WALL_S seconds apart. Near 100 %, the step waited for CPUs: its wall time shows the machine.
 perf_busy_pct() {
-	awk -v a="$1" -v b="$2" -v w="$3" -v hz="$(getconf CLK_TCK)" -v n="$(nproc)" \
-		'BEGIN { printf "%.0f", (w > 0) ? 100 * (b - a) / (hz * n * w) : 0 }'
+	awk -v c="$(perf_cpu_s "$1" "$2")" -v w="$3" -v n="$(nproc)" \
+		'BEGIN { printf "%.0f", (w > 0) ? 100 * c / (n * w) : 0 }'
 }

@@ -41,20 +41,20 @@ static int setup(void **state)
 	const char *build = getenv("BENCH_BUILD");
 	char *argv[] = { "fio", "--version", NULL }, *out = NULL;
 	struct errbuf err;
-	int code = -1;
+	int code = -1, ok;
 
 	(void)state;
 	if (!build || !getenv("BENCH_METHOD_SIM"))
 		return 0;
 	snprintf(so, sizeof(so), "%s/engines/sim/bench_sim.so", build);
 	errbuf_init(&err);
+	ok = access(so, R_OK) == 0 && proc_run_capture(argv, 10000, &out, &code, &err) == 0 && code == 0;
+	free(out);
 	/* Asked to run (tests/integration/method_sim.sh) but unable to: a failure, never three skips. */
-	if (access(so, R_OK) != 0 || proc_run_capture(argv, 10000, &out, &code, &err) < 0 || code != 0) {
+	if (!ok) {
 		fprintf(stderr, "test_method_sim: BENCH_METHOD_SIM is set but %s or fio cannot be run\n", so);
-		free(out);
 		return -1;
 	}
-	free(out);
 	snprintf(dir, sizeof(dir), "/tmp/test_method_sim.XXXXXX");
 	if (!mkdtemp(dir))
 		return -1;
