@@ -138,6 +138,9 @@ struct sim_data {
 	/* The machine's share of a run (BENCH_SIM_STATS): the union of the intervals in which at least one IO
 	 * was due and not handed back (ns), over the span from the first submission to the last hand-back. */
 	double overdue_ns, overdue_until_ns, first_ns, last_ns;
+	/* The part of it in which the modelled device had nothing left to do: every IO in flight was due and none
+	 * handed back (ns). A workload that keeps its queue full loses this much device time to the machine. */
+	double starved_ns, starved_until_ns, latest_done_ns;
 	uint64_t late_log2[SIM_LATE_BUCKETS]; /* IOs late by [2^(k+1), 2^(k+2)) us; the last bucket open-ended */
 	struct sim_wear wear;
 };
@@ -413,6 +416,19 @@ static int wear_setup(struct thread_data *td, struct sim_wear *w, const struct s
 	return wear_open(w, path, c->members, o->purge && !strcmp(o->purge, "1"), err, errlen);
 }
 
+/* Called before IOs are submitted or handed back at now: when IOs are in flight and all of them were due by
+ * now, the device has had nothing to do since the last of them completed; that interval joins starved_ns. */
+static void note_starved(struct sim_data *sd, double now)
+{
+	double from = sd->latest_done_ns > sd->starved_until_ns ? sd->latest_done_ns : sd->starved_until_ns;
+
+	if (!sd->nheap || sd->latest_done_ns > now)
+		return;
+	if (now > from)
+		sd->starved_ns += now - from;
+	sd->starved_until_ns = now;
+}
+
 static enum fio_q_status sim_queue(struct thread_data *td, struct io_u *io_u)
 {
 	struct sim_data *sd = td->io_ops_data;
@@ -431,7 +447,10 @@ static enum fio_q_status sim_queue(struct thread_data *td, struct io_u *io_u)
 	now = mono_ns();
 	if (sd->first_ns == 0)
 		sd->first_ns = now;
+	note_starved(sd, now);
 	done = sim_model_submit(sd->model, now, op, io_u->offset, io_u->xfer_buflen);
+	if (done > sd->latest_done_ns)
+		sd->latest_done_ns = done;
 	io_u->error = 0;
 	io_u->resid = 0;
 	heap_push(sd, done, io_u);
@@ -467,6 +486,7 @@ static int sim_getevents(struct thread_data *td, unsigned int min, unsigned int 
 	for (;;) {
 		double now = mono_ns(), next;
 
+		note_starved(sd, now);
 		while (n < max && sd->nheap && sd->heap[0].done_ns <= now) {
 			if (now - sd->heap[0].done_ns > 2000)
 				note_late(sd, sd->heap[0].done_ns, now);
@@ -512,9 +532,10 @@ static void stats_print(struct thread_data *td, const struct sim_data *sd)
 		sd->margin_ns / 1e3, sd->overdue_ns / 1e6, (sd->last_ns - sd->first_ns) / 1e6);
 	if (!path || path[0] != '/' || !(f = fopen(path, "a")))
 		return;
-	fprintf(f, "sim-stats job=%s ios=%llu late=%llu late_sum_ns=%.0f overdue_ns=%.0f span_ns=%.0f late_us=",
-		td->o.name ? td->o.name : "?", (unsigned long long)sd->handed, (unsigned long long)sd->late_events,
-		sd->event_late_sum_ns, sd->overdue_ns, sd->last_ns > sd->first_ns ? sd->last_ns - sd->first_ns : 0.0);
+	fprintf(f, "sim-stats job=%s ios=%llu late=%llu late_sum_ns=%.0f overdue_ns=%.0f starved_ns=%.0f span_ns=%.0f "
+		"late_us=", td->o.name ? td->o.name : "?", (unsigned long long)sd->handed,
+		(unsigned long long)sd->late_events, sd->event_late_sum_ns, sd->overdue_ns, sd->starved_ns,
+		sd->last_ns > sd->first_ns ? sd->last_ns - sd->first_ns : 0.0);
 	for (unsigned k = 0; k < SIM_LATE_BUCKETS; k++)
 		fprintf(f, "%s%u:%llu", k ? "," : "", 2u << k, (unsigned long long)sd->late_log2[k]);
 	fputc('\n', f);

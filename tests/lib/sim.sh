@@ -68,17 +68,38 @@ JOB
 # sim_blocks DB N ODD-ORDER EVEN-ORDER: a warm-up run of the first side's file (label cfg=warmup: the first
 # fio start of a test, cold caches, can measure far less), then N blocks in which every side LABEL:FILE runs
 # once with label cfg=LABEL, odd blocks in one order and even blocks in the other; prints each side's read IOPS.
+# The sim engine's own account of each run (BENCH_SIM_STATS; tests/lib/sim_noise.py held) tells a run that this
+# machine held back so long that the modelled device sat idle (starved) for more than SIM_HELD_PCT (default 2) %
+# of it: such a run measures about that much less for the machine's sake; at 5% its pair becomes an outlier for
+# the gate (GATE_OUTLIER_MADS and the threshold) and the verdict the machine's. Its block is deleted (bench db rm)
+# and run again, at most N/2+2 times in all; after that the test exits 77 (ctest: skipped), saying the machine
+# was too busy to judge.
 sim_blocks() {
-	local db=$1 n=$2 odd=$3 even=$4 block order side first=${3%% *}
+	local db=$1 n=$2 odd=$3 even=$4 block=1 order side first=${3%% *} again=$(($2 / 2 + 2)) last why
+	local stats=$PWD/block.stats
 	"$BENCH" run "${first#*:}" --engine sim --db "$db" --label cfg=warmup -q >run.out 2>&1 ||
 		fail "warm-up run failed: $(cat run.out)"
-	for ((block = 1; block <= n; block++)); do
+	while [ $block -le "$n" ]; do
 		order=$odd
 		[ $((block % 2)) -eq 0 ] && order=$even
+		last=$(sqlite3 "$db" "SELECT max(id) FROM run") || fail "cannot read $db"
+		rm -f "$stats"
 		for side in $order; do
-			"$BENCH" run "${side#*:}" --engine sim --db "$db" --label "cfg=${side%%:*}" -q >run.out 2>&1 ||
-				fail "bench run ${side#*:} failed: $(cat run.out)"
+			BENCH_SIM_STATS=$stats "$BENCH" run "${side#*:}" --engine sim --db "$db" --label "cfg=${side%%:*}" \
+				-q >run.out 2>&1 || fail "bench run ${side#*:} failed: $(cat run.out)"
 		done
+		why=$(python3 "$BENCH_SRC/tests/lib/sim_noise.py" held "$stats" "${SIM_HELD_PCT:-2}") &&
+			{ block=$((block + 1)); continue; }
+		[ $? -eq 3 ] || fail "sim_noise.py held $stats: $why"
+		if [ "$again" -eq 0 ]; then
+			echo "SKIP: the machine held runs back in too many blocks to judge the gate on ($why)"
+			exit 77
+		fi
+		again=$((again - 1))
+		echo "block $block again: $why"
+		# shellcheck disable=SC2046
+		"$BENCH" db rm --db "$db" $(sqlite3 "$db" "SELECT id FROM run WHERE id > $last") >run.out 2>&1 ||
+			fail "cannot delete the held-back block: $(cat run.out)"
 	done
 	sqlite3 "$db" "SELECT l.value, group_concat(CAST(x.iops AS INTEGER), ' ') FROM result x
 		JOIN run_label l ON l.run_id = x.run_id AND l.key = 'cfg'

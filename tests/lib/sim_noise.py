@@ -4,12 +4,14 @@
 With BENCH_SIM_STATS=/ABSOLUTE/PATH the sim ioengine appends one line per fio job to PATH (engines/sim/
 sim_engine.c, stats_print):
 
-    sim-stats job=NAME ios=N late=N late_sum_ns=N overdue_ns=N span_ns=N late_us=2:N,4:N,...,65536:N
+    sim-stats job=NAME ios=N late=N late_sum_ns=N overdue_ns=N starved_ns=N span_ns=N late_us=2:N,...,65536:N
 
 late: IOs handed back more than 2 us after their modelled completion; late_sum_ns: their lateness summed;
 overdue_ns: the union of the intervals in which at least one IO was due and not handed back (the time the machine
-held the model back); span_ns: from the first submission to the last hand-back; late_us=K:M: M IOs late by
-[K, 2K) us (the last bucket open-ended).
+held the model back); starved_ns: the part of it in which every IO in flight was due, so that the modelled
+device had nothing left to do (the device time a job that keeps its queue full lost to the machine); span_ns:
+from the first submission to the last hand-back; late_us=K:M: M IOs late by [K, 2K) us (the last bucket
+open-ended).
 
 A figure measured through such a run differs from the model by what the machine took. For a rate the engine
 knows the share of the run it was held back (overdue / span), for a mean latency the mean lateness per IO; both
@@ -24,6 +26,8 @@ the run too much to tell (a noisy run: try again); 4 the engine's account itself
   sim_noise.py correct STATS rate|mean VALUE          prints the corrected value
   sim_noise.py explain STATS pQQ GOT WANT TOL_PCT     exit 0 when a slow miss of percentile QQ is explained
   sim_noise.py describe STATS                         one line per job, for the test's log
+  sim_noise.py held STATS MAX_PCT                     exit 0 when no job's device was starved for more than
+                                                      MAX_PCT% of its span; else exit 3 naming the worst
 STATS is the file; with several lines (jobs) their counts are summed (spans and overdue times: the largest).
 """
 import sys
@@ -39,7 +43,7 @@ def load(path):
             if not line.startswith("sim-stats "):
                 continue
             d = dict(kv.split("=", 1) for kv in line.split()[1:])
-            j = {k: float(d[k]) for k in ("ios", "late", "late_sum_ns", "overdue_ns", "span_ns")}
+            j = {k: float(d[k]) for k in ("ios", "late", "late_sum_ns", "overdue_ns", "starved_ns", "span_ns")}
             j["job"] = d["job"]
             j["hist"] = [(float(a), float(b)) for a, b in (x.split(":") for x in d["late_us"].split(","))]
             jobs.append(j)
@@ -83,6 +87,14 @@ def main(argv):
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
+    if argv[1] == "held" and len(argv) == 4:
+        starved = [(j["starved_ns"] / j["span_ns"] if j["span_ns"] else 0.0, j["job"]) for j in load(argv[2])]
+        share, job = max(starved)
+        if share * 100 > float(argv[3]):
+            print("the machine held job %s back: its device sat idle for %.1f%% of the run (more than %s%%)" % (
+                job, share * 100, argv[3]))
+            return 3
+        return 0
     cmd, s = argv[1], combined(load(argv[2]))
     late, overdue = shares(s)
     if cmd == "describe":
