@@ -524,12 +524,12 @@ static void stats_print(struct thread_data *td, const struct sim_data *sd)
 
 	log_err("sim: %llu IOs, %llu handed back late (> 2 us after their modelled completion) by %.1f us on "
 		"average; %llu waits, %llu with a sleep (woke %.1f us late on average), %llu ended late by "
-		"%.1f us on average; busy-wait margin %.1f us; overdue %.1f ms of %.1f ms\n",
+		"%.1f us on average; busy-wait margin %.1f us; overdue %.1f ms (starved %.1f ms) of %.1f ms\n",
 		(unsigned long long)sd->handed, (unsigned long long)sd->late_events,
 		sd->late_events ? sd->event_late_sum_ns / sd->late_events / 1e3 : 0.0, (unsigned long long)sd->waits,
 		(unsigned long long)sd->sleeps, sd->sleeps ? sd->sleep_late_sum_ns / sd->sleeps / 1e3 : 0.0,
 		(unsigned long long)sd->late_waits, sd->late_waits ? sd->late_sum_ns / sd->late_waits / 1e3 : 0.0,
-		sd->margin_ns / 1e3, sd->overdue_ns / 1e6, (sd->last_ns - sd->first_ns) / 1e6);
+		sd->margin_ns / 1e3, sd->overdue_ns / 1e6, sd->starved_ns / 1e6, (sd->last_ns - sd->first_ns) / 1e6);
 	if (!path || path[0] != '/' || !(f = fopen(path, "a")))
 		return;
 	fprintf(f, "sim-stats job=%s ios=%llu late=%llu late_sum_ns=%.0f overdue_ns=%.0f starved_ns=%.0f span_ns=%.0f "

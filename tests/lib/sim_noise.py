@@ -28,7 +28,7 @@ the run too much to tell (a noisy run: try again); 4 the engine's account itself
   sim_noise.py describe STATS                         one line per job, for the test's log
   sim_noise.py held STATS MAX_PCT                     exit 0 when no job's device was starved for more than
                                                       MAX_PCT% of its span; else exit 3 naming the worst
-STATS is the file; with several lines (jobs) their counts are summed (spans and overdue times: the largest).
+STATS is the file; with several lines (jobs) their counts are summed (spans, overdue and starved times: the largest).
 """
 import sys
 
@@ -55,6 +55,7 @@ def load(path):
 def combined(jobs):
     out = {k: sum(j[k] for j in jobs) for k in ("ios", "late", "late_sum_ns")}
     out["overdue_ns"] = max(j["overdue_ns"] for j in jobs)
+    out["starved_ns"] = max(j["starved_ns"] for j in jobs)
     out["span_ns"] = max(j["span_ns"] for j in jobs)
     out["hist"] = [(jobs[0]["hist"][i][0], sum(j["hist"][i][1] for j in jobs)) for i in range(len(jobs[0]["hist"]))]
     return out
@@ -98,9 +99,9 @@ def main(argv):
     cmd, s = argv[1], combined(load(argv[2]))
     late, overdue = shares(s)
     if cmd == "describe":
-        print("%d IOs, %.2f%% late (%.1f us on average), overdue %.2f%% of %.0f ms" % (
+        print("%d IOs, %.2f%% late (%.1f us on average), overdue %.2f%% (starved %.2f%%) of %.0f ms" % (
             s["ios"], late * 100, s["late_sum_ns"] / s["late"] / 1e3 if s["late"] else 0.0, overdue * 100,
-            s["span_ns"] / 1e6))
+            s["starved_ns"] / s["span_ns"] * 100 if s["span_ns"] else 0.0, s["span_ns"] / 1e6))
         return 0
     why = correctable(s)
     if cmd == "correct" and len(argv) == 5:
