@@ -99,7 +99,10 @@ void array_grow(void **p, size_t *cap, size_t need, size_t size)
 
 	if (need <= *cap)
 		return;
-	n = *cap ? *cap * 2 : 8;
+	/* The first block holds 8 small elements, or as many large ones as fit in 512 bytes (at least one): a
+	 * run's hosts (1 KiB each) start with one, so that 100,000 one-host runs of a CSV table do not hold
+	 * 800 MiB of empty slots. Then the capacity doubles. */
+	n = *cap ? *cap * 2 : (size <= 64 ? 8 : size < 512 ? 512 / size : 1);
 	while (n < need)
 		n *= 2;
 	*p = xrealloc(*p, n * size);

@@ -1,6 +1,6 @@
 /*
  * test_strbuf_words: strbuf_add_shell_word() of core/strbuf.c, checked by running the quoted word through
- * /bin/sh (printf %s), and argv_free() on NULL, an empty and a filled vector.
+ * /bin/sh (printf %s), argv_free() on NULL, an empty and a filled vector, and array_grow()'s capacities.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -61,12 +61,43 @@ static void test_argv_free(void **state)
 	argv_free(v); /* leaks show under the sanitizer builds */
 }
 
+/* The first block of an array: 8 small elements, one large one (a run's host results); then it doubles. */
+static void test_array_grow(void **state)
+{
+	struct big { char b[1064]; } *big = NULL;
+	struct mid { char b[100]; } *mid = NULL;
+	uint64_t *small = NULL;
+	size_t cbig = 0, cmid = 0, csmall = 0;
+
+	(void)state;
+	ARRAY_GROW(small, csmall, 1);
+	assert_int_equal(csmall, 8);
+	ARRAY_GROW(mid, cmid, 1);
+	assert_int_equal(cmid, 5);
+	ARRAY_GROW(big, cbig, 1);
+	assert_int_equal(cbig, 1);
+	memset(big, 1, sizeof(*big));
+	ARRAY_GROW(big, cbig, 2);
+	assert_int_equal(cbig, 2);
+	assert_int_equal(big[0].b[1063], 1); /* kept by the reallocation */
+	ARRAY_GROW(big, cbig, 5);
+	assert_int_equal(cbig, 8);
+	ARRAY_GROW(big, cbig, 8); /* enough already: unchanged */
+	assert_int_equal(cbig, 8);
+	ARRAY_GROW(small, csmall, 100);
+	assert_int_equal(csmall, 128);
+	free(big);
+	free(mid);
+	free(small);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shell_word),
 		cmocka_unit_test(test_shell_word_text),
 		cmocka_unit_test(test_argv_free),
+		cmocka_unit_test(test_array_grow),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
