@@ -10,7 +10,8 @@
  * All files of one command are stored in ONE transaction: a bad file rolls everything back, exits 3 and leaves
  * the database as it was, and a kill leaves it as it was too (the transaction is never committed). A reader
  * thread reads, parses and prepares the files ahead of the storing thread, at most IMPORT_AHEAD at a time, so
- * memory stays flat whatever the number of files (see "Reading ahead" below).
+ * memory stays flat whatever the number of files (see "Reading ahead" below); a source of many runs (a CSV
+ * table) comes in parts (core/import.h), each stored before the next is read.
  */
 #include <getopt.h>
 #include <limits.h>
@@ -177,17 +178,21 @@ static int run_exists(struct store *st, int64_t id, struct errbuf *err)
 	return 0;
 }
 
-/* Stores one batch made ready by import_batch_finish() (inside the caller's transaction). */
-static int store_batch(struct store *st, const char *path, struct import_batch *b, int append, struct errbuf *err)
+/*
+ * Stores one batch made ready by import_batch_finish() (inside the caller's transaction). *suite_id: 0 for a
+ * batch's first part, which adds the suite of its new runs; later parts go into the same suite.
+ */
+static int store_batch(struct store *st, const char *path, struct import_batch *b, int append, int64_t *suite_id,
+		       struct errbuf *err)
 {
-	int64_t suite_id = 0;
 	size_t new_runs = 0;
 
 	for (size_t i = 0; i < b->n; i++)
 		if (!b->runs[i].target_run_id)
 			new_runs++;
-	if (new_runs && store_suite_add(st, b->suite_name ? b->suite_name : path, "import", path, (unsigned)new_runs,
-					&b->suite_labels, &suite_id, err) < 0)
+	if (new_runs && !*suite_id &&
+	    store_suite_add(st, b->suite_name ? b->suite_name : path, "import", path,
+			    b->planned ? b->planned : (unsigned)new_runs, &b->suite_labels, suite_id, err) < 0)
 		return -1;
 	for (size_t i = 0; i < b->n; i++) {
 		struct imported_run *ir = &b->runs[i];
@@ -199,7 +204,7 @@ static int store_batch(struct store *st, const char *path, struct import_batch *
 			/* a log imported again replaces its series (host, job, metric, source), unless --append */
 			if (!append && store_run_replace_series(st, run_id, &ir->res, err) < 0)
 				return -1;
-		} else if (store_run_add_json(st, suite_id, &ir->spec, ir->spec_json, ir->status, &run_id, err) < 0) {
+		} else if (store_run_add_json(st, *suite_id, &ir->spec, ir->spec_json, ir->status, &run_id, err) < 0) {
 			return -1;
 		}
 		if (store_run_write_result(st, run_id, &ir->res, err) < 0)
@@ -368,10 +373,19 @@ static int import_all(struct store *st, struct input *in, size_t nin, const stru
 	reader_start(r, in, nin, o, labels);
 	for (size_t i = 0; i < nin; i++) {
 		struct import_batch *b;
+		int64_t suite_id = 0;
 
-		if (reader_next(r, i, &b, err) < 0 || store_batch(st, in[i].path, b, o->append, err) < 0)
+		if (reader_next(r, i, &b, err) < 0)
 			goto out;
-		in[i].nruns = (unsigned)b->n;
+		for (;;) { /* a batch in parts (a big CSV table): each part stored before the next is read */
+			if (store_batch(st, in[i].path, b, o->append, &suite_id, err) < 0)
+				goto out;
+			in[i].nruns += (unsigned)b->n;
+			if (!b->next)
+				break;
+			if (import_batch_next(b, labels, err) < 0)
+				goto out;
+		}
 	}
 	ret = 0;
 out:
@@ -429,6 +443,7 @@ int cmd_import(int argc, char **argv)
 		case 'c':
 			ARRAY_GROW(in, cap, nin + 1);
 			in[nin].path = optarg;
+			in[nin].nruns = 0;
 			in[nin++].im = importer_named("csv");
 			break;
 		case 'm':

@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,9 +458,9 @@ static int apply_cell(struct imported_run *run, struct row_vals *v, const struct
 	}
 }
 
-/* One data row (n == nhdr cells) into a new run of the batch. */
-static int import_row(struct import_batch *out, char **hdr, char **cells, size_t nhdr, const struct field *fld,
-		      const char *name, int line, struct errbuf *err)
+/* One data row (n == nhdr cells) into a new run of the batch, the seq-th of its table. */
+static int import_row(struct import_batch *out, unsigned seq, char **hdr, char **cells, size_t nhdr,
+		      const struct field *fld, const char *name, int line, struct errbuf *err)
 {
 	struct imported_run *run;
 	struct row_vals v;
@@ -468,7 +469,7 @@ static int import_row(struct import_batch *out, char **hdr, char **cells, size_t
 		v.iops[d] = v.bw[d] = v.lat[d] = v.p99[d] = NAN;
 	v.cpu = v.tcpu = NAN;
 	run = import_batch_add(out);
-	run->spec.seq = (unsigned)out->n;
+	run->spec.seq = seq;
 	run->spec.repetition = 1;
 	run->spec.engine = xstrdup("import");
 	for (size_t i = 0; i < nhdr; i++) {
@@ -492,103 +493,216 @@ static void free_cells(char **cells, int n)
 		free(cells[i]);
 }
 
-int csv_import_parse(const char *text, size_t len, const char *name, const struct kvlist *map,
-		     struct import_batch *out, struct errbuf *err)
-{
-	struct csv_reader r = { text, text + len, 1 };
-	char **cells = NULL, **hdr = NULL;
-	size_t ccap = 0, hcap = 0, nhdr = 0;
-	struct field *fld = NULL;
-	int line = 0, n, ret = -1;
-	struct strbuf row_text;
-	const char *base;
+/*
+ * A table being read: the header classified, the reader after the last row read. A table read by
+ * csv_import_file() is handed over CSV_PART runs at a time (import.h "parts"), so that a table of 100,000
+ * rows does not hold 100,000 runs at once.
+ */
+#define CSV_PART 1000
 
-	strbuf_init(&row_text);
+struct csv_table {
+	struct strbuf text;      /* csv_import_file: the file's text, which the reader walks */
+	struct csv_reader r;
+	char *name;
+	char **hdr, **cells;
+	size_t nhdr, hcap, ccap;
+	struct field *fld;
+	struct strbuf row_text;
+	unsigned rows;           /* data rows read so far: the seq of the last run */
+};
+
+static void csv_table_free(void *arg)
+{
+	struct csv_table *t = arg;
+
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nhdr; i++) {
+		free(t->hdr[i]);
+		if (t->fld)
+			free(t->fld[i].label);
+	}
+	free(t->hdr);
+	free(t->cells);
+	free(t->fld);
+	free(t->name);
+	strbuf_release(&t->row_text);
+	strbuf_release(&t->text);
+	free(t);
+}
+
+/*
+ * Reads the header of text (which must outlive t), classifies its columns (map: --map, only needed here) and
+ * names out's suite. Returns t, or NULL with err set on a bad header (t freed).
+ */
+static struct csv_table *csv_table_open(struct csv_table *t, const char *text, size_t len, const struct kvlist *map,
+					struct import_batch *out, struct errbuf *err)
+{
+	const char *base;
+	int line = 0, n;
+
+	t->r.p = text;
+	t->r.end = text + len;
+	t->r.line = 1;
 	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
-		r.p += 3;
-	n = csv_record(&r, &hdr, &hcap, &line, err, name);
+		t->r.p += 3;
+	n = csv_record(&t->r, &t->hdr, &t->hcap, &line, err, t->name);
 	if (n < 0)
-		goto out;
-	nhdr = (size_t)n;
-	if (n == 0 || (n == 1 && !*trim(hdr[0]))) {
-		err_set(err, ERR_INPUT, "%s: empty file, a header row is needed (see docs/csv-format.md)", name);
-		goto out;
+		goto fail;
+	t->nhdr = (size_t)n;
+	if (n == 0 || (n == 1 && !*trim(t->hdr[0]))) {
+		err_set(err, ERR_INPUT, "%s: empty file, a header row is needed (see docs/csv-format.md)", t->name);
+		goto fail;
 	}
 	if (memchr(text, '\0', len)) {
-		err_set(err, ERR_INPUT, "%s: binary data, not CSV", name);
-		goto out;
+		err_set(err, ERR_INPUT, "%s: binary data, not CSV", t->name);
+		goto fail;
 	}
-	fld = xcalloc(nhdr, sizeof(*fld));
-	if (classify_header(hdr, nhdr, map, name, line, fld, err) < 0)
-		goto out;
-	base = strrchr(name, '/');
+	t->fld = xcalloc(t->nhdr, sizeof(*t->fld));
+	if (classify_header(t->hdr, t->nhdr, map, t->name, line, t->fld, err) < 0)
+		goto fail;
+	base = strrchr(t->name, '/');
 	free(out->suite_name);
-	out->suite_name = xstrdup(base ? base + 1 : name);
+	out->suite_name = xstrdup(base ? base + 1 : t->name);
+	return t;
+fail:
+	csv_table_free(t);
+	return NULL;
+}
 
-	for (;;) {
-		const char *start = r.p;
-		int blank = 1, rc;
+static struct csv_table *csv_table_new(const char *name)
+{
+	struct csv_table *t = xcalloc(1, sizeof(*t));
 
-		n = csv_record(&r, &cells, &ccap, &line, err, name);
-		if (n <= 0) {
-			if (n < 0)
-				goto out;
-			break;
-		}
+	strbuf_init(&t->text);
+	strbuf_init(&t->row_text);
+	t->name = xstrdup(name);
+	return t;
+}
+
+/* Counts the data rows (records not blank) from r to the end of the text: 0, or -1 at a bad record (which the
+ * rows' own reading reports where it is). */
+static int count_rows(struct csv_reader r, unsigned *rows)
+{
+	char **cells = NULL;
+	size_t cap = 0;
+	struct errbuf e;
+	int line, n;
+
+	errbuf_init(&e);
+	*rows = 0;
+	while ((n = csv_record(&r, &cells, &cap, &line, &e, "")) > 0) {
+		int blank = 1;
+
 		for (int i = 0; i < n; i++)
 			if (*trim(cells[i]))
 				blank = 0;
-		if (!blank && (size_t)n != nhdr) {
-			err_set(err, ERR_INPUT, "%s:%d: %d fields, the header has %zu", name, line, n, nhdr);
-			free_cells(cells, n);
-			goto out;
-		}
-		rc = blank ? 0 : import_row(out, hdr, cells, nhdr, fld, name, line, err);
 		free_cells(cells, n);
+		*rows += !blank;
+	}
+	free(cells);
+	return n;
+}
+
+/*
+ * Appends up to `max` runs, one per data row, to out. Returns 1 when the text goes on after them, 0 at its
+ * end (err set when the table had no data row at all), -1 with err set on a bad row.
+ */
+static int csv_table_rows(struct csv_table *t, struct import_batch *out, size_t max, struct errbuf *err)
+{
+	for (size_t got = 0; got < max;) {
+		const char *start = t->r.p;
+		int blank = 1, rc, line = 0;
+		int n = csv_record(&t->r, &t->cells, &t->ccap, &line, err, t->name);
+
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		for (int i = 0; i < n; i++)
+			if (*trim(t->cells[i]))
+				blank = 0;
+		if (!blank && (size_t)n != t->nhdr) {
+			err_set(err, ERR_INPUT, "%s:%d: %d fields, the header has %zu", t->name, line, n, t->nhdr);
+			free_cells(t->cells, n);
+			return -1;
+		}
+		rc = blank ? 0 : import_row(out, t->rows + 1, t->hdr, t->cells, t->nhdr, t->fld, t->name, line, err);
+		free_cells(t->cells, n);
 		if (rc < 0)
-			goto out;
+			return -1;
 		if (blank)
 			continue;
+		t->rows++;
+		got++;
 		/* The source row, description columns included, stays with the run. */
-		strbuf_reset(&row_text);
-		for (size_t i = 0; i < nhdr; i++)
-			strbuf_addf(&row_text, "%s%s", i ? "," : "", hdr[i]);
-		strbuf_addc(&row_text, '\n');
-		strbuf_add(&row_text, start, (size_t)(r.p - start));
-		run_result_add_artifact(&out->runs[out->n - 1].res, "csv-row", row_text.buf, row_text.len);
+		strbuf_reset(&t->row_text);
+		for (size_t i = 0; i < t->nhdr; i++)
+			strbuf_addf(&t->row_text, "%s%s", i ? "," : "", t->hdr[i]);
+		strbuf_addc(&t->row_text, '\n');
+		strbuf_add(&t->row_text, start, (size_t)(t->r.p - start));
+		run_result_add_artifact(&out->runs[out->n - 1].res, "csv-row", t->row_text.buf, t->row_text.len);
 	}
-	if (!out->n) {
-		err_set(err, ERR_INPUT, "%s: no data rows after the header", name);
-		goto out;
+	if (t->r.p < t->r.end)
+		return 1;
+	if (!t->rows)
+		return err_set(err, ERR_INPUT, "%s: no data rows after the header", t->name);
+	return 0;
+}
+
+int csv_import_parse(const char *text, size_t len, const char *name, const struct kvlist *map,
+		     struct import_batch *out, struct errbuf *err)
+{
+	struct csv_table *t = csv_table_open(csv_table_new(name), text, len, map, out, err);
+	int rc;
+
+	if (!t)
+		return -1;
+	rc = csv_table_rows(t, out, SIZE_MAX, err);
+	csv_table_free(t);
+	return rc < 0 ? -1 : 0;
+}
+
+/* import_batch.next of a table read in parts: its next CSV_PART runs; the last part ends the parts. */
+static int csv_table_next(struct import_batch *b, struct errbuf *err)
+{
+	int rc = csv_table_rows(b->part, b, CSV_PART, err);
+
+	if (rc <= 0) {
+		csv_table_free(b->part);
+		b->part = NULL;
+		b->next = NULL;
+		b->part_free = NULL;
 	}
-	ret = 0;
-out:
-	for (size_t i = 0; i < nhdr; i++) {
-		free(hdr[i]);
-		if (fld)
-			free(fld[i].label);
-	}
-	free(hdr);
-	free(cells);
-	free(fld);
-	strbuf_release(&row_text);
-	return ret;
+	return rc < 0 ? -1 : 0;
 }
 
 int csv_import_file(const char *path, const struct kvlist *map, struct import_batch *out, struct errbuf *err)
 {
-	struct strbuf sb;
-	int ret;
+	struct csv_table *t;
+	int rc;
 
 	if (import_check_path(path, 0, err) < 0)
 		return -1;
-	strbuf_init(&sb);
-	if (strbuf_read_file(&sb, path) < 0) {
+	t = csv_table_new(path);
+	if (strbuf_read_file(&t->text, path) < 0) {
 		int e = errno;
-		strbuf_release(&sb);
+		csv_table_free(t);
 		return err_set(err, ERR_INPUT, "%s: cannot read: %s", path, strerror(e == EISDIR ? EISDIR : e));
 	}
-	ret = csv_import_parse(sb.buf, sb.len, path, map, out, err);
-	strbuf_release(&sb);
-	return ret;
+	if (!csv_table_open(t, t->text.buf, t->text.len, map, out, err))
+		return -1;
+	rc = csv_table_rows(t, out, CSV_PART, err);
+	if (rc == 1) { /* more rows: the caller stores this part, then asks for the next (import_batch_next) */
+		unsigned rest;
+
+		if (count_rows(t->r, &rest) == 0)
+			out->planned = t->rows + rest;
+		out->part = t;
+		out->next = csv_table_next;
+		out->part_free = csv_table_free;
+		return 0;
+	}
+	csv_table_free(t);
+	return rc < 0 ? -1 : 0;
 }

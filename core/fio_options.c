@@ -66,7 +66,7 @@ unsigned fio_opt_kb_base(const struct kvlist *opts)
 static uint64_t size_mult(const char *sfx, unsigned kb_base, int *known, int *percent)
 {
 	static const char units[] = "kmgtp";
-	char c[8];
+	char c[8] = { 0 }; /* zeroed: the compiler may compare c[1] and c[2] in one load (valgrind saw it read) */
 	size_t n = 0;
 	uint64_t mult = kb_base, ret = 1;
 	int pow = 0;

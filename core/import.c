@@ -17,6 +17,8 @@ void import_batch_release(struct import_batch *b)
 	if (!b)
 		return;
 	ARRAY_RELEASE(b->runs, b->n, imported_run_release);
+	if (b->part_free)
+		b->part_free(b->part);
 	free(b->suite_name);
 	kvlist_release(&b->suite_labels);
 	import_batch_init(b);
@@ -88,4 +90,14 @@ void import_batch_finish(struct import_batch *b, const struct kvlist *labels)
 		free(ir->spec_json);
 		ir->spec_json = run_spec_to_json(&ir->spec);
 	}
+}
+
+int import_batch_next(struct import_batch *b, const struct kvlist *labels, struct errbuf *err)
+{
+	while (b->n > 0)
+		imported_run_release(&b->runs[--b->n]); /* the array is kept for the next part */
+	if (b->next(b, err) < 0)
+		return -1;
+	import_batch_finish(b, labels);
+	return 0;
 }

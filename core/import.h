@@ -19,11 +19,22 @@ struct imported_run {
 	char *spec_json;         /* the spec as run_spec_to_json() writes it (import_batch_finish), or NULL */
 };
 
+/*
+ * Parts: a source of many runs (a CSV table of 100,000 rows) may hand them over a part at a time, so that
+ * memory stays flat. The importer returns the first part with `next` set; the caller stores it, then calls
+ * import_batch_next(), which drops the stored runs and reads the next part into the same batch (same suite
+ * name and labels, seq numbers going on), until `next` is NULL. A bad row in a later part fails that call:
+ * the caller, whose transaction holds the earlier parts, rolls it all back.
+ */
 struct import_batch {
 	char *suite_name;        /* e.g. the file name */
 	struct kvlist suite_labels;
 	struct imported_run *runs;
 	size_t n, cap;
+	unsigned planned;        /* runs of the whole source when it comes in parts (its suite's planned_runs) */
+	void *part;              /* the importer's state between parts */
+	int (*next)(struct import_batch *b, struct errbuf *err); /* reads the next part into b->runs */
+	void (*part_free)(void *part);
 };
 
 void import_batch_init(struct import_batch *b);
@@ -38,6 +49,12 @@ struct imported_run *import_batch_add(struct import_batch *b);
  * (target_run_id) are left as they are.
  */
 void import_batch_finish(struct import_batch *b, const struct kvlist *labels);
+
+/*
+ * The next part of a batch that comes in parts (b->next set): the runs stored so far are released, the next
+ * part read and made ready (import_batch_finish with the same labels). 0, or -1 with err set (ERR_INPUT).
+ */
+int import_batch_next(struct import_batch *b, const struct kvlist *labels, struct errbuf *err);
 
 /*
  * Whether `path` may be read as an import source without blocking: 0 for a regular file (and, with
