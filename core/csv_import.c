@@ -580,6 +580,15 @@ static struct csv_table *csv_table_new(const char *name)
 	return t;
 }
 
+/* Whether a record is blank: every field empty or white space (a skipped row). */
+static int record_blank(char **cells, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (*trim(cells[i]))
+			return 0;
+	return 1;
+}
+
 /* Counts the data rows (records not blank) from r to the end of the text: 0, or -1 at a bad record (which the
  * rows' own reading reports where it is). */
 static int count_rows(struct csv_reader r, unsigned *rows)
@@ -592,13 +601,8 @@ static int count_rows(struct csv_reader r, unsigned *rows)
 	errbuf_init(&e);
 	*rows = 0;
 	while ((n = csv_record(&r, &cells, &cap, &line, &e, "")) > 0) {
-		int blank = 1;
-
-		for (int i = 0; i < n; i++)
-			if (*trim(cells[i]))
-				blank = 0;
+		*rows += !record_blank(cells, n);
 		free_cells(cells, n);
-		*rows += !blank;
 	}
 	free(cells);
 	return n;
@@ -612,27 +616,26 @@ static int csv_table_rows(struct csv_table *t, struct import_batch *out, size_t 
 {
 	for (size_t got = 0; got < max;) {
 		const char *start = t->r.p;
-		int blank = 1, rc, line = 0;
+		int rc, line = 0;
 		int n = csv_record(&t->r, &t->cells, &t->ccap, &line, err, t->name);
 
 		if (n < 0)
 			return -1;
 		if (n == 0)
 			break;
-		for (int i = 0; i < n; i++)
-			if (*trim(t->cells[i]))
-				blank = 0;
-		if (!blank && (size_t)n != t->nhdr) {
+		if (record_blank(t->cells, n)) {
+			free_cells(t->cells, n);
+			continue;
+		}
+		if ((size_t)n != t->nhdr) {
 			err_set(err, ERR_INPUT, "%s:%d: %d fields, the header has %zu", t->name, line, n, t->nhdr);
 			free_cells(t->cells, n);
 			return -1;
 		}
-		rc = blank ? 0 : import_row(out, t->rows + 1, t->hdr, t->cells, t->nhdr, t->fld, t->name, line, err);
+		rc = import_row(out, t->rows + 1, t->hdr, t->cells, t->nhdr, t->fld, t->name, line, err);
 		free_cells(t->cells, n);
 		if (rc < 0)
 			return -1;
-		if (blank)
-			continue;
 		t->rows++;
 		got++;
 		/* The source row, description columns included, stays with the run. */
