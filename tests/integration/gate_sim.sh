@@ -2,7 +2,8 @@
 # gate_sim: the CI gate on real fio with the sim ioengine, whose true behaviour is known (acceptance 2 of the
 # gate issue, known-answer form).
 #
-# A: a modelled device with 500 us lognormal service time (CV 0.3), 4k random reads at iodepth 4 on one unit.
+# A: a modelled device with 500 us lognormal service time (CV 0.3), 4k random reads at iodepth 32 on one unit
+# (16 ms of queued work keep the device busy through the machine's short holds: tests/lib/sim.sh, sim_rr_job).
 # B: the same with 700 us (a device 40% slower: IOPS about x0.71, latency about x1.4). A2: A again.
 # Ten blocks, each running the three once in rotating order (A B A2, A2 B A, ...) so that drift of the shared
 # machine falls on all three alike; --paired pairs the k-th run of one side with the k-th of the other (same
@@ -24,8 +25,8 @@ sim_rr_job b.fio 1 0.3 700us
 # less measures less by that share in one pair of ten: the A -> B ratio bounds are 10 points wide around the
 # model's 0.714, and an A -> A2 REGRESSION or IMPROVEMENT at 99% needs all ten pairs to differ the same way.
 # Over 5% a pair becomes an outlier (GATE_OUTLIER_MADS and the 5% threshold), so those blocks are run again.
-# With 2% here, two fresh-clone CI runs of 2026-12-05 each re-ran 7 blocks (runs starved 2.0-7.7%, 12 of the 14
-# at 5% or less), then skipped the test.
+# With 2% here and iodepth 4, two fresh-clone CI runs of 2026-12-05 each re-ran 7 blocks (runs starved 2.0-7.7%,
+# 12 of the 14 at 5% or less), then skipped the test; at iodepth 32 a block is rarely run again at all.
 SIM_HELD_PCT=${SIM_HELD_PCT:-5} sim_blocks "$db" 10 "A:a.fio B:b.fio A2:a.fio" "A2:a.fio B:b.fio A:a.fio"
 
 sim_gate b.out --confidence 99 --paired --baseline cfg=A --candidate cfg=B --allow-diff sim_lat --json b.json
