@@ -20,14 +20,7 @@ sim_gate_begin gate_sim
 
 sim_rr_job a.fio 1 0.3 500us
 sim_rr_job b.fio 1 0.3 700us
-# A block is run again when the machine starved one of its runs for more than 5% of it (sim_blocks; the default
-# of 2% is gate_sim_verdicts' need, whose 4 pairs and t interval one slow run can move). Here a run starved for
-# less measures less by that share in one pair of ten: the A -> B ratio bounds are 10 points wide around the
-# model's 0.714, and an A -> A2 REGRESSION or IMPROVEMENT at 99% needs all ten pairs to differ the same way.
-# Over 5% a pair becomes an outlier (GATE_OUTLIER_MADS and the 5% threshold), so those blocks are run again.
-# With 2% here and iodepth 4, two fresh-clone CI runs of 2026-12-05 each re-ran 7 blocks (runs starved 2.0-7.7%,
-# 12 of the 14 at 5% or less), then skipped the test; at iodepth 32 a block is rarely run again at all.
-SIM_HELD_PCT=${SIM_HELD_PCT:-5} sim_blocks "$db" 10 "A:a.fio B:b.fio A2:a.fio" "A2:a.fio B:b.fio A:a.fio"
+sim_blocks "$db" 10 "A:a.fio B:b.fio A2:a.fio" "A2:a.fio B:b.fio A:a.fio"
 
 sim_gate b.out --confidence 99 --paired --baseline cfg=A --candidate cfg=B --allow-diff sim_lat --json b.json
 [ $rc -eq 1 ] || fail "A -> B (device 40% slower): expected exit 1, got $rc"

@@ -72,10 +72,9 @@ JOB
 # machine held back so long that the modelled device sat idle (starved) for more than SIM_HELD_PCT (default 2) %
 # of it (sides capped by fio's rate options are not counted: their device idles by design and fio's rate sleeps
 # count as starved time, while their IOPS are the cap's): such a run measures about that much less for the
-# machine's sake; at 5% its pair becomes an outlier for
-# the gate (GATE_OUTLIER_MADS and the threshold) and the verdict the machine's. Its block is deleted (bench db rm)
-# and run again, at most N/2+2 times in all; after that the test exits 77 (ctest: skipped), saying the machine
-# was too busy to judge.
+# machine's sake; at 5% its pair becomes an outlier for the gate (GATE_OUTLIER_MADS and the threshold) and the
+# verdict the machine's. Its block is deleted (bench db rm) and run again, at most N/2+2 times in all; after that
+# the test exits 77 (ctest: skipped), saying the machine was too busy to judge.
 sim_blocks() {
 	local db=$1 n=$2 odd=$3 even=$4 block=1 order side first=${3%% *} again=$(($2 / 2 + 2)) last why account
 	local stats=$PWD/block.stats
