@@ -6,11 +6,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +26,81 @@ long long mono_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/*
+ * The lifeline: a pipe whose write end only this process holds (close-on-exec, so no program it starts keeps
+ * it). Its read end reaches EOF when this process is gone, however it went (kill -9 included).
+ */
+static pthread_mutex_t lifeline_lock = PTHREAD_MUTEX_INITIALIZER;
+static int lifeline[2] = { -1, -1 };
+static pid_t lifeline_owner;
+
+/* The lifeline's read end, -1 when no pipe could be made (the child then has PR_SET_PDEATHSIG alone). */
+static int lifeline_read_end(void)
+{
+	int fd;
+
+	pthread_mutex_lock(&lifeline_lock);
+	if (lifeline_owner != getpid()) {
+		/* first use, or a forked copy of the process that made it: a lifeline of our own */
+		if (pipe2(lifeline, O_CLOEXEC) == 0)
+			lifeline_owner = getpid();
+		else
+			lifeline[0] = lifeline[1] = -1;
+	}
+	fd = lifeline[0];
+	pthread_mutex_unlock(&lifeline_lock);
+	return fd;
+}
+
+/*
+ * The guard of a child's process group (forked by the child before its exec, so the child's own child, in its
+ * group). PR_SET_PDEATHSIG alone does not stop every program: after kill -9 of bench, fio 3.33 was seen stuck
+ * for good inside its own SIGTERM handler (SIGTERM blocked, waiting on a futex). The guard waits for either
+ * end: the program's (a pidfd), then it just exits; or bench's (the lifeline's EOF), then it sends SIGTERM to
+ * the group (fio's clean stop, which also tells fio servers to stop their jobs), and SIGKILL to whatever is
+ * left, itself included, as soon as the program has ended or 2 s later. It touches the group only when bench
+ * is gone: a daemon the program forks may still be in the group when the program exits (fio --daemonize).
+ * Only async-signal-safe calls: bench may have other threads when it forks.
+ */
+static _Noreturn void guard_main(int life_rd, pid_t group)
+{
+	struct pollfd pfd[2];
+	int pidfd, n;
+
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	pidfd = (int)syscall(SYS_pidfd_open, group, 0);
+	if (pidfd < 0)
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* a kernel before 5.3: the guard dies with the program */
+	if (getppid() != group)
+		_exit(0); /* the program has already ended */
+	prctl(PR_SET_NAME, "bench-guard");
+	/* nothing of bench's but the lifeline: no copy of a socket, database or pipe stays open here */
+	if (dup2(life_rd, 0) < 0 || (pidfd >= 0 && dup2(pidfd, 1) < 0))
+		_exit(0);
+	close_range(pidfd >= 0 ? 2 : 1, ~0U, 0);
+	pfd[0].fd = 0;
+	pfd[1].fd = pidfd >= 0 ? 1 : -1;
+	pfd[0].events = pfd[1].events = POLLIN;
+	do {
+		n = poll(pfd, 2, -1);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0 || !pfd[0].revents)
+		_exit(0); /* the program ended, bench is still there */
+	kill(-group, SIGTERM);
+	if (pidfd >= 0) {
+		do {
+			n = poll(&pfd[1], 1, 2000);
+		} while (n < 0 && errno == EINTR);
+	} else {
+		struct timespec grace = { 2, 0 };
+		while (nanosleep(&grace, &grace) < 0 && errno == EINTR)
+			;
+	}
+	kill(-group, SIGKILL);
+	_exit(0);
+}
+
 static int open_out(const char *path)
 {
 	return open(path ? path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -31,8 +109,8 @@ static int open_out(const char *path)
 int proc_start(struct proc *p, char *const argv[], const char *cwd, const char *out_path, const char *err_path,
 	       struct errbuf *err)
 {
-	int pipefd[2], ofd, efd, e = 0;
-	pid_t pid;
+	int pipefd[2], life, ofd, efd, e = 0;
+	pid_t pid, parent = getpid();
 	ssize_t n;
 
 	memset(p, 0, sizeof(*p));
@@ -52,6 +130,7 @@ int proc_start(struct proc *p, char *const argv[], const char *cwd, const char *
 		close(efd);
 		return err_set(err, ERR_HOST, "pipe: %s", strerror(errno));
 	}
+	life = lifeline_read_end();
 	pid = fork();
 	if (pid < 0) {
 		close(ofd);
@@ -62,9 +141,15 @@ int proc_start(struct proc *p, char *const argv[], const char *cwd, const char *
 	}
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_RDONLY);
+		pid_t pid_of_child = getpid();
+
 		setpgid(0, 0);
-		/* A child must not outlive bench, even after kill -9 of bench. */
+		/* A child must not outlive bench, even after kill -9 of bench: the signal, and the guard behind it. */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(127); /* bench is already gone */
+		if (life >= 0 && fork() == 0)
+			guard_main(life, pid_of_child);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);

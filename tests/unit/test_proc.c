@@ -1,0 +1,263 @@
+/*
+ * Unit tests of core/proc.c around the end of the process that started a program: a child's process group
+ * must not outlive bench after kill -9 of bench, even when the program ignores SIGTERM (as fio 3.33 can
+ * when it is stuck in its own SIGTERM handler); the guard that makes sure of it holds none of bench's files
+ * and ends with the program. The "bench" here is a forked copy of this test that is killed with SIGKILL.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/proc.h"
+#include "core/strbuf.h"
+#include "testutil.h"
+
+/* Processes of process group PGID that are not zombies, from /proc/<pid>/stat. */
+static int live_in_group(pid_t pgid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		char path[300], buf[1024], state;
+		const char *rp;
+		long ppid, pgrp;
+		FILE *f;
+		size_t len;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue; /* ended meanwhile */
+		len = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[len] = 0;
+		rp = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+		if (rp && sscanf(rp + 1, " %c %ld %ld", &state, &ppid, &pgrp) == 3 && pgrp == pgid && state != 'Z')
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Milliseconds until group PGID has no live process, or -1 if it still has one after LIMIT_MS. */
+static long long ms_until_gone(pid_t pgid, int limit_ms)
+{
+	long long t0 = mono_ms();
+
+	while (live_in_group(pgid) > 0) {
+		if (mono_ms() - t0 > limit_ms)
+			return -1;
+		usleep(20 * 1000);
+	}
+	return mono_ms() - t0;
+}
+
+/* The stand-in and program of the running test, killed by its teardown if a failed assertion left them. */
+static pid_t standin, program;
+
+static int kill_leftovers(void **state)
+{
+	(void)state;
+	if (standin > 0) {
+		kill(standin, SIGKILL);
+		waitpid(standin, NULL, 0);
+	}
+	if (program > 0)
+		kill(-program, SIGKILL);
+	standin = program = 0;
+	return 0;
+}
+
+/*
+ * Forks a stand-in for bench that starts ARGV with proc_start and then waits for its end; *child gets the
+ * program's pid (its process group). Returns the stand-in's pid.
+ */
+static pid_t start_in_standin(char *const argv[], pid_t *child)
+{
+	int fds[2];
+	pid_t h;
+	ssize_t n;
+
+	assert_int_equal(pipe(fds), 0);
+	h = fork();
+	assert_true(h >= 0);
+	if (h == 0) {
+		struct errbuf err = { 0 };
+		struct proc p;
+		pid_t pid = -1;
+
+		close(fds[0]);
+		if (proc_start(&p, argv, NULL, NULL, NULL, &err) == 0)
+			pid = p.pid;
+		n = write(fds[1], &pid, sizeof(pid));
+		(void)n;
+		close(fds[1]);
+		pause();
+		_exit(0);
+	}
+	close(fds[1]);
+	n = read(fds[0], child, sizeof(*child));
+	close(fds[0]);
+	standin = h;
+	assert_int_equal(n, sizeof(*child));
+	assert_true(*child > 0);
+	program = *child;
+	return h;
+}
+
+static void kill9_and_reap(pid_t h)
+{
+	int st;
+
+	assert_int_equal(kill(h, SIGKILL), 0);
+	assert_int_equal(waitpid(h, &st, 0), h);
+	standin = 0;
+	assert_true(WIFSIGNALED(st));
+}
+
+/*
+ * Runs SCRIPT (sh -c; "%s" in it is a file it must create once it has set itself up) in a stand-in, checks
+ * that its group then has LIVE processes (its guard included), kills the stand-in with -9 and returns the
+ * milliseconds until the group is gone (-1: still there after 8 s).
+ */
+static long long gone_after_kill9(const char *script_fmt, int live, const char *what)
+{
+	char *ready = xasprintf("%s/ready", tu_dir);
+	char *script = xasprintf(script_fmt, ready);
+	char *argv[] = { "sh", "-c", script, NULL };
+	struct stat st;
+	long long gone;
+	pid_t child, h;
+	int i;
+
+	unlink(ready);
+	h = start_in_standin(argv, &child);
+	for (i = 0; i < 500 && stat(ready, &st) < 0; i++)
+		usleep(10 * 1000);
+	assert_int_equal(stat(ready, &st), 0);
+	usleep(100 * 1000); /* the exec of sleep after the file */
+	assert_int_equal(live_in_group(child), live);
+	kill9_and_reap(h);
+	gone = ms_until_gone(child, 8000);
+	print_message("%s: gone %lld ms after kill -9 of its bench\n", what, gone);
+	unlink(ready);
+	free(script);
+	free(ready);
+	return gone;
+}
+
+/* A program that ignores SIGTERM: killed 2 s after its bench is killed with -9 (before: it ran on). */
+static void sigterm_ignored_is_killed(void **state)
+{
+	long long gone = gone_after_kill9("trap '' TERM; : > %s; exec sleep 60", 2, "a program ignoring SIGTERM");
+
+	(void)state;
+	/* SIGTERM first (ignored), SIGKILL after the 2 s grace */
+	assert_true(gone >= 1500);
+}
+
+/* A program that honours SIGTERM ends at once when its bench is killed with -9. */
+static void sigterm_honoured_ends_at_once(void **state)
+{
+	long long gone = gone_after_kill9(": > %s; exec sleep 60", 2, "sleep");
+
+	(void)state;
+	assert_true(gone >= 0 && gone < 1500);
+}
+
+/*
+ * A program that ends on SIGTERM but leaves a process of its group that ignores it (a fio job process stuck in
+ * its handler): that process is killed as soon as the program has ended, not left running.
+ */
+static void straggler_is_killed_when_the_program_ends(void **state)
+{
+	/* sh, the sleep that ignores SIGTERM, the guard */
+	long long gone = gone_after_kill9("(trap '' TERM; : > %s; exec sleep 60) & wait", 3,
+					  "a program leaving a straggler that ignores SIGTERM");
+
+	(void)state;
+	assert_true(gone >= 0 && gone < 1500);
+}
+
+/* The guard ends with the program, whether it ended by itself or was stopped. */
+static void guard_ends_with_the_program(void **state)
+{
+	char *short_argv[] = { "sleep", "0.2", NULL };
+	char *long_argv[] = { "sleep", "60", NULL };
+	struct errbuf err = { 0 };
+	struct proc p;
+
+	(void)state;
+	assert_int_equal(proc_start(&p, short_argv, NULL, NULL, NULL, &err), 0);
+	program = p.pid;
+	usleep(100 * 1000);
+	assert_int_equal(live_in_group(p.pid), 2);
+	assert_int_equal(proc_wait(&p, 5000), 1);
+	assert_int_equal(proc_exit_code(&p), 0);
+	assert_true(ms_until_gone(p.pid, 2000) >= 0);
+
+	assert_int_equal(proc_start(&p, long_argv, NULL, NULL, NULL, &err), 0);
+	program = p.pid;
+	usleep(100 * 1000);
+	proc_stop(&p, 1000);
+	assert_true(ms_until_gone(p.pid, 2000) >= 0);
+}
+
+/*
+ * The guard holds none of bench's files: a pipe bench has open when it starts a program reaches EOF as soon
+ * as bench closes its write end (a socket would close likewise), while the program still runs.
+ */
+static void guard_holds_no_file_of_bench(void **state)
+{
+	char *argv[] = { "sleep", "60", NULL };
+	struct errbuf err = { 0 };
+	struct pollfd pfd;
+	struct proc p;
+	int fds[2];
+	char c;
+
+	(void)state;
+	assert_int_equal(pipe2(fds, O_CLOEXEC), 0);
+	assert_int_equal(proc_start(&p, argv, NULL, NULL, NULL, &err), 0);
+	program = p.pid;
+	usleep(100 * 1000);
+	assert_int_equal(live_in_group(p.pid), 2);
+	close(fds[1]);
+	pfd.fd = fds[0];
+	pfd.events = POLLIN;
+	assert_int_equal(poll(&pfd, 1, 2000), 1);
+	assert_int_equal(read(fds[0], &c, 1), 0);
+	close(fds[0]);
+	proc_stop(&p, 1000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(sigterm_ignored_is_killed, kill_leftovers),
+		cmocka_unit_test_teardown(sigterm_honoured_ends_at_once, kill_leftovers),
+		cmocka_unit_test_teardown(straggler_is_killed_when_the_program_ends, kill_leftovers),
+		cmocka_unit_test_teardown(guard_ends_with_the_program, kill_leftovers),
+		cmocka_unit_test_teardown(guard_holds_no_file_of_bench, kill_leftovers),
+	};
+
+	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
+}
