@@ -128,7 +128,10 @@ if rate:
     c50 = next(p for p in rate["points"] if p["workload"] == "c50")
     target = round(8 / (TN + S) * 1000 / 2)
     print(f"rate curve point at 50 %: {c50['iops']:.1f} IOPS, rate_iops {target}")
-    bad += abs(c50["iops"] / target - 1) > 0.05
+    # a capped run never goes over its cap (by more than rounding); under it, it may lose what any measured
+    # figure here may (TOL): on this VM c50 ran 2-3 % under its rate when idle, 6 % under once in CI
+    off = c50["iops"] / target - 1
+    bad += off > 0.05 or off < -TOL
     bad += rate["max_iops_at_p99"][0]["ratio"] is not None  # no iser rate curve: no ratio
 r = curves[NV]["max_iops_at_p99"][0]["ratio"]
 model_ratio = want_iops[NV][0] / want_iops["transport=iser"][0]

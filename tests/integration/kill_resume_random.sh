@@ -12,19 +12,7 @@ write_lines suite.fio '[global]' ioengine=null rw=randread bs=4k size=8m runtime
   '[j1]' '[j2]' '[j3]' '[j4]' '[j5]' '[j6]' '[j7]' '[j8]'
 "$BENCH" plan suite.fio --each-job --target t.dat >/dev/null 2>&1 && each=--each-job || each=
 planned=8
-fio_left() { pgrep -f "fio --output-format=json\+ --output=${TMPDIR}/bench-$(id -u)/run-" | wc -l; }
 late=0 # kills after which fio was still there 1 s later (a fio that did not end on SIGTERM)
-fio_gone() { # within 3 s
-	local i
-	for i in $(seq 30); do
-		if [ "$(fio_left)" = 0 ]; then
-			[ "$i" -gt 10 ] && late=$((late + 1))
-			return 0
-		fi
-		sleep 0.1
-	done
-	return 1
-}
 
 RANDOM=20261201 # seeded: the same 20 moments every time
 prev_done=0
@@ -51,7 +39,11 @@ while [ "$kills" -lt 20 ]; do
 	prev_done=$d
 	dup=$(q k.db "SELECT count(*) FROM (SELECT seq, repetition FROM run GROUP BY 1, 2 HAVING count(*) > 1)")
 	[ "$dup" = 0 ] || fail "kill $kills: $dup (seq, repetition) pairs have two rows"
-	fio_gone || fail "kill $kills: $(fio_left) fio processes still there after 3 s"
+	if fio_gone; then
+		[ "$fio_waited" -gt 10 ] && late=$((late + 1))
+	else
+		fail "kill $kills: $(fio_left) fio processes still there after 3 s"
+	fi
 done
 ok "$kills kill -9 moments survived (done runs after the last one: $prev_done of $planned; fio still there 1 s after $late of them, ended by bench's guard)"
 [ "$kills" -ge 10 ] || fail "only $kills kills landed before the suite finished (the harness needs slower runs)"

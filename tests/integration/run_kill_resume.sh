@@ -33,8 +33,8 @@ sleep 0.5
 expect_eq "integrity_check after kill -9" "$(q k.db 'PRAGMA integrity_check')" ok
 expect_eq "interrupted run is not done" "$(q k.db "SELECT status FROM run WHERE seq = 2")" running
 expect_eq "first run done before the kill" "$(q k.db "SELECT status FROM run WHERE seq = 1")" done
-left=$(pgrep -f "fio --output-format=json\+ --output=${TMPDIR:-/tmp}/bench-$(id -u)/run-" | wc -l)
-expect_eq "fio processes left after kill -9 of bench" "$left" 0
+fio_gone
+expect_eq "fio processes left 3 s after kill -9 of bench" "$(fio_left)" 0
 
 "$BENCH" run suite.fio --target t.dat --db k.db --resume -q
 expect_eq "resume exit code" "$?" 0
@@ -55,6 +55,5 @@ wait $pid
 expect_eq "exit code after SIGINT" "$?" 130
 expect_eq "interrupted run is aborted" "$(q i.db "SELECT status FROM run ORDER BY id DESC LIMIT 1")" aborted
 expect_eq "no further runs after SIGINT" "$(q i.db "SELECT count(*) FROM run")" 1
-left=$(pgrep -f "fio --output-format=json\+ --output=${TMPDIR:-/tmp}/bench-$(id -u)/run-" | wc -l)
-expect_eq "fio processes left after SIGINT" "$left" 0
+expect_eq "fio processes left after SIGINT" "$(fio_left)" 0
 finish

@@ -50,3 +50,14 @@ wait_one() { # wait_one DB SQL [TENTHS]: waits (up to TENTHS tenths of a second,
   done
   return 1
 }
+# fio processes of bench runs with their work directories under $TMPDIR (a test that sets TMPDIR=$T counts
+# only its own)
+fio_left() { pgrep -f "fio --output-format=json\+ --output=${TMPDIR:-/tmp}/bench-$(id -u)/run-" | wc -l; }
+fio_gone() { # fio_gone: waits up to 3 s for fio_left to be 0 (after kill -9 of bench, its guard sends SIGKILL
+  # within 2 s: docs/safety.md "Programs bench starts"); fio_waited holds the tenths of a second it waited
+  for ((fio_waited = 0; fio_waited < 30; fio_waited++)); do
+    [ "$(fio_left)" = 0 ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
