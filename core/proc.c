@@ -4,6 +4,7 @@
 #include "core/proc.h"
 #include "core/strbuf.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -53,50 +54,142 @@ static int lifeline_read_end(void)
 }
 
 /*
- * The guard of a child's process group (forked by the child before its exec, so the child's own child, in its
- * group). PR_SET_PDEATHSIG alone does not stop every program: after kill -9 of bench, fio 3.33 was seen stuck
- * for good inside its own SIGTERM handler (SIGTERM blocked, waiting on a futex). The guard waits for either
- * end: the program's (a pidfd), then it just exits; or bench's (the lifeline's EOF), then it sends SIGTERM to
- * the group (fio's clean stop, which also tells fio servers to stop their jobs), and SIGKILL to whatever is
- * left, itself included, as soon as the program has ended or 2 s later. It touches the group only when bench
- * is gone: a daemon the program forks may still be in the group when the program exits (fio --daemonize).
- * Only async-signal-safe calls: bench may have other threads when it forks.
+ * The children of PARENT (their parent process id, from /proc/PID/stat) into OUT, up to MAX; their count.
+ * SELF is left out. No allocation and no locks: the guard calls it.
+ */
+static int children_of(pid_t parent, pid_t self, pid_t *out, int max)
+{
+	_Alignas(struct dirent64) char buf[4096];
+	char path[64], st[512];
+	int dfd, fd, n = 0;
+	ssize_t got, len;
+
+	dfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return 0;
+	while (n < max && (got = getdents64(dfd, buf, sizeof(buf))) > 0) {
+		for (ssize_t off = 0; off < got && n < max;) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+			const char *rp = NULL;
+			long pid = 0, ppid = 0;
+			size_t k, nl = strlen(d->d_name);
+
+			off += d->d_reclen;
+			if (nl == 0 || nl > 20 || d->d_name[0] < '1' || d->d_name[0] > '9')
+				continue;
+			for (k = 0; k < nl && d->d_name[k] >= '0' && d->d_name[k] <= '9'; k++)
+				pid = pid * 10 + (d->d_name[k] - '0');
+			if (k < nl || pid == self)
+				continue;
+			memcpy(path, "/proc/", 6);
+			memcpy(path + 6, d->d_name, nl);
+			memcpy(path + 6 + nl, "/stat", 6);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue; /* ended meanwhile */
+			len = read(fd, st, sizeof(st) - 1);
+			close(fd);
+			if (len <= 0)
+				continue;
+			st[len] = 0;
+			/* "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses, so after the last ')' */
+			for (k = 0; k < (size_t)len; k++)
+				if (st[k] == ')')
+					rp = st + k;
+			if (!rp || rp[1] != ' ' || !rp[2] || rp[3] != ' ')
+				continue;
+			for (rp += 4; *rp >= '0' && *rp <= '9'; rp++)
+				ppid = ppid * 10 + (*rp - '0');
+			if (ppid == parent)
+				out[n++] = (pid_t)pid;
+		}
+	}
+	close(dfd);
+	return n;
+}
+
+/* SIGKILL to LEADER's children (while it lives, their ids stay theirs), then to its process group. */
+static void kill_group_and_children(pid_t leader)
+{
+	pid_t kids[256];
+	int i, n = children_of(leader, 0, kids, 256);
+
+	for (i = 0; i < n; i++)
+		kill(kids[i], SIGKILL);
+	kill(-leader, SIGKILL);
+}
+
+#define GUARD_MAX_KIDS 1000
+
+/*
+ * Pidfds of GROUP's children not yet in KIDS/KFD (N of them) are added; the new count. A pidfd signals the
+ * process it was opened for, even after its parent has ended and its id has gone to another process.
+ */
+static int guard_note_children(pid_t group, pid_t *kids, int *kfd, int n)
+{
+	pid_t now[GUARD_MAX_KIDS];
+	int i, j, m = children_of(group, getpid(), now, GUARD_MAX_KIDS);
+
+	for (i = 0; i < m && n < GUARD_MAX_KIDS; i++) {
+		for (j = 0; j < n && kids[j] != now[i]; j++)
+			;
+		if (j < n)
+			continue;
+		kfd[n] = (int)syscall(SYS_pidfd_open, now[i], 0);
+		if (kfd[n] >= 0)
+			kids[n++] = now[i];
+	}
+	return n;
+}
+
+/*
+ * The guard of a child (forked by the child before its exec, so the child's own child, in its process group).
+ * PR_SET_PDEATHSIG alone does not stop every program: after kill -9 of bench, fio 3.33 was seen stuck for good
+ * in its own SIGTERM handler (SIGTERM blocked, waiting on a futex), and so was its job process, which fio puts
+ * in a session of its own (out of reach of a signal to the group). The guard waits for either end: the
+ * program's (a pidfd), then it just exits; or bench's (the lifeline's EOF). Then it notes the program's
+ * children, sends SIGTERM to the group (fio's clean stop, which also tells fio servers to stop their jobs), and
+ * SIGKILL to the children and to the group, itself included, as soon as the program has ended or 2 s later.
+ * It touches the group only when bench is gone: a daemon the program forks may still be in the group when the
+ * program exits (fio --daemonize). No allocation and no locks: bench may have other threads when it forks.
  */
 static _Noreturn void guard_main(int life_rd, pid_t group)
 {
+	static pid_t kids[GUARD_MAX_KIDS];
+	static int kfd[GUARD_MAX_KIDS];
 	struct pollfd pfd[2];
-	int pidfd, n;
+	int pidfd, n, i, nk;
 
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN); /* the group becomes orphaned when bench goes: a stopped member brings SIGHUP */
 	pidfd = (int)syscall(SYS_pidfd_open, group, 0);
 	if (pidfd < 0)
-		prctl(PR_SET_PDEATHSIG, SIGKILL); /* a kernel before 5.3: the guard dies with the program */
+		_exit(0); /* a kernel before 5.3, or the program has already ended: PR_SET_PDEATHSIG alone */
 	if (getppid() != group)
 		_exit(0); /* the program has already ended */
 	prctl(PR_SET_NAME, "bench-guard");
 	/* nothing of bench's but the lifeline: no copy of a socket, database or pipe stays open here */
-	if (dup2(life_rd, 0) < 0 || (pidfd >= 0 && dup2(pidfd, 1) < 0))
+	if (dup2(life_rd, 0) < 0 || dup2(pidfd, 1) < 0)
 		_exit(0);
-	close_range(pidfd >= 0 ? 2 : 1, ~0U, 0);
+	close_range(2, ~0U, 0);
 	pfd[0].fd = 0;
-	pfd[1].fd = pidfd >= 0 ? 1 : -1;
+	pfd[1].fd = 1;
 	pfd[0].events = pfd[1].events = POLLIN;
 	do {
 		n = poll(pfd, 2, -1);
 	} while (n < 0 && errno == EINTR);
 	if (n < 0 || !pfd[0].revents)
 		_exit(0); /* the program ended, bench is still there */
+	nk = guard_note_children(group, kids, kfd, 0);
 	kill(-group, SIGTERM);
-	if (pidfd >= 0) {
-		do {
-			n = poll(&pfd[1], 1, 2000);
-		} while (n < 0 && errno == EINTR);
-	} else {
-		struct timespec grace = { 2, 0 };
-		while (nanosleep(&grace, &grace) < 0 && errno == EINTR)
-			;
-	}
+	do {
+		n = poll(&pfd[1], 1, 2000);
+	} while (n < 0 && errno == EINTR);
+	if (n == 0) /* still running: it may have started more */
+		nk = guard_note_children(group, kids, kfd, nk);
+	for (i = 0; i < nk; i++)
+		syscall(SYS_pidfd_send_signal, kfd[i], SIGKILL, NULL, 0);
 	kill(-group, SIGKILL);
 	_exit(0);
 }
@@ -218,7 +311,7 @@ void proc_stop(struct proc *p, int grace_ms)
 	kill(p->pid, SIGTERM);
 	if (proc_wait(p, grace_ms))
 		goto group;
-	kill(-p->pid, SIGKILL);
+	kill_group_and_children(p->pid); /* fio's job processes are in sessions of their own */
 	kill(p->pid, SIGKILL);
 	proc_wait(p, -1);
 group:

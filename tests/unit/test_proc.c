@@ -1,8 +1,10 @@
 /*
- * Unit tests of core/proc.c around the end of the process that started a program: a child's process group
- * must not outlive bench after kill -9 of bench, even when the program ignores SIGTERM (as fio 3.33 can
- * when it is stuck in its own SIGTERM handler); the guard that makes sure of it holds none of bench's files
- * and ends with the program. The "bench" here is a forked copy of this test that is killed with SIGKILL.
+ * Unit tests of core/proc.c around the end of the process that started a program: a program must not outlive
+ * bench after kill -9 of bench, even when it ignores SIGTERM, and neither must its children in sessions of
+ * their own, which is how fio 3.33 was once left: its main process stuck in its own SIGTERM handler, its job
+ * process (in a session of its own, as fio runs every job) waiting for it. proc_stop ends such a pair too. The
+ * guard that makes sure of it holds none of bench's files and ends with the program. The "bench" here is a
+ * forked copy of this test that is killed with SIGKILL; the "job process" is a `setsid` child of `sh`.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +26,15 @@
 #include "core/proc.h"
 #include "core/strbuf.h"
 #include "testutil.h"
+
+/* A job process: in a session of its own, it writes its pid to $1 (the ready file), then sleeps. */
+#define JOB "(exec setsid sh -c 'echo $$ > \"$1.tmp\"; mv \"$1.tmp\" \"$1\"; exec sleep 60' sh \"$1\")"
+/* fio's stuck pair: the main process ignores SIGTERM, and so does its job process */
+static const char stuck_pair[] = "trap '' TERM; " JOB " & exec sleep 60";
+/* a main process that ends on SIGTERM, and a job process that ignores it */
+static const char stuck_job[] = "(trap '' TERM; " JOB ") & wait";
+/* one process that ends on SIGTERM; it writes its own pid */
+static const char plain[] = "echo $$ > \"$1.tmp\"; mv \"$1.tmp\" \"$1\"; exec sleep 60";
 
 /* Processes of process group PGID that are not zombies, from /proc/<pid>/stat. */
 static int live_in_group(pid_t pgid)
@@ -57,12 +68,31 @@ static int live_in_group(pid_t pgid)
 	return n;
 }
 
-/* Milliseconds until group PGID has no live process, or -1 if it still has one after LIMIT_MS. */
-static long long ms_until_gone(pid_t pgid, int limit_ms)
+/* Whether PID is a live process (not gone, not a zombie). */
+static int alive(pid_t pid)
+{
+	char path[64], buf[512];
+	const char *rp;
+	size_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = 0;
+	rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' && rp[2] != 'Z';
+}
+
+/* Milliseconds until group PGID and process JOB are gone, or -1 if one is still there after LIMIT_MS. */
+static long long ms_until_gone(pid_t pgid, pid_t job, int limit_ms)
 {
 	long long t0 = mono_ms();
 
-	while (live_in_group(pgid) > 0) {
+	while (live_in_group(pgid) > 0 || alive(job)) {
 		if (mono_ms() - t0 > limit_ms)
 			return -1;
 		usleep(20 * 1000);
@@ -70,8 +100,25 @@ static long long ms_until_gone(pid_t pgid, int limit_ms)
 	return mono_ms() - t0;
 }
 
-/* The stand-in and program of the running test, killed by its teardown if a failed assertion left them. */
-static pid_t standin, program;
+/* The pid the script wrote to READY (waits up to 5 s for it). */
+static pid_t job_pid(const char *ready)
+{
+	long pid = 0;
+	FILE *f = NULL;
+	int i;
+
+	for (i = 0; i < 500 && !(f = fopen(ready, "r")); i++)
+		usleep(10 * 1000);
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%ld", &pid), 1);
+	fclose(f);
+	assert_true(pid > 0);
+	usleep(100 * 1000); /* the exec of sleep after the file */
+	return (pid_t)pid;
+}
+
+/* The stand-in, program and job of the running test, killed by its teardown if a failed assertion left them. */
+static pid_t standin, program, job;
 
 static int kill_leftovers(void **state)
 {
@@ -82,7 +129,9 @@ static int kill_leftovers(void **state)
 	}
 	if (program > 0)
 		kill(-program, SIGKILL);
-	standin = program = 0;
+	if (job > 0)
+		kill(job, SIGKILL);
+	standin = program = job = 0;
 	return 0;
 }
 
@@ -134,40 +183,34 @@ static void kill9_and_reap(pid_t h)
 }
 
 /*
- * Runs SCRIPT (sh -c; "%s" in it is a file it must create once it has set itself up) in a stand-in, checks
- * that its group then has LIVE processes (its guard included), kills the stand-in with -9 and returns the
- * milliseconds until the group is gone (-1: still there after 8 s).
+ * Runs SCRIPT (sh -c, with the ready file as $1) in a stand-in, checks that the program's group then has two
+ * live processes (the program and its guard: the job is in a session of its own), kills the stand-in with -9
+ * and returns the milliseconds until the group and the job are gone (-1: still there after 8 s).
  */
-static long long gone_after_kill9(const char *script_fmt, int live, const char *what)
+static long long gone_after_kill9(const char *script, const char *what)
 {
 	char *ready = xasprintf("%s/ready", tu_dir);
-	char *script = xasprintf(script_fmt, ready);
-	char *argv[] = { "sh", "-c", script, NULL };
-	struct stat st;
+	char *argv[] = { "sh", "-c", (char *)script, "sh", ready, NULL };
 	long long gone;
 	pid_t child, h;
-	int i;
 
 	unlink(ready);
 	h = start_in_standin(argv, &child);
-	for (i = 0; i < 500 && stat(ready, &st) < 0; i++)
-		usleep(10 * 1000);
-	assert_int_equal(stat(ready, &st), 0);
-	usleep(100 * 1000); /* the exec of sleep after the file */
-	assert_int_equal(live_in_group(child), live);
+	job = job_pid(ready);
+	assert_int_equal(live_in_group(child), 2);
+	assert_true(alive(job));
 	kill9_and_reap(h);
-	gone = ms_until_gone(child, 8000);
+	gone = ms_until_gone(child, job, 8000);
 	print_message("%s: gone %lld ms after kill -9 of its bench\n", what, gone);
 	unlink(ready);
-	free(script);
 	free(ready);
 	return gone;
 }
 
-/* A program that ignores SIGTERM: killed 2 s after its bench is killed with -9 (before: it ran on). */
+/* fio's stuck pair: both killed 2 s after their bench is killed with -9 (before: they ran on). */
 static void sigterm_ignored_is_killed(void **state)
 {
-	long long gone = gone_after_kill9("trap '' TERM; : > %s; exec sleep 60", 2, "a program ignoring SIGTERM");
+	long long gone = gone_after_kill9(stuck_pair, "a program and its job process, both ignoring SIGTERM");
 
 	(void)state;
 	/* SIGTERM first (ignored), SIGKILL after the 2 s grace */
@@ -177,24 +220,38 @@ static void sigterm_ignored_is_killed(void **state)
 /* A program that honours SIGTERM ends at once when its bench is killed with -9. */
 static void sigterm_honoured_ends_at_once(void **state)
 {
-	long long gone = gone_after_kill9(": > %s; exec sleep 60", 2, "sleep");
+	long long gone = gone_after_kill9(plain, "sleep");
 
 	(void)state;
 	assert_true(gone >= 0 && gone < 1500);
 }
 
-/*
- * A program that ends on SIGTERM but leaves a process of its group that ignores it (a fio job process stuck in
- * its handler): that process is killed as soon as the program has ended, not left running.
- */
+/* A program that ends on SIGTERM, leaving its job process that ignores it: that one is killed at once. */
 static void straggler_is_killed_when_the_program_ends(void **state)
 {
-	/* sh, the sleep that ignores SIGTERM, the guard */
-	long long gone = gone_after_kill9("(trap '' TERM; : > %s; exec sleep 60) & wait", 3,
-					  "a program leaving a straggler that ignores SIGTERM");
+	long long gone = gone_after_kill9(stuck_job, "a program whose job process ignores SIGTERM");
 
 	(void)state;
 	assert_true(gone >= 0 && gone < 1500);
+}
+
+/* proc_stop (bench still there) ends fio's stuck pair: SIGTERM, then SIGKILL to the group and the job. */
+static void stop_ends_a_stuck_pair(void **state)
+{
+	char *ready = xasprintf("%s/ready", tu_dir);
+	char *argv[] = { "sh", "-c", (char *)stuck_pair, "sh", ready, NULL };
+	struct errbuf err = { 0 };
+	struct proc p;
+
+	(void)state;
+	unlink(ready);
+	assert_int_equal(proc_start(&p, argv, NULL, NULL, NULL, &err), 0);
+	program = p.pid;
+	job = job_pid(ready);
+	proc_stop(&p, 300);
+	assert_true(ms_until_gone(p.pid, job, 1000) >= 0);
+	unlink(ready);
+	free(ready);
 }
 
 /* The guard ends with the program, whether it ended by itself or was stopped. */
@@ -212,13 +269,13 @@ static void guard_ends_with_the_program(void **state)
 	assert_int_equal(live_in_group(p.pid), 2);
 	assert_int_equal(proc_wait(&p, 5000), 1);
 	assert_int_equal(proc_exit_code(&p), 0);
-	assert_true(ms_until_gone(p.pid, 2000) >= 0);
+	assert_true(ms_until_gone(p.pid, 0, 2000) >= 0);
 
 	assert_int_equal(proc_start(&p, long_argv, NULL, NULL, NULL, &err), 0);
 	program = p.pid;
 	usleep(100 * 1000);
 	proc_stop(&p, 1000);
-	assert_true(ms_until_gone(p.pid, 2000) >= 0);
+	assert_true(ms_until_gone(p.pid, 0, 2000) >= 0);
 }
 
 /*
@@ -255,6 +312,7 @@ int main(void)
 		cmocka_unit_test_teardown(sigterm_ignored_is_killed, kill_leftovers),
 		cmocka_unit_test_teardown(sigterm_honoured_ends_at_once, kill_leftovers),
 		cmocka_unit_test_teardown(straggler_is_killed_when_the_program_ends, kill_leftovers),
+		cmocka_unit_test_teardown(stop_ends_a_stuck_pair, kill_leftovers),
 		cmocka_unit_test_teardown(guard_ends_with_the_program, kill_leftovers),
 		cmocka_unit_test_teardown(guard_holds_no_file_of_bench, kill_leftovers),
 	};
