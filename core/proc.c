@@ -42,7 +42,12 @@ static int lifeline_read_end(void)
 
 	pthread_mutex_lock(&lifeline_lock);
 	if (lifeline_owner != getpid()) {
-		/* first use, or a forked copy of the process that made it: a lifeline of our own */
+		/* first use, or a forked copy of the process that made it: a lifeline of our own (the copy of the
+		 * maker's write end would keep the maker's guards from seeing it go) */
+		if (lifeline_owner) {
+			close(lifeline[0]);
+			close(lifeline[1]);
+		}
 		if (pipe2(lifeline, O_CLOEXEC) == 0)
 			lifeline_owner = getpid();
 		else
