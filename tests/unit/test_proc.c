@@ -36,7 +36,27 @@ static const char stuck_job[] = "(trap '' TERM; " JOB ") & wait";
 /* one process that ends on SIGTERM; it writes its own pid */
 static const char plain[] = "echo $$ > \"$1.tmp\"; mv \"$1.tmp\" \"$1\"; exec sleep 60";
 
-/* Processes of process group PGID that are not zombies, from /proc/<pid>/stat. */
+/* The state and process group of process PID (decimal) from /proc/PID/stat; 0, or -1 when it is gone. */
+static int proc_state(const char *pid, char *state, long *pgrp)
+{
+	char path[300], buf[1024];
+	const char *rp;
+	long ppid;
+	size_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = 0;
+	rp = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+	return rp && sscanf(rp + 1, " %c %ld %ld", state, &ppid, pgrp) == 3 ? 0 : -1;
+}
+
+/* Processes of process group PGID that are not zombies. */
 static int live_in_group(pid_t pgid)
 {
 	DIR *d = opendir("/proc");
@@ -45,23 +65,11 @@ static int live_in_group(pid_t pgid)
 
 	assert_non_null(d);
 	while ((de = readdir(d))) {
-		char path[300], buf[1024], state;
-		const char *rp;
-		long ppid, pgrp;
-		FILE *f;
-		size_t len;
+		char state;
+		long pgrp;
 
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue; /* ended meanwhile */
-		len = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[len] = 0;
-		rp = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
-		if (rp && sscanf(rp + 1, " %c %ld %ld", &state, &ppid, &pgrp) == 3 && pgrp == pgid && state != 'Z')
+		if (de->d_name[0] >= '0' && de->d_name[0] <= '9' && proc_state(de->d_name, &state, &pgrp) == 0 &&
+		    pgrp == pgid && state != 'Z')
 			n++;
 	}
 	closedir(d);
@@ -71,20 +79,11 @@ static int live_in_group(pid_t pgid)
 /* Whether PID is a live process (not gone, not a zombie). */
 static int alive(pid_t pid)
 {
-	char path[64], buf[512];
-	const char *rp;
-	size_t len;
-	FILE *f;
+	char id[24], state;
+	long pgrp;
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	len = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[len] = 0;
-	rp = strrchr(buf, ')');
-	return rp && rp[1] == ' ' && rp[2] != 'Z';
+	snprintf(id, sizeof(id), "%ld", (long)pid);
+	return pid > 0 && proc_state(id, &state, &pgrp) == 0 && state != 'Z';
 }
 
 /* Milliseconds until group PGID and process JOB are gone, or -1 if one is still there after LIMIT_MS. */
