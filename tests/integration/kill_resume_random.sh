@@ -34,11 +34,16 @@ while [ "$kills" -lt 20 ]; do
 	[ -e k.db ] || continue
 	ic=$(q k.db 'PRAGMA integrity_check')
 	[ "$ic" = ok ] || fail "kill $kills: integrity_check says '$ic'"
-	d=$(q k.db "SELECT count(*) FROM run WHERE status = 'done'")
-	[ "$d" -ge "$prev_done" ] || fail "kill $kills: done runs fell from $prev_done to $d"
-	prev_done=$d
-	dup=$(q k.db "SELECT count(*) FROM (SELECT seq, repetition FROM run GROUP BY 1, 2 HAVING count(*) > 1)")
-	[ "$dup" = 0 ] || fail "kill $kills: $dup (seq, repetition) pairs have two rows"
+	if [ "$(q k.db "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'run'")" = 0 ]; then
+		# killed after the file was made and before the schema's transaction committed: an empty database
+		[ "$prev_done" = 0 ] || fail "kill $kills: the run table is gone ($prev_done runs were done)"
+	else
+		d=$(q k.db "SELECT count(*) FROM run WHERE status = 'done'")
+		[ "$d" -ge "$prev_done" ] || fail "kill $kills: done runs fell from $prev_done to $d"
+		prev_done=$d
+		dup=$(q k.db "SELECT count(*) FROM (SELECT seq, repetition FROM run GROUP BY 1, 2 HAVING count(*) > 1)")
+		[ "$dup" = 0 ] || fail "kill $kills: $dup (seq, repetition) pairs have two rows"
+	fi
 	if fio_gone; then
 		[ "$fio_waited" -gt 10 ] && late=$((late + 1))
 	else
