@@ -40,6 +40,51 @@ int target_prepare(const char *path, uint64_t size_bytes, int flags, struct errb
  */
 int target_check(const char *path, int flags, struct errbuf *err);
 
+/*
+ * What is known of one path on one host: gathered here (target_facts_local) or on a remote host over ssh
+ * (engines/target_remote.c runs one probe per host and parses its answer into the same struct), so that one
+ * rule (target_judge) decides for every host alike.
+ */
+enum target_kind {
+	TARGET_MISSING = 0, /* nothing there: fio would create a file */
+	TARGET_REGULAR,
+	TARGET_BLOCK,
+	TARGET_DIR,
+	TARGET_CHAR_NULL, /* /dev/null or /dev/zero */
+	TARGET_OTHER,     /* another character device, a fifo, a socket */
+	TARGET_DANGLING,  /* a symbolic link to nothing */
+};
+
+struct target_facts {
+	char *path;        /* as fio will open it */
+	char *real;        /* the path with every link resolved (realpath), or NULL */
+	enum target_kind kind;
+	uint64_t size;     /* bytes (regular file or block device) */
+	int dir_exists;    /* TARGET_MISSING: its directory exists, so fio can create it */
+	int bench_made;    /* a regular file that carries TARGET_XATTR */
+	char *mounted_at;  /* a block device mounted there (or one of its partitions), else NULL */
+	int swap;          /* active swap (device or file) */
+	char *holders;     /* block device: the devices that hold it or its partitions, else NULL */
+	char *signatures;  /* block device: what libblkid found ("xfs", "dos partition table"), else NULL */
+	char *backs_loop;  /* regular file: the loop device it backs, when that device is mounted/held, else NULL */
+};
+
+/* Gathers the facts of a local path (nothing is changed). -1 only when the path cannot be looked at. */
+int target_facts_local(const char *path, struct target_facts *f, struct errbuf *err);
+
+void target_facts_release(struct target_facts *f);
+
+/*
+ * The one rule: may fio open f->path, on host `host` (NULL: this host), for a workload that writes (`writes`)
+ * or only reads, with `flags` (enum target_flags)? 0, or -1 with ERR_INPUT and a message that says what was
+ * found and what would allow it. Mounted, swap and held devices and files behind a mounted loop device are
+ * refused for writing whatever the flags.
+ */
+int target_judge(const struct target_facts *f, int flags, int writes, const char *host, struct errbuf *err);
+
+/* Whether a run of `spec` writes (rw/readwrite, trim, verify, ...): a read-only run may read a busy device. */
+int target_spec_writes(const struct run_spec *spec);
+
 /* Checks a block device for signs of data (libblkid, mounts, swap, holders, partitions): 0 when unused. */
 int target_check_blockdev(const char *path, struct errbuf *err);
 
@@ -52,6 +97,10 @@ int target_check_blockdev(const char *path, struct errbuf *err);
  * (ERR_INPUT) for opendir= (fio would open every file below a directory) unless TARGET_DESTRUCTIVE.
  */
 int target_opened_paths(const struct run_spec *spec, int flags, struct kvlist *out, struct errbuf *err);
+
+/* The same for one host of a hosts file: `targets` (its target= list, or --target) stand for spec->targets. */
+int target_opened_paths_with(const struct run_spec *spec, char *const *targets, size_t ntargets, int flags,
+			     struct kvlist *out, struct errbuf *err);
 
 /* target_check on every path of target_opened_paths; the message names the option it came from. */
 int target_check_spec(const struct run_spec *spec, int flags, struct errbuf *err);
