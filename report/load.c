@@ -521,12 +521,18 @@ struct load_ctx {
 	struct rep_set *out;
 	unsigned flags;
 	const struct kvlist *where;
+	struct kvlist keys; /* the label keys of the runs looked at (select_check_keys) */
+	size_t nruns;       /* how many runs were looked at */
 };
 
 /* Whether a run may match the selection, from its labels (the rest of its row is not read otherwise). */
 static int want_run(void *ctx, const struct kvlist *labels)
 {
-	return !select_labels_exclude(labels, ((const struct load_ctx *)ctx)->where);
+	struct load_ctx *lc = ctx;
+
+	lc->nruns++;
+	select_note_keys(&lc->keys, labels);
+	return !select_labels_exclude(labels, lc->where);
 }
 
 /* One stored run (store order): into the set when its status is wanted and it matches the selection. */
@@ -556,7 +562,7 @@ static int take_run(void *ctx, struct store_run *sr, struct errbuf *err)
 int report_load_hooked(struct store *st, const struct kvlist *where, unsigned flags, rep_load_hook hook, void *ctx,
 		       struct rep_set *out, struct errbuf *err)
 {
-	struct load_ctx lc = { out, flags, where };
+	struct load_ctx lc = { out, flags, where, { NULL, 0, 0 }, 0 };
 	size_t first = out->n;
 	int ret = -1;
 
@@ -564,11 +570,16 @@ int report_load_hooked(struct store *st, const struct kvlist *where, unsigned fl
 		out->memo = spec_memo_new();
 	if (store_snapshot_begin(st, err) < 0) /* one read transaction: not a lock and a check per read */
 		return -1;
-	if (store_read_runs_each(st, where && where->n ? want_run : NULL, take_run, &lc, err) < 0 ||
-	    load_runs(st, out, first, flags, hook, ctx, err) < 0)
+	if (store_read_runs_each(st, where && where->n ? want_run : NULL, take_run, &lc, err) < 0)
+		goto out;
+	/* A condition on a key no stored run has is a typo, not "nothing matched" (an empty store says nothing). */
+	if (lc.nruns && select_check_keys(where, &lc.keys, "--where", err) < 0)
+		goto out;
+	if (load_runs(st, out, first, flags, hook, ctx, err) < 0)
 		goto out;
 	ret = 0;
 out:
+	kvlist_release(&lc.keys);
 	store_snapshot_end(st);
 	return ret;
 }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
+#include "core/suggest.h"
 #include "core/units.h"
 
 static const char *canonical_key(const char *k)
@@ -124,6 +126,55 @@ int select_labels_exclude(const struct kvlist *labels, const struct kvlist *wher
 			return 1; /* the label answers the condition (a label overrides a field): not it */
 		if (!kv && !field)
 			return 1; /* only a label could answer it, and there is none */
+	}
+	return 0;
+}
+
+/* The field names a condition may use besides labels, aliases included (select.h). */
+static const char *const field_names[] = { "name", "workload", "tool", "rw", "bs", "read_pct", "rdpct", "read",
+					   "rwmixread", "random_pct", "randpct", "random", "iodepth", "numjobs",
+					   "engine", "suite", "suite_id", "status" };
+#define NFIELD_NAMES (sizeof(field_names) / sizeof(field_names[0]))
+
+int select_key_is_field(const char *key)
+{
+	for (size_t i = 0; i < NFIELD_NAMES; i++)
+		if (!strcmp(key, field_names[i]))
+			return 1;
+	return 0;
+}
+
+void select_note_keys(struct kvlist *keys, const struct kvlist *labels)
+{
+	for (size_t i = 0; labels && i < labels->n; i++)
+		if (!kvlist_find(keys, labels->v[i].key))
+			kvlist_add(keys, labels->v[i].key, NULL);
+}
+
+int select_check_keys(const struct kvlist *where, const struct kvlist *keys, const char *option, struct errbuf *err)
+{
+	for (size_t i = 0; where && i < where->n; i++) {
+		const char *key = where->v[i].key, *best;
+		const char **names;
+		size_t n = 0;
+
+		if (select_key_is_field(key) || kvlist_find(keys, key))
+			continue;
+		names = xcalloc(keys->n + NFIELD_NAMES, sizeof(*names));
+		for (size_t k = 0; k < keys->n; k++)
+			names[n++] = keys->v[k].key;
+		for (size_t k = 0; k < NFIELD_NAMES; k++)
+			names[n++] = field_names[k];
+		best = suggest_closest(key, names, n);
+		if (best)
+			err_set(err, ERR_INPUT, "%s %s=%s: no run has a label '%s' and it is no workload field (did you "
+				"mean '%s'?)", option, key, where->v[i].value ? where->v[i].value : "", key, best);
+		else
+			err_set(err, ERR_INPUT, "%s %s=%s: no run has a label '%s' and it is no workload field (see "
+				"'bench db list' for the labels stored)", option, key,
+				where->v[i].value ? where->v[i].value : "", key);
+		free(names);
+		return -1;
 	}
 	return 0;
 }

@@ -48,4 +48,17 @@ int select_matches(const struct select_subject *s, const struct kvlist *where);
  */
 int select_labels_exclude(const struct kvlist *labels, const struct kvlist *where);
 
+/* Whether `key` names a workload parameter or run field above (not a label): name, bs, rdpct, suite_id, ... */
+int select_key_is_field(const char *key);
+
+/* Adds to the set `keys` (values unused) every key of `labels` it lacks: the label keys of a database. */
+void select_note_keys(struct kvlist *keys, const struct kvlist *labels);
+
+/*
+ * Whether every condition of `where` names a field or a label key in `keys` (the keys of the runs looked at):
+ * 0, or -1 with ERR_INPUT "OPTION KEY=...: no run has a label 'KEY' and it is no workload field (did you
+ * mean 'X'?)", the closest of the label keys and fields. `option` names the option in the message.
+ */
+int select_check_keys(const struct kvlist *where, const struct kvlist *keys, const char *option, struct errbuf *err);
+
 #endif

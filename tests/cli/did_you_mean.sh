@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # did_you_mean (issue 28): a typo gets the closest name. Unknown commands (`bench rnu` -> run, also through
 # `bench help`): exit 2, one stderr line with the suggestion; a word close to nothing gets no suggestion.
+# A --where key that no stored run has and that is no workload field (`--where stak=x` beside runs labelled
+# stack=...): exit 3 naming 'stack', in report and gate alike, the database unchanged; a real key still works.
 . "$BENCH_SRC/tests/lib/common.sh"
 
 typo() { # typo WHAT WANT_EXIT WANT_TEXT ARGS...: exit, one stderr line holding WANT_TEXT
@@ -19,4 +21,17 @@ typo "bench help gaet" 2 "did you mean 'gate'?" help gaet
 typo "bench zzzzzz" 2 "unknown command 'zzzzzz'" zzzzzz
 if grep -q "did you mean" err.txt; then fail "a word close to no command got a suggestion: $(cat err.txt)"
 else ok "no suggestion for a word close to no command"; fi
+
+"$BENCH" import "$BENCH_SRC/tests/fixtures/fio/json/fio-3.33_jsonplus_randread_bins.json" --db d.db \
+	--label stack=mdadm-raid0 >/dev/null 2>&1 || fail "import of a fixture"
+before=$(sha256sum <d.db)
+typo "report --where stak=x" 3 "did you mean 'stack'?" report --db d.db --where stak=x
+typo "gate --baseline stak=x" 3 "did you mean 'stack'?" gate --db d.db --baseline stak=x --candidate stack=y
+typo "report --where bz=4k" 3 "did you mean 'bs'?" report --db d.db --where bz=4k
+expect_eq "database unchanged by the refusals" "$(sha256sum <d.db)" "$before"
+"$BENCH" report --db d.db --where stack=mdadm-raid0 >out.txt 2>err.txt
+expect_eq "report --where stack=mdadm-raid0: exit" "$?" 0
+grep -q randread out.txt && ok "a real key selects the run" || fail "report --where stack=: $(cat out.txt err.txt)"
+"$BENCH" report --db d.db --where bs=4k >out.txt 2>err.txt
+expect_eq "a workload field needs no label: exit" "$?" 0
 finish
