@@ -33,6 +33,41 @@ int fio_jobfile_write(const struct run_spec *spec, char *const *targets, size_t 
 int fio_jobfile_write_jobs(const struct run_spec *spec, const struct kvlist *extra, const char *job_log,
 			   struct strbuf *out, struct errbuf *err);
 
+/*
+ * What fio opens for one job of a job file bench writes, computed once: fio_jobfile_write writes the file
+ * options from it and target_opened_paths checks its `paths`, so the written and the checked set cannot differ.
+ * Options are read as fio reads bench's [global]: the workload's (wl->opts), then the engine options (keys
+ * without a dot), then `extra`; a later directory=, filename_format=, nrfiles=, numjobs=, ioengine= wins, every
+ * filename= adds its ':' list ("\:" a literal colon). Names mode (any filename= or target): directory= is
+ * folded into each name as fio does for filename= (its first entry, "DIR/" + name; a target that is absolute
+ * or already under it stays as it is) and written as explicit filename= lines, directory= dropped. Format mode
+ * (no name at all): directory=, filename_format= and nrfiles= are written once and the paths are fio's
+ * make_filename over numjobs x nrfiles, directories round-robin by job number.
+ */
+struct fio_files {
+	int no_local_path;    /* the ioengine opens no local path (null, net, rbd, nbd, http, ...): paths empty */
+	int format_mode;      /* no filename= and no target: fio names the files */
+	struct kvlist global; /* names mode: [global] filename= entries, folded; value = where it came from */
+	struct kvlist sect;   /* names mode: one per target section, folded; value = where it came from */
+	char *directory;      /* format mode: directory= as written, or NULL */
+	char *format;         /* format mode: filename_format= as written, or NULL */
+	char *nrfiles;        /* format mode: nrfiles= as written, or NULL */
+	struct kvlist paths;  /* every path fio opens, each once, in fio's order; value = where it came from */
+};
+
+/*
+ * Computes `out` (released by fio_files_release) for one job: workload `wl`, `engine_opts` (may be NULL),
+ * `extra` (may be NULL), `targets`, the job's section name `jobname` (fio's $jobname) and `clientuid` (fio's
+ * $clientuid and unique_filename prefix on a fio server; NULL or "" locally). -1 (ERR_INPUT) for opendir=.
+ */
+int fio_files_plan(const struct workload *wl, const struct kvlist *engine_opts, const struct kvlist *extra,
+		   char *const *targets, size_t ntargets, const char *jobname, const char *clientuid,
+		   struct fio_files *out, struct errbuf *err);
+void fio_files_release(struct fio_files *f);
+
+/* Whether a fio option is one of the file options fio_files_plan owns (filename, directory, ...). */
+int fio_is_file_option(const char *key);
+
 /* A job name fio accepts (letters, digits, '-', '_', '.'), from any run name: malloc'd. */
 char *fio_job_name(const char *name);
 

@@ -20,27 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
 #define DEFAULT_FILE_SIZE (1024ull * 1024 * 1024)
-#define MAX_OPENED_PATHS 4096
-
-static int dir_has_entries(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n;
-}
 
 /* The mount point of a mount of device `rdev` in /proc/self/mountinfo (field 3 is major:minor), or NULL. */
 static char *mount_point(dev_t rdev)
@@ -78,29 +63,6 @@ static int is_swap(const struct stat *target)
 			found = 1;
 	}
 	fclose(f);
-	return found;
-}
-
-/* The first partition sysfs shows under the device, or NULL. */
-static char *sysfs_partition(dev_t rdev)
-{
-	char sys[128];
-	DIR *d;
-	struct dirent *e;
-	char *found = NULL;
-
-	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
-	d = opendir(sys);
-	if (!d)
-		return NULL;
-	while (!found && (e = readdir(d))) {
-		char *p = xasprintf("%s/%s/partition", sys, e->d_name);
-		struct stat ps;
-		if (e->d_name[0] != '.' && stat(p, &ps) == 0)
-			found = xstrdup(e->d_name);
-		free(p);
-	}
-	closedir(d);
 	return found;
 }
 
@@ -144,41 +106,6 @@ static int blkid_signatures(const char *path, struct strbuf *found, struct errbu
 	return 0;
 }
 
-int target_check_blockdev(const char *path, struct errbuf *err)
-{
-	struct strbuf found;
-	struct stat sb;
-	char sys[128], *what;
-	int ret = 0;
-
-	if (stat(path, &sb) < 0)
-		return err_set(err, ERR_INPUT, "target '%s': %s", path, strerror(errno));
-	if ((what = mount_point(sb.st_rdev))) {
-		err_set(err, ERR_INPUT, "target '%s' is mounted on '%s' (needs --destructive)", path, what);
-		free(what);
-		return -1;
-	}
-	if (is_swap(&sb))
-		return err_set(err, ERR_INPUT, "target '%s' is an active swap area (see /proc/swaps)", path);
-	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/holders", major(sb.st_rdev), minor(sb.st_rdev));
-	if (dir_has_entries(sys))
-		return err_set(err, ERR_INPUT, "target '%s' is held by another device (%s is not empty; needs --destructive)",
-			       path, sys);
-	if ((what = sysfs_partition(sb.st_rdev))) {
-		err_set(err, ERR_INPUT, "target '%s' has partitions (%s; needs --destructive)", path, what);
-		free(what);
-		return -1;
-	}
-	strbuf_init(&found);
-	if (blkid_signatures(path, &found, err) < 0)
-		ret = -1;
-	else if (found.len)
-		ret = err_set(err, ERR_INPUT, "target '%s' holds data: blkid found %s (needs --destructive)", path,
-			      found.buf);
-	strbuf_release(&found);
-	return ret;
-}
-
 /* Whether bench created this file: it carries TARGET_XATTR. */
 static int bench_made(const char *path)
 {
@@ -192,32 +119,365 @@ static void mark_bench_made(int fd)
 	(void)fsetxattr(fd, TARGET_XATTR, "target", 6, 0);
 }
 
-static int check_regular(const char *path, const struct stat *sb, int flags, struct errbuf *err)
+/* ---- facts ---------------------------------------------------------------------------------------- */
+
+/* The device number in a sysfs "dev" file ("MAJ:MIN"), or 0. */
+static dev_t sysfs_dev(const char *path)
 {
-	if (flags & (TARGET_DESTRUCTIVE | TARGET_OVERWRITE_FILES) || sb->st_size == 0 || bench_made(path))
+	FILE *f = fopen(path, "re");
+	unsigned maj, min;
+	int n;
+
+	if (!f)
 		return 0;
-	if (is_swap(sb))
-		return err_set(err, ERR_INPUT, "target '%s' is an active swap file", path);
-	return err_set(err, ERR_INPUT,
-		       "target '%s' is an existing file that bench did not create (%lld bytes): it would be "
-		       "overwritten (needs --overwrite-files)",
-		       path, (long long)sb->st_size);
+	n = fscanf(f, "%u:%u", &maj, &min);
+	fclose(f);
+	return n == 2 ? makedev(maj, min) : 0;
 }
 
-static int check_existing(const char *path, const struct stat *sb, int flags, struct errbuf *err)
+/* Appends the names in a sysfs holders/ directory to `sb`. */
+static void add_holders(const char *dir, struct strbuf *sb)
 {
-	if (S_ISBLK(sb->st_mode))
-		return (flags & TARGET_DESTRUCTIVE) ? 0 : target_check_blockdev(path, err);
-	if (S_ISDIR(sb->st_mode))
-		return err_set(err, ERR_INPUT, "target '%s' is a directory: give a file or a block device", path);
-	if (S_ISCHR(sb->st_mode)) {
-		if (!strcmp(path, "/dev/null") || !strcmp(path, "/dev/zero"))
-			return 0;
-		return err_set(err, ERR_INPUT, "target '%s' is a character device: give a block device or a file", path);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			strbuf_addf(sb, "%s%s", sb->len ? ", " : "", e->d_name);
+	closedir(d);
+}
+
+/*
+ * How a block device is in use, over itself and its partitions: where it (or a partition) is mounted, what
+ * holds it, whether it is swap, whether it has partitions.
+ */
+static void block_use(dev_t rdev, struct target_facts *f)
+{
+	char sys[128];
+	struct strbuf holders;
+	DIR *d;
+	struct dirent *e;
+
+	strbuf_init(&holders);
+	f->mounted_at = mount_point(rdev);
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
+	{
+		char *h = xasprintf("%s/holders", sys);
+		add_holders(h, &holders);
+		free(h);
 	}
-	if (!S_ISREG(sb->st_mode))
-		return err_set(err, ERR_INPUT, "target '%s' is not a regular file or block device", path);
-	return check_regular(path, sb, flags, err);
+	if ((d = opendir(sys))) {
+		while ((e = readdir(d))) {
+			char *part = xasprintf("%s/%s/partition", sys, e->d_name);
+			struct stat ps;
+			if (e->d_name[0] != '.' && stat(part, &ps) == 0) {
+				char *dev = xasprintf("%s/%s/dev", sys, e->d_name), *h = xasprintf("%s/%s/holders", sys, e->d_name);
+				dev_t pd = sysfs_dev(dev);
+				struct stat pst = { .st_mode = S_IFBLK, .st_rdev = pd };
+				f->partitions = 1;
+				if (!f->mounted_at && pd)
+					f->mounted_at = mount_point(pd);
+				if (pd && is_swap(&pst))
+					f->swap = 1;
+				add_holders(h, &holders);
+				free(dev);
+				free(h);
+			}
+			free(part);
+		}
+		closedir(d);
+	}
+	if (holders.len)
+		f->holders = strbuf_detach(&holders, NULL);
+	strbuf_release(&holders);
+}
+
+/*
+ * The loop device a regular file backs (same device and inode as the loop's backing file, read from sysfs
+ * and stat'ed), when that device is in use (mounted, held, swap): f->backs_loop and f->loop_use.
+ */
+static void loop_backing(const struct stat *sb, struct target_facts *f)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while (!f->backs_loop && (e = readdir(d))) {
+		char *bf, line[PATH_MAX + 32];
+		FILE *in;
+		struct stat bs;
+		struct target_facts use = { 0 };
+		size_t n;
+
+		if (strncmp(e->d_name, "loop", 4))
+			continue;
+		bf = xasprintf("/sys/block/%s/loop/backing_file", e->d_name);
+		in = fopen(bf, "re");
+		free(bf);
+		if (!in)
+			continue;
+		n = fgets(line, sizeof(line), in) ? strcspn(line, "\n") : 0;
+		fclose(in);
+		line[n] = '\0';
+		if (!n || stat(line, &bs) < 0 || bs.st_dev != sb->st_dev || bs.st_ino != sb->st_ino)
+			continue;
+		bf = xasprintf("/sys/block/%s/dev", e->d_name);
+		block_use(sysfs_dev(bf), &use);
+		free(bf);
+		if (use.mounted_at)
+			f->loop_use = xasprintf("mounted on '%s'", use.mounted_at);
+		else if (use.holders)
+			f->loop_use = xasprintf("held by %s", use.holders);
+		else if (use.swap)
+			f->loop_use = xstrdup("an active swap area");
+		if (f->loop_use)
+			f->backs_loop = xasprintf("/dev/%s", e->d_name);
+		target_facts_release(&use);
+	}
+	closedir(d);
+}
+
+static uint64_t block_size(dev_t rdev)
+{
+	char sys[128];
+	unsigned long long sectors = 0;
+	FILE *f;
+
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/size", major(rdev), minor(rdev));
+	if ((f = fopen(sys, "re"))) {
+		if (fscanf(f, "%llu", &sectors) != 1)
+			sectors = 0;
+		fclose(f);
+	}
+	return (uint64_t)sectors * 512;
+}
+
+int target_facts_local(const char *path, struct target_facts *f, struct errbuf *err)
+{
+	char real[PATH_MAX];
+	struct stat sb;
+
+	memset(f, 0, sizeof(*f));
+	f->path = xstrdup(path);
+	if (!*path)
+		return err_set(err, ERR_INPUT, "empty target path");
+	if (stat(path, &sb) < 0) {
+		if (errno != ENOENT)
+			return err_set(err, ERR_INPUT, "target '%s': %s", path, strerror(errno));
+		if (lstat(path, &sb) == 0) {
+			f->kind = TARGET_DANGLING;
+		} else {
+			char *dir = path_dir(path);
+			f->dir_exists = stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
+			free(dir);
+		}
+		return 0;
+	}
+	f->real = realpath(path, real) ? xstrdup(real) : NULL;
+	if (S_ISREG(sb.st_mode)) {
+		f->kind = TARGET_REGULAR;
+		f->size = (uint64_t)sb.st_size;
+		f->bench_made = bench_made(path);
+		f->swap = is_swap(&sb);
+		loop_backing(&sb, f);
+	} else if (S_ISBLK(sb.st_mode)) {
+		struct strbuf found;
+		f->kind = TARGET_BLOCK;
+		f->size = block_size(sb.st_rdev);
+		f->swap = is_swap(&sb);
+		block_use(sb.st_rdev, f);
+		strbuf_init(&found);
+		if (blkid_signatures(f->real ? f->real : path, &found, err) < 0) {
+			strbuf_reset(&found); /* unknown counts as data: only --destructive writes it */
+			strbuf_addf(&found, "nothing readable (%s)", err->msg);
+		}
+		if (found.len)
+			f->signatures = strbuf_detach(&found, NULL);
+		strbuf_release(&found);
+	} else if (S_ISDIR(sb.st_mode)) {
+		f->kind = TARGET_DIR;
+	} else if (S_ISCHR(sb.st_mode) && f->real && (!strcmp(f->real, "/dev/null") || !strcmp(f->real, "/dev/zero"))) {
+		f->kind = TARGET_CHAR_NULL;
+	} else {
+		f->kind = TARGET_OTHER;
+	}
+	return 0;
+}
+
+void target_facts_release(struct target_facts *f)
+{
+	if (!f)
+		return;
+	free(f->path);
+	free(f->real);
+	free(f->mounted_at);
+	free(f->holders);
+	free(f->signatures);
+	free(f->backs_loop);
+	free(f->loop_use);
+	memset(f, 0, sizeof(*f));
+}
+
+/* ---- the one rule --------------------------------------------------------------------------------- */
+
+/* Refusals of a block device for writing: in use (whatever the flags), then signs of data. */
+static int judge_block(const struct target_facts *f, const char *t, int flags, struct errbuf *err)
+{
+	if (f->mounted_at)
+		return err_set(err, ERR_INPUT,
+			       "target %s is mounted on '%s': bench never writes a mounted device, not even with "
+			       "--destructive (unmount it first: umount '%s')", t, f->mounted_at, f->mounted_at);
+	if (f->swap)
+		return err_set(err, ERR_INPUT,
+			       "target %s is an active swap area (see /proc/swaps): bench never writes it, not even "
+			       "with --destructive (swapoff it first)", t);
+	if (f->holders)
+		return err_set(err, ERR_INPUT,
+			       "target %s is held by %s (device mapper, RAID or LVM): bench never writes it, not even "
+			       "with --destructive (remove what holds it first)", t, f->holders);
+	if (flags & TARGET_DESTRUCTIVE)
+		return 0;
+	if (f->partitions)
+		return err_set(err, ERR_INPUT, "target %s has partitions%s%s (needs --destructive)", t,
+			       f->signatures ? ": blkid found " : "", f->signatures ? f->signatures : "");
+	if (f->signatures)
+		return err_set(err, ERR_INPUT, "target %s holds data: blkid found %s (needs --destructive)", t,
+			       f->signatures);
+	return 0;
+}
+
+static int judge_regular(const struct target_facts *f, const char *t, int flags, struct errbuf *err)
+{
+	if (f->swap)
+		return err_set(err, ERR_INPUT,
+			       "target %s is an active swap file: bench never writes it, not even with --destructive "
+			       "(swapoff it first)", t);
+	if (f->backs_loop)
+		return err_set(err, ERR_INPUT,
+			       "target %s is the backing file of %s, which is %s: writing it would corrupt that device; "
+			       "bench never does, not even with --destructive or --overwrite-files (release it first: "
+			       "umount the filesystem, then losetup -d %s)", t, f->backs_loop, f->loop_use, f->backs_loop);
+	if (flags & (TARGET_DESTRUCTIVE | TARGET_OVERWRITE_FILES) || f->size == 0 || f->bench_made)
+		return 0;
+	return err_set(err, ERR_INPUT,
+		       "target %s is an existing file that bench did not create (%llu bytes): it would be "
+		       "overwritten (needs --overwrite-files)", t, (unsigned long long)f->size);
+}
+
+int target_judge(const struct target_facts *f, int flags, int writes, const char *host, struct errbuf *err)
+{
+	struct strbuf t;
+	int ret = 0;
+
+	strbuf_init(&t);
+	strbuf_addf(&t, "'%s'", f->path);
+	if (f->real && strcmp(f->real, f->path))
+		strbuf_addf(&t, " (a link to '%s')", f->real);
+	if (host)
+		strbuf_addf(&t, " on host '%s'", host);
+	switch (f->kind) {
+	case TARGET_MISSING:
+		if (!f->dir_exists)
+			ret = err_set(err, ERR_INPUT, "target %s: its directory does not exist", t.buf);
+		break;
+	case TARGET_DANGLING:
+		ret = err_set(err, ERR_INPUT, "target %s is a dangling symbolic link", t.buf);
+		break;
+	case TARGET_DIR:
+		ret = err_set(err, ERR_INPUT, "target %s is a directory: give a file or a block device", t.buf);
+		break;
+	case TARGET_OTHER:
+		ret = err_set(err, ERR_INPUT, "target %s is a character device or special file: give a block device "
+			      "or a file", t.buf);
+		break;
+	case TARGET_CHAR_NULL:
+		break;
+	case TARGET_BLOCK:
+		ret = writes ? judge_block(f, t.buf, flags, err) : 0;
+		break;
+	case TARGET_REGULAR:
+		ret = writes ? judge_regular(f, t.buf, flags, err) : 0;
+		break;
+	}
+	strbuf_release(&t);
+	return ret;
+}
+
+/* The last value of an option over the workload's options and the engine options, or NULL. */
+static const char *spec_opt(const struct workload *w, const struct kvlist *eng, const char *key, const char *alias)
+{
+	const struct kvlist *src[] = { &w->opts, eng };
+	const char *v = NULL;
+
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < src[k]->n; i++)
+			if (!strcmp(src[k]->v[i].key, key) || (alias && !strcmp(src[k]->v[i].key, alias)))
+				v = src[k]->v[i].value ? src[k]->v[i].value : "";
+	return v;
+}
+
+/* Whether one workload writes: rw= other than read/randread, a replayed log, a file-changing engine. */
+static int workload_writes(const struct workload *w, const struct kvlist *eng)
+{
+	static const char *const writing_engines[] = { "filecreate", "filedelete", "ftruncate", NULL };
+	const char *rw = spec_opt(w, eng, "rw", "readwrite"), *engine = spec_opt(w, eng, "ioengine", NULL);
+	const char *ro = spec_opt(w, eng, "readonly", NULL);
+
+	if (ro && strcmp(ro, "0"))
+		return 0; /* fio refuses every write of the job */
+	if (!rw)
+		rw = w->rw ? w->rw : "read";
+	if (spec_opt(w, eng, "read_iolog", NULL) || spec_opt(w, eng, "replay_redirect", NULL))
+		return 1;
+	for (size_t i = 0; engine && writing_engines[i]; i++)
+		if (!strcmp(engine, writing_engines[i]))
+			return 1;
+	return strcmp(rw, "read") && strcmp(rw, "randread");
+}
+
+int target_spec_writes(const struct run_spec *spec)
+{
+	if (!spec->njobs)
+		return workload_writes(&spec->wl, &spec->engine_opts);
+	for (size_t j = 0; j < spec->njobs; j++)
+		if (workload_writes(&spec->jobs[j].wl, &spec->engine_opts))
+			return 1;
+	return 0;
+}
+
+int target_check_blockdev(const char *path, struct errbuf *err)
+{
+	struct target_facts f;
+	int ret = target_facts_local(path, &f, err);
+
+	if (ret == 0)
+		ret = target_judge(&f, 0, 1, NULL, err);
+	target_facts_release(&f);
+	return ret;
+}
+
+/* "the filesystem mounted on '/x' is full: N bytes free, M needed" for the directory of `path`. */
+static int fs_full(const char *path, uint64_t need, enum err_kind kind, struct errbuf *err)
+{
+	char *dir = path_dir(path), *mnt;
+	struct stat sb;
+	struct statvfs vf;
+	unsigned long long avail = 0;
+	int ret;
+
+	if (statvfs(dir, &vf) == 0)
+		avail = (unsigned long long)vf.f_bavail * vf.f_frsize;
+	mnt = stat(dir, &sb) == 0 ? mount_point(sb.st_dev) : NULL;
+	ret = err_set(err, kind,
+		      "target '%s' does not fit: the filesystem mounted on '%s' is full (%llu bytes free, %llu more "
+		      "needed); give a smaller size= or another place", path, mnt ? mnt : dir, avail,
+		      (unsigned long long)need);
+	free(mnt);
+	free(dir);
+	return ret;
 }
 
 static int fill_file(int fd, const char *path, uint64_t from, uint64_t to, struct errbuf *err)
@@ -240,6 +500,8 @@ static int fill_file(int fd, const char *path, uint64_t from, uint64_t to, struc
 			if (errno == EINTR)
 				continue;
 			free(buf);
+			if (errno == ENOSPC || errno == EDQUOT)
+				return fs_full(path, to - off, ERR_HOST, err);
 			return err_set(err, ERR_HOST, "cannot write target file '%s': %s", path, strerror(errno));
 		}
 		off += (uint64_t)n;
@@ -250,211 +512,127 @@ static int fill_file(int fd, const char *path, uint64_t from, uint64_t to, struc
 	return 0;
 }
 
+/* Whether the filesystem of `path` has `need` bytes free for an unprivileged writer (unknown: yes). */
+static int fits(const char *path, uint64_t need)
+{
+	char *dir = path_dir(path);
+	struct statvfs vf;
+	int ok = statvfs(dir, &vf) < 0 || (uint64_t)vf.f_bavail * vf.f_frsize >= need;
+
+	free(dir);
+	return ok;
+}
+
 int target_prepare(const char *path, uint64_t size_bytes, int flags, struct errbuf *err)
 {
-	struct stat sb;
-	int fd, ret, created = 0;
+	struct target_facts f;
+	uint64_t have = 0;
+	int fd, ret, created;
 
-	if (stat(path, &sb) == 0) {
-		if (S_ISBLK(sb.st_mode))
-			return (flags & TARGET_DESTRUCTIVE) ? 0 : target_check_blockdev(path, err);
-		if (!S_ISREG(sb.st_mode))
-			return check_existing(path, &sb, flags, err);
-		if (!size_bytes || (uint64_t)sb.st_size >= size_bytes)
-			return 0;
-	} else if (errno != ENOENT) {
-		return err_set(err, ERR_INPUT, "target '%s': %s", path, strerror(errno));
-	} else {
-		sb.st_size = 0;
-		created = 1;
+	if (target_facts_local(path, &f, err) < 0 || target_judge(&f, flags, 1, NULL, err) < 0) {
+		target_facts_release(&f);
+		return -1;
 	}
+	created = f.kind == TARGET_MISSING;
+	have = f.kind == TARGET_REGULAR ? f.size : 0;
+	ret = f.kind != TARGET_MISSING && f.kind != TARGET_REGULAR;
+	target_facts_release(&f);
+	if (ret)
+		return 0; /* a block device (judged above), /dev/null */
+	if (!created && (!size_bytes || have >= size_bytes))
+		return 0;
 	if (!size_bytes)
 		size_bytes = DEFAULT_FILE_SIZE;
+	if (!fits(path, size_bytes - have))
+		return fs_full(path, size_bytes - have, ERR_INPUT, err);
 	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return err_set(err, ERR_INPUT, "cannot create target file '%s': %s", path, strerror(errno));
 	if (created)
 		mark_bench_made(fd);
-	ret = fill_file(fd, path, (uint64_t)sb.st_size, size_bytes, err);
+	ret = fill_file(fd, path, have, size_bytes, err);
 	close(fd);
+	if (ret < 0 && created)
+		unlink(path); /* made in this call: leave nothing half-written behind */
 	return ret;
 }
 
 int target_check(const char *path, int flags, struct errbuf *err)
 {
-	char real[PATH_MAX];
-	struct stat sb;
-	char *dir;
-	int ok;
+	struct target_facts f;
+	int ret = target_facts_local(path, &f, err);
 
-	if (!*path)
-		return err_set(err, ERR_INPUT, "empty target path");
-	if (stat(path, &sb) == 0) {
-		/* What fio opens is what the symlinks point at: check and name that. */
-		const char *p = realpath(path, real) ? real : path;
-		if (check_existing(p, &sb, flags, err) < 0)
-			return strcmp(p, path) ? err_prefix(err, "'%s' is a link to '%s'", path, p) : -1;
-		return 0;
-	}
-	if (errno != ENOENT)
-		return err_set(err, ERR_INPUT, "target '%s': %s", path, strerror(errno));
-	if (lstat(path, &sb) == 0)
-		return err_set(err, ERR_INPUT, "target '%s' is a dangling symbolic link", path);
-	dir = path_dir(path);
-	ok = stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
-	if (!ok)
-		err_set(err, ERR_INPUT, "target '%s': directory '%s' does not exist", path, dir);
-	free(dir);
-	return ok ? 0 : -1;
+	if (ret == 0)
+		ret = target_judge(&f, flags, 1, NULL, err);
+	target_facts_release(&f);
+	return ret;
 }
 
-/* ---- the paths fio opens ------------------------------------------------------------------- */
+/* ---- the paths fio opens (computed in fio_jobfile.c, the one plan the job file is written from) ---- */
 
-/* The last value of `key` in the job's options, then the engine options (fio: a later value wins). */
-static const char *job_opt(const struct run_spec *s, const char *key, int skip_workload)
+static int add_plan(const struct workload *wl, const struct kvlist *eng, char *const *targets, size_t ntargets,
+		    const char *name, struct kvlist *out, struct errbuf *err)
 {
-	const char *v = NULL;
+	struct fio_files ff;
+	char *job = fio_job_name(name);
+	int ret = fio_files_plan(wl, eng, NULL, targets, ntargets, job, NULL, &ff, err);
 
-	if (!skip_workload)
-		for (size_t i = 0; i < s->wl.opts.n; i++)
-			if (!strcmp(s->wl.opts.v[i].key, key))
-				v = s->wl.opts.v[i].value ? s->wl.opts.v[i].value : "";
-	for (size_t i = 0; i < s->engine_opts.n; i++)
-		if (!strcmp(s->engine_opts.v[i].key, key))
-			v = s->engine_opts.v[i].value ? s->engine_opts.v[i].value : "";
-	return v;
+	for (size_t i = 0; ret == 0 && i < ff.paths.n; i++)
+		if (!kvlist_find(out, ff.paths.v[i].key))
+			kvlist_add(out, ff.paths.v[i].key, ff.paths.v[i].value);
+	fio_files_release(&ff);
+	free(job);
+	return ret;
 }
 
-/* Splits a fio name list on ':' ("\:" is a literal colon) into items of `out` (value = `origin`). */
-static void split_names(const char *list, const char *origin, struct kvlist *out)
+int target_opened_paths_with(const struct run_spec *s, char *const *targets, size_t ntargets, int flags,
+			     struct kvlist *out, struct errbuf *err)
 {
-	struct strbuf one;
-
-	strbuf_init(&one);
-	for (const char *p = list;; p++) {
-		if (*p == '\\' && p[1] == ':') {
-			strbuf_addc(&one, ':');
-			p++;
-		} else if (*p == ':' || !*p) {
-			if (one.len)
-				kvlist_add(out, one.buf, origin);
-			strbuf_reset(&one);
-			if (!*p)
-				break;
-		} else {
-			strbuf_addc(&one, *p);
-		}
+	(void)flags; /* opendir= is refused whatever the flags: bench does not list what fio would find there */
+	if (!s->njobs)
+		return add_plan(&s->wl, &s->engine_opts, targets, ntargets, s->name, out, err);
+	for (size_t j = 0; j < s->njobs; j++) {
+		const struct job_spec *js = &s->jobs[j];
+		if (add_plan(&js->wl, &s->engine_opts, js->targets, js->ntargets, js->name, out, err) < 0)
+			return err_prefix(err, "run '%s', job '%s'", s->name ? s->name : "run", js->name);
 	}
-	strbuf_release(&one);
-}
-
-/* fio's filename_format: $jobname, $jobnum, $filenum (other $ words are kept as they are). */
-static char *expand_format(const char *fmt, const char *jobname, unsigned jobnum, unsigned filenum)
-{
-	struct strbuf sb;
-
-	strbuf_init(&sb);
-	for (const char *p = fmt; *p; p++) {
-		if (!strncmp(p, "$jobname", 8)) {
-			strbuf_adds(&sb, jobname);
-			p += 7;
-		} else if (!strncmp(p, "$jobnum", 7)) {
-			strbuf_addf(&sb, "%u", jobnum);
-			p += 6;
-		} else if (!strncmp(p, "$filenum", 8)) {
-			strbuf_addf(&sb, "%u", filenum);
-			p += 7;
-		} else {
-			strbuf_addc(&sb, *p);
-		}
-	}
-	return strbuf_detach(&sb, NULL);
-}
-
-static unsigned opt_count(const char *v, unsigned def)
-{
-	char *end;
-	unsigned long n;
-
-	if (!v || !*v)
-		return def;
-	n = strtoul(v, &end, 10);
-	return (*end || !n || n > 1024) ? def : (unsigned)n;
-}
-
-static void add_under_dirs(const struct kvlist *dirs, const char *name, const char *origin, struct kvlist *out)
-{
-	if (name[0] == '/' || !dirs->n) {
-		kvlist_add(out, name, origin);
-		return;
-	}
-	for (size_t d = 0; d < dirs->n; d++) {
-		char *p = xasprintf("%s/%s", dirs->v[d].key, name);
-		char *o = xasprintf("%s under directory=%s", origin, dirs->v[d].key);
-		kvlist_add(out, p, o);
-		free(p);
-		free(o);
-	}
+	return 0;
 }
 
 int target_opened_paths(const struct run_spec *s, int flags, struct kvlist *out, struct errbuf *err)
 {
-	/* With targets, fio_jobfile_write drops the workload's own file options: only engine options remain. */
-	int skip = s->ntargets > 0;
-	const char *dir = job_opt(s, "directory", skip), *fname = job_opt(s, "filename", skip);
-	const char *opendir_v = job_opt(s, "opendir", skip), *engine = job_opt(s, "ioengine", 0);
-	struct kvlist dirs, names;
+	return target_opened_paths_with(s, s->targets, s->ntargets, flags, out, err);
+}
 
-	if (engine && !strcmp(engine, "null"))
-		return 0; /* fio's null engine opens no file */
-	if (opendir_v && !(flags & TARGET_DESTRUCTIVE))
-		return err_set(err, ERR_INPUT,
-			       "run '%s': opendir=%s makes fio write every file below it (needs --destructive)",
-			       s->name ? s->name : "run", opendir_v);
-	kvlist_init(&dirs);
-	kvlist_init(&names);
-	if (dir)
-		split_names(dir, "directory", &dirs);
-	if (s->ntargets) {
-		for (size_t i = 0; i < s->ntargets; i++)
-			add_under_dirs(&dirs, s->targets[i], "target", out);
-	} else if (fname) {
-		split_names(fname, "filename", &names);
-		for (size_t i = 0; i < names.n; i++)
-			add_under_dirs(&dirs, names.v[i].key, "filename", out);
-	} else {
-		const char *fmt = job_opt(s, "filename_format", 0);
-		char *job = fio_job_name(s->name);
-		unsigned njobs = opt_count(job_opt(s, "numjobs", 0), s->wl.numjobs ? s->wl.numjobs : 1);
-		unsigned nfiles = opt_count(job_opt(s, "nrfiles", 0), 1);
+/* Facts and judgement of every path of the run: 0, or -1 naming the option the refused path came from. */
+static int judge_spec(const struct run_spec *s, const struct kvlist *paths, int flags, struct errbuf *err)
+{
+	int writes = target_spec_writes(s);
 
-		for (unsigned j = 0; j < njobs && out->n < MAX_OPENED_PATHS; j++)
-			for (unsigned f = 0; f < nfiles && out->n < MAX_OPENED_PATHS; f++) {
-				char *name = expand_format(fmt ? fmt : "$jobname.$jobnum.$filenum", job, j, f);
-				add_under_dirs(&dirs, name, fmt ? "filename_format" : "fio's default file name", out);
-				free(name);
-			}
-		free(job);
+	for (size_t i = 0; i < paths->n; i++) {
+		struct target_facts f;
+		int ret = target_facts_local(paths->v[i].key, &f, err);
+		if (ret == 0)
+			ret = target_judge(&f, flags, writes, NULL, err);
+		target_facts_release(&f);
+		if (ret < 0) {
+			if (strcmp(paths->v[i].value, "target"))
+				err_prefix(err, "run '%s' (%s)", s->name ? s->name : "run", paths->v[i].value);
+			return -1;
+		}
 	}
-	kvlist_release(&dirs);
-	kvlist_release(&names);
 	return 0;
 }
 
 int target_check_spec(const struct run_spec *s, int flags, struct errbuf *err)
 {
 	struct kvlist paths;
-	int ret = 0;
+	int ret;
 
 	kvlist_init(&paths);
-	if (target_opened_paths(s, flags, &paths, err) < 0)
-		ret = -1;
-	for (size_t i = 0; !ret && i < paths.n; i++)
-		if (target_check(paths.v[i].key, flags, err) < 0) {
-			if (strcmp(paths.v[i].value, "target"))
-				err_prefix(err, "run '%s' (%s)", s->name ? s->name : "run", paths.v[i].value);
-			ret = -1;
-		}
+	ret = target_opened_paths(s, flags, &paths, err);
+	if (ret == 0)
+		ret = judge_spec(s, &paths, flags, err);
 	kvlist_release(&paths);
 	return ret;
 }
@@ -462,11 +640,12 @@ int target_check_spec(const struct run_spec *s, int flags, struct errbuf *err)
 int target_prepare_spec(const struct run_spec *s, uint64_t size_bytes, int flags, struct errbuf *err)
 {
 	struct kvlist paths;
-	int ret = 0;
+	int ret;
 
 	kvlist_init(&paths);
-	if (target_opened_paths(s, flags, &paths, err) < 0)
-		ret = -1;
+	ret = target_opened_paths(s, flags, &paths, err);
+	if (ret == 0)
+		ret = judge_spec(s, &paths, flags, err);
 	for (size_t i = 0; !ret && i < paths.n; i++) {
 		const char *p = paths.v[i].key;
 		struct stat sb;
@@ -474,13 +653,12 @@ int target_prepare_spec(const struct run_spec *s, uint64_t size_bytes, int flags
 		if (!strncmp(paths.v[i].value, "target", 6)) {
 			ret = target_prepare(p, size_bytes, flags, err);
 		} else if (stat(p, &sb) < 0 && errno == ENOENT) {
+			/* fio lays it out; marked so that a later run knows it as bench's */
 			int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 			if (fd >= 0) {
 				mark_bench_made(fd);
 				close(fd);
 			}
-		} else if (stat(p, &sb) == 0 && S_ISBLK(sb.st_mode) && !(flags & TARGET_DESTRUCTIVE)) {
-			ret = target_check_blockdev(p, err);
 		}
 	}
 	kvlist_release(&paths);

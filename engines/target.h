@@ -67,6 +67,8 @@ struct target_facts {
 	char *holders;     /* block device: the devices that hold it or its partitions, else NULL */
 	char *signatures;  /* block device: what libblkid found ("xfs", "dos partition table"), else NULL */
 	char *backs_loop;  /* regular file: the loop device it backs, when that device is mounted/held, else NULL */
+	char *loop_use;    /* with backs_loop: how that device is used ("mounted on '/mnt/x'", "held by dm-0") */
+	int partitions;    /* block device: it has partitions (sysfs) */
 };
 
 /* Gathers the facts of a local path (nothing is changed). -1 only when the path cannot be looked at. */

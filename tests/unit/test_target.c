@@ -29,12 +29,16 @@ static const struct path_case cases[] = {
 	{ "", "", "/dev/loop7", "/dev/loop7" },
 	{ "", "directory=/dev", "loop7", "/dev/loop7" },
 	{ "", "directory=/dev", "/tmp/x", "/tmp/x" },                   /* absolute: directory= does not apply */
-	{ "directory=/dev", "", "loop7", "loop7" },                     /* the job's own is dropped for targets */
-	{ "", "directory=/a:/b", "t", "/a/t|/b/t" },
+	{ "directory=/dev", "", "loop7", "/dev/loop7" },                /* the job's own applies to targets too */
+	{ "", "directory=/a:/b", "t", "/a/t" },                        /* filename= entries: the first directory */
 	{ "filename=/dev/sdb:/dev/sdc", "", "", "/dev/sdb|/dev/sdc" },
 	{ "filename=a\\:b", "", "", "a:b" },
 	{ "filename=sdb;directory=/dev", "", "", "/dev/sdb" },
-	{ "filename=x", "filename=/dev/sdz", "", "/dev/sdz" },         /* the engine option wins, as in [global] */
+	{ "filename=x", "filename=/dev/sdz", "", "x|/dev/sdz" },       /* every filename= adds files (fio) */
+	{ "", "filename=/dev/sdz", "/srv/t", "/dev/sdz|/srv/t" },      /* --engine-opt filename= with a target */
+	{ "", "directory=/dev;filename=sdz", "/srv/t", "/dev/sdz|/srv/t" },
+	{ "", "filename=/tmp/zz:/dev/sdz", "/srv/t", "/tmp/zz|/dev/sdz|/srv/t" },
+	{ "numjobs=2;directory=/a:/b", "", "", "/a/job.0.0|/b/job.1.0" },  /* round-robin by job number */
 	{ "numjobs=2;nrfiles=2", "", "", "job.0.0|job.0.1|job.1.0|job.1.1" },
 	{ "filename_format=/dev/loop$jobnum;numjobs=2", "", "", "/dev/loop0|/dev/loop1" },
 	{ "filename_format=f.$filenum;directory=/srv", "", "", "/srv/f.0" },
@@ -99,7 +103,7 @@ static void test_opendir_refused(void **state)
 	assert_int_equal(target_opened_paths(&s, 0, &out, &err), -1);
 	assert_int_equal(err.kind, ERR_INPUT);
 	assert_non_null(strstr(err.msg, "opendir"));
-	assert_int_equal(target_opened_paths(&s, TARGET_DESTRUCTIVE, &out, &err), 0);
+	assert_int_equal(target_opened_paths(&s, TARGET_DESTRUCTIVE, &out, &err), -1); /* never run */
 	kvlist_release(&out);
 	run_spec_release(&s);
 }
