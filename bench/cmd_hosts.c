@@ -1,7 +1,8 @@
 /*
  * cmd_hosts: `bench hosts check|start|stop --hosts FILE`. check is the multi-host preflight on its own
  * (engines/fio_hosts.h): every fio server answers fio's PROBE, runs the local fio's version, and every target
- * is present and safe; a table per host, exit 4 naming what failed. start/stop run `fio --server` on each
+ * is present and safe (the consent check: probed over ssh as a local path is, or below the host's workdir=);
+ * a table per host and a decision per target, exit 3 for a refused target, 4 naming the hosts that failed. start/stop run `fio --server` on each
  * host over ssh (BatchMode, argv, every remote word quoted), for users who do not run the servers as a
  * service themselves (docs/multihost.md has a systemd unit).
  */
@@ -19,28 +20,32 @@
 
 static int usage(void)
 {
-	printf("usage: bench hosts check --hosts FILE [--allow-partial] [--destructive] [--no-targets]\n"
-	       "                         [--timeout MS]\n"
+	printf("usage: bench hosts check --hosts FILE [--allow-partial] [--destructive] [--overwrite-files]\n"
+	       "                         [--target PATH]... [--no-targets] [--timeout MS]\n"
 	       "       bench hosts start --hosts FILE [--dry-run]\n"
 	       "       bench hosts stop  --hosts FILE [--dry-run]\n\n"
 	       "Checks and manages the fio servers of a multi-host suite. The hosts file (docs/hosts.md) names\n"
 	       "each host, the address[:port] of its fio server, its role and its targets.\n\n"
 	       "  check         preflight: each initiator's fio server is reachable (a real fio protocol probe),\n"
 	       "                runs the same fio version as this host, and each target is present and readable\n"
-	       "                (a 4 KiB read through fio, nothing written); remote block devices need\n"
-	       "                --destructive. Prints a table per host; exit 4 names the hosts that failed.\n"
+	       "                (a 4 KiB read through fio, nothing written). Each target is checked as a local\n"
+	       "                one is: probed over ssh when the host line gives ssh access (ssh=, ssh_port=,\n"
+	       "                ssh_key=), else accepted only below the host's workdir=. Prints a table per host\n"
+	       "                and the decision per target; exit 3 for a refused target, 4 for a failed host.\n"
 	       "  start         starts 'fio --server=ADDR,PORT --daemonize=/tmp/bench-fio-server-PORT.pid' on each\n"
 	       "                initiator over ssh (ssh -o BatchMode=yes; key-based login, user from ssh=USER)\n"
 	       "  stop          stops the servers started by 'start' (kills the pid in that pid file)\n\n"
 	       "options:\n"
 	       "  --hosts FILE     the hosts file (required)\n"
 	       "  --allow-partial  check: exit 0 while at least one initiator is fine (failures still listed)\n"
-	       "  --destructive    check: accept remote block devices as targets\n"
+	       "  --destructive    check: accept devices that hold data, and unprobed paths (no ssh access)\n"
+	       "  --overwrite-files check: accept existing files that bench did not create\n"
+	       "  --target PATH    check: the target of initiators without target= (as 'bench run --target')\n"
 	       "  --no-targets     check: only probe the servers, skip the target read\n"
 	       "  --timeout MS     check: probe timeout per server (default 3000)\n"
 	       "  --dry-run        start/stop: print the ssh commands instead of running them\n"
 	       "  --help           this text\n\n"
-	       "exit codes: 0 ok, 2 usage, 3 bad hosts file, 4 a host failed.\n");
+	       "exit codes: 0 ok, 2 usage, 3 bad hosts file or a refused target, 4 a host failed.\n");
 	return EXIT_OK;
 }
 
@@ -93,9 +98,12 @@ int cmd_hosts(int argc, char **argv)
 		{ "hosts", required_argument, NULL, 'f' },  { "allow-partial", no_argument, NULL, 'a' },
 		{ "destructive", no_argument, NULL, 'D' },  { "no-targets", no_argument, NULL, 'n' },
 		{ "timeout", required_argument, NULL, 't' }, { "dry-run", no_argument, NULL, 'y' },
-		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' },          { "overwrite-files", no_argument, NULL, 'O' },
+		{ "target", required_argument, NULL, 'T' },  { NULL, 0, NULL, 0 },
 	};
 	struct fio_hosts_check_opts o = { 0, 0, 1, 0, NULL };
+	struct fio_hosts_consent_opts co = { 0, NULL, 0 };
+	char **targets = NULL;
 	const char *file = NULL, *verb;
 	struct host_list hl;
 	struct errbuf err;
@@ -107,6 +115,7 @@ int cmd_hosts(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
+			free(targets);
 			return usage();
 		case 'f':
 			file = optarg;
@@ -121,35 +130,51 @@ int cmd_hosts(int argc, char **argv)
 			o.check_targets = 0;
 			break;
 		case 't':
-			if (parse_long(optarg, 1, 600000, &v) < 0)
+			if (parse_long(optarg, 1, 600000, &v) < 0) {
+				free(targets);
 				return cli_usage("hosts", "--timeout wants milliseconds (1..600000), got '%s'", optarg);
+			}
 			o.timeout_ms = (int)v;
 			break;
 		case 'y':
 			dry_run = 1;
 			break;
+		case 'O':
+			co.overwrite_files = 1;
+			break;
+		case 'T':
+			targets = xrealloc(targets, (co.ntargets + 1) * sizeof(*targets));
+			targets[co.ntargets++] = optarg;
+			co.targets = targets;
+			break;
 		default:
+			free(targets);
 			return cli_bad_option("hosts", c, argv);
 		}
 	}
+	code = -1;
 	if (!(verb = cli_verb("hosts", argc, argv, "check, start or stop")))
-		return EXIT_USAGE;
-	if (optind + 1 != argc)
-		return cli_usage("hosts", "unexpected argument '%s'", argv[optind + 1]);
-	if (strcmp(verb, "check") && strcmp(verb, "start") && strcmp(verb, "stop"))
-		return cli_usage("hosts", "unknown action '%s' (check, start or stop)", verb);
-	if (!file)
-		return cli_usage("hosts", "--hosts FILE is required");
+		code = EXIT_USAGE;
+	else if (optind + 1 != argc)
+		code = cli_usage("hosts", "unexpected argument '%s'", argv[optind + 1]);
+	else if (strcmp(verb, "check") && strcmp(verb, "start") && strcmp(verb, "stop"))
+		code = cli_usage("hosts", "unknown action '%s' (check, start or stop)", verb);
+	else if (!file)
+		code = cli_usage("hosts", "--hosts FILE is required");
 	host_list_init(&hl);
 	errbuf_init(&err);
-	if (hostsfile_read(file, &hl, &err) < 0)
-		return cli_fail(&err);
+	if (code < 0 && hostsfile_read(file, &hl, &err) < 0)
+		code = cli_fail(&err);
+	if (code >= 0) {
+		free(targets);
+		return code;
+	}
 	if (!strcmp(verb, "check")) {
 		struct fio_host_status *st = xcalloc(hl.n, sizeof(*st));
 		struct strbuf rep;
 
 		strbuf_init(&rep);
-		code = fio_hosts_check_ex(&hl, &o, st, &rep, &err) < 0 ? -1 : EXIT_OK;
+		code = fio_hosts_check_consent(&hl, &o, &co, st, &rep, &err) < 0 ? -1 : EXIT_OK;
 		fputs(rep.buf, stdout);
 		fflush(stdout);
 		if (code < 0)
@@ -161,5 +186,6 @@ int cmd_hosts(int argc, char **argv)
 		code = ssh_all(&hl, !strcmp(verb, "start"), dry_run);
 	}
 	host_list_release(&hl);
+	free(targets);
 	return code;
 }

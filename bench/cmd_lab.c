@@ -363,7 +363,14 @@ static int lab_up(const struct lab *l, unsigned count, uint64_t size)
 			h.port = l->port;
 			h.role = ROLE_INITIATOR;
 			h.targets = xcalloc(1, sizeof(*h.targets));
-			h.targets[0] = xstrdup(target);
+			/* the host's directory, canonical, is its declared workdir: its target is accepted without
+			 * ssh (docs/hosts.md "Which targets bench accepts") */
+			{
+				char *abs = realpath(hd, NULL);
+				snprintf(h.workdir, sizeof(h.workdir), "%s", abs ? abs : hd);
+				h.targets[0] = abs ? xasprintf("%s/target.dat", abs) : xstrdup(target);
+				free(abs);
+			}
 			h.ntargets = 1;
 			ARRAY_GROW(hl.v, hl.cap, hl.n + 1);
 			hl.v[hl.n++] = h;

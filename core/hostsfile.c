@@ -5,6 +5,7 @@
  */
 #include "core/hostsfile.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +34,30 @@ static int valid_name(const char *s)
 		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.')
 			return 0;
 	return 1;
+}
+
+/*
+ * An address that looks like an IP literal must be one: digits and dots only is IPv4 (inet_pton: four decimal
+ * parts 0..255, no leading zeros), a bracketed or colon form is IPv6 (an optional %zone after it). Anything
+ * else is a host name, looked up when it is used; a string like 999.1.1.1 never reaches DNS.
+ */
+static int check_literal(struct parse *p, const char *word, const char *addr, int bracketed)
+{
+	unsigned char buf[sizeof(struct in6_addr)];
+
+	if (bracketed || strchr(addr, ':')) {
+		const char *pct = strchr(addr, '%');
+		char *ip = xstrndup(addr, pct ? (size_t)(pct - addr) : strlen(addr));
+		int ok = inet_pton(AF_INET6, ip, buf) == 1 && (!pct || pct[1]);
+
+		free(ip);
+		if (!ok)
+			return perr(p, "bad address '%s': not a valid IPv6 address", word, NULL);
+		return 0;
+	}
+	if (strspn(addr, "0123456789.") == strlen(addr) && inet_pton(AF_INET, addr, buf) != 1)
+		return perr(p, "bad address '%s': not a valid IPv4 address", word, NULL);
+	return 0;
 }
 
 /* Parses "addr", "addr:port", "[v6]" or "[v6]:port". */
@@ -69,6 +94,10 @@ static int parse_address(struct parse *p, const char *word, struct host *h)
 			goto bad;
 		}
 	}
+	if (check_literal(p, word, addr, word[0] == '[') < 0) {
+		free(addr);
+		return -1;
+	}
 	h->port = HOSTS_DEFAULT_PORT;
 	if (colon) {
 		char *e;
@@ -87,6 +116,86 @@ bad:
 	return perr(p, "bad address '%s': expected host, host:port or [IPv6]:port", word, NULL);
 }
 
+#define HOSTS_KEYS "role, target, exporter, ssh, ssh_port, ssh_key, ssh_known_hosts, workdir"
+
+int host_path_canonical(const char *path)
+{
+	const char *s = path;
+
+	if (s[0] != '/' || !s[1])
+		return 0;
+	while (*s == '/') {
+		const char *e = strchr(s + 1, '/');
+		size_t n = e ? (size_t)(e - s - 1) : strlen(s + 1);
+
+		if (n == 0 || (n == 1 && s[1] == '.') || (n == 2 && s[1] == '.' && s[2] == '.'))
+			return 0;
+		if (!e)
+			return 1;
+		s = e;
+	}
+	return 0;
+}
+
+int host_path_in_workdir(const struct host *h, const char *path)
+{
+	size_t n = strlen(h->workdir);
+
+	return n && host_path_canonical(path) && !strncmp(path, h->workdir, n) && path[n] == '/';
+}
+
+/* Trees that hold devices and kernel files: a workdir= there would let a device pass as one of bench's files. */
+static int system_tree(const char *dir)
+{
+	static const char *const trees[] = { "/dev", "/proc", "/sys", "/run/udev" };
+
+	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]); i++) {
+		size_t n = strlen(trees[i]);
+		if (!strncmp(dir, trees[i], n) && (dir[n] == '\0' || dir[n] == '/'))
+			return 1;
+	}
+	return 0;
+}
+
+static int set_ssh_port(struct parse *p, struct host *h, const char *val)
+{
+	char *e;
+	unsigned long v;
+
+	if (h->ssh_port)
+		return perr(p, "ssh_port given twice for host '%s'", h->name, NULL);
+	errno = 0;
+	v = strtoul(val, &e, 10);
+	if (errno || *e || !isdigit((unsigned char)val[0]) || v == 0 || v > 65535)
+		return perr(p, "bad ssh_port '%s': must be 1..65535", val, NULL);
+	h->ssh_port = (unsigned)v;
+	return 0;
+}
+
+/* ssh_key=, ssh_known_hosts= (files on this machine) and workdir= (a canonical directory on that host). */
+static int set_path(struct parse *p, struct host *h, const char *key, const char *val)
+{
+	char *dst = !strcmp(key, "ssh_key") ? h->ssh_key : !strcmp(key, "workdir") ? h->workdir : h->ssh_known_hosts;
+
+	if (*dst)
+		return perr(p, "%s given twice for host '%s'", key, h->name);
+	if (strlen(val) >= HOST_PATH_MAX) {
+		char max[16];
+		snprintf(max, sizeof(max), "%d", HOST_PATH_MAX - 1);
+		return perr(p, "'%s' is too long (at most %s bytes)", key, max);
+	}
+	if (dst == h->workdir && !host_path_canonical(val))
+		return perr(p, "bad workdir '%s': must be an absolute path without '.', '..', '//' or a trailing '/'",
+			    val, NULL);
+	if (dst == h->workdir && system_tree(val))
+		return perr(p, "bad workdir '%s': /dev, /proc, /sys and /run/udev hold devices, not bench's files", val,
+			    NULL);
+	if (val[0] == '-')
+		return perr(p, "bad %s '%s': must not start with '-'", key, val);
+	snprintf(dst, HOST_PATH_MAX, "%s", val);
+	return 0;
+}
+
 static int add_option(struct parse *p, struct host *h, const char *word, int *seen_role)
 {
 	const char *eq = strchr(word, '=');
@@ -98,7 +207,7 @@ static int add_option(struct parse *p, struct host *h, const char *word, int *se
 		return perr(p, "expected key=value, got '%s'", word, NULL);
 	klen = (size_t)(eq - word);
 	if (klen >= sizeof(key))
-		return perr(p, "unknown key in '%s' (known: role, target, exporter, ssh)", word, NULL);
+		return perr(p, "unknown key in '%s' (known: " HOSTS_KEYS ")", word, NULL);
 	memcpy(key, word, klen);
 	key[klen] = '\0';
 	val = eq + 1;
@@ -135,8 +244,12 @@ static int add_option(struct parse *p, struct host *h, const char *word, int *se
 		if (val[0] == '-')
 			return perr(p, "bad ssh user '%s': must not start with '-'", val, NULL);
 		h->ssh_user = xstrdup(val);
+	} else if (!strcmp(key, "ssh_port")) {
+		return set_ssh_port(p, h, val);
+	} else if (!strcmp(key, "ssh_key") || !strcmp(key, "ssh_known_hosts") || !strcmp(key, "workdir")) {
+		return set_path(p, h, key, val);
 	} else {
-		return perr(p, "unknown key '%s' (known: role, target, exporter, ssh)", key, NULL);
+		return perr(p, "unknown key '%s' (known: " HOSTS_KEYS ")", key, NULL);
 	}
 	return 0;
 }
@@ -282,7 +395,7 @@ out:
 void hostsfile_write(const struct host_list *hosts, struct strbuf *out)
 {
 	strbuf_adds(out, "# bench hosts file: name address[:port] [role=initiator|target] [target=PATH]... "
-			 "[exporter=URL] [ssh=USER]\n");
+			 "[exporter=URL] [ssh=USER] [ssh_port=N] [ssh_key=FILE] [ssh_known_hosts=FILE] [workdir=DIR]\n");
 	for (size_t i = 0; i < hosts->n; i++) {
 		const struct host *h = &hosts->v[i];
 		char *ep = host_endpoint(h);
@@ -292,6 +405,14 @@ void hostsfile_write(const struct host_list *hosts, struct strbuf *out)
 			strbuf_addf(out, " role=%s", host_role_name(h->role));
 		if (h->ssh_user)
 			strbuf_addf(out, " ssh=%s", h->ssh_user);
+		if (h->ssh_port)
+			strbuf_addf(out, " ssh_port=%u", h->ssh_port);
+		if (h->ssh_key[0])
+			strbuf_addf(out, " ssh_key=%s", h->ssh_key);
+		if (h->ssh_known_hosts[0])
+			strbuf_addf(out, " ssh_known_hosts=%s", h->ssh_known_hosts);
+		if (h->workdir[0])
+			strbuf_addf(out, " workdir=%s", h->workdir);
 		if (h->exporter_url)
 			strbuf_addf(out, " exporter=%s", h->exporter_url);
 		strbuf_addc(out, '\n');
@@ -317,6 +438,10 @@ void host_list_add_copy(struct host_list *l, const struct host *h)
 	}
 	c.exporter_url = xstrdup(h->exporter_url);
 	c.ssh_user = xstrdup(h->ssh_user);
+	c.ssh_port = h->ssh_port;
+	memcpy(c.ssh_key, h->ssh_key, sizeof(c.ssh_key));
+	memcpy(c.ssh_known_hosts, h->ssh_known_hosts, sizeof(c.ssh_known_hosts));
+	memcpy(c.workdir, h->workdir, sizeof(c.workdir));
 	c.src_file = xstrdup(h->src_file);
 	c.src_line = h->src_line;
 	ARRAY_GROW(l->v, l->cap, l->n + 1);

@@ -78,6 +78,9 @@ struct run_spec {
 
 enum host_role { ROLE_INITIATOR = 0, ROLE_TARGET = 1 };
 
+/* Longest path (bytes, with the NUL) of the hosts file's ssh_key=, ssh_known_hosts= and workdir=. */
+#define HOST_PATH_MAX 256
+
 struct host {
 	char *name;            /* unique within a hosts file */
 	char *addr;            /* address or name of its fio server */
@@ -87,6 +90,10 @@ struct host {
 	size_t ntargets;
 	char *exporter_url;    /* node_exporter metrics URL, or NULL */
 	char *ssh_user;        /* or NULL */
+	unsigned ssh_port;     /* sshd port, 0: ssh's default */
+	char ssh_key[HOST_PATH_MAX];         /* identity file for ssh -i, "" for ssh's default */
+	char ssh_known_hosts[HOST_PATH_MAX]; /* known_hosts file for that host (strict checking), "" for ssh's */
+	char workdir[HOST_PATH_MAX];         /* directory declared for bench's files on that host, "" if none */
 	char *src_file;
 	int src_line;
 };

@@ -29,6 +29,8 @@
 #include "engines/fio_jobfile.h"
 #include "engines/fio_json.h"
 #include "engines/remote.h"
+#include "engines/target.h"
+#include "engines/target_remote.h"
 
 #define CMD_HDR_LEN 24
 #define CMD_CRC_LEN 20
@@ -354,10 +356,6 @@ static void set_problem(struct fio_host_status *s, enum fio_host_state state, ch
 		s->state = state;
 }
 
-static int is_device_path(const char *p)
-{
-	return !strncmp(p, "/dev/", 5);
-}
 
 /* One host's target check: its job file, its fio client process, its output. */
 struct target_check {
@@ -640,6 +638,162 @@ static void check_targets(const struct host_list *hosts, struct fio_host_status 
 	free(saved);
 }
 
+/*
+ * The consent check of one host's paths (target_remote_check), run for every host at once: each may cost an
+ * ssh connection and a probe, bounded by TARGET_REMOTE_TIMEOUT_MS.
+ */
+struct consent_job {
+	const struct host *h;
+	char **paths;
+	int *writes; /* per path: a run that writes opens it */
+	size_t n, cap;
+	int flags;
+	int ret;
+	struct strbuf decisions;
+	struct errbuf err;
+};
+
+static void consent_add(struct consent_job *j, const char *path, int writes)
+{
+	for (size_t i = 0; i < j->n; i++)
+		if (!strcmp(j->paths[i], path)) {
+			j->writes[i] |= writes;
+			return;
+		}
+	if (j->n == j->cap) {
+		j->cap = j->cap ? 2 * j->cap : 8;
+		j->paths = xrealloc(j->paths, j->cap * sizeof(*j->paths));
+		j->writes = xrealloc(j->writes, j->cap * sizeof(*j->writes));
+	}
+	j->paths[j->n] = xstrdup(path);
+	j->writes[j->n++] = writes;
+}
+
+static void *consent_thread(void *arg)
+{
+	struct consent_job *j = arg;
+
+	j->ret = target_remote_check(j->h, j->paths, j->writes, j->n, j->flags, &j->decisions, &j->err);
+	return NULL;
+}
+
+/* Runs the jobs with paths, one thread each (in the caller's thread when a thread cannot be made). */
+static void consent_run(struct consent_job *jobs, size_t n)
+{
+	pthread_t *tids = xcalloc(n ? n : 1, sizeof(*tids));
+	char *started = xcalloc(n ? n : 1, 1);
+
+	for (size_t i = 0; i < n; i++) {
+		strbuf_init(&jobs[i].decisions);
+		errbuf_init(&jobs[i].err);
+		if (jobs[i].n && pthread_create(&tids[i], NULL, consent_thread, &jobs[i]) == 0)
+			started[i] = 1;
+		else if (jobs[i].n)
+			consent_thread(&jobs[i]);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (started[i])
+			pthread_join(tids[i], NULL);
+	free(tids);
+	free(started);
+}
+
+static void consent_release(struct consent_job *jobs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < jobs[i].n; k++)
+			free(jobs[i].paths[k]);
+		free(jobs[i].paths);
+		free(jobs[i].writes);
+		strbuf_release(&jobs[i].decisions);
+	}
+	free(jobs);
+}
+
+/* The first refusal (ERR_INPUT) of the jobs, else the first failure, into err; 0 when none failed. */
+static int consent_result(const struct consent_job *jobs, size_t n, struct strbuf *decisions, struct errbuf *err)
+{
+	const struct consent_job *first = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		if (decisions && jobs[i].decisions.len)
+			strbuf_adds(decisions, jobs[i].decisions.buf);
+		if (jobs[i].n && jobs[i].ret < 0 && (!first || (first->err.kind != ERR_INPUT && jobs[i].err.kind == ERR_INPUT)))
+			first = &jobs[i];
+	}
+	if (!first)
+		return 0;
+	return err_set(err, first->err.kind, "%s", first->err.msg);
+}
+
+int fio_hosts_consent(const struct host_list *hosts, const struct run_spec *const *specs, size_t n, int flags,
+		      struct strbuf *decisions, struct errbuf *err)
+{
+	struct consent_job *jobs = xcalloc(hosts->n ? hosts->n : 1, sizeof(*jobs));
+	int ret = -1;
+
+	for (size_t i = 0; i < hosts->n; i++) {
+		const struct host *h = &hosts->v[i];
+
+		jobs[i].h = h;
+		jobs[i].flags = flags;
+		if (h->role != ROLE_INITIATOR)
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			const struct run_spec *s = specs[k];
+			struct kvlist out;
+
+			kvlist_init(&out);
+			if (target_opened_paths_with(s, h->ntargets ? h->targets : s->targets,
+						     h->ntargets ? h->ntargets : s->ntargets, flags, &out, err) < 0) {
+				kvlist_release(&out);
+				err_prefix(err, "host '%s'", h->name);
+				goto out;
+			}
+			for (size_t p = 0; p < out.n; p++)
+				consent_add(&jobs[i], out.v[p].key, target_spec_writes(s));
+			kvlist_release(&out);
+		}
+	}
+	consent_run(jobs, hosts->n);
+	ret = consent_result(jobs, hosts->n, decisions, err);
+out:
+	consent_release(jobs, hosts->n);
+	return ret;
+}
+
+/* The consent check of each reachable initiator's target= paths (or o->targets) in `bench hosts check`. */
+static void consent_targets(const struct host_list *hosts, const struct fio_hosts_check_opts *o,
+			    const struct fio_hosts_consent_opts *c, int reuse_checked, struct fio_host_status *st,
+			    struct strbuf *decisions)
+{
+	struct consent_job *jobs = xcalloc(hosts->n ? hosts->n : 1, sizeof(*jobs));
+	int flags = (o->destructive ? TARGET_DESTRUCTIVE : 0) | (c && c->overwrite_files ? TARGET_OVERWRITE_FILES : 0);
+
+	for (size_t i = 0; i < hosts->n; i++) {
+		const struct host *h = &hosts->v[i];
+		char *const *t = h->ntargets || !c ? h->targets : c->targets;
+		size_t nt = h->ntargets || !c ? h->ntargets : c->ntargets;
+
+		jobs[i].h = h;
+		jobs[i].flags = flags;
+		if (h->role != ROLE_INITIATOR || st[i].state != FIO_HOST_OK || (reuse_checked && was_checked(h)))
+			continue;
+		for (size_t k = 0; k < nt; k++)
+			consent_add(&jobs[i], t[k], 1);
+	}
+	consent_run(jobs, hosts->n);
+	for (size_t i = 0; i < hosts->n; i++) {
+		if (decisions && jobs[i].decisions.len)
+			strbuf_adds(decisions, jobs[i].decisions.buf);
+		if (!jobs[i].n || jobs[i].ret == 0)
+			continue;
+		st[i].refused = jobs[i].err.kind == ERR_INPUT;
+		set_problem(&st[i], FIO_HOST_TARGET, xstrdup(jobs[i].err.msg));
+	}
+	consent_release(jobs, hosts->n);
+}
+
 static const char *state_word(enum fio_host_state s)
 {
 	switch (s) {
@@ -657,13 +811,14 @@ static const char *state_word(enum fio_host_state s)
 	return "?";
 }
 
-static int hosts_check(const struct host_list *hosts, const struct fio_hosts_check_opts *o, int reuse_checked,
-		       struct fio_host_status *st, struct strbuf *report, struct errbuf *err)
+static int hosts_check(const struct host_list *hosts, const struct fio_hosts_check_opts *o,
+		       const struct fio_hosts_consent_opts *c, int reuse_checked, struct fio_host_status *st,
+		       struct strbuf *report, struct errbuf *err)
 {
 	char local[64], tmpl[] = "/tmp/bench-check-XXXXXX";
 	const char *workdir = o->workdir;
 	size_t ninit = 0, nok = 0;
-	struct strbuf failed;
+	struct strbuf failed, decisions;
 	int ret = -1;
 
 	if (fio_local_version(local, sizeof(local), err) < 0)
@@ -706,15 +861,12 @@ static int hosts_check(const struct host_list *hosts, const struct fio_hosts_che
 		if (strcmp(st[i].info.fio_version, local))
 			set_problem(&st[i], FIO_HOST_VERSION,
 				    xasprintf("fio server runs '%s', this host runs '%s'", st[i].info.fio_version, local));
-		for (size_t t = 0; t < h->ntargets; t++)
-			if (is_device_path(h->targets[t]) && !o->destructive)
-				set_problem(&st[i], FIO_HOST_TARGET,
-					    xasprintf("'%s' is a device on a remote host that bench cannot inspect for "
-						      "data: writing it needs --destructive",
-						      h->targets[t]));
 	}
-	if (o->check_targets)
+	strbuf_init(&decisions);
+	if (o->check_targets) {
+		consent_targets(hosts, o, c, reuse_checked, st, &decisions);
 		check_targets(hosts, st, workdir, reuse_checked);
+	}
 	for (size_t i = 0; i < hosts->n; i++) {
 		if (st[i].state == FIO_HOST_SKIPPED)
 			continue;
@@ -739,11 +891,18 @@ static int hosts_check(const struct host_list *hosts, const struct fio_hosts_che
 			free(ep);
 		}
 		strbuf_addf(report, "local fio: %s; %zu of %zu initiators ok\n", local, nok, ninit);
+		if (decisions.len)
+			strbuf_addf(report, "\n%-12s %s %s\n%s", "HOST", "PATH", "DECISION", decisions.buf);
 	}
 	if (!ninit) {
 		err_set(err, ERR_INPUT, "the hosts file has no initiator (role=initiator) hosts");
 		goto out;
 	}
+	for (size_t i = 0; i < hosts->n; i++)
+		if (st[i].refused) { /* a refused target is bad input, whatever --allow-partial says */
+			err_set(err, ERR_INPUT, "%s", st[i].problem);
+			goto out;
+		}
 	if (nok == ninit || (o->allow_partial && nok > 0)) {
 		ret = 0;
 		goto out;
@@ -753,19 +912,27 @@ out:
 	if (workdir == tmpl)
 		rmdir(tmpl);
 	strbuf_release(&failed);
+	strbuf_release(&decisions);
 	return ret;
 }
 
 int fio_hosts_check_ex(const struct host_list *hosts, const struct fio_hosts_check_opts *o,
 		       struct fio_host_status *st, struct strbuf *report, struct errbuf *err)
 {
-	return hosts_check(hosts, o, 0, st, report, err);
+	return hosts_check(hosts, o, NULL, 0, st, report, err);
+}
+
+int fio_hosts_check_consent(const struct host_list *hosts, const struct fio_hosts_check_opts *o,
+			    const struct fio_hosts_consent_opts *c, struct fio_host_status *st, struct strbuf *report,
+			    struct errbuf *err)
+{
+	return hosts_check(hosts, o, c, 0, st, report, err);
 }
 
 int fio_hosts_check_again(const struct host_list *hosts, const struct fio_hosts_check_opts *o,
 			  struct fio_host_status *st, struct errbuf *err)
 {
-	return hosts_check(hosts, o, 1, st, NULL, err);
+	return hosts_check(hosts, o, NULL, 1, st, NULL, err);
 }
 
 int fio_hosts_preflight(const struct host_list *hosts, int allow_partial, int destructive, struct strbuf *report,
@@ -797,7 +964,7 @@ static char *shell_quote(const char *s)
 
 char **fio_server_ssh_argv(const struct host *h, int start)
 {
-	char **v = xcalloc(24, sizeof(*v));
+	char **v = xcalloc(REMOTE_SSH_WORDS + 8, sizeof(*v));
 	size_t n;
 	char *pidfile = xasprintf("/tmp/bench-fio-server-%u.pid", h->port);
 	char *words[8];

@@ -11,8 +11,9 @@
  *    unreadable gives a job error on that host. When that client does not finish in time (a silent server
  *    holds it), one client per host runs, so that only the silent host fails.
  *
- * Remote block devices cannot be inspected for filesystems through fio: they are reported as such and need
- * the destructive flag (docs/multihost.md).
+ * Before that, the consent check of every path fio will open on each host (engines/target_remote.h): probed
+ * over ssh and judged by target_judge like a local path when the hosts file gives ssh access, else accepted
+ * only below the host's workdir= (or with --destructive). See docs/hosts.md.
  */
 #ifndef BENCH_ENGINES_FIO_HOSTS_H
 #define BENCH_ENGINES_FIO_HOSTS_H
@@ -76,6 +77,7 @@ struct fio_host_status {
 	enum fio_host_state state;
 	struct fio_server_info info;    /* valid unless UNREACHABLE/SKIPPED */
 	char *problem;                  /* malloc'd: what failed, NULL when OK */
+	int refused;                    /* a target was refused by the consent check (bad input, exit 3) */
 };
 
 struct fio_hosts_check_opts {
@@ -84,6 +86,13 @@ struct fio_hosts_check_opts {
 	int check_targets;   /* run the 4 KiB read of every target */
 	int timeout_ms;      /* per probe; 0: 3000 */
 	const char *workdir; /* for the check's job files; NULL: a temporary directory */
+};
+
+/* More of `bench hosts check`: what the consent check of hosts' paths also needs. */
+struct fio_hosts_consent_opts {
+	int overwrite_files;  /* existing files bench did not make may be written (TARGET_OVERWRITE_FILES) */
+	char *const *targets; /* the paths of initiators without target= (--target), or NULL */
+	size_t ntargets;
 };
 
 /*
@@ -97,11 +106,29 @@ int fio_hosts_check_ex(const struct host_list *hosts, const struct fio_hosts_che
 void fio_host_status_release(struct fio_host_status *st, size_t n);
 
 /*
+ * fio_hosts_check_ex with more of the consent check (c may be NULL): a refused target fails with ERR_INPUT
+ * and that refusal's message, --allow-partial or not; `report` also gets the decision per host and path.
+ */
+int fio_hosts_check_consent(const struct host_list *hosts, const struct fio_hosts_check_opts *o,
+			    const struct fio_hosts_consent_opts *c, struct fio_host_status *st, struct strbuf *report,
+			    struct errbuf *err);
+
+/*
  * The same before each run of a suite: hosts whose targets passed the check earlier in this process (the
  * suite's preflight) are only probed, not read again; hosts that failed are checked in full again.
  */
 int fio_hosts_check_again(const struct host_list *hosts, const struct fio_hosts_check_opts *o,
 			  struct fio_host_status *st, struct errbuf *err);
+
+/*
+ * The consent check of a plan on its hosts: for each initiator, every path fio will open for any of
+ * specs[0..n) (target_opened_paths_with: its target= list, or the run's targets), one probe per host over
+ * ssh (hosts at once) and target_judge, or the no-ssh rule (target_remote_check). `flags`: enum target_flags.
+ * Appends the decision per host and path to `decisions` (may be NULL). 0, or -1 with the first refusal
+ * (ERR_INPUT) or a host whose probe failed (ERR_HOST).
+ */
+int fio_hosts_consent(const struct host_list *hosts, const struct run_spec *const *specs, size_t n, int flags,
+		      struct strbuf *decisions, struct errbuf *err);
 
 /* The run loop's preflight: fio_hosts_check_ex with targets checked, not destructive, default timeout. */
 int fio_hosts_check(const struct host_list *hosts, int allow_partial, struct strbuf *report, struct errbuf *err);

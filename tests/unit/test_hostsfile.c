@@ -2,7 +2,9 @@
  * test_hostsfile: core/hostsfile.c (the hosts file format of docs/hosts.md: good files, every error with its
  * file:line, write then read back) and the ssh argv of engines/fio_hosts.c (`bench hosts start|stop`): BatchMode,
  * the user, "--" before the address, every remote word single-quoted so that nothing reaches the remote shell
- * unquoted.
+ * unquoted. Also the keys that reach sshd (ssh_port=, ssh_key=, ssh_known_hosts=) and workdir=, IP literals
+ * (999.1.1.1 is refused, not looked up), the ssh words remote.c builds from them, and the parser of the target
+ * probe's answer (engines/target_remote.c) on fixed text.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +18,8 @@
 
 #include "core/hostsfile.h"
 #include "engines/fio_hosts.h"
+#include "engines/remote.h"
+#include "engines/target_remote.h"
 #include "testutil.h"
 
 static int parse(const char *text, struct host_list *l, struct errbuf *err)
@@ -201,6 +205,191 @@ static void test_ssh_argv(void **state)
 	host_list_release(&l);
 }
 
+static void test_ip_literals(void **state)
+{
+	static const struct {
+		const char *addr;
+		const char *err; /* NULL: accepted */
+	} cases[] = {
+		{ "10.0.0.1", NULL },
+		{ "storage-1.example", NULL },
+		{ "1.2.3.4a", NULL }, /* a name */
+		{ "[fd00::21]:8766", NULL },
+		{ "[fe80::1%eth0]", NULL },
+		{ "999.1.1.1", "h.txt:1: bad address '999.1.1.1': not a valid IPv4 address" },
+		{ "1.2.3", "h.txt:1: bad address '1.2.3': not a valid IPv4 address" },
+		{ "1.2.3.4.5:9000", "h.txt:1: bad address '1.2.3.4.5:9000': not a valid IPv4 address" },
+		{ "01.2.3.4", "h.txt:1: bad address '01.2.3.4': not a valid IPv4 address" },
+		{ "1234", "h.txt:1: bad address '1234': not a valid IPv4 address" },
+		{ "[fd00::zz]", "h.txt:1: bad address '[fd00::zz]': not a valid IPv6 address" },
+		{ "[1:2:3:4:5:6:7:8:9]", "h.txt:1: bad address '[1:2:3:4:5:6:7:8:9]': not a valid IPv6 address" },
+		{ "[fd00::1%]", "h.txt:1: bad address '[fd00::1%]': not a valid IPv6 address" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[128];
+		struct host_list l;
+		struct errbuf err;
+		int rc;
+
+		snprintf(text, sizeof(text), "h %s\n", cases[i].addr);
+		rc = parse(text, &l, &err);
+		if (!cases[i].err) {
+			assert_int_equal(rc, 0);
+		} else {
+			assert_int_equal(rc, -1);
+			assert_int_equal(err.kind, ERR_INPUT);
+			assert_string_equal(err.msg, cases[i].err);
+		}
+		host_list_release(&l);
+	}
+}
+
+static void test_ssh_keys(void **state)
+{
+	static const struct {
+		const char *opts;
+		const char *err;
+	} bad[] = {
+		{ "ssh_port=0", "h.txt:1: bad ssh_port '0': must be 1..65535" },
+		{ "ssh_port=70000", "h.txt:1: bad ssh_port '70000': must be 1..65535" },
+		{ "ssh_port=22x", "h.txt:1: bad ssh_port '22x': must be 1..65535" },
+		{ "ssh_port=22 ssh_port=23", "h.txt:1: ssh_port given twice for host 'h'" },
+		{ "ssh_key=-oProxyCommand=x", "h.txt:1: bad ssh_key '-oProxyCommand=x': must not start with '-'" },
+		{ "workdir=srv", "h.txt:1: bad workdir 'srv': must be an absolute path without '.', '..', '//' or a "
+				 "trailing '/'" },
+		{ "workdir=/srv/../dev", "h.txt:1: bad workdir '/srv/../dev': must be an absolute path without '.', "
+					 "'..', '//' or a trailing '/'" },
+		{ "workdir=/srv/", "h.txt:1: bad workdir '/srv/': must be an absolute path without '.', '..', '//' or "
+				   "a trailing '/'" },
+		{ "workdir=/", "h.txt:1: bad workdir '/': must be an absolute path without '.', '..', '//' or a "
+			       "trailing '/'" },
+		{ "workdir=/dev", "h.txt:1: bad workdir '/dev': /dev, /proc, /sys and /run/udev hold devices, not "
+				  "bench's files" },
+		{ "workdir=/sys/x", "h.txt:1: bad workdir '/sys/x': /dev, /proc, /sys and /run/udev hold devices, not "
+				    "bench's files" },
+		{ "workdir=/a workdir=/b", "h.txt:1: workdir given twice for host 'h'" },
+	};
+	const char *good = "h 127.0.0.11 ssh=root ssh_port=2222 ssh_key=/k/id ssh_known_hosts=/k/kh workdir=/srv/b\n";
+	struct host_list l, back;
+	struct strbuf sb;
+	struct errbuf err;
+	char *v[REMOTE_SSH_WORDS];
+	size_t n;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[200];
+		snprintf(text, sizeof(text), "h 10.0.0.1 %s\n", bad[i].opts);
+		assert_int_equal(parse(text, &l, &err), -1);
+		assert_string_equal(err.msg, bad[i].err);
+	}
+	assert_int_equal(parse(good, &l, &err), 0);
+	assert_int_equal(l.v[0].ssh_port, 2222);
+	assert_string_equal(l.v[0].ssh_key, "/k/id");
+	assert_string_equal(l.v[0].ssh_known_hosts, "/k/kh");
+	assert_string_equal(l.v[0].workdir, "/srv/b");
+	assert_true(remote_has_ssh(&l.v[0]));
+	assert_true(host_path_in_workdir(&l.v[0], "/srv/b/t.dat"));
+	assert_false(host_path_in_workdir(&l.v[0], "/srv/b"));
+	assert_false(host_path_in_workdir(&l.v[0], "/srv/bx/t.dat"));
+	assert_false(host_path_in_workdir(&l.v[0], "/srv/b/../../dev/sda"));
+	assert_false(host_path_in_workdir(&l.v[0], "/srv/b//t.dat"));
+	assert_false(host_path_in_workdir(&l.v[0], "/srv/b/./t.dat"));
+	assert_false(host_path_in_workdir(&l.v[0], "/srv/b/d/"));
+	n = remote_ssh_prefix(&l.v[0], v);
+	{
+		const char *want[] = { "ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-p", "2222", "-i",
+				       "/k/id", "-o", "IdentitiesOnly=yes", "-o", "UserKnownHostsFile=/k/kh", "-o",
+				       "StrictHostKeyChecking=yes", "-l", "root", "--", "127.0.0.11" };
+		assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+		for (size_t i = 0; i < n; i++) {
+			assert_string_equal(v[i], want[i]);
+			free(v[i]);
+		}
+	}
+	/* written and read back the same */
+	strbuf_init(&sb);
+	hostsfile_write(&l, &sb);
+	host_list_init(&back);
+	assert_int_equal(hostsfile_parse(sb.buf, sb.len, "w", &back, &err), 0);
+	assert_int_equal(back.v[0].ssh_port, 2222);
+	assert_string_equal(back.v[0].ssh_known_hosts, "/k/kh");
+	assert_string_equal(back.v[0].workdir, "/srv/b");
+	strbuf_release(&sb);
+	host_list_release(&back);
+	host_list_release(&l);
+	/* no ssh access without ssh=, ssh_port= or ssh_key= */
+	assert_int_equal(parse("h 10.0.0.1 workdir=/srv/b\n", &l, &err), 0);
+	assert_false(remote_has_ssh(&l.v[0]));
+	host_list_release(&l);
+}
+
+static void test_probe_answer(void **state)
+{
+	char *paths[] = { "//dev/loop3", "/srv/b/t.dat", "/srv/b/new", "/data/img", "/x/link" };
+	const char *answer = "bench-probe 1\n"
+			     "P 0\nreal /dev/loop3\nkind block\nsize 67108864\nmounted /mnt/x\nswap 1\n"
+			     "holders dm-0\nparts loop3p1\nsig PTTYPE=dos\nsig TYPE=ext4\n"
+			     "P 1\nreal /srv/b/t.dat\nkind regular\nsize 1048576\n"
+			     "P 2\nkind missing\ndirexists 1\n"
+			     "P 3\nreal /data/img\nkind regular\nsize 100\nmark 1\nloop /dev/loop4 mounted at /mnt/y\n"
+			     "P 4\nkind dangling\n"
+			     "end\n";
+	static const char *const bad[] = {
+		"P 0\nkind block\nend\n",                         /* no header */
+		"bench-probe 1\nP 0\nkind block\n",               /* cut short */
+		"bench-probe 1\nP 1\nkind block\nend\n",          /* out of order */
+		"bench-probe 1\nP 0\nkind weird\nend\n",          /* unknown kind */
+		"bench-probe 1\nP 0\nsize 12x\nend\n",            /* bad number */
+		"bench-probe 1\nkind block\nend\n",               /* fact before a record */
+		"bench-probe 1\nP 0\nhello world\nend\n",         /* unknown key */
+	};
+	struct host_list l;
+	struct target_facts f[5];
+	struct errbuf err;
+	(void)state;
+
+	assert_int_equal(parse("h 10.0.0.1 ssh=root workdir=/srv/b\n", &l, &err), 0);
+	memset(f, 0, sizeof(f));
+	assert_int_equal(target_remote_parse(&l.v[0], answer, paths, 5, f, &err), 0);
+	assert_string_equal(f[0].path, "//dev/loop3");
+	assert_string_equal(f[0].real, "/dev/loop3");
+	assert_int_equal(f[0].kind, TARGET_BLOCK);
+	assert_int_equal(f[0].size, 67108864);
+	assert_string_equal(f[0].mounted_at, "/mnt/x");
+	assert_int_equal(f[0].swap, 1);
+	assert_string_equal(f[0].holders, "dm-0");
+	assert_int_equal(f[0].partitions, 1);
+	assert_string_equal(f[0].signatures, "dos partition table, ext4");
+	assert_int_equal(f[1].kind, TARGET_REGULAR);
+	assert_int_equal(f[1].bench_made, 1); /* below workdir=: the mark's substitute */
+	assert_int_equal(f[2].kind, TARGET_MISSING);
+	assert_int_equal(f[2].dir_exists, 1);
+	assert_int_equal(f[3].bench_made, 1);
+	assert_string_equal(f[3].backs_loop, "/dev/loop4");
+	assert_string_equal(f[3].loop_use, "mounted at /mnt/y");
+	assert_int_equal(f[4].kind, TARGET_DANGLING);
+	for (size_t i = 0; i < 5; i++)
+		target_facts_release(&f[i]);
+	/* the judge refuses the device as it would locally, naming the host */
+	memset(f, 0, sizeof(f));
+	assert_int_equal(target_remote_parse(&l.v[0], answer, paths, 5, f, &err), 0);
+	assert_int_equal(target_judge(&f[0], TARGET_DESTRUCTIVE, 1, "h", &err), -1);
+	assert_non_null(strstr(err.msg, "on host 'h'"));
+	for (size_t i = 0; i < 5; i++)
+		target_facts_release(&f[i]);
+	for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+		memset(f, 0, sizeof(f));
+		errbuf_init(&err);
+		assert_int_equal(target_remote_parse(&l.v[0], bad[b], paths, 1, f, &err), -1);
+		assert_int_equal(err.kind, ERR_HOST);
+		assert_non_null(strstr(err.msg, "host 'h': the target probe's answer"));
+		target_facts_release(&f[0]);
+	}
+	host_list_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +397,9 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_read_missing),
 		cmocka_unit_test(test_ssh_argv),
+		cmocka_unit_test(test_ip_literals),
+		cmocka_unit_test(test_ssh_keys),
+		cmocka_unit_test(test_probe_answer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
