@@ -482,9 +482,30 @@ static int check_dir(const struct ctx *cx, const cJSON *o, const char *where, st
 	return 0;
 }
 
+/*
+ * fio counts a direction that did any IO as at least 1 ms (backend.c rounds elapsed microseconds up), so IOs
+ * or bytes with runtime 0 are not fio's: they would give an infinite rate.
+ */
+static int check_runtime(const struct ctx *cx, const cJSON *o, const char *where, const char *job,
+			 struct errbuf *err)
+{
+	double rt, ios = 0, bytes = 0;
+
+	if (!num(o, "runtime", &rt) || rt != 0)
+		return 0;
+	(void)num(o, "total_ios", &ios);
+	(void)num(o, "io_bytes", &bytes);
+	if (ios > 0 || bytes > 0)
+		return err_set(err, ERR_INPUT,
+			       "%s: %s.runtime: job '%s' has %.0f IOs (%.0f bytes) in 0 ms: fio counts a direction "
+			       "that did IO as at least 1 ms", cx->name, where, job, ios, bytes);
+	return 0;
+}
+
 static int check_job(const struct ctx *cx, const cJSON *j, const char *where, struct errbuf *err)
 {
 	static const char *const dirs[] = { "read", "write", "trim", "mixed" };
+	const char *job = cJSON_GetStringValue(get(j, "jobname"));
 	int found = 0;
 
 	if (!cJSON_IsObject(j))
@@ -499,6 +520,8 @@ static int check_job(const struct ctx *cx, const cJSON *j, const char *where, st
 		w = xasprintf("%s.%s", where, dirs[d]);
 		ret = cJSON_IsObject(o) ? check_dir(cx, o, w, err)
 					: err_set(err, ERR_INPUT, "%s: %s: not an object", cx->name, w);
+		if (ret == 0)
+			ret = check_runtime(cx, o, w, job ? job : "?", err);
 		free(w);
 		if (ret < 0)
 			return -1;
@@ -545,6 +568,31 @@ static int is_blank(const char *s, size_t n)
 		if (!isspace((unsigned char)s[i]))
 			return 0;
 	return 1;
+}
+
+/*
+ * Where a NUL character sits inside a JSON string of text[from, to) (the escape \u0000 or a raw 0 byte), or
+ * `to` when none does. cJSON ends its C strings there, so "io\u0000_bytes" would silently become "io": fio
+ * never writes one (its strings are C strings).
+ */
+static size_t nul_in_strings(const char *text, size_t from, size_t to)
+{
+	int in_string = 0;
+
+	for (size_t i = from; i < to; i++) {
+		if (text[i] == '\0')
+			return i;
+		if (!in_string) {
+			in_string = text[i] == '"';
+		} else if (text[i] == '"') {
+			in_string = 0;
+		} else if (text[i] == '\\') {
+			if (i + 5 < to && !memcmp(text + i + 1, "u0000", 5))
+				return i;
+			i++; /* the escaped character */
+		}
+	}
+	return to;
 }
 
 static int read_document(const struct ctx *cx, const cJSON *doc, struct fio_output *out, struct errbuf *err)
@@ -661,7 +709,7 @@ int fio_json_parse(const char *text, size_t len, const char *name, struct fio_ou
 	for (;;) {
 		const char *end = NULL;
 		cJSON *doc;
-		size_t at = next_candidate(text, len, pos);
+		size_t at = next_candidate(text, len, pos), doc_end, nul_at;
 
 		if (at >= len)
 			break;
@@ -683,11 +731,19 @@ int fio_json_parse(const char *text, size_t len, const char *name, struct fio_ou
 				line_of(text, at));
 			goto out;
 		}
+		doc_end = end ? (size_t)(end - text) : len;
+		nul_at = nul_in_strings(text, at, doc_end);
+		if (nul_at < doc_end) {
+			cJSON_Delete(doc);
+			err_set(err, ERR_INPUT, "%s:%d: a JSON string holds a NUL character (\\u0000): not fio output",
+				cx.name, line_of(text, nul_at));
+			goto out;
+		}
 		cJSON_Delete(last);
 		last = doc;
 		if (!ndocs++)
 			first_start = at;
-		pos = end ? (size_t)(end - text) : len;
+		pos = doc_end;
 	}
 	if (!last) {
 		if (is_blank(text, len))
