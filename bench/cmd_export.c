@@ -27,6 +27,7 @@
 #include "core/store_read.h"
 #include "core/strbuf.h"
 #include "core/units.h"
+#include "report/escape.h"
 
 static int usage(void)
 {
@@ -217,8 +218,7 @@ static int export_histogram(int argc, char **argv)
 		goto out;
 	}
 	strbuf_addf(&text, "# bench histogram: run %ld '", run_id);
-	for (const char *p = run.name; *p; p++) /* one comment line whatever the name holds */
-		strbuf_addc(&text, *p == '\n' || *p == '\r' ? ' ' : *p);
+	esc_text(&text, run.name); /* one comment line of valid UTF-8 whatever the name holds */
 	strbuf_addf(&text, "', host '*', ddir %s, %s\n# value_ns count\n", used, kind);
 	for (size_t i = 0; i < nbins; i++)
 		strbuf_addf(&text, "%llu %llu\n", (unsigned long long)bins[i].value_ns,

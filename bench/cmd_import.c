@@ -37,6 +37,7 @@ struct import_opts {
 	const char *map;  /* --map SPEC: column mapping for the csv importer, or NULL */
 	int64_t run_id;   /* --run ID: attach to this existing run (log files), 0 = new run */
 	int append;       /* --append: add to the run's series instead of replacing them */
+	int again;        /* --again: store a source whose content was imported before */
 };
 
 enum importer_flags {
@@ -156,6 +157,8 @@ static int usage(void)
 	       "                     creating a run named after the file; a log imported again replaces\n"
 	       "                     its series (same host, job, metric and source)\n"
 	       "  --append           with --run: add to the run's series instead of replacing them\n"
+	       "  --again            store a file whose content was imported before (by default it is\n"
+	       "                     skipped with a note: bench keeps each imported file's SHA-256)\n"
 	       "  --csv FILE         import a table of published results (CSV with labels as columns and\n"
 	       "                     metrics with units in the header): one run per row, one suite per\n"
 	       "                     table; a large table is read 1,000 rows at a time (memory stays small)\n"
@@ -184,7 +187,7 @@ static int run_exists(struct store *st, int64_t id, struct errbuf *err)
  * batch's first part, which adds the suite of its new runs; later parts go into the same suite.
  */
 static int store_batch(struct store *st, const char *path, struct import_batch *b, int append, int64_t *suite_id,
-		       struct errbuf *err)
+		       int64_t *first_run, struct errbuf *err)
 {
 	size_t new_runs = 0;
 
@@ -207,6 +210,8 @@ static int store_batch(struct store *st, const char *path, struct import_batch *
 				return -1;
 		} else if (store_run_add_json(st, *suite_id, &ir->spec, ir->spec_json, ir->status, &run_id, err) < 0) {
 			return -1;
+		} else if (!*first_run) {
+			*first_run = run_id;
 		}
 		if (store_run_write_result(st, run_id, &ir->res, err) < 0)
 			return -1;
@@ -218,6 +223,7 @@ struct input {
 	const char *path;
 	const struct importer *im; /* NULL: detected when read (importer_for) */
 	unsigned nruns; /* runs stored from it, for the summary printed after the commit */
+	int64_t same_as; /* skipped: its content was imported before as this run (0: stored) */
 };
 
 /*
@@ -235,6 +241,7 @@ struct reader {
 	const struct kvlist *labels; /* the command's --label */
 	struct {
 		struct import_batch b;
+		char digest[65]; /* the source's content digest (import_digest), "" for --run imports */
 		struct errbuf err;
 		int rc;     /* the importer's return */
 		int filled; /* b holds a batch to release before the slot is used again */
@@ -266,6 +273,9 @@ static void reader_fill(struct reader *r, size_t i)
 					r->in[i].path, im ? im->name : "such");
 	else
 		r->slot[k].rc = im->import(r->in[i].path, r->o, &r->slot[k].b, &r->slot[k].err);
+	r->slot[k].digest[0] = '\0';
+	if (r->slot[k].rc == 0 && !r->o->run_id)
+		r->slot[k].rc = import_digest(r->in[i].path, r->slot[k].digest, &r->slot[k].err);
 	if (r->slot[k].rc == 0)
 		import_batch_finish(&r->slot[k].b, r->labels);
 }
@@ -315,8 +325,8 @@ static void reader_start(struct reader *r, const struct input *in, size_t nin, c
 	r->threaded = nin > 1 && pthread_create(&r->tid, NULL, reader_main, r) == 0;
 }
 
-/* File i's batch (files are taken in order); the slot stays the caller's until reader_next(i + 1). */
-static int reader_next(struct reader *r, size_t i, struct import_batch **b, struct errbuf *err)
+/* File i's batch and digest (files are taken in order); the slot stays the caller's until reader_next(i + 1). */
+static int reader_next(struct reader *r, size_t i, struct import_batch **b, const char **digest, struct errbuf *err)
 {
 	size_t k = i % IMPORT_AHEAD;
 
@@ -336,6 +346,7 @@ static int reader_next(struct reader *r, size_t i, struct import_batch **b, stru
 		pthread_mutex_unlock(&r->mu);
 	}
 	*b = &r->slot[k].b;
+	*digest = r->slot[k].digest;
 	if (r->slot[k].rc < 0) {
 		*err = r->slot[k].err;
 		return -1;
@@ -360,11 +371,86 @@ static void reader_finish(struct reader *r)
 	pthread_cond_destroy(&r->storer_cv);
 }
 
+/*
+ * Imported again: the content digests of the sources imported before (artifact IMPORT_DIGEST_ARTIFACT of the
+ * first run of each), read once per command, sorted, and the ones this command stores added, so that a file
+ * given twice is stored once too.
+ */
+struct known {
+	struct store_named_artifact *v; /* content = digest */
+	size_t n, cap;
+};
+
+static int known_cmp(const void *a, const void *b)
+{
+	const struct store_named_artifact *x = a, *y = b;
+	int c = strcmp(x->content, y->content);
+
+	return c ? c : (x->run_id > y->run_id) - (x->run_id < y->run_id);
+}
+
+static int known_load(struct store *st, struct known *k, struct errbuf *err)
+{
+	if (store_read_artifact_runs(st, IMPORT_DIGEST_ARTIFACT, &k->v, &k->n, err) < 0)
+		return -1;
+	k->cap = k->n;
+	if (k->n > 1)
+		qsort(k->v, k->n, sizeof(*k->v), known_cmp); /* the earliest run first among equal digests */
+	return 0;
+}
+
+/* Where digest is, or would go, in k (the first of equal ones). */
+static size_t known_pos(const struct known *k, const char *digest)
+{
+	size_t lo = 0, hi = k->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(k->v[mid].content, digest) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The run the content `digest` was first imported as, or 0. */
+static int64_t known_run(const struct known *k, const char *digest)
+{
+	size_t i = known_pos(k, digest);
+
+	return i < k->n && !strcmp(k->v[i].content, digest) ? k->v[i].run_id : 0;
+}
+
+static void known_add(struct known *k, const char *digest, int64_t run_id)
+{
+	size_t i = known_pos(k, digest);
+
+	while (i < k->n && !strcmp(k->v[i].content, digest))
+		i++; /* after the earlier runs of that content */
+	ARRAY_GROW(k->v, k->cap, k->n + 1);
+	memmove(k->v + i + 1, k->v + i, (k->n - i) * sizeof(*k->v));
+	k->v[i].run_id = run_id;
+	k->v[i].content = xstrdup(digest);
+	k->n++;
+}
+
+/* The digest goes with the first new run of the source (its batch's first part), as an artifact. */
+static void batch_add_digest(struct import_batch *b, const char *digest)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (!b->runs[i].target_run_id) {
+			run_result_add_artifact(&b->runs[i].res, IMPORT_DIGEST_ARTIFACT, digest, strlen(digest));
+			return;
+		}
+}
+
 /* Reads and stores every file in one transaction: all of them, or (bad file, storage error) none. */
 static int import_all(struct store *st, struct input *in, size_t nin, const struct import_opts *o,
 		      const struct kvlist *labels, struct errbuf *err)
 {
 	struct reader *r = xmalloc(sizeof(*r));
+	struct known known = { NULL, 0, 0 };
 	int ret = -1;
 
 	if (store_begin(st, err) < 0) {
@@ -372,14 +458,21 @@ static int import_all(struct store *st, struct input *in, size_t nin, const stru
 		return -1;
 	}
 	reader_start(r, in, nin, o, labels);
+	if (!o->run_id && known_load(st, &known, err) < 0)
+		goto out;
 	for (size_t i = 0; i < nin; i++) {
 		struct import_batch *b;
-		int64_t suite_id = 0;
+		const char *digest;
+		int64_t suite_id = 0, first_run = 0;
 
-		if (reader_next(r, i, &b, err) < 0)
+		if (reader_next(r, i, &b, &digest, err) < 0)
 			goto out;
+		if (digest[0] && !o->again && (in[i].same_as = known_run(&known, digest)) != 0)
+			continue; /* said after the commit: a failed import says one thing, its error */
+		if (digest[0])
+			batch_add_digest(b, digest);
 		for (;;) { /* a batch in parts (a big CSV table): each part stored before the next is read */
-			if (store_batch(st, in[i].path, b, o->append, &suite_id, err) < 0)
+			if (store_batch(st, in[i].path, b, o->append, &suite_id, &first_run, err) < 0)
 				goto out;
 			in[i].nruns += (unsigned)b->n;
 			if (!b->next)
@@ -387,11 +480,14 @@ static int import_all(struct store *st, struct input *in, size_t nin, const stru
 			if (import_batch_next(b, labels, err) < 0)
 				goto out;
 		}
+		if (digest[0] && first_run)
+			known_add(&known, digest, first_run);
 	}
 	ret = 0;
 out:
 	reader_finish(r);
 	free(r);
+	store_named_artifacts_free(known.v, known.n);
 	if (ret < 0) {
 		store_rollback(st);
 		return -1;
@@ -405,10 +501,10 @@ int cmd_import(int argc, char **argv)
 		{ "label", required_argument, NULL, 'l' }, { "db", required_argument, NULL, 'd' },
 		{ "run", required_argument, NULL, 'r' },   { "csv", required_argument, NULL, 'c' },
 		{ "map", required_argument, NULL, 'm' },   { "help", no_argument, NULL, 'h' },
-		{ "append", no_argument, NULL, 'a' },
+		{ "append", no_argument, NULL, 'a' },	   { "again", no_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct import_opts o = { NULL, 0, 0 };
+	struct import_opts o = { NULL, 0, 0, 0 };
 	struct kvlist labels;
 	struct input *in = NULL;
 	size_t nin = 0, cap = 0;
@@ -445,6 +541,7 @@ int cmd_import(int argc, char **argv)
 			ARRAY_GROW(in, cap, nin + 1);
 			in[nin].path = optarg;
 			in[nin].nruns = 0;
+			in[nin].same_as = 0;
 			in[nin++].im = importer_named("csv");
 			break;
 		case 'm':
@@ -452,6 +549,9 @@ int cmd_import(int argc, char **argv)
 			break;
 		case 'a':
 			o.append = 1;
+			break;
+		case 'A':
+			o.again = 1;
 			break;
 		default:
 			code = cli_bad_option("import", c, argv);
@@ -462,6 +562,7 @@ int cmd_import(int argc, char **argv)
 		ARRAY_GROW(in, cap, nin + 1);
 		in[nin].path = argv[i];
 		in[nin].nruns = 0;
+		in[nin].same_as = 0;
 		in[nin++].im = NULL;
 	}
 	if (o.append && !o.run_id) {
@@ -508,10 +609,16 @@ int cmd_import(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < nin; i++) {
-		if (o.run_id)
+		if (o.run_id) {
 			printf("imported %s time series into run %lld\n", in[i].path, (long long)o.run_id);
-		else
+		} else if (in[i].same_as) {
+			fprintf(stderr, "bench: note: %s: already imported as run %lld: skipped; --again stores it anyway\n",
+				cli_safe(in[i].path), (long long)in[i].same_as);
+			printf("imported 0 runs from %s (already imported as run %lld)\n", in[i].path,
+			       (long long)in[i].same_as);
+		} else {
 			printf("imported %u run%s from %s\n", in[i].nruns, in[i].nruns == 1 ? "" : "s", in[i].path);
+		}
 	}
 out:
 	free(in);

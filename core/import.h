@@ -63,4 +63,15 @@ int import_batch_next(struct import_batch *b, const struct kvlist *labels, struc
  */
 int import_check_path(const char *path, int allow_dir, struct errbuf *err);
 
+/*
+ * The content digest of an import source, to tell a source imported again (bench import skips it unless
+ * --again): SHA-256 (core/sha256.h) of a file's bytes; for a directory (a vdbench output directory), of its
+ * regular files in name order, each as its name, a NUL, its size in decimal, a NUL and its bytes (other
+ * entries, FIFOs included, are never opened). hex: 64 lower-case hex digits. 0, or -1 with err (ERR_INPUT).
+ */
+int import_digest(const char *path, char hex[65], struct errbuf *err);
+
+/* The artifact name a run's source digest is stored under (on the first new run of each imported source). */
+#define IMPORT_DIGEST_ARTIFACT "import.sha256"
+
 #endif

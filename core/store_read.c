@@ -58,6 +58,9 @@ static const char Q_DISKS[] = "SELECT host, device, reads, writes, read_sectors,
 static const char Q_SAMPLES[] = "SELECT host, metric, t_ms, value, job, window_ms, source, bucket_lo_ns IS NOT NULL "
 				"AS is_bin, bucket_lo_ns, bucket_hi_ns FROM sample WHERE run_id = ?1 "
 				"ORDER BY metric, host = '*', host, job, source, t_ms, bucket_lo_ns";
+/* ?1 is bound by read_into and unused here: the artifacts of one name across all runs. */
+static const char Q_ARTIFACT_RUNS[] = "SELECT run_id, CAST(content AS TEXT) AS content FROM artifact "
+				      "WHERE name = ?2 ORDER BY run_id";
 static const char Q_ARTIFACTS[] = "SELECT name, content FROM artifact WHERE run_id = ?1 AND (?2 IS NULL OR name = ?2) "
 				  "ORDER BY name";
 
@@ -227,6 +230,13 @@ static const struct col artifact_cols[] = {
 static const struct row_shape artifact_shape = SHAPE("artifacts", artifact_cols, -1);
 #undef ROW
 
+#define ROW struct store_named_artifact
+static const struct col named_artifact_cols[] = {
+	COL("run_id", run_id, COL_I64, 0), COL("content", content, COL_STR_EMPTY, 0),
+};
+static const struct row_shape named_artifact_shape = SHAPE("artifacts of a name", named_artifact_cols, -1);
+#undef ROW
+
 /* A row of the results scan: the result and its percentile. */
 struct scan_result {
 	struct store_result r;
@@ -336,6 +346,7 @@ ROWS_FREE_FN(store_cpu_free, struct store_cpu, cpu_shape)
 ROWS_FREE_FN(store_disks_free, struct store_disk, disk_shape)
 ROWS_FREE_FN(store_samples_free, struct store_sample, sample_shape)
 ROWS_FREE_FN(store_artifacts_free, struct store_artifact, artifact_shape)
+ROWS_FREE_FN(store_named_artifacts_free, struct store_named_artifact, named_artifact_shape)
 
 static char *col_strdup(sqlite3_stmt *s, int i, const char *null_as)
 {
@@ -1162,4 +1173,10 @@ int store_read_artifact(struct store *st, int64_t run_id, const char *name, stru
 			struct errbuf *err)
 {
 	return read_one(st, Q_ARTIFACTS, &artifact_shape, run_id, name, out, err);
+}
+
+int store_read_artifact_runs(struct store *st, const char *name, struct store_named_artifact **v, size_t *n,
+			     struct errbuf *err)
+{
+	return read_all(st, Q_ARTIFACT_RUNS, &named_artifact_shape, 0, name, v, n, err);
 }

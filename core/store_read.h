@@ -273,4 +273,14 @@ int store_read_artifact(struct store *st, int64_t run_id, const char *name, stru
 			struct errbuf *err);
 void store_artifact_release(struct store_artifact *a); /* NULL ok */
 
+/* The artifact `name` of every run that has one, as text, by run id (bench import's content digests,
+ * "import.sha256"). One pass over the artifact table. */
+struct store_named_artifact {
+	int64_t run_id;
+	char *content;            /* malloc'd text */
+};
+int store_read_artifact_runs(struct store *st, const char *name, struct store_named_artifact **v, size_t *n,
+			     struct errbuf *err);
+void store_named_artifacts_free(struct store_named_artifact *v, size_t n);
+
 #endif

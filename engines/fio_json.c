@@ -482,9 +482,30 @@ static int check_dir(const struct ctx *cx, const cJSON *o, const char *where, st
 	return 0;
 }
 
+/*
+ * fio counts a direction that did any IO as at least 1 ms (backend.c rounds elapsed microseconds up), so IOs
+ * or bytes with runtime 0 are not fio's: they would give an infinite rate.
+ */
+static int check_runtime(const struct ctx *cx, const cJSON *o, const char *where, const char *job,
+			 struct errbuf *err)
+{
+	double rt, ios = 0, bytes = 0;
+
+	if (!num(o, "runtime", &rt) || rt != 0)
+		return 0;
+	(void)num(o, "total_ios", &ios);
+	(void)num(o, "io_bytes", &bytes);
+	if (ios > 0 || bytes > 0)
+		return err_set(err, ERR_INPUT,
+			       "%s: %s.runtime: job '%s' has %.0f IOs (%.0f bytes) in 0 ms: fio counts a direction "
+			       "that did IO as at least 1 ms", cx->name, where, job, ios, bytes);
+	return 0;
+}
+
 static int check_job(const struct ctx *cx, const cJSON *j, const char *where, struct errbuf *err)
 {
 	static const char *const dirs[] = { "read", "write", "trim", "mixed" };
+	const char *job = cJSON_GetStringValue(get(j, "jobname"));
 	int found = 0;
 
 	if (!cJSON_IsObject(j))
@@ -499,6 +520,8 @@ static int check_job(const struct ctx *cx, const cJSON *j, const char *where, st
 		w = xasprintf("%s.%s", where, dirs[d]);
 		ret = cJSON_IsObject(o) ? check_dir(cx, o, w, err)
 					: err_set(err, ERR_INPUT, "%s: %s: not an object", cx->name, w);
+		if (ret == 0)
+			ret = check_runtime(cx, o, w, job ? job : "?", err);
 		free(w);
 		if (ret < 0)
 			return -1;
@@ -545,6 +568,71 @@ static int is_blank(const char *s, size_t n)
 		if (!isspace((unsigned char)s[i]))
 			return 0;
 	return 1;
+}
+
+/*
+ * A NUL character inside a JSON string of text[from, to) (the escape \u0000 or a raw 0 byte): cJSON ends its
+ * C strings there, so the key "io\u0000_bytes" would silently become "io". fio never writes one (its strings
+ * are C strings). Returns the offset of the first, or `to` when there is none; *path gets the JSON path of
+ * the object or array holding it ("jobs[0].read"), as far as 32 levels.
+ */
+#define NUL_SCAN_DEPTH 32
+struct scan_frame {
+	int array;
+	size_t index;            /* array: the element */
+	size_t key_at, key_len;  /* object: the current key in text */
+};
+
+static void scan_path(const char *text, const struct scan_frame *f, size_t depth, struct strbuf *path)
+{
+	for (size_t i = 1; i < depth && i < NUL_SCAN_DEPTH; i++) {
+		if (f[i - 1].array)
+			strbuf_addf(path, "[%zu]", f[i - 1].index);
+		else
+			strbuf_addf(path, "%s%.*s", path->len ? "." : "", (int)f[i - 1].key_len, text + f[i - 1].key_at);
+	}
+}
+
+static size_t nul_in_strings(const char *text, size_t from, size_t to, struct strbuf *path)
+{
+	struct scan_frame f[NUL_SCAN_DEPTH];
+	size_t depth = 0, str_at = 0, last_at = 0, last_len = 0;
+	int in_string = 0;
+
+	for (size_t i = from; i < to; i++) {
+		char c = text[i];
+
+		if (c == '\0' || (in_string && c == '\\' && i + 5 < to && !memcmp(text + i + 1, "u0000", 5))) {
+			scan_path(text, f, depth, path);
+			return i;
+		}
+		if (in_string) {
+			if (c == '\\')
+				i++; /* the escaped character */
+			else if (c == '"') {
+				in_string = 0;
+				last_at = str_at;
+				last_len = i - str_at;
+			}
+			continue;
+		}
+		if (c == '"') {
+			in_string = 1;
+			str_at = i + 1;
+		} else if (c == '{' || c == '[') {
+			if (depth < NUL_SCAN_DEPTH)
+				f[depth] = (struct scan_frame){ c == '[', 0, 0, 0 };
+			depth++;
+		} else if ((c == '}' || c == ']') && depth) {
+			depth--;
+		} else if (c == ',' && depth && depth <= NUL_SCAN_DEPTH && f[depth - 1].array) {
+			f[depth - 1].index++;
+		} else if (c == ':' && depth && depth <= NUL_SCAN_DEPTH) {
+			f[depth - 1].key_at = last_at;
+			f[depth - 1].key_len = last_len;
+		}
+	}
+	return to;
 }
 
 static int read_document(const struct ctx *cx, const cJSON *doc, struct fio_output *out, struct errbuf *err)
@@ -661,7 +749,8 @@ int fio_json_parse(const char *text, size_t len, const char *name, struct fio_ou
 	for (;;) {
 		const char *end = NULL;
 		cJSON *doc;
-		size_t at = next_candidate(text, len, pos);
+		size_t at = next_candidate(text, len, pos), doc_end, nul_at;
+		struct strbuf path;
 
 		if (at >= len)
 			break;
@@ -683,11 +772,22 @@ int fio_json_parse(const char *text, size_t len, const char *name, struct fio_ou
 				line_of(text, at));
 			goto out;
 		}
+		doc_end = end ? (size_t)(end - text) : len;
+		strbuf_init(&path);
+		nul_at = nul_in_strings(text, at, doc_end, &path);
+		if (nul_at < doc_end) {
+			cJSON_Delete(doc);
+			err_set(err, ERR_INPUT, "%s:%d: %s: a key or string holds a NUL character (\\u0000): not fio "
+				"output", cx.name, line_of(text, nul_at), path.len ? path.buf : "(top level)");
+			strbuf_release(&path);
+			goto out;
+		}
+		strbuf_release(&path);
 		cJSON_Delete(last);
 		last = doc;
 		if (!ndocs++)
 			first_start = at;
-		pos = end ? (size_t)(end - text) : len;
+		pos = doc_end;
 	}
 	if (!last) {
 		if (is_blank(text, len))

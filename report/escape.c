@@ -48,7 +48,7 @@ int32_t utf8_decode(const char *s, size_t len, size_t *used)
 	return cp;
 }
 
-static void add_utf8(struct strbuf *out, int32_t cp)
+void utf8_add(struct strbuf *out, int32_t cp)
 {
 	char b[4];
 
@@ -74,8 +74,7 @@ static void add_utf8(struct strbuf *out, int32_t cp)
 	}
 }
 
-/* The next code point of a NUL-terminated string (U+FFFD for invalid bytes); advances *s. 0 at the end. */
-static int32_t next_cp(const char **s)
+int32_t utf8_next(const char **s)
 {
 	size_t used;
 	int32_t cp = utf8_decode(*s, strnlen(*s, 4), &used);
@@ -115,13 +114,13 @@ void esc_csv(struct strbuf *out, const char *s)
 	if (formula)
 		strbuf_addc(out, '\''); /* a spreadsheet shows it as text, never runs it */
 	while (*s) {
-		int32_t cp = next_cp(&s);
+		int32_t cp = utf8_next(&s);
 		if (cp == '"')
 			strbuf_adds(out, "\"\"");
 		else if (is_control(cp) && cp != '\t' && cp != '\n' && cp != '\r')
 			continue;
 		else
-			add_utf8(out, cp);
+			utf8_add(out, cp);
 	}
 	if (quote)
 		strbuf_addc(out, '"');
@@ -139,7 +138,7 @@ static void esc_by_map(struct strbuf *out, const char *s, const struct esc_map *
 		       void (*other)(struct strbuf *out, int32_t cp))
 {
 	while (*s) {
-		int32_t cp = next_cp(&s);
+		int32_t cp = utf8_next(&s);
 		size_t i = 0;
 
 		while (i < n && map[i].cp != cp)
@@ -156,7 +155,7 @@ static void esc_by_map(struct strbuf *out, const char *s, const struct esc_map *
 static void html_other(struct strbuf *out, int32_t cp)
 {
 	if (!is_control(cp) || cp == '\t' || cp == '\n')
-		add_utf8(out, cp);
+		utf8_add(out, cp);
 }
 
 void esc_html(struct strbuf *out, const char *s)
@@ -171,7 +170,7 @@ void esc_html(struct strbuf *out, const char *s)
 static void xml_other(struct strbuf *out, int32_t cp)
 {
 	if (!is_control(cp) && cp != 0xFFFE && cp != 0xFFFF)
-		add_utf8(out, cp);
+		utf8_add(out, cp);
 }
 
 /* A raw CR would be read as a line break: &#13; in both. */
@@ -200,7 +199,7 @@ static void markdown_other(struct strbuf *out, int32_t cp)
 		return;
 	if (cp < 0x80 && strchr("|\\`*_[]#", (int)cp))
 		strbuf_addc(out, '\\');
-	add_utf8(out, cp);
+	utf8_add(out, cp);
 }
 
 void esc_markdown(struct strbuf *out, const char *s)
@@ -218,7 +217,7 @@ static void json_other(struct strbuf *out, int32_t cp)
 	if (is_control(cp) || cp == '<' || cp == '>' || cp == 0x2028 || cp == 0x2029)
 		strbuf_addf(out, "\\u%04x", (unsigned)cp);
 	else
-		add_utf8(out, cp);
+		utf8_add(out, cp);
 }
 
 void esc_json(struct strbuf *out, const char *s)
@@ -252,7 +251,7 @@ static void gnuplot_string(struct strbuf *out, const char *s, int pct_twice, cha
 			s += 3;
 			continue;
 		}
-		cp = next_cp(&s);
+		cp = utf8_next(&s);
 		if (cp == quote)
 			strbuf_adds(out, quote_as);
 		else if (pct_twice && cp == '%')
@@ -260,7 +259,7 @@ static void gnuplot_string(struct strbuf *out, const char *s, int pct_twice, cha
 		else if (is_control(cp))
 			strbuf_addc(out, ' ');
 		else
-			add_utf8(out, cp);
+			utf8_add(out, cp);
 	}
 }
 
@@ -294,6 +293,26 @@ void esc_text(struct strbuf *out, const char *s)
 		if (cp < 0 || is_control(cp))
 			strbuf_addc(out, '?');
 		else
-			add_utf8(out, cp);
+			utf8_add(out, cp);
+	}
+}
+
+/* ---- line protocol and OpenMetrics ----------------------------------------------------------------- */
+
+void esc_backslash(struct strbuf *out, const char *s, const char *special, int cr)
+{
+	while (s && *s) {
+		int32_t cp = utf8_next(&s);
+
+		if (cp == '\n') {
+			strbuf_adds(out, "\\n");
+		} else if (cp == '\r' && cr) {
+			strbuf_adds(out, "\\r");
+		} else if (cp == '\\' || (cp < 0x80 && cp && strchr(special, (int)cp))) {
+			strbuf_addc(out, '\\');
+			strbuf_addc(out, (char)cp);
+		} else if (!is_control(cp) || cp == '\t') {
+			utf8_add(out, cp);
+		}
 	}
 }

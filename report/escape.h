@@ -21,6 +21,11 @@
  */
 int32_t utf8_decode(const char *s, size_t len, size_t *used);
 
+/* The next code point of a NUL-terminated string, U+FFFD for a byte that starts no valid sequence; advances
+ * *s past what it read. Every escaper walks its input with it. */
+int32_t utf8_next(const char **s);
+void utf8_add(struct strbuf *out, int32_t cp); /* cp (a Unicode scalar value) as UTF-8 */
+
 /* RFC 4180 field, quoted when needed. A cell whose first non-blank character is = + - @ tab or CR (a
  * spreadsheet formula lead) gets a leading apostrophe, unless the whole cell is a plain number ("-1.5"). */
 void esc_csv(struct strbuf *out, const char *s);
@@ -35,6 +40,12 @@ void esc_json(struct strbuf *out, const char *s);     /* with the surrounding qu
 void esc_gnuplot(struct strbuf *out, const char *s);  /* inside a single-quoted gnuplot string (noenhanced) */
 void esc_gnuplot_tic(struct strbuf *out, const char *s);  /* as esc_gnuplot, for a tic label (also a format) */
 void esc_gnuplot_data(struct strbuf *out, const char *s); /* a quoted string field of a gnuplot data file */
-void esc_text(struct strbuf *out, const char *s);     /* terminal: control characters (ESC, C1, ...) shown as '?' */
+void esc_text(struct strbuf *out, const char *s);
+/*
+ * Backslash escaping of InfluxDB line protocol and OpenMetrics (report/export.c): LF as the two characters
+ * \n (CR as \r when `cr`), a backslash and each ASCII character of `special` after a backslash; other control
+ * characters but tab (C0, DEL, C1) dropped, invalid UTF-8 as U+FFFD like every escaper here.
+ */
+void esc_backslash(struct strbuf *out, const char *s, const char *special, int cr);     /* terminal: control characters (ESC, C1, ...) shown as '?' */
 
 #endif

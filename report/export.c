@@ -73,50 +73,33 @@ int export_parse_time_ms(const char *iso, int64_t *ms)
 
 /* ---- escapers ----------------------------------------------------------------------------------- */
 
-/* Backslash escaping: a line break as \n (a CR as \r when cr), a backslash and each of `special` after a
- * backslash, the rest as it is. */
-static void backslash_escape(struct strbuf *out, const char *s, const char *special, int cr)
-{
-	for (; s && *s; s++) {
-		if (*s == '\n') {
-			strbuf_adds(out, "\\n");
-		} else if (*s == '\r' && cr) {
-			strbuf_adds(out, "\\r");
-		} else {
-			if (*s == '\\' || strchr(special, *s))
-				strbuf_addc(out, '\\');
-			strbuf_addc(out, *s);
-		}
-	}
-}
-
 void export_esc_lp_measurement(struct strbuf *out, const char *s)
 {
-	backslash_escape(out, s, ", ", 1);
+	esc_backslash(out, s, ", ", 1);
 }
 
 void export_esc_lp_key(struct strbuf *out, const char *s)
 {
-	backslash_escape(out, s, ",= ", 1);
+	esc_backslash(out, s, ",= ", 1);
 }
 
 void export_esc_om_value(struct strbuf *out, const char *s)
 {
-	backslash_escape(out, s, "\"", 0);
+	esc_backslash(out, s, "\"", 0);
 }
 
 void export_om_name(struct strbuf *out, const char *s, int label)
 {
 	size_t start = out->len;
 
-	for (; s && *s; s++) {
-		char c = *s;
+	while (s && *s) {
+		int32_t c = utf8_next(&s); /* one '_' per character, whatever its UTF-8 length (or validity) */
 		int digit = c >= '0' && c <= '9';
 		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (!label && c == ':') || digit;
 
 		if (digit && out->len == start)
 			strbuf_addc(out, '_'); /* names cannot start with a digit */
-		strbuf_addc(out, ok ? c : '_');
+		strbuf_addc(out, ok ? (char)c : '_');
 	}
 	if (out->len == start)
 		strbuf_addc(out, '_');
@@ -147,6 +130,104 @@ static int is_fixed(const char *key)
 		if (!strcmp(fixed_tags[i], key))
 			return 1;
 	return 0;
+}
+
+/*
+ * The name a label with key `key` is written under, as written: an InfluxDB tag key (label_KEY for a key of
+ * fixed_tags), an OpenMetrics label name (sanitised; label_NAME for a fixed one or one starting "__", which
+ * Prometheus reserves), a JSON object key or a CSV header cell (label:KEY).
+ */
+static void label_name(enum export_format fmt, const char *key, struct strbuf *out)
+{
+	size_t start = out->len;
+
+	switch (fmt) {
+	case EXPORT_INFLUX:
+		export_esc_lp_key(out, is_fixed(key) ? "label_" : "");
+		export_esc_lp_key(out, key);
+		break;
+	case EXPORT_OPENMETRICS:
+		export_om_name(out, key, 1);
+		if (is_fixed(out->buf + start) || !strncmp(out->buf + start, "__", 2)) {
+			out->len = start;
+			out->buf[start] = '\0';
+			strbuf_adds(out, "label_");
+			export_om_name(out, key, 1);
+		}
+		break;
+	case EXPORT_JSON:
+		esc_json(out, key);
+		break;
+	case EXPORT_CSV: {
+		char *h = xasprintf("label:%s", key);
+		esc_csv(out, h);
+		free(h);
+		break;
+	}
+	}
+}
+
+static const char *format_what(enum export_format fmt)
+{
+	return fmt == EXPORT_INFLUX ? "InfluxDB tag" : fmt == EXPORT_OPENMETRICS ? "OpenMetrics label"
+		: fmt == EXPORT_JSON ? "JSON key" : "CSV column";
+}
+
+/* ERR_INPUT when two of keys[0..n) would be written under one name (a server refuses a repeated label, and
+ * one of the two would be lost): the message names both keys. `run`: the run they belong to, or NULL. */
+static int check_names(enum export_format fmt, const char *const *keys, size_t n, const struct rep_run *run,
+		       struct errbuf *err)
+{
+	struct strbuf *names = xcalloc(n ? n : 1, sizeof(*names));
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		strbuf_init(&names[i]);
+		label_name(fmt, keys[i], &names[i]);
+	}
+	for (size_t i = 0; i < n && !ret; i++)
+		for (size_t j = i + 1; j < n && !ret; j++)
+			if (!strcmp(names[i].buf, names[j].buf)) {
+				char id[40] = "";
+
+				if (run)
+					snprintf(id, sizeof(id), "run %" PRId64 ": ", run->id);
+				ret = err_set(err, ERR_INPUT,
+					      "%slabels '%s' and '%s' would both be written as %s %s: rename one of them "
+					      "(labels are exported under one name each)", id, keys[i], keys[j],
+					      format_what(fmt), names[i].buf);
+			}
+	for (size_t i = 0; i < n; i++)
+		strbuf_release(&names[i]);
+	free(names);
+	return ret;
+}
+
+static const char **label_keys(const struct rep_set *runs, size_t *n);
+
+/* Refuses label keys that collide once written (check_names): per run, and over the CSV header. */
+static int check_label_names(enum export_format fmt, const struct rep_set *runs, struct errbuf *err)
+{
+	const char **keys;
+	size_t n;
+	int ret = 0;
+
+	if (fmt == EXPORT_CSV) {
+		keys = label_keys(runs, &n);
+		ret = check_names(fmt, keys, n, NULL, err);
+		free(keys);
+		return ret;
+	}
+	for (size_t i = 0; i < runs->n && !ret; i++) {
+		const struct rep_run *r = &runs->v[i];
+
+		keys = xcalloc(r->labels.n ? r->labels.n : 1, sizeof(*keys));
+		for (size_t k = 0; k < r->labels.n; k++)
+			keys[k] = r->labels.v[k].key;
+		ret = check_names(fmt, keys, r->labels.n, r, err);
+		free(keys);
+	}
+	return ret;
 }
 
 static int sample_time_ms(const struct rep_run *r, const struct admin_sample *p, int64_t *ms)
@@ -193,10 +274,13 @@ static void lp_tags(struct strbuf *out, const struct rep_run *r, int with_status
 	}
 	for (size_t i = 0; i < r->labels.n; i++) {
 		const struct kv *kv = &r->labels.v[i];
-		char key[300];
 
-		snprintf(key, sizeof(key), "%s%s", is_fixed(kv->key) ? "label_" : "", kv->key);
-		lp_tag(out, key, kv->value);
+		if (!kv->value || !*kv->value)
+			continue;
+		strbuf_addc(out, ',');
+		label_name(EXPORT_INFLUX, kv->key, out);
+		strbuf_addc(out, '=');
+		export_esc_lp_key(out, kv->value);
 	}
 }
 
@@ -275,12 +359,7 @@ static void om_series(struct strbuf *out, const char *family, const struct rep_r
 		struct strbuf key;
 
 		strbuf_init(&key);
-		export_om_name(&key, r->labels.v[i].key, 1);
-		if (is_fixed(key.buf) || !strncmp(key.buf, "__", 2)) {
-			strbuf_reset(&key);
-			strbuf_adds(&key, "label_");
-			export_om_name(&key, r->labels.v[i].key, 1);
-		}
+		label_name(EXPORT_OPENMETRICS, r->labels.v[i].key, &key);
 		om_label(out, &first, key.buf, r->labels.v[i].value);
 		strbuf_release(&key);
 	}
@@ -602,6 +681,8 @@ int export_render(enum export_format fmt, const struct rep_set *runs, const stru
 		  unsigned flags, struct strbuf *out, size_t *points, struct errbuf *err)
 {
 	*points = 0;
+	if (check_label_names(fmt, runs, err) < 0)
+		return -1;
 	switch (fmt) {
 	case EXPORT_CSV:
 		if (flags & EXPORT_SAMPLES_ONLY)

@@ -8,7 +8,9 @@
 #   - the published CSV with a non-number, a negative figure and a missing column in one row;
 #   - fio logs with a non-number, a negative time and a missing column;
 #   - vdbench output directories whose flatfile lost its header, or holds a non-number;
-#   - command lines: an unknown option and an option without its value, for every command.
+#   - command lines: an unknown option and an option without its value, for every command;
+#   - exports of labels that collide once written (OpenMetrics and InfluxDB, to a file and as a push); and
+#     exports of labels holding invalid UTF-8, which must succeed with valid UTF-8 in every format.
 . "$BENCH_SRC/tests/lib/common.sh"
 FX=$BENCH_SRC/tests/fixtures
 mkdir -p bad
@@ -70,7 +72,8 @@ for f in "$FX"/fio/json/*.json; do
 	sed '0,/"iops" : [0-9.]*/s//"iops" : "lots"/' "$f" >"bad/$b-iops-lots.json"
 	sed '0,/"total_ios" : [0-9]*/s//"total_ios" : -5/' "$f" >"bad/$b-ios-negative.json"
 	sed '0,/"runtime" : [0-9]*/s//"runtime" : -3/' "$f" >"bad/$b-runtime-negative.json"
-	for m in iops-lots ios-negative runtime-negative; do
+	sed '0,/"iops" :/s//"io\\u0000ps" :/' "$f" >"bad/$b-nul-in-key.json" # cJSON would read the key as "io"
+	for m in iops-lots ios-negative runtime-negative nul-in-key; do
 		cmp -s "$f" "bad/$b-$m.json" && continue # the fixture has no such field (fio 2.x names)
 		check "import $b with $m" import "bad/$b-$m.json" --db d.db
 	done
@@ -125,6 +128,26 @@ for c in $("$BENCH" help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ {
 	[ "$c" = help ] || [ "$c" = version ] && continue
 	check "$c --no-such-option" "$c" --no-such-option --db d.db
 	check "$c --db (no value)" "$c" --db
+done
+
+# exports whose labels collide once written (a.b, a_b, a-b -> OpenMetrics a_b; run, label_run -> label_run),
+# in a database of their own (d.db's counts are those of the cases above); and labels with invalid UTF-8,
+# which are no error: every format must come out as valid UTF-8.
+"$BENCH" import "$BENCH_SRC/tests/data/import-good.json" --db e.db --label a.b=1 --label a_b=2 --label a-b=3 \
+	--label run=4 --label label_run=5 --label $'bad=\xff\xfe\xe2\x82' >/dev/null 2>&1 || fail "import e.db"
+e_before=$(q e.db "SELECT count(*) FROM run_label")
+for f in openmetrics influx; do
+	check "export --format $f with colliding labels" export --format "$f" --db e.db
+	check "export --format $f --push with colliding labels" export --format "$f" --push http://127.0.0.1:9/ \
+		--retries 0 --db e.db
+done
+expect_eq "e.db labels after the refused exports" "$(q e.db "SELECT count(*) FROM run_label")" "$e_before"
+for t in run_label suite_label; do q e.db "DELETE FROM $t WHERE key IN ('a-b', 'a_b', 'label_run')"; done
+for f in csv json influx openmetrics; do
+	"$BENCH" export --format $f --db e.db >"e.$f" 2>/dev/null &&
+		python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "e.$f" 2>/dev/null &&
+		grep -q $'\xef\xbf\xbd' "e.$f" && ok "export --format $f of invalid UTF-8: valid, with U+FFFD" ||
+		fail "export --format $f of invalid UTF-8"
 done
 
 after=$(counts)

@@ -36,6 +36,14 @@ static void test_escapers(void **state)
 		{ "<script>alert(1)</script>", "<script>alert(1)</script>", "<script>alert(1)</script>",
 		  "<script>alert(1)</script>" },
 		{ "", "", "", "" },
+		/* invalid UTF-8 (bytes that start nothing, a cut-short sequence): U+FFFD per byte; valid kept */
+		{ "v\xff\xfe,\xe2\x82", "v\xef\xbf\xbd\xef\xbf\xbd\\,\xef\xbf\xbd\xef\xbf\xbd",
+		  "v\xef\xbf\xbd\xef\xbf\xbd\\,\xef\xbf\xbd\xef\xbf\xbd",
+		  "v\xef\xbf\xbd\xef\xbf\xbd,\xef\xbf\xbd\xef\xbf\xbd" },
+		{ "caf\xc3\xa9 \xc0\xaf", "caf\xc3\xa9\\ \xef\xbf\xbd\xef\xbf\xbd",
+		  "caf\xc3\xa9\\ \xef\xbf\xbd\xef\xbf\xbd", "caf\xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd" },
+		/* control characters but tab dropped (a raw CR would end an OpenMetrics line for some parsers) */
+		{ "a\x01\tb\r", "a\tb\\r", "a\tb\\r", "a\tb" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct strbuf a, b, c;
@@ -65,6 +73,8 @@ static void test_names(void **state)
 		{ "x.y-z", "x_y_z", "x_y_z" },
 		{ "", "_", "_" },
 		{ "sp ace\"q", "sp_ace_q", "sp_ace_q" },
+		{ "caf\xc3\xa9", "caf_", "caf_" },          /* one '_' per character */
+		{ "k\xff\xfe\xe2\x82", "k____", "k____" }, /* and per invalid byte */
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct strbuf m, l;
