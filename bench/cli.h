@@ -48,6 +48,8 @@ struct cmd {
 /* The command table (commands.c). */
 extern const struct cmd bench_commands[];
 const struct cmd *cmd_find(const char *name);
+/* Says that `name` is no command, with the closest command when it looks like a typo: EXIT_USAGE. */
+int cmd_unknown(const char *name);
 
 /* Prints "bench: error: <msg>" and returns the exit code for the error's kind. */
 int cli_fail(const struct errbuf *err);

@@ -14,6 +14,7 @@
 #include "profiles/config.h"
 #include "profiles/recipe.h"
 #include "profiles/suite.h"
+#include "profiles/text.h"
 
 static void usage(void)
 {

@@ -9,6 +9,7 @@
 
 #include "bench/cli.h"
 #include "bench/commands.h"
+#include "core/suggest.h"
 
 const struct cmd bench_commands[] = {
 	{ "run", cmd_run, "run a suite, fio job files or a built-in suite, and store the results",
@@ -40,12 +41,27 @@ const struct cmd *cmd_find(const char *name)
 	return NULL;
 }
 
+int cmd_unknown(const char *name)
+{
+	const char *names[sizeof(bench_commands) / sizeof(bench_commands[0])];
+	const char *best;
+	size_t n = 0;
+
+	for (const struct cmd *c = bench_commands; c->name; c++)
+		if (!(c->flags & CMD_HIDDEN))
+			names[n++] = c->name;
+	best = suggest_closest(name, names, n);
+	if (best)
+		return cli_error(EXIT_USAGE, "unknown command '%s': did you mean '%s'? (see 'bench help')", name, best);
+	return cli_error(EXIT_USAGE, "unknown command '%s' (see 'bench help')", name);
+}
+
 int cmd_help(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) {
 		const struct cmd *c = cmd_find(argv[1]);
 		if (!c)
-			return cli_error(EXIT_USAGE, "unknown command '%s' (see 'bench help')", argv[1]);
+			return cmd_unknown(argv[1]);
 		return c->fn(2, (char *[]){ (char *)c->name, "--help", NULL });
 	}
 	printf("usage: bench <command> [options]\n\n"

@@ -39,7 +39,7 @@ int main(int argc, char **argv)
 		argv[1] = "version";
 	c = cmd_find(argv[1]);
 	if (!c)
-		return cli_error(EXIT_USAGE, "unknown command '%s' (see 'bench help')", argv[1]);
+		return cmd_unknown(argv[1]);
 	rc = check_ops_tables();
 	if (rc == EXIT_OK)
 		rc = cli_prepare(c, argc - 1, argv + 1);

@@ -24,6 +24,7 @@
 #include "engines/target.h"
 #include "profiles/fio_workload.h"
 #include "profiles/suite.h"
+#include "profiles/text.h"
 
 /* Engine annotations (keys with a dot stay out of the job file: engines/fio_engine.c). */
 #define A_POINT "method.point"         /* 1-based index of a sweep point */

@@ -28,6 +28,7 @@
 #include "profiles/fio_workload.h"
 #include "profiles/protos.h"
 #include "profiles/suite.h"
+#include "profiles/text.h"
 #include "profiles/vdbench_translate.h"
 
 #define DEFAULT_TARGET "bench-target.dat"

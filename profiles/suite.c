@@ -61,48 +61,6 @@ void suite_release(struct suite *s)
 	suite_init(s);
 }
 
-char **split_list(const char *s, char sep, size_t *n)
-{
-	char **v = NULL;
-	size_t cnt = 0;
-	const char *p = s;
-
-	for (;;) {
-		const char *e = strchr(p, sep);
-		size_t l = e ? (size_t)(e - p) : strlen(p);
-		char *item;
-		while (l && isspace((unsigned char)*p)) {
-			p++;
-			l--;
-		}
-		while (l && isspace((unsigned char)p[l - 1]))
-			l--;
-		if (!l) {
-			config_words_free(v, cnt);
-			return NULL;
-		}
-		item = xstrndup(p, l);
-		v = xrealloc(v, (cnt + 2) * sizeof(*v));
-		v[cnt++] = item;
-		v[cnt] = NULL;
-		if (!e)
-			break;
-		p = e + 1;
-	}
-	if (n)
-		*n = cnt;
-	return v;
-}
-
-void free_list(char **v)
-{
-	if (!v)
-		return;
-	for (char **p = v; *p; p++)
-		free(*p);
-	free(v);
-}
-
 /* Cuts a trailing comment: '#' or ';' at the start or after a blank. */
 static void cut_comment(char *p)
 {

@@ -53,8 +53,5 @@ void suite_release(struct suite *s);
 int suite_parse_file(const char *path, struct suite *out, struct errbuf *err);
 int suite_parse_text(const char *text, size_t len, const char *name, struct suite *out, struct errbuf *err);
 
-/* Splits "a,b,c" (no empty items) into a NULL-terminated array; -1 on an empty item. */
-char **split_list(const char *s, char sep, size_t *n);
-void free_list(char **v);
 
 #endif

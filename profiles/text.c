@@ -1,5 +1,5 @@
 /*
- * text: the trim and the file reading every reader of profiles/ shares (see text.h).
+ * text: the trim, the file reading and the comma lists every reader of profiles/ shares (see text.h).
  */
 #include "profiles/text.h"
 
@@ -48,4 +48,46 @@ int profile_common_key(const char *key, const char *val, char **name, char **des
 	free(k);
 	free(v);
 	return 1;
+}
+
+void free_list(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+char **split_list(const char *s, char sep, size_t *n)
+{
+	char **v = NULL;
+	size_t cnt = 0;
+	const char *p = s;
+
+	for (;;) {
+		const char *e = strchr(p, sep);
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		char *item;
+		while (l && isspace((unsigned char)*p)) {
+			p++;
+			l--;
+		}
+		while (l && isspace((unsigned char)p[l - 1]))
+			l--;
+		if (!l) {
+			free_list(v);
+			return NULL;
+		}
+		item = xstrndup(p, l);
+		v = xrealloc(v, (cnt + 2) * sizeof(*v));
+		v[cnt++] = item;
+		v[cnt] = NULL;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	if (n)
+		*n = cnt;
+	return v;
 }

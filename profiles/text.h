@@ -1,6 +1,6 @@
 /*
  * text: what the readers of profiles/ (suites, recipes, vdbench parameter files) share about lines and files:
- * one trim, one "read the whole file or say why not".
+ * one trim, one "read the whole file or say why not", one split of a comma list.
  */
 #ifndef BENCH_PROFILES_TEXT_H
 #define BENCH_PROFILES_TEXT_H
@@ -21,5 +21,12 @@ int profile_read_file(struct strbuf *sb, const char *path, struct errbuf *err);
  * ("FILE:LINE: label must be key=value, got 'VAL'"). */
 int profile_common_key(const char *key, const char *val, char **name, char **description, struct kvlist *labels,
 		       const char *file, int line, struct errbuf *err);
+
+/* Splits "a,b,c" (no empty items, blanks around items cut) into a NULL-terminated array (*n: its items, n may
+ * be NULL); NULL on an empty item. */
+char **split_list(const char *s, char sep, size_t *n);
+
+/* Frees a NULL-terminated array of split_list (NULL: nothing). */
+void free_list(char **v);
 
 #endif

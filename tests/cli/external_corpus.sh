@@ -7,13 +7,13 @@
 # A crash (signal), exit 70 (internal error), a timeout (60 s), any other exit but 0 and 3, an import that exits 0
 # without storing a run or a plan that exits 0 without a run count is a failure; exit 3 with exactly one stderr
 # line is a documented refusal and is counted. Other files (notes, licences) are counted as not tried.
-# Unset or absent: prints "external corpus: not present" and passes.
+# Unset or absent: says so and exits 77 (ctest: skipped).
 set -euo pipefail
 : "${BENCH:?}"
 C=${BENCH_EXTERNAL_CORPUS:-}
 if [ -z "$C" ] || [ ! -d "$C" ]; then
-	echo "external corpus: not present"
-	exit 0
+	echo "external corpus: BENCH_EXTERNAL_CORPUS names no directory: nothing to check (skipped)"
+	exit 77
 fi
 command -v sqlite3 >/dev/null || { echo "FAIL: sqlite3 is not installed" >&2; exit 1; }
 T=$(mktemp -d)

@@ -9,7 +9,7 @@
 #   bad values: one error line, exit 2, nothing stored.
 set -euo pipefail
 . "$BENCH_SRC/tests/lib/common.sh"
-[ -f "$BENCH_BUILD/engines/sim/bench_sim.so" ] || { echo "method_resume: no sim engine (-DBENCH_SIM=OFF): nothing to test"; exit 0; }
+[ -f "$BENCH_BUILD/engines/sim/bench_sim.so" ] || { echo "method_resume: no sim engine (-DBENCH_SIM=OFF): nothing to test (skipped)"; exit 77; }
 printf '%s\n' '[c]' rw=randread bs=4k iodepth=8 size=16m runtime=1 time_based "filename=$T/c.dat" >c.fio
 sim=(--engine sim --engine-opt sim_units=8 --engine-opt sim_lat=1ms --no-collectors -q)
 

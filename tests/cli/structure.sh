@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# structure: the source tree keeps its structure rules (issue 12): no include circle between the files of one
-# folder, no function over 150 lines. Prints each problem with its file and line; none may be left.
+# structure: the source tree keeps its structure rules (issues 12 and 27): no include circle between the files
+# of one folder, the folder table of design.md (which folder may include which), no call circle between files,
+# no function over 150 lines. Prints each problem with its file and line; none may be left.
 set -euo pipefail
 . "$BENCH_SRC/tests/lib/common.sh"
 out=$(python3 "$BENCH_SRC/tests/lib/structure.py" "$BENCH_SRC" 150 2>&1) && rc=0 || rc=$?
@@ -16,4 +17,21 @@ planted=$(python3 "$BENCH_SRC/tests/lib/structure.py" planted 150 2>&1) || true
 printf '%s\n' "$planted" | grep -q '^circle in report/: a b$' && ok "a planted circle is found" || fail "planted circle: $planted"
 printf '%s\n' "$planted" | grep -q '^long function core/long.c:1 f 162 lines$' && ok "a planted long function is found" ||
   fail "planted long function: $planted"
+# a planted include that breaks the folder table (report/ may include core/ and report/ only)
+mkdir -p planted/engines planted/profiles
+printf '#include "engines/x.h"\n' >planted/report/c.c
+printf '#include "bench/cli.h"\n' >planted/core/d.c
+planted=$(python3 "$BENCH_SRC/tests/lib/structure.py" planted 150 2>&1) && prc=0 || prc=$?
+printf '%s\n' "$planted" | grep -q '^folder rule: report/c.c:1 includes "engines/x.h"' && ok "a planted folder-rule break is found" ||
+  fail "planted folder rule: $planted"
+printf '%s\n' "$planted" | grep -q '^folder rule: core/d.c:1 includes "bench/cli.h"' && ok "core may include nothing of the others" ||
+  fail "planted core include: $planted"
+expect_eq "checker exit with planted problems" "$prc" 1
+# a planted call circle across files of two folders: x.c calls y(), y.c calls z(), z.c calls x()
+printf 'int y(void);\nint x(void)\n{\n\treturn y();\n}\n' >planted/engines/x.c
+printf 'int z(void);\nint y(void)\n{\n\treturn z();\n}\n' >planted/engines/y.c
+printf 'int x(void);\nint z(void)\n{\n\treturn x();\n}\nstatic int w(void)\n{\n\treturn 0;\n}\n' >planted/profiles/z.c
+planted=$(python3 "$BENCH_SRC/tests/lib/structure.py" planted 150 2>&1) || true
+printf '%s\n' "$planted" | grep -q '^call circle: engines/x engines/y profiles/z: ' && ok "a planted call circle is found" ||
+  fail "planted call circle: $planted"
 finish

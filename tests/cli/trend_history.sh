@@ -8,15 +8,15 @@
 # with a history whose newest step is a drop it exits 1; --format json and markdown carry the same; --chart
 # writes and draws a gnuplot chart. The database is not modified.
 #
-# Needs the command table entry for `trend` (bench/commands.c): until it is merged this test says so and skips.
+# Needs the command table entry for `trend` (bench/commands.c): without it the test fails.
 set -u
 : "${BENCH:?}" "${BENCH_SRC:?}"
 # shellcheck source=gate_db.bash
 . "$BENCH_SRC/tests/cli/gate_db.bash"
 
 if ! "$BENCH" trend --help >/dev/null 2>&1; then
-	echo "SKIP: 'bench trend' is not in the command table yet (bench/commands.c)"
-	exit 0
+	echo "FAIL: 'bench trend --help' failed: the command is missing from the command table (bench/commands.c)"
+	exit 1
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -15,7 +15,7 @@ set -u
 if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null || ! command -v mkfs.btrfs >/dev/null ||
 	! command -v fio >/dev/null; then
 	echo "SKIP: needs root, losetup, mkfs.btrfs and fio"
-	exit 0
+	exit 77
 fi
 . "$BENCH_SRC/tests/lib/common.sh"
 export TMPDIR=$T

@@ -8,7 +8,7 @@
 # Servers listen on 127.0.70.x only; every process started here is stopped by its PID (trap).
 set -u
 : "${BENCH:?}" "${BENCH_SRC:?}"
-command -v fio >/dev/null || { echo "SKIP: no fio"; exit 0; }
+command -v fio >/dev/null || { echo "SKIP: no fio"; exit 77; }
 . "$BENCH_SRC/tests/lib/common.sh"
 PORT=$((20000 + RANDOM % 12000))
 stop_all() { for p in $(cat "$T/pids" 2>/dev/null); do kill -CONT "$p" 2>/dev/null; kill "$p" 2>/dev/null; done; }

@@ -19,7 +19,7 @@
 # stored fresh rounds' IOPS too, and both predictions must agree with the result.
 set -euo pipefail
 . "$BENCH_SRC/tests/lib/common.sh"
-[ -f "$BENCH_BUILD/engines/sim/bench_sim.so" ] || { echo "method_precondition: no sim engine (-DBENCH_SIM=OFF): nothing to test"; exit 0; }
+[ -f "$BENCH_BUILD/engines/sim/bench_sim.so" ] || { echo "method_precondition: no sim engine (-DBENCH_SIM=OFF): nothing to test (skipped)"; exit 77; }
 units=8 lat_ms=2 ws_mib=16 cliff_x=2 factor=3 bs=4096 round_s=1 window=5
 cat >cliff.fio <<EOF
 [w]

@@ -6,7 +6,7 @@ set -euo pipefail
 bin=$BENCH_BUILD/tests/test_method_sim
 [ -x "$bin" ] || { echo "FAIL: $bin is missing (cmocka not found at configure time?)" >&2; exit 1; }
 if [ ! -f "$BENCH_BUILD/engines/sim/bench_sim.so" ]; then
-  echo "method_sim: no sim engine (built with -DBENCH_SIM=OFF): nothing to test"
-  exit 0
+  echo "method_sim: no sim engine (built with -DBENCH_SIM=OFF): nothing to test (skipped)"
+  exit 77
 fi
 BENCH_METHOD_SIM=1 "$bin"

@@ -13,7 +13,7 @@
 #     per transport from the store against the presets' model, and the report's table of it.
 set -euo pipefail
 . "$BENCH_SRC/tests/lib/common.sh"
-[ -f "$BENCH_BUILD/engines/sim/bench_sim.so" ] || { echo "method_sweep: no sim engine (-DBENCH_SIM=OFF): nothing to test"; exit 0; }
+[ -f "$BENCH_BUILD/engines/sim/bench_sim.so" ] || { echo "method_sweep: no sim engine (-DBENCH_SIM=OFF): nothing to test (skipped)"; exit 77; }
 printf '%s\n' '[s]' rw=randread bs=4k size=16m runtime=1 time_based "filename=$T/s.dat" >sweep.fio
 points=1,2,4,8,16,32,64,128
 

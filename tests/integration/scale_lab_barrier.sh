@@ -8,7 +8,7 @@
 # Servers listen on 127.0.31.254-127.0.32.0 only (issue 19's range); `lab down` in the trap stops them.
 set -u
 : "${BENCH:?}" "${BENCH_SRC:?}"
-command -v fio >/dev/null || { echo "SKIP: no fio"; exit 0; }
+command -v fio >/dev/null || { echo "SKIP: no fio"; exit 77; }
 . "$BENCH_SRC/tests/lib/common.sh"
 PORT=$((20000 + RANDOM % 12000))
 LAB="$T/lab"

@@ -4,7 +4,7 @@
 # `bench report --compare transport=nvmeof:iser --by stack` pairs all 6 stacks x 9 workloads. About 5 minutes.
 set -u
 : "${BENCH:?}" "${BENCH_SRC:?}"
-if ! command -v fio >/dev/null; then echo "SKIP: needs fio"; exit 0; fi
+if ! command -v fio >/dev/null; then echo "SKIP: needs fio"; exit 77; fi
 . "$BENCH_SRC/tests/lib/common.sh"
 export TMPDIR=$T
 "$BENCH" run nvmeof-vs-iser-study --engine sim --quick --db s.db -q 2>run.err

@@ -12,7 +12,7 @@ set -u
 : "${BENCH:?}" "${BENCH_SRC:?}"
 if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null || ! command -v fio >/dev/null; then
 	echo "SKIP: needs root, losetup and fio"
-	exit 0
+	exit 77
 fi
 . "$BENCH_SRC/tests/lib/common.sh"
 # attach runs in $(...): the devices are recorded in a file, not a variable

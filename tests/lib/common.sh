@@ -23,12 +23,19 @@ expect_eq() { # expect_eq WHAT GOT WANT
   if [ "$2" = "$3" ]; then ok "$1 = $3"; else fail "$1: got '$2', want '$3'"; fi
 }
 q() { sqlite3 -batch -noheader "$@"; }
+# finish: the closing line, then the exit code: 1 when a check failed or none was made (a test that checked
+# nothing must not pass), 77 (ctest: skipped) when a check could not be made here, else 0
 finish() {
   local skipped=""
   [ "$skips" -eq 0 ] || skipped=", $skips skipped"
   echo "$((checks - fails)) passed, $fails failed$skipped"
-  [ "$fails" -eq 0 ]
-  exit $?
+  [ "$fails" -eq 0 ] || exit 1
+  if [ "$checks" -eq 0 ]; then
+    [ "$skips" -gt 0 ] && exit 77
+    echo "FAIL: the test made no check"
+    exit 1
+  fi
+  exit "$((skips > 0 ? 77 : 0))"
 }
 write_lines() { # write_lines FILE LINE...: FILE holds each LINE on a line of its own (a job file, a suite)
   local f=$1

@@ -1,14 +1,14 @@
 # The start of the tests that run fio with bench's sim ioengine, and the runs several of them make.
 # Source it: . "$BENCH_SRC/tests/lib/sim.sh"; then `sim_required NAME` (the engine built, else NAME has
-# nothing to test and exits 0; fio installed). sim_blocks calls the test's fail().
+# nothing to test and exits 77, ctest: skipped; fio installed). sim_blocks calls the test's fail().
 
 sim_required() { # sim_required TEST [HINT]: sets SO, the sim engine's shared object
 	: "${BENCH_BUILD:?BENCH_BUILD is not set (run under ctest)}"
 	SO=$BENCH_BUILD/engines/sim/bench_sim.so
 	if [ ! -f "$SO" ]; then
 		if grep -q '^BENCH_SIM:BOOL=OFF' "$BENCH_BUILD/CMakeCache.txt" 2>/dev/null; then
-			echo "$1: built with -DBENCH_SIM=OFF: nothing to test"
-			exit 0
+			echo "$1: built with -DBENCH_SIM=OFF: nothing to test (skipped)"
+			exit 77
 		fi
 		echo "FAIL: $SO is missing${2:+ ($2)}" >&2
 		exit 1

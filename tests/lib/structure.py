@@ -1,11 +1,121 @@
 #!/usr/bin/env python3
-"""The tree's structure rules (issue 12; design.md): no include circle between the files of one folder (a.c and
-a.h are one node), no function of core, engines, profiles, collectors, report or bench over LIMIT lines (150)."""
+"""The tree's structure rules (issues 12 and 27; design.md): no include circle between the files of one folder (a.c
+and a.h are one node); the folder table (which folder may include which: INCLUDES below, design.md "Folders");
+no call circle between files of any folders (a.c calls a function a b.c defines, b.c one of c.c, c.c one of
+a.c: they are one concern in three files, or a helper in the wrong home); no function of core, engines,
+profiles, collectors, report or bench over LIMIT lines (150)."""
 import os, re, sys
 root = sys.argv[1] if len(sys.argv) > 1 else '.'
 LIMIT = int(sys.argv[2]) if len(sys.argv) > 2 else 150
 folders = ['core', 'engines', 'engines/sim', 'profiles', 'collectors', 'report', 'bench']
+# design.md's folder table: what each folder's files may include (bench/, the driver, everything)
+INCLUDES = {
+    'core': {'core'},
+    'engines': {'core', 'engines'},
+    'engines/sim': {'core', 'engines/sim'},
+    'profiles': {'core', 'profiles'},
+    'collectors': {'core', 'collectors'},
+    'report': {'core', 'report'},
+    'bench': {'core', 'engines', 'profiles', 'collectors', 'report', 'bench'},
+}
 bad = 0
+
+
+def include_folder(inc):
+    """The folder of an include of ours ("engines/sim/x.h" -> engines/sim), or None for another's."""
+    parts = inc.split('/')
+    if len(parts) < 2:
+        return None
+    folder = '/'.join(parts[:-1])
+    return folder if folder in INCLUDES else None
+
+
+for fo in folders:
+    d = os.path.join(root, fo)
+    if not os.path.isdir(d):
+        continue
+    for f in sorted(os.listdir(d)):
+        if not f.endswith(('.c', '.h')):
+            continue
+        for n, line in enumerate(open(os.path.join(d, f), errors='replace'), 1):
+            m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+            to = include_folder(m.group(1)) if m else None
+            if to and to not in INCLUDES[fo]:
+                print(f'folder rule: {fo}/{f}:{n} includes "{m.group(1)}" ({fo}/ may include '
+                      f'{", ".join(sorted(INCLUDES[fo]))})')
+                bad += 1
+
+
+def sccs(graph):
+    """The strongly connected components of more than one node (Tarjan)."""
+    idx = {}; low = {}; st = []; on = set(); out = []; c = [0]
+    def sc(v):
+        idx[v] = low[v] = c[0]; c[0] += 1; st.append(v); on.add(v)
+        for w in graph.get(v, ()):
+            if w not in graph: continue
+            if w not in idx:
+                sc(w); low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], idx[w])
+        if low[v] == idx[v]:
+            comp = []
+            while True:
+                w = st.pop(); on.discard(w); comp.append(w)
+                if w == v: break
+            if len(comp) > 1: out.append(comp)
+    sys.setrecursionlimit(100000)
+    for v in list(graph):
+        if v not in idx: sc(v)
+    return out
+
+
+# call circles: which file defines each non-static function, and which files call it
+KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'defined'}
+defs = {}
+texts = {}
+for fo in folders:
+    d = os.path.join(root, fo)
+    if not os.path.isdir(d):
+        continue
+    for f in sorted(os.listdir(d)):
+        if not f.endswith('.c'):
+            continue
+        unit = fo + '/' + f[:-2]
+        text = open(os.path.join(d, f), errors='replace').read()
+        text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
+        text = re.sub(r'"(\\.|[^"\\])*"', '""', text)
+        texts[unit] = text
+        lines = text.split('\n')
+        for i, l in enumerate(lines):
+            if not l.startswith('{'):
+                continue
+            j = i - 1
+            while j >= 0 and '(' not in lines[j]: j -= 1
+            k = j
+            while k > 0 and lines[k - 1].strip() and not lines[k - 1].rstrip().endswith((';', '}')) \
+                    and not lines[k - 1].startswith('#'):
+                k -= 1
+            if j < 0 or re.match(r'\s*static\b', ' '.join(lines[k:j + 1])):
+                continue
+            m = re.search(r'(\w+)\s*\(', lines[j])
+            if m and m.group(1) not in KEYWORDS:
+                defs.setdefault(m.group(1), unit)
+calls = {u: set() for u in texts}
+for u, t in texts.items():
+    for m in re.finditer(r'\b(\w+)\s*\(', t):
+        v = defs.get(m.group(1))
+        if v and v != u:
+            calls[u].add(v)
+for comp in sccs(calls):
+    names = sorted(comp)
+    via = []
+    for a in names:
+        for m in sorted(set(re.findall(r'\b(\w+)\s*\(', texts[a]))):
+            if defs.get(m) in comp and defs.get(m) != a:
+                via.append(f'{a} -> {defs[m]} ({m})')
+    print('call circle: ' + ' '.join(names) + ': ' + '; '.join(via))
+    bad += 1
+
 for fo in folders:
     d = os.path.join(root, fo)
     if not os.path.isdir(d):
