@@ -14,6 +14,7 @@
 
 #include "bench/cli.h"
 #include "core/hostsfile.h"
+#include "core/suggest.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "engines/engine.h"
@@ -503,6 +504,53 @@ static int check_engines(const struct run_args *a, const struct plan *p)
 	return EXIT_OK;
 }
 
+/* One step's host: "local" or a host of the hosts file (--hosts), else exit 3 naming the step's file:line. */
+static int check_step_host(const struct run_args *a, const char *host, const char *origin)
+{
+	const char **names;
+	const char *near;
+	int rc;
+
+	if (!host || !strcmp(host, "local"))
+		return EXIT_OK;
+	if (!a->hosts_file)
+		return cli_error(EXIT_INPUT, "%s: step host '%s' needs a hosts file naming it (--hosts FILE)", origin,
+				 host);
+	for (size_t i = 0; i < a->hosts.n; i++)
+		if (!strcmp(a->hosts.v[i].name, host))
+			return EXIT_OK;
+	names = xcalloc(a->hosts.n + 1, sizeof(*names));
+	for (size_t i = 0; i < a->hosts.n; i++)
+		names[i] = a->hosts.v[i].name;
+	near = suggest_closest(host, names, a->hosts.n);
+	if (near)
+		rc = cli_error(EXIT_INPUT, "%s: step host '%s' is not in the hosts file '%s': did you mean '%s'?", origin,
+			       host, a->hosts_file, near);
+	else
+		rc = cli_error(EXIT_INPUT, "%s: step host '%s' is not in the hosts file '%s'", origin, host,
+			       a->hosts_file);
+	free(names);
+	return rc;
+}
+
+/* Every host a configuration step names (@HOST, or the configuration's host =) is known: at plan time, before a
+ * database is opened or a run stored. */
+static int check_config_hosts(const struct run_args *a, const struct config_list *cl)
+{
+	for (size_t i = 0; i < cl->n; i++) {
+		const struct suite_config *c = &cl->v[i];
+		for (int ph = 0; ph < CONFIG_NPHASES; ph++)
+			for (size_t k = 0; k < c->nsteps[ph]; k++) {
+				const struct config_step *st = &c->steps[ph][k];
+				int rc = check_step_host(a, st->host ? st->host : c->host,
+							 st->origin ? st->origin : c->file);
+				if (rc != EXIT_OK)
+					return rc;
+			}
+	}
+	return EXIT_OK;
+}
+
 /*
  * What the command line adds to the plan, so that the plan holds exactly what the store will: --label joins
  * the suite's labels (a run's stored labels are its own, then the suite's: runloop.c), --engine-opt every run.
@@ -559,7 +607,7 @@ int run_args_plan(struct run_args *a, struct plan *out)
 	    method_expand(out, &a->method, a->run.configs, a->plan.quick, 1, &err) < 0)
 		return cli_fail(&err);
 
-	if ((rc = check_engines(a, out)) != EXIT_OK)
+	if ((rc = check_engines(a, out)) != EXIT_OK || (rc = check_config_hosts(a, a->run.configs)) != EXIT_OK)
 		return rc;
 	apply_command_line(a, out);
 	return EXIT_OK;

@@ -732,6 +732,23 @@ static int config_needs_steps(const struct plan *plan, size_t first, size_t end)
 	return 0;
 }
 
+/*
+ * A teardown step failed: the stack may still be built (mounted, assembled, exported), so the suite is not a
+ * success (exit 4, unless it already ends with another code) and the error line names the step where it is
+ * written, its argv and its exit code. The other teardown steps have run (steps_run_phase).
+ */
+static void config_teardown_failed(const struct suite_config *c, const struct step_record *failed,
+				   struct loop_state *ls)
+{
+	char *t = step_failure_text(failed);
+
+	cli_error(EXIT_HOST, "%s: configuration '%s': %s (the stack may be left built: check it before the next run)",
+		  failed->origin ? failed->origin : c->file, cli_safe(c->name), cli_safe(t));
+	free(t);
+	if (ls->code == EXIT_OK)
+		ls->code = EXIT_HOST;
+}
+
 /* One configuration from build to teardown. */
 static void run_config(struct store *st, int64_t suite_id, const struct plan *plan, const struct runloop_opts *o,
 		       const struct suite_config *c, size_t first, size_t end, const char *state, const char *workdir,
@@ -786,11 +803,8 @@ static void run_config(struct store *st, int64_t suite_id, const struct plan *pl
 		built = log.n;
 		if (!o->quiet)
 			fprintf(stderr, "configuration '%s': teardown\n", cli_safe(c->name));
-		if (steps_run_phase(c, CONFIG_TEARDOWN, o->hosts, workdir, NULL, &log, &failed) < 0) {
-			char *t = step_failure_text(failed);
-			cli_warn("configuration '%s': %s", c->name, t);
-			free(t);
-		}
+		if (steps_run_phase(c, CONFIG_TEARDOWN, o->hosts, workdir, NULL, &log, &failed) < 0)
+			config_teardown_failed(c, failed, ls);
 		strbuf_reset(&text);
 		step_log_text(&log, built, &text);
 		config_store_teardown(st, last_id, text.buf ? text.buf : "");
@@ -911,8 +925,13 @@ int runloop_run(struct store *st, const struct plan *plan, const struct runloop_
 			fprintf(stderr, ", %zu failed", ls.failed);
 		fprintf(stderr, "; stored in %s\n", store_path(st));
 	}
-	if (ls.failed || ls.partial)
+	if (ls.failed || ls.partial) {
 		ls.code = EXIT_HOST;
+		if (o->quiet) /* -q drops the per-run lines, never the failure */
+			cli_error(EXIT_HOST, "suite %lld '%s': %zu of %zu runs failed, %zu partial; stored in %s",
+				  (long long)suite_id, cli_safe(plan->name), ls.failed, plan->n, ls.partial,
+				  store_path(st));
+	}
 out:
 	if (suite_id)
 		store_suite_unlock(st, suite_id);

@@ -24,6 +24,7 @@ void step_log_init(struct step_log *l)
 static const size_t record_strs[] = {
 	offsetof(struct step_record, host),
 	offsetof(struct step_record, argv_text),
+	offsetof(struct step_record, origin),
 	offsetof(struct step_record, started_at),
 	offsetof(struct step_record, output),
 };
@@ -120,6 +121,7 @@ int steps_run_one(const struct suite_config *c, enum config_phase ph, const stru
 	r->phase = ph;
 	r->host = xstrdup(s->host ? s->host : c ? c->host : NULL);
 	r->argv_text = config_argv_text(s->argv);
+	r->origin = xstrdup(s->origin);
 	r->started_at = utc_now();
 	r->exit_code = -1;
 	t0 = mono_ms();

@@ -20,6 +20,7 @@ struct step_record {
 	enum config_phase phase;
 	char *host;              /* NULL: this host */
 	char *argv_text;         /* the argv as a shell-quoted line (config_argv_text) */
+	char *origin;            /* where the step is written: "file:line" or "recipe NAME" (config_step.origin) */
 	int exit_code;           /* 0 ok; 128+N killed by signal N; -1 could not start */
 	int timed_out;
 	char *started_at;        /* UTC, ISO 8601 */

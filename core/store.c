@@ -235,6 +235,9 @@ static int check_owner(sqlite3 *db, const char *path, struct errbuf *err)
 		sql_err(err, db, "cannot read the database");
 		return err_prefix(err, "'%s'", path);
 	}
+	if (!objects && uv != 0) /* bench sets user_version in the transaction that makes its tables */
+		return err_set(err, ERR_STORE, "'%s' is not a bench database: an SQLite file without any table, its "
+			       "user_version set to %d by another program (left unchanged)", path, uv);
 	if (!objects)
 		return 0;
 	if (query_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('suite','run','result')",

@@ -522,6 +522,30 @@ static char *ro_uri(const char *path)
 	return strbuf_detach(&sb, NULL);
 }
 
+/*
+ * Every page of the attached source read and checked before anything is copied (PRAGMA quick_check): a damaged
+ * source is bad input (exit 3) wherever the damage is (header, a middle page, the last page), not a storage
+ * error of this database half-way through the copy.
+ */
+static int source_intact(sqlite3 *db, const char *path, struct errbuf *err)
+{
+	sqlite3_stmt *s = NULL;
+	int rc = sqlite3_prepare_v2(db, "PRAGMA merge_src.quick_check(1)", -1, &s, NULL);
+	const char *r = NULL;
+	int ret = 0;
+
+	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		r = (const char *)sqlite3_column_text(s, 0);
+	if (rc != SQLITE_ROW)
+		ret = err_set(err, ERR_INPUT, "'%s' is damaged or not an SQLite database: %s (nothing merged)", path,
+			      sqlite3_errmsg(db));
+	else if (!r || strcmp(r, "ok"))
+		ret = err_set(err, ERR_INPUT, "'%s' is damaged: %s (PRAGMA quick_check; nothing merged)", path,
+			      r ? r : "?");
+	sqlite3_finalize(s);
+	return ret;
+}
+
 static int attach_other(sqlite3 *db, const char *path, struct errbuf *err)
 {
 	sqlite3_stmt *s = NULL;
@@ -541,6 +565,8 @@ static int attach_other(sqlite3 *db, const char *path, struct errbuf *err)
 	sqlite3_finalize(s);
 	free(uri);
 	if (rc < 0)
+		return -1;
+	if (source_intact(db, path, err) < 0)
 		return -1;
 	if (query_int(db, "PRAGMA merge_src.user_version", NULL, &version, err) < 0 ||
 	    query_int(db, "SELECT count(*) FROM merge_src.sqlite_schema WHERE type = 'table' AND name IN "

@@ -130,6 +130,61 @@ static char *jobs_run_name(const struct run_spec *s)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* The job names of one run, for a uniqueness check that costs the same for the 10th and the 100,000th job: an
+ * open-addressing hash set of borrowed strings (the jobs' own names), at most half full. */
+struct name_set {
+	const char **slot;
+	size_t mask;
+};
+
+static void name_set_init(struct name_set *ns, size_t n)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	ns->slot = xcalloc(cap, sizeof(*ns->slot));
+	ns->mask = cap - 1;
+}
+
+static void name_set_release(struct name_set *ns)
+{
+	free(ns->slot);
+}
+
+/* Whether `name` is in the set; if not, *free_slot is where it goes (valid until the next insertion). */
+static int name_set_has(const struct name_set *ns, const char *name, size_t *free_slot)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	size_t i;
+
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		h = (h ^ *c) * 1099511628211ull;
+	for (i = (size_t)h & ns->mask; ns->slot[i]; i = (i + 1) & ns->mask)
+		if (!strcmp(ns->slot[i], name))
+			return 1;
+	*free_slot = i;
+	return 0;
+}
+
+/* Adds job number `pos` (1-based) of the run to `s`, named after its section, or, when a job before it has that
+ * name (results are stored per job name), "NAME.POS", then "NAME.POS.2", ... until the name is new. */
+static struct job_spec *add_unique_job(struct run_spec *s, struct name_set *ns, const char *name, size_t pos)
+{
+	char *cand = xstrdup(name);
+	struct job_spec *j;
+	size_t slot = 0;
+
+	for (size_t k = 1; name_set_has(ns, cand, &slot); k++) {
+		free(cand);
+		cand = k == 1 ? xasprintf("%s.%zu", name, pos) : xasprintf("%s.%zu.%zu", name, pos, k);
+	}
+	j = run_spec_add_job(s, cand);
+	free(cand);
+	ns->slot[slot] = j->name; /* the job's own copy: it lives as long as the run */
+	return j;
+}
+
 /*
  * Jobs fio runs together become one run: out->v[first..n) are the job file's jobs in order (one per section,
  * or per run of sections that differ only by filename), stonewall[k] says job k waits for those before it.
@@ -151,23 +206,18 @@ static void fold_together(struct protos *out, size_t first, const int *stonewall
 		if (end - k == 1) {
 			run_spec_copy(s, &out->v[k]);
 		} else {
+			struct name_set names;
+
+			name_set_init(&names, end - k);
 			for (size_t u = k; u < end; u++) {
-				struct job_spec *j;
-				char *name = xstrdup(out->v[u].name);
-				/* results are stored per job name: two sections of one name get their position */
-				for (size_t o = 0; o < s->njobs; o++)
-					if (!strcmp(s->jobs[o].name, name)) {
-						free(name);
-						name = xasprintf("%s.%zu", out->v[u].name, u - k + 1);
-						o = (size_t)-1;
-					}
-				j = run_spec_add_job(s, name);
-				free(name);
+				struct job_spec *j = add_unique_job(s, &names, out->v[u].name, u - k + 1);
+
 				workload_release(&j->wl);
 				workload_copy(&j->wl, &out->v[u].wl);
 				for (size_t t = 0; t < out->v[u].ntargets; t++)
 					job_spec_add_target(j, out->v[u].targets[t]);
 			}
+			name_set_release(&names);
 			run_spec_summarise(s);
 			s->name = jobs_run_name(s);
 		}
@@ -179,6 +229,34 @@ static void fold_together(struct protos *out, size_t first, const int *stonewall
 		run_spec_release(&out->v[--out->n]);
 	protos_move(out, &folded);
 	protos_release(&folded);
+}
+
+/*
+ * fio 3.33 holds the jobs of one invocation in shared-memory segments of 8, at most 511 of them (init.c
+ * add_thread_segment: "maximum number of jobs reached"), each numjobs clone a job: the jobs bench runs together
+ * (out->v[first..n) between stonewalls, as fold_together groups them) must fit, checked before they are folded.
+ */
+#define FIO_MAX_JOBS_TOGETHER 4088
+
+static int check_together(const struct protos *out, size_t first, const int *stonewall, const char *path,
+			  struct errbuf *err)
+{
+	size_t start = first;
+	uint64_t n = 0;
+
+	for (size_t k = first; k < out->n; k++) {
+		if (k > first && stonewall[k - first]) {
+			start = k;
+			n = 0;
+		}
+		n += out->v[k].wl.numjobs ? out->v[k].wl.numjobs : 1;
+		if (n > FIO_MAX_JOBS_TOGETHER)
+			return err_set(err, ERR_INPUT, "%s:%d: more than %d jobs (numjobs counted) run together from "
+				       "line %d on: fio runs at most %d in one go (add stonewall between groups)",
+				       out->v[k].wl.src_file ? out->v[k].wl.src_file : path, out->v[k].wl.src_line,
+				       FIO_MAX_JOBS_TOGETHER, out->v[start].wl.src_line, FIO_MAX_JOBS_TOGETHER);
+	}
+	return 0;
 }
 
 static int expand_fio(const char *path, const struct plan_options *opt, const struct kvlist *extra_opts,
@@ -242,10 +320,8 @@ static int expand_fio(const char *path, const struct plan_options *opt, const st
 			int *ll = xcalloc(res.n + 1, sizeof(*ll));
 			size_t k = 0;
 			int bad;
-			for (size_t g = 0; g <= i; g++) {
-				const struct fio_section *gs = &jf.v[g];
-				if (g < i && !gs->is_global)
-					continue;
+			for (size_t g = 0; g <= sec->nglobals_above; g++) {
+				const struct fio_section *gs = &jf.v[fio_jobfile_source(&jf, i, g)];
 				for (size_t o = 0; o < gs->opts.n; o++) {
 					if (!strcmp(gs->opts.v[o].key, "filename"))
 						continue;
@@ -270,8 +346,11 @@ static int expand_fio(const char *path, const struct plan_options *opt, const st
 		}
 		kvlist_release(&res);
 	}
-	if (!opt->each_job)
+	if (!opt->each_job) {
+		if (check_together(out, first, stonewall, path, err) < 0)
+			goto out;
 		fold_together(out, first, stonewall);
+	}
 	rc = 0;
 out:
 	free(stonewall);

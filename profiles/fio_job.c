@@ -49,17 +49,22 @@ void fio_jobfile_release(struct fio_jobfile *f)
 {
 	if (f) {
 		ARRAY_RELEASE(f->v, f->n, section_release);
+		free(f->globals);
 		fio_jobfile_init(f);
 	}
 }
 
+size_t fio_jobfile_source(const struct fio_jobfile *f, size_t idx, size_t k)
+{
+	return k < f->v[idx].nglobals_above ? f->globals[k] : idx;
+}
+
 void fio_jobfile_resolve(const struct fio_jobfile *f, size_t idx, struct kvlist *out)
 {
-	for (size_t i = 0; i < idx && i < f->n; i++)
-		if (f->v[i].is_global)
-			kvlist_copy(out, &f->v[i].opts);
-	if (idx < f->n)
-		kvlist_copy(out, &f->v[idx].opts);
+	if (idx >= f->n)
+		return;
+	for (size_t k = 0; k <= f->v[idx].nglobals_above; k++)
+		kvlist_copy(out, &f->v[fio_jobfile_source(f, idx, k)].opts);
 }
 
 /* ---- numbers as fio reads them ---------------------------------------------------------------------- */
@@ -375,6 +380,27 @@ out:
 	return rc;
 }
 
+/* Appends section `sname` (taken) at file:line; a [global] joins the list the jobs below it resolve from. */
+static void add_section(struct fio_jobfile *f, char *sname, const char *file, int line)
+{
+	struct fio_section *sec;
+
+	ARRAY_GROW(f->v, f->cap, f->n + 1);
+	sec = &f->v[f->n];
+	memset(sec, 0, sizeof(*sec));
+	kvlist_init(&sec->opts);
+	sec->name = sname;
+	sec->is_global = !strncmp(sname, "global", 6);
+	sec->file = xstrdup(file);
+	sec->line = line;
+	sec->nglobals_above = f->nglobals;
+	if (sec->is_global) {
+		ARRAY_GROW(f->globals, f->globals_cap, f->nglobals + 1);
+		f->globals[f->nglobals++] = f->n;
+	}
+	f->n++;
+}
+
 static int read_text(struct reader *r, const char *text, size_t len, const char *name, const char *dir,
 		     int nested, struct errbuf *err)
 {
@@ -412,23 +438,18 @@ static int read_text(struct reader *r, const char *text, size_t len, const char 
 			free(path);
 		} else if (*s == '[') {
 			size_t sl = strlen(s);
-			struct fio_section *sec;
 			if (nested) {
 				rc = err_set(err, ERR_INPUT, "%s:%d: no new sections in included files (fio's rule)", name,
 					     line);
 			} else if (sl < 3 || s[sl - 1] != ']') {
 				rc = err_set(err, ERR_INPUT, "%s:%d: section header '%s' is not of the form [name]", name,
 					     line, s);
+			} else if (r->out->n >= FIO_JOBFILE_MAX_SECTIONS) {
+				rc = err_set(err, ERR_INPUT, "%s:%d: more than %d sections in one job file (bench's limit)",
+					     name, line, FIO_JOBFILE_MAX_SECTIONS);
 			} else {
-				ARRAY_GROW(r->out->v, r->out->cap, r->out->n + 1);
-				sec = &r->out->v[r->out->n];
-				memset(sec, 0, sizeof(*sec));
-				kvlist_init(&sec->opts);
-				sec->name = xstrndup(s + 1, sl - 2);
-				sec->is_global = !strncmp(sec->name, "global", 6);
-				sec->file = xstrdup(name);
-				sec->line = line;
-				r->cur_idx = r->out->n++;
+				add_section(r->out, xstrndup(s + 1, sl - 2), name, line);
+				r->cur_idx = r->out->n - 1;
 				r->have_cur = 1;
 			}
 		} else if (!r->have_cur) {

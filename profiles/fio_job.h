@@ -23,11 +23,18 @@ struct fio_section {
 	int *opt_line;
 	char *file;            /* where the header is */
 	int line;
+	size_t nglobals_above; /* how many [global] sections come before this one (fio_jobfile.globals) */
 };
+
+/* A job file holds at most this many sections (jobs and globals, includes counted): more is refused while
+ * reading, before anything is expanded (fio itself has no limit; bench's plan is capped at PLAN_MAX_RUNS). */
+#define FIO_JOBFILE_MAX_SECTIONS 100000
 
 struct fio_jobfile {
 	struct fio_section *v;
 	size_t n, cap;
+	size_t *globals;       /* indexes into v of the [global] sections, in order */
+	size_t nglobals, globals_cap;
 };
 
 void fio_jobfile_init(struct fio_jobfile *f);
@@ -39,8 +46,12 @@ int fio_jobfile_parse(const char *path, const struct kvlist *vars, struct fio_jo
 int fio_jobfile_parse_text(const char *text, size_t len, const char *name, const char *dir, const struct kvlist *vars,
 			   struct fio_jobfile *out, struct errbuf *err);
 
-/* The resolved options of job section `idx` (not global): all earlier globals in order, then its own. */
+/* The resolved options of job section `idx` (not global): all earlier globals in order, then its own. Costs the
+ * options it copies, not the sections before idx. */
 void fio_jobfile_resolve(const struct fio_jobfile *f, size_t idx, struct kvlist *out);
+/* The sections whose options make up job `idx`'s, in order (the earlier globals, then idx itself): the k-th is
+ * f->v[fio_jobfile_source(f, idx, k)] for k < f->v[idx].nglobals_above + 1. */
+size_t fio_jobfile_source(const struct fio_jobfile *f, size_t idx, size_t k);
 
 /* fio's canonical name of an option (alias folded), or `name` itself. */
 const char *fio_option_canonical(const char *name);
