@@ -610,16 +610,24 @@ static void show_text(const struct show_data *d)
 		printf("  %-28s %s bytes\n", cli_safe(d->artifacts.v[i].key), d->artifacts.v[i].value);
 }
 
-/* The stored engine output: fio-output.json, else a vdbench or CSV artifact, else the only one. */
+/* The stored engine output: fio-output.json, else a vdbench or CSV artifact, else the only one that is not the
+ * import's checksum (import.sha256 says where a run came from; it is no output). */
 static const char *raw_name(const struct kvlist *arts)
 {
 	static const char *const prefer[] = { "fio-output.json", "vdbench", "csv-row", NULL };
+	const char *only = NULL;
+	size_t n = 0;
 
 	for (int p = 0; prefer[p]; p++)
 		for (size_t i = 0; i < arts->n; i++)
 			if (!strncmp(arts->v[i].key, prefer[p], strlen(prefer[p])))
 				return arts->v[i].key;
-	return arts->n == 1 ? arts->v[0].key : NULL;
+	for (size_t i = 0; i < arts->n; i++)
+		if (strcmp(arts->v[i].key, "import.sha256")) {
+			only = arts->v[i].key;
+			n++;
+		}
+	return n == 1 ? only : NULL;
 }
 
 static int show_raw(struct store *st, int64_t id, struct db_args *a)

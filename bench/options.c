@@ -18,6 +18,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "engines/engine.h"
+#include "engines/target.h"
 
 #define HELP_COLUMN 26
 
@@ -99,9 +100,9 @@ const struct bench_option bench_options[] = {
 	  "do not sample CPU (/proc/stat, node_exporter) and disk IOs during runs" },
 	{ "grace", 0, OPT_RUN, V, OPT_CALL(opt_grace), "SECONDS",
 	  "time allowed beyond ramp + runtime before a run is stopped (default 60)" },
-	{ "destructive", 0, OPT_RUN, S, OPT_FLAG(run.destructive), NULL,
+	{ "destructive", 0, OPT_BOTH, S, OPT_FLAG(run.destructive), NULL,
 	  "allow writing block devices that hold a filesystem, partitions or data" },
-	{ "overwrite-files", 0, OPT_RUN, S, OPT_FLAG(run.overwrite_files), NULL,
+	{ "overwrite-files", 0, OPT_BOTH, S, OPT_FLAG(run.overwrite_files), NULL,
 	  "allow writing existing files bench did not create (docs/safety.md)" },
 	{ "stop-on-config-failure", 0, OPT_RUN, S, OPT_FLAG(run.stop_on_config_failure), NULL,
 	  "stop the suite (exit 4) when a configuration's setup or check fails (default: its\n"
@@ -552,6 +553,30 @@ static int check_config_hosts(const struct run_args *a, const struct config_list
 }
 
 /*
+ * The member devices of every configuration built on this host hold no data (unless --destructive) and are not
+ * in use (never): the consent rules of engines/target.h, at plan time, before a database is opened or a run
+ * stored. Members of a configuration whose steps run on another host are probed there by the run's preflight.
+ */
+static int check_config_members(const struct run_args *a, const struct config_list *cl)
+{
+	int flags = a->run.destructive ? TARGET_DESTRUCTIVE : 0;
+
+	for (size_t i = 0; i < cl->n; i++) {
+		const struct suite_config *c = &cl->v[i];
+		if (c->host && strcmp(c->host, "local"))
+			continue;
+		for (size_t m = 0; m < c->nmembers; m++) {
+			struct errbuf err;
+			errbuf_init(&err);
+			if (target_check(c->members[m], flags, &err) < 0)
+				return cli_error(EXIT_INPUT, "%s:%d: configuration '%s': member %s: %s", c->file, c->line,
+						 c->name, c->members[m], err.msg);
+		}
+	}
+	return EXIT_OK;
+}
+
+/*
  * What the command line adds to the plan, so that the plan holds exactly what the store will: --label joins
  * the suite's labels (a run's stored labels are its own, then the suite's: runloop.c), --engine-opt every run.
  */
@@ -607,7 +632,8 @@ int run_args_plan(struct run_args *a, struct plan *out)
 	    method_expand(out, &a->method, a->run.configs, a->plan.quick, 1, &err) < 0)
 		return cli_fail(&err);
 
-	if ((rc = check_engines(a, out)) != EXIT_OK || (rc = check_config_hosts(a, a->run.configs)) != EXIT_OK)
+	if ((rc = check_engines(a, out)) != EXIT_OK || (rc = check_config_hosts(a, a->run.configs)) != EXIT_OK ||
+	    (rc = check_config_members(a, a->run.configs)) != EXIT_OK)
 		return rc;
 	apply_command_line(a, out);
 	return EXIT_OK;

@@ -10,7 +10,9 @@
 #include "core/proc.h"
 #include "core/strbuf.h"
 #include "engines/engine.h"
+#include "engines/fio_hosts.h"
 #include "engines/target.h"
+#include "engines/target_remote.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -304,28 +306,62 @@ finish:
 	return rc;
 }
 
+/* The members of configurations built on another host (host = NAME): probed there as local members are here. */
+static int remote_members_check(const struct runloop_opts *o, int flags, struct errbuf *err)
+{
+	for (size_t i = 0; o->configs && i < o->configs->n; i++) {
+		const struct suite_config *c = &o->configs->v[i];
+		const struct host *h = NULL;
+
+		if (!c->nmembers || !c->host || !strcmp(c->host, "local"))
+			continue;
+		for (size_t k = 0; o->hosts && k < o->hosts->n && !h; k++)
+			if (!strcmp(o->hosts->v[k].name, c->host))
+				h = &o->hosts->v[k];
+		if (!h)
+			continue; /* refused at plan time (options.c: a step host not in the hosts file) */
+		if (target_remote_check(h, c->members, NULL, c->nmembers, flags, NULL, err) < 0)
+			return err_prefix(err, "%s:%d: configuration '%s'", c->file, c->line, c->name);
+	}
+	return 0;
+}
+
+/* Whether a run's targets exist only once its configuration's setup has run (checked then: config_build). */
+static int built_by_config(const struct runloop_opts *o, const struct run_spec *s)
+{
+	const struct suite_config *c = o->configs ?
+		config_list_find(o->configs, kvlist_get(&s->labels, "config", "")) : NULL;
+
+	return c && (c->ntargets || c->nsteps[CONFIG_SETUP]);
+}
+
 int runloop_preflight(const struct plan *plan, const struct runloop_opts *o)
 {
 	int local = !o->hosts || !o->hosts->n;
+	int flags = (o->destructive ? TARGET_DESTRUCTIVE : 0) | (o->overwrite_files ? TARGET_OVERWRITE_FILES : 0);
+	const struct run_spec **specs = xcalloc(plan->n ? plan->n : 1, sizeof(*specs));
+	size_t n = 0;
 	struct errbuf err;
+	int rc = 0;
 
 	errbuf_init(&err);
-	for (size_t i = 0; i < plan->n; i++) {
+	for (size_t i = 0; i < plan->n && !rc; i++) {
 		const struct run_spec *s = &plan->runs[i];
-		const char *engine = s->engine ? s->engine : "fio";
 
-		const struct suite_config *c = o->configs ?
-			config_list_find(o->configs, kvlist_get(&s->labels, "config", "")) : NULL;
-
-		if (!local || strcmp(engine, "fio"))
+		if (strcmp(s->engine ? s->engine : "fio", "fio") || built_by_config(o, s))
 			continue;
-		if (c && (c->ntargets || c->nsteps[CONFIG_SETUP]))
-			continue; /* its targets exist once its setup has run: checked then (config_build) */
-		if (target_check_spec(s, (o->destructive ? TARGET_DESTRUCTIVE : 0) |
-					 (o->overwrite_files ? TARGET_OVERWRITE_FILES : 0), &err) < 0)
-			return cli_fail(&err);
+		if (!local)
+			specs[n++] = s;
+		else
+			rc = target_check_spec(s, flags, &err);
 	}
-	return EXIT_OK;
+	/* on hosts: every path fio will open there, probed over ssh or under the no-ssh rule (docs/hosts.md) */
+	if (!rc && !local && n)
+		rc = fio_hosts_consent(o->hosts, specs, n, flags, NULL, &err);
+	if (!rc && !local)
+		rc = remote_members_check(o, flags & ~TARGET_OVERWRITE_FILES, &err);
+	free(specs);
+	return rc < 0 ? cli_fail(&err) : EXIT_OK;
 }
 
 /* Counters of one suite run and whether it must stop. */

@@ -117,7 +117,7 @@ agg = [r for r in d["results"] if r["host"] == "*" and r["ddir"] == "read"][0]
 assert agg["percentiles_ns"]["99"] == p99, (agg["percentiles_ns"], p99)
 s = db.execute("SELECT count(*), min(value), max(value) FROM sample WHERE run_id = ?", (sys.argv[2],)).fetchone()
 assert d["samples"][0]["n"] == s[0] and d["samples"][0]["min"] == s[1] and d["samples"][0]["max"] == s[2], d["samples"]
-assert [a["name"] for a in d["artifacts"]] == ["fio-output.json"], d["artifacts"]
+assert [a["name"] for a in d["artifacts"]] == ["fio-output.json", "import.sha256"], d["artifacts"]
 assert d["artifacts"][0]["bytes"] == os.path.getsize("d.json")
 print("ok: show --format json: spec, results with p99, samples summary, artifacts")
 PY
@@ -154,9 +154,9 @@ expect_eq "relabel by --where of the new label" "$("$BENCH" db list --db main.db
 brun=$(q main.db "SELECT id FROM run WHERE name = 'b'")
 nres=$(q main.db "SELECT count(*) FROM result WHERE run_id = $brun")
 expect_eq "rm --dry-run" "$("$BENCH" db rm --db main.db "$brun" --dry-run)" \
-	"would remove 1 run ($nres results, 0 samples, 1 artifacts) and 1 empty suite"
+	"would remove 1 run ($nres results, 0 samples, 2 artifacts) and 1 empty suite"
 expect_eq "runs after rm --dry-run" "$(q main.db "SELECT count(*) FROM run WHERE id = $brun")" 1
-expect_eq "rm" "$("$BENCH" db rm --db main.db "$brun")" "removed 1 run ($nres results, 0 samples, 1 artifacts) and 1 empty suite"
+expect_eq "rm" "$("$BENCH" db rm --db main.db "$brun")" "removed 1 run ($nres results, 0 samples, 2 artifacts) and 1 empty suite"
 expect_eq "run b gone" "$(q main.db "SELECT count(*) FROM run WHERE id = $brun")" 0
 expect_eq "results of b gone" "$(q main.db "SELECT count(*) FROM result WHERE run_id = $brun")" 0
 expect_eq "artifacts of b gone" "$(q main.db "SELECT count(*) FROM artifact WHERE run_id = $brun")" 0

@@ -119,6 +119,11 @@ done
 hosts "$T/h.txt" "$SSH workdir=$T/work"
 refused "ssh, hosts check --target" "$T/h.txt:1: target '$EXT4' on host 'lab1' holds data" \
 	"$BENCH" hosts check --hosts "$T/h.txt" --target "$EXT4"
+# the same through bench run (its preflight probes every path fio will open on each host)
+refused "ssh, run --target" ".*target '$EXT4' on host 'lab1' holds data" \
+	"$BENCH" run "$T/w.fio" --hosts "$T/h.txt" --target "$EXT4" --db "$T/b.db" --quiet
+refused "ssh, run --engine-opt filename=" ".*target '$EXT4' on host 'lab1' holds data" \
+	"$BENCH" run "$T/w.fio" --hosts "$T/h.txt" --engine-opt "filename=$EXT4" --db "$T/b.db" --quiet
 # an existing file bench did not create
 hosts "$T/h.txt" "$SSH target=$T/precious.txt"
 refused "ssh, existing file" "$T/h.txt:1: target '$T/precious.txt' on host 'lab1' is an existing file that bench did not create" \
