@@ -138,9 +138,11 @@ int chart_dpi_parse(const char *s, int *dpi)
 	char *end;
 	long v;
 
+	if (*s < '0' || *s > '9')
+		return -1;
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (end == s || *end || errno || v < CHART_DPI_MIN || v > CHART_DPI_MAX)
+	if (*end || errno || v < CHART_DPI_MIN || v > CHART_DPI_MAX)
 		return -1;
 	*dpi = (int)v;
 	return 0;
