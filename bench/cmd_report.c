@@ -2,8 +2,9 @@
  * cmd_report: `bench report`: the stored results as the tables and charts storage articles publish.
  * Without --compare: the raw-data table (one block per label group, one row per workload). With --compare
  * key=A:B: the ratio table A/B; key=A,A2,...:B compares each value with the baseline B. --alias, --order,
- * --title, --caption, --log, --dpi and --names shape the charts and the HTML page. --charts DIR runs gnuplot (an external program, argv only) on scripts that
- * report/charts.c writes; --html FILE writes one self-contained page. The store is opened read-only.
+ * --title, --caption, --log, --dpi and --names shape the charts and the HTML page. --charts DIR writes the
+ * chart scripts (report/charts.h, chart_curve.c) and draws them (bench/gnuplot_run.h); --html FILE writes one
+ * self-contained page. The store is opened read-only.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,6 +15,7 @@
 
 #include "bench/cli.h"
 #include "bench/commands.h"
+#include "bench/gnuplot_run.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "report/charts.h"
@@ -61,7 +63,7 @@ static const char usage_text[] =
 	"  --caption TEXT     a caption under every chart and the HTML report's title\n"
 	"  --log WHEN         log y axis on bar charts: auto (when a panel's values span more than 20x;\n"
 	"                     default), on, off\n"
-	"  --dpi N            PNG resolution for print (e.g. 300; default 96: screen)\n"
+	"  --dpi N            PNG resolution of every chart, for print (e.g. 300; default 96: screen)\n"
 	"  --names HOW        workload tick labels: full (wrapped; default) or short (W1, W2... with a legend\n"
 	"                     table of the full names under the chart)\n"
 	"  --match HOW        pair workloads across the two sides by identity (every option that changes the\n"
@@ -236,14 +238,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			else
 				return cli_usage("report", "--log wants auto, on or off, got '%s'", optarg);
 			break;
-		case 'D': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || v < 50 || v > 1200)
-				return cli_usage("report", "--dpi wants a resolution of 50 to 1200, got '%s'", optarg);
-			a->chart.dpi = (int)v;
+		case 'D':
+			if (chart_dpi_parse(optarg, &a->chart.dpi) < 0)
+				return cli_usage("report", "--dpi wants a resolution of %d to %d, got '%s'", CHART_DPI_MIN,
+						 CHART_DPI_MAX, optarg);
 			break;
-		}
 		case 'N':
 			if (strcmp(optarg, "full") && strcmp(optarg, "short"))
 				return cli_usage("report", "--names wants full or short, got '%s'", optarg);
@@ -314,76 +313,6 @@ static int write_file(const char *path, const struct strbuf *sb)
 	return 0;
 }
 
-#define CHARTS_PER_CALL 16 /* scripts per gnuplot process: its start-up costs more than a chart */
-
-/* One gnuplot process on the scripts of charts v[0..n) (cli_gnuplot). */
-static int gnuplot_on(const struct chart_set *cs, const struct chart *v, size_t n, struct strbuf *msg,
-		      struct errbuf *err)
-{
-	const char **scripts = xcalloc(n ? n : 1, sizeof(*scripts));
-	int ret;
-
-	for (size_t i = 0; i < n; i++)
-		scripts[i] = v[i].script;
-	ret = cli_gnuplot(cs->dir, scripts, n, msg, err);
-	free(scripts);
-	return ret;
-}
-
-/* Drops chart i of the set (a chart gnuplot could not draw): the report goes on without it. */
-static void drop_chart(struct chart_set *cs, size_t i)
-{
-	free(cs->v[i].stem);
-	free(cs->v[i].title);
-	free(cs->v[i].script);
-	memmove(&cs->v[i], &cs->v[i + 1], (cs->n - i - 1) * sizeof(cs->v[0]));
-	cs->n--;
-}
-
-/*
- * Runs gnuplot on the scripts of the chart set, CHARTS_PER_CALL scripts per process. When a process fails,
- * its scripts are run one by one and a chart that still cannot be drawn is dropped with a warning, so one bad
- * chart never takes the others (or the HTML report) with it. Returns 0, or -1 with err (ERR_HOST) when
- * gnuplot is missing or hangs.
- */
-static int run_charts(struct chart_set *cs, struct errbuf *err)
-{
-	struct strbuf msg;
-	int ret = 0;
-
-	strbuf_init(&msg);
-	for (size_t first = 0; first < cs->n && ret == 0;) {
-		size_t n = cs->n - first < CHARTS_PER_CALL ? cs->n - first : CHARTS_PER_CALL;
-		int rc = gnuplot_on(cs, &cs->v[first], n, &msg, err);
-
-		if (rc < 0) {
-			ret = -1;
-			break;
-		}
-		for (size_t i = first, end = first + n; rc == 1 && i < end;) {
-			int one = gnuplot_on(cs, &cs->v[i], 1, &msg, err);
-			if (one < 0) {
-				ret = -1;
-				break;
-			}
-			if (one == 0) {
-				i++;
-				continue;
-			}
-			while (msg.len && (msg.buf[msg.len - 1] == '\n' || msg.buf[msg.len - 1] == ' '))
-				msg.buf[--msg.len] = '\0'; /* its last line says what went wrong */
-			cli_warn("chart '%s' could not be drawn, left out: gnuplot: %.200s", cs->v[i].stem,
-				 strrchr(msg.buf, '\n') ? strrchr(msg.buf, '\n') + 1 : msg.buf);
-			drop_chart(cs, i);
-			end--;
-			n--;
-		}
-		first += n;
-	}
-	strbuf_release(&msg);
-	return ret;
-}
-
 /* --charts DIR and/or --html FILE. Returns the exit code. */
 static int charts_and_html(const struct report_args *a, struct store *st, const struct rep_set *set,
 			   const struct rep_table *table, const struct cmp_table *cmp, const struct method_view *mv,
@@ -398,6 +327,7 @@ static int charts_and_html(const struct report_args *a, struct store *st, const 
 	int rc = EXIT_OK;
 
 	chart_set_init(&cs);
+	cs.dpi = a->chart.dpi;
 	errbuf_init(&err);
 	if (!dir) {
 		/* HTML only: the SVGs are made in a temporary directory and removed afterwards. */
@@ -414,7 +344,7 @@ static int charts_and_html(const struct report_args *a, struct store *st, const 
 		rc = cli_fail(&err);
 		goto out;
 	}
-	if (run_charts(&cs, &err) < 0) {
+	if (gnuplot_run(&cs, GNUPLOT_LEAVE_OUT, &err) < 0) {
 		if (a->charts_dir) {
 			rc = cli_fail(&err);
 			goto out;

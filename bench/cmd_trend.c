@@ -1,8 +1,9 @@
 /*
  * cmd_trend: `bench trend`, the history of a metric. Reads the selected runs (report_load), groups them by
  * workload identity, orders them by start time or a label, finds the change points (report/trend.h), prints
- * them as text, Markdown or JSON, optionally writes and draws a gnuplot chart per series, and exits 1 when
- * the newest segment of a series is a regression beyond the threshold.
+ * them as text, Markdown or JSON, optionally writes a gnuplot chart per series (report/trend.h) and draws it
+ * (bench/gnuplot_run.h), and exits 1 when the newest segment of a series is a regression beyond the
+ * threshold.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,8 +13,10 @@
 
 #include "bench/cli.h"
 #include "bench/commands.h"
+#include "bench/gnuplot_run.h"
 #include "core/strbuf.h"
 #include "core/units.h"
+#include "report/chart_gnuplot.h"
 #include "report/report.h"
 #include "report/trend.h"
 
@@ -21,7 +24,7 @@
 static const char trend_help[] =
 	"usage: bench trend [--db PATH] [--metric KEY] [--order started_at|LABEL] [--where key=value]...\n"
 	"                   [--pvalue P] [--threshold PCT] [--min-segment N] [--format text|markdown|json]\n"
-	"                   [--chart DIR]\n"
+	"                   [--chart DIR [--dpi N]]\n"
 	"\n"
 	"The history of a metric: the selected runs, grouped by workload identity into series and ordered by\n"
 	"start time or by a label (a build number: --order git-seq), are split into segments where the metric\n"
@@ -42,6 +45,7 @@ static const char trend_help[] =
 	"  --format FMT       text (default), markdown (md) or json\n"
 	"  --chart DIR        also write a gnuplot chart per series into DIR (the runs and each segment's\n"
 	"                     mean; PNG and SVG; needs gnuplot)\n"
+	"  --dpi N            PNG resolution of the charts, for print (e.g. 300; default 96: screen)\n"
 	"  -h, --help         this help\n"
 	"\n"
 	"exit codes: 0 no regression in the newest segment, 1 the newest segment of a series is a regression,\n"
@@ -49,7 +53,7 @@ static const char trend_help[] =
 
 enum {
 	OPT_DB = 256, OPT_METRIC, OPT_ORDER, OPT_WHERE, OPT_PVALUE, OPT_THRESHOLD, OPT_CONFIDENCE, OPT_MIN_SEGMENT,
-	OPT_FORMAT, OPT_CHART,
+	OPT_FORMAT, OPT_CHART, OPT_DPI,
 };
 
 static const struct option trend_options[] = {
@@ -63,6 +67,7 @@ static const struct option trend_options[] = {
 	{ "min-segment", required_argument, NULL, OPT_MIN_SEGMENT },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "chart", required_argument, NULL, OPT_CHART },
+	{ "dpi", required_argument, NULL, OPT_DPI },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -70,6 +75,7 @@ static const struct option trend_options[] = {
 struct trend_args {
 	const char *db, *order, *chart_dir;
 	int metric;
+	int dpi;     /* --dpi: PNG resolution (0: screen) */
 	char format; /* 't', 'm', 'j' */
 	struct kvlist where;
 	struct trend_opts o;
@@ -91,6 +97,11 @@ static int parse_args(int argc, char **argv, struct trend_args *a)
 		case OPT_DB: a->db = optarg; break;
 		case OPT_ORDER: a->order = optarg; break;
 		case OPT_CHART: a->chart_dir = optarg; break;
+		case OPT_DPI:
+			if (chart_dpi_parse(optarg, &a->dpi) < 0)
+				return cli_usage("trend", "--dpi wants a resolution of %d to %d, got '%s'", CHART_DPI_MIN,
+						 CHART_DPI_MAX, optarg);
+			break;
 		case OPT_METRIC:
 			if ((a->metric = trend_metric_parse(optarg)) < 0)
 				return cli_usage("trend", "--metric wants iops, mbps, cpu_pct, read_lat_ms, write_lat_ms, "
@@ -133,21 +144,20 @@ static int parse_args(int argc, char **argv, struct trend_args *a)
 	return -1;
 }
 
-/* Runs gnuplot (argv, in dir) on the scripts. 0, or an exit code after printing the error. */
-static int draw(const char *dir, char **scripts, size_t n)
+/* --chart DIR: a chart per series, drawn (bench/gnuplot_run.h). 0, or an exit code after printing the error. */
+static int draw(const struct trend *t, const struct trend_args *a)
 {
-	struct strbuf msg;
+	struct chart_set cs;
 	struct errbuf err;
-	int rc;
+	int rc = EXIT_OK;
 
-	strbuf_init(&msg);
+	chart_set_init(&cs);
+	cs.dpi = a->dpi;
 	errbuf_init(&err);
-	rc = cli_gnuplot(dir, (const char *const *)scripts, n, &msg, &err);
-	if (rc < 0)
+	if (chart_set_dir(&cs, a->chart_dir, &err) < 0 || trend_write_charts(t, &cs, &err) < 0 ||
+	    gnuplot_run(&cs, 0, &err) < 0)
 		rc = cli_fail(&err);
-	else if (rc > 0)
-		rc = cli_error(EXIT_HOST, "gnuplot failed in %s: %.400s", dir, msg.buf);
-	strbuf_release(&msg);
+	chart_set_release(&cs);
 	return rc;
 }
 
@@ -159,8 +169,6 @@ int cmd_trend(int argc, char **argv)
 	struct trend t;
 	struct errbuf err;
 	struct strbuf out;
-	char **scripts = NULL;
-	size_t nscripts = 0;
 	int rc;
 
 	memset(&a, 0, sizeof(a));
@@ -201,18 +209,11 @@ int cmd_trend(int argc, char **argv)
 	fwrite(out.buf, 1, out.len, stdout);
 	rc = trend_regressed(&t) ? EXIT_REGRESSION : EXIT_OK;
 	if (a.chart_dir) {
-		int crc;
-		if (trend_write_charts(&t, a.chart_dir, &scripts, &nscripts, &err) < 0)
-			crc = cli_fail(&err);
-		else
-			crc = nscripts ? draw(a.chart_dir, scripts, nscripts) : EXIT_OK;
+		int crc = draw(&t, &a);
 		if (crc != EXIT_OK)
 			rc = crc;
 	}
 out:
-	while (nscripts > 0)
-		free(scripts[--nscripts]);
-	free(scripts);
 	strbuf_release(&out);
 	trend_release(&t);
 	rep_set_release(&set);

@@ -1,20 +1,14 @@
 /*
  * chart_curve: the latency-vs-IOPS charts of curves and sweeps (curve.h): for p99 and for mean latency, one
  * line per configuration (IOPS on x, latency in ms on y, log scale when it spans more than 20x) and the knee of
- * each curve marked. Written like charts.c's charts (a .gp script and its .dat file per chart, appended to the
- * same chart_set, user text only inside escaped single-quoted strings, noenhanced terminals).
+ * each curve marked, each configuration in the colour its label values have in the report's other charts.
+ * Written through the one chart writer (chart_gnuplot.h: the report's chart set, terminals, --dpi, files;
+ * user text only as escaped single-quoted strings).
  */
-#include <errno.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 
-#include "report/chart_files.h"
-#include "report/charts.h"
+#include "report/chart_gnuplot.h"
 #include "report/curve.h"
-#include "report/escape.h"
 
 static double point_lat(const struct curve_point *p, enum curve_lat lat)
 {
@@ -51,9 +45,9 @@ static void curve_data(struct strbuf *d, const struct curve_set *curves, enum cu
 	}
 }
 
-static void curve_body(struct strbuf *b, const char *stem, const struct curve_set *curves, enum curve_lat lat,
-		       double lo, double hi)
+static void curve_body(struct chart_gp *g, const struct curve_set *curves, enum curve_lat lat, double lo, double hi)
 {
+	struct strbuf *b = &g->body;
 	const char *what = lat == CURVE_LAT_P99 ? "p99" : "mean";
 
 	strbuf_addf(b, "set title 'Latency (%s) vs IOPS, one line per configuration'\n", what);
@@ -66,77 +60,37 @@ static void curve_body(struct strbuf *b, const char *stem, const struct curve_se
 		strbuf_adds(b, "set yrange [0:*]\n");
 	strbuf_adds(b, "plot");
 	for (size_t i = 0; i < curves->n; i++) {
-		strbuf_addf(b, "%s '", i ? ", \\\n    " : "");
-		esc_gnuplot(b, stem);
-		strbuf_addf(b, ".dat' index %zu using 1:2 with linespoints lw 2 pt 7 title '", i);
-		esc_gnuplot(b, curves->v[i].title);
-		strbuf_adds(b, "'");
+		/* a configuration ("stack=raid5") has the colour its group has in the report's other charts */
+		strbuf_adds(b, i ? ", \\\n    " : " ");
+		chart_gp_datafile(g, b);
+		strbuf_addf(b, " index %zu using 1:2 with linespoints lw 2 pt 7 lc rgb '%s' title ", i,
+			    chart_color(g->cs, curves->v[i].title));
+		chart_gp_str(b, curves->v[i].title);
 	}
-	strbuf_adds(b, ", \\\n    '");
-	esc_gnuplot(b, stem);
-	strbuf_addf(b, ".dat' index %zu using 1:2 with points pt 6 ps 3 lc rgb '#000000' title 'knee'\n",
-		    curves->n);
+	strbuf_adds(b, ", \\\n    ");
+	chart_gp_datafile(g, b);
+	strbuf_addf(b, " index %zu using 1:2 with points pt 6 ps 3 lc rgb '#000000' title 'knee'\n", curves->n);
 }
 
-static int one_chart(struct chart_set *cs, const struct curve_set *curves, enum curve_lat lat, unsigned fmts,
-		     struct errbuf *err)
+static int one_chart(struct chart_set *cs, const struct curve_set *curves, enum curve_lat lat, struct errbuf *err)
 {
-	static const struct { unsigned fmt; const char *ext, *term; } terms[] = {
-		{ CHART_PNG, "png", "pngcairo noenhanced font 'DejaVu Sans,10'" },
-		{ CHART_SVG, "svg", "svg dynamic noenhanced font 'DejaVu Sans,11' background '#ffffff'" },
-	};
-	struct strbuf stem, data, body, sc;
+	struct chart_gp g;
 	double lo, hi;
-	int ret;
 
-	strbuf_init(&stem);
-	strbuf_init(&data);
-	strbuf_init(&body);
-	strbuf_init(&sc);
-	strbuf_addf(&stem, "g-%02zu-", cs->n + 1);
-	chart_slug(&stem, lat == CURVE_LAT_P99 ? "latency-p99-vs-iops" : "latency-mean-vs-iops");
-	curve_data(&data, curves, lat, &lo, &hi);
-	curve_body(&body, stem.buf, curves, lat, lo, hi);
-	strbuf_adds(&sc, "# bench report chart; user text only inside single-quoted strings\n"
-			 "set encoding utf8\nset datafile missing 'NaN'\n");
-	for (size_t i = 0; i < sizeof(terms) / sizeof(terms[0]); i++) {
-		if (!(fmts & terms[i].fmt))
-			continue;
-		strbuf_addf(&sc, "set terminal %s size 1100,620\nset output '%s.%s'\n", terms[i].term, stem.buf,
-			    terms[i].ext);
-		strbuf_add(&sc, body.buf, body.len);
-		strbuf_adds(&sc, "unset output\nreset\nset datafile missing 'NaN'\n");
-	}
-	ret = chart_write_part(cs->dir, stem.buf, "dat", &data, err);
-	if (ret == 0)
-		ret = chart_write_part(cs->dir, stem.buf, "gp", &sc, err);
-	if (ret == 0) {
-		struct chart *c;
-
-		ARRAY_GROW(cs->v, cs->cap, cs->n + 1);
-		c = &cs->v[cs->n++];
-		c->kind = 'g';
-		c->stem = xstrdup(stem.buf);
-		c->title = xasprintf("Latency (%s) vs IOPS", lat == CURVE_LAT_P99 ? "p99" : "mean");
-		c->script = xasprintf("%s.gp", stem.buf);
-		c->width_px = 1100;
-	}
-	strbuf_release(&stem);
-	strbuf_release(&data);
-	strbuf_release(&body);
-	strbuf_release(&sc);
-	return ret;
+	chart_gp_begin(&g, cs, 'g', lat == CURVE_LAT_P99 ? "latency-p99-vs-iops" : "latency-mean-vs-iops", 1100, 620);
+	strbuf_addf(&g.title, "Latency (%s) vs IOPS", lat == CURVE_LAT_P99 ? "p99" : "mean");
+	curve_data(&g.data, curves, lat, &lo, &hi);
+	curve_body(&g, curves, lat, lo, hi);
+	return chart_gp_finish(&g, err);
 }
 
 int curve_charts_write(struct chart_set *cs, const char *dir, const struct curve_set *curves, unsigned fmts,
 		       struct errbuf *err)
 {
-	if (!cs->dir) {
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-			return err_set(err, ERR_INPUT, "cannot create '%s': %s", dir, strerror(errno));
-		cs->dir = xstrdup(dir);
-	}
-	if (one_chart(cs, curves, CURVE_LAT_P99, fmts, err) < 0)
+	if (!cs->dir && chart_set_dir(cs, dir, err) < 0)
 		return -1;
-	return one_chart(cs, curves, CURVE_LAT_MEAN, fmts, err);
+	cs->fmts = fmts;
+	if (one_chart(cs, curves, CURVE_LAT_P99, err) < 0)
+		return -1;
+	return one_chart(cs, curves, CURVE_LAT_MEAN, err);
 }

@@ -12,93 +12,26 @@
 #include "core/series.h"
 #include "core/store_read.h"
 #include "core/strbuf.h"
-#include "report/chart_files.h"
 #include "report/escape.h"
 
 #define MAX_TIME_RUNS 24
 #define COLOR_ALL "#222222"
 
-/* Where charts go and what was written. */
-struct tset {
-	const char *dir;
-	size_t first;       /* charts before these */
-	int png, svg;
-	struct time_chart *v;
-	size_t n, cap;
-};
-
+/* A chart over time: its data blocks (gnuplot index) are counted as they are written. */
 struct tchart {
-	struct strbuf stem, title, body, data;
-	int width, height;
-	size_t nblocks; /* data blocks (gnuplot index) written */
+	struct chart_gp g;
+	size_t nblocks;
 };
-
-static void tc_begin(struct tchart *c)
-{
-	memset(c, 0, sizeof(*c));
-	strbuf_init(&c->stem);
-	strbuf_init(&c->title);
-	strbuf_init(&c->body);
-	strbuf_init(&c->data);
-}
-
-static void tc_release(struct tchart *c)
-{
-	strbuf_release(&c->stem);
-	strbuf_release(&c->title);
-	strbuf_release(&c->body);
-	strbuf_release(&c->data);
-}
-
-static void qstr(struct strbuf *sb, const char *s)
-{
-	strbuf_addc(sb, '\'');
-	esc_gnuplot(sb, s);
-	strbuf_addc(sb, '\'');
-}
-
-static int tc_finish(struct tchart *c, struct tset *cs, struct errbuf *err)
-{
-	const struct { int on; const char *ext, *term; } terms[] = {
-		{ cs->png, "png", "pngcairo noenhanced font 'DejaVu Sans,10'" },
-		{ cs->svg, "svg", "svg dynamic noenhanced font 'DejaVu Sans,11' background '#ffffff'" },
-	};
-	struct strbuf sc;
-	int ret;
-
-	strbuf_init(&sc);
-	strbuf_adds(&sc, "# bench report chart over time; user text only inside single-quoted strings\n"
-			 "set encoding utf8\nset datafile missing 'NaN'\n");
-	for (size_t i = 0; i < sizeof(terms) / sizeof(terms[0]); i++) {
-		if (!terms[i].on)
-			continue;
-		strbuf_addf(&sc, "set terminal %s size %d,%d\n", terms[i].term, c->width, c->height);
-		strbuf_addf(&sc, "set output '%s.%s'\n", c->stem.buf, terms[i].ext);
-		strbuf_add(&sc, c->body.buf, c->body.len);
-		strbuf_adds(&sc, "unset output\nreset\nset datafile missing 'NaN'\n");
-	}
-	ret = chart_write_part(cs->dir, c->stem.buf, "dat", &c->data, err);
-	if (ret == 0)
-		ret = chart_write_part(cs->dir, c->stem.buf, "gp", &sc, err);
-	strbuf_release(&sc);
-	if (ret == 0) {
-		ARRAY_GROW(cs->v, cs->cap, cs->n + 1);
-		cs->v[cs->n].stem = xstrdup(c->stem.buf);
-		cs->v[cs->n++].title = xstrdup(c->title.buf);
-	}
-	tc_release(c);
-	return ret;
-}
 
 /* One series as a data block; a missing window (a step over w) is a blank line: gnuplot draws a gap there. */
 static void add_block(struct tchart *c, const struct series_point *p, size_t n, unsigned w, double scale)
 {
 	if (c->nblocks)
-		strbuf_adds(&c->data, "\n\n");
+		strbuf_adds(&c->g.data, "\n\n");
 	for (size_t i = 0; i < n; i++) {
 		if (i && p[i].t_ms - p[i - 1].t_ms > (int64_t)w)
-			strbuf_addc(&c->data, '\n');
-		strbuf_addf(&c->data, "%.3f %.10g\n", (double)p[i].t_ms / 1000.0, p[i].value * scale);
+			strbuf_addc(&c->g.data, '\n');
+		strbuf_addf(&c->g.data, "%.3f %.10g\n", (double)p[i].t_ms / 1000.0, p[i].value * scale);
 	}
 	c->nblocks++;
 }
@@ -144,17 +77,17 @@ static void add_pcts_panel(struct tchart *c, const struct store_sample *v, size_
 				mx = p[k][i].value;
 	}
 	scale = lat_unit(mx, &unit);
-	strbuf_addf(&c->body, "set ylabel '%s (%s)'\nplot ", pn->ytitle, unit);
+	strbuf_addf(&c->g.body, "set ylabel '%s (%s)'\nplot ", pn->ytitle, unit);
 	for (int k = 0; k < 4; k++) {
 		if (!np[k])
 			continue;
 		if (nplot++)
-			strbuf_adds(&c->body, ", ");
-		strbuf_addf(&c->body, "'%s.dat' index %zu using 1:2 with lines lw 1.5 title '%s'", c->stem.buf,
+			strbuf_adds(&c->g.body, ", ");
+		strbuf_addf(&c->g.body, "'%s.dat' index %zu using 1:2 with lines lw 1.5 title '%s'", c->g.stem.buf,
 			    c->nblocks, names[k]);
 		add_block(c, p[k], np[k], w, scale);
 	}
-	strbuf_adds(&c->body, nplot ? "\n" : "NaN notitle\n");
+	strbuf_adds(&c->g.body, nplot ? "\n" : "NaN notitle\n");
 	for (int k = 0; k < 4; k++)
 		free(p[k]);
 }
@@ -185,23 +118,23 @@ static int add_panel(struct tchart *c, const struct store_sample *v, size_t n, s
 	} else {
 		snprintf(ytitle, sizeof(ytitle), "%s", pn->ytitle);
 	}
-	strbuf_adds(&c->body, "set ylabel ");
-	qstr(&c->body, ytitle);
-	strbuf_adds(&c->body, "\nplot ");
+	strbuf_adds(&c->g.body, "set ylabel ");
+	chart_gp_str(&c->g.body, ytitle);
+	strbuf_adds(&c->g.body, "\nplot ");
 	for (size_t h = 0; h <= nh; h++) {
 		if (!np[h])
 			continue;
 		if (nplot++)
-			strbuf_adds(&c->body, ", ");
-		strbuf_addf(&c->body, "'%s.dat' index %zu using 1:2 with lines lw %s", c->stem.buf, c->nblocks,
+			strbuf_adds(&c->g.body, ", ");
+		strbuf_addf(&c->g.body, "'%s.dat' index %zu using 1:2 with lines lw %s", c->g.stem.buf, c->nblocks,
 			    h == nh ? "2.5" : "1.2");
 		if (h == nh)
-			strbuf_addf(&c->body, " lc rgb '%s'", COLOR_ALL);
-		strbuf_adds(&c->body, " title ");
-		qstr(&c->body, h < nh ? hosts[h] : "all hosts");
+			strbuf_addf(&c->g.body, " lc rgb '%s'", COLOR_ALL);
+		strbuf_adds(&c->g.body, " title ");
+		chart_gp_str(&c->g.body, h < nh ? hosts[h] : "all hosts");
 		add_block(c, pts[h], np[h], w, pn->scale);
 	}
-	strbuf_adds(&c->body, nplot ? "\n" : "NaN notitle\n");
+	strbuf_adds(&c->g.body, nplot ? "\n" : "NaN notitle\n");
 	for (size_t h = 0; h <= nh; h++)
 		free(pts[h]);
 	free(pts);
@@ -225,7 +158,7 @@ static void run_name(struct strbuf *sb, const struct rep_run *r)
 		strbuf_addf(sb, " %s=%s", r->labels.v[i].key, r->labels.v[i].value ? r->labels.v[i].value : "");
 }
 
-static int time_chart(struct tset *cs, const struct rep_run *r, const struct store_sample *v, size_t n,
+static int time_chart(struct chart_set *cs, const struct rep_run *r, const struct store_sample *v, size_t n,
 		      struct errbuf *err)
 {
 	struct panel panels[] = {
@@ -238,6 +171,7 @@ static int time_chart(struct tset *cs, const struct rep_run *r, const struct sto
 	};
 	struct tchart c;
 	struct strbuf name;
+	char file[48]; /* the file name's part after "e-NN-" */
 	int npanels = 0;
 
 	if (!has_metric(v, n, "lat_ns") && has_metric(v, n, "clat_ns"))
@@ -248,16 +182,15 @@ static int time_chart(struct tset *cs, const struct rep_run *r, const struct sto
 		return 0;
 	strbuf_init(&name);
 	run_name(&name, r);
-	tc_begin(&c);
-	strbuf_addf(&c.stem, "e-%02zu-run-%lld-time", cs->first + cs->n + 1, (long long)r->id);
-	strbuf_addf(&c.title, "%s: over time per host and all hosts (t = 0 at the end of ramp)", name.buf);
-	c.width = 1100;
-	c.height = 230 * npanels + 80;
-	strbuf_addf(&c.body, "set grid lc rgb '#dddddd'\nset border 3\nset tics nomirror\nset key outside right\n"
+	snprintf(file, sizeof(file), "run-%lld-time", (long long)r->id);
+	chart_gp_begin(&c.g, cs, 'e', file, 1100, 230 * npanels + 80);
+	c.nblocks = 0;
+	strbuf_addf(&c.g.title, "%s: over time per host and all hosts (t = 0 at the end of ramp)", name.buf);
+	strbuf_addf(&c.g.body, "set grid lc rgb '#dddddd'\nset border 3\nset tics nomirror\nset key outside right\n"
 			     "set lmargin 12\nset rmargin 18\nset xlabel 'time since the end of ramp (s)'\n"
 			     "set multiplot layout %d,1 title ", npanels);
-	qstr(&c.body, c.title.buf);
-	strbuf_adds(&c.body, "\n");
+	chart_gp_str(&c.g.body, c.g.title.buf);
+	strbuf_adds(&c.g.body, "\n");
 	for (size_t k = 0; k < sizeof(panels) / sizeof(panels[0]); k++) {
 		if (!has_metric(v, n, panels[k].metric))
 			continue;
@@ -266,9 +199,9 @@ static int time_chart(struct tset *cs, const struct rep_run *r, const struct sto
 		else
 			add_panel(&c, v, n, &panels[k]);
 	}
-	strbuf_adds(&c.body, "unset multiplot\n");
+	strbuf_adds(&c.g.body, "unset multiplot\n");
 	strbuf_release(&name);
-	return tc_finish(&c, cs, err);
+	return chart_gp_finish(&c.g, err);
 }
 
 struct cell {
@@ -302,12 +235,13 @@ static void band_of(int64_t lo, int64_t *blo, int64_t *bhi)
 }
 
 /* Heat map: one box per interval and bucket, all hosts and directions summed, colour = IO count. */
-static int heat_map(struct tset *cs, const struct rep_run *r, const struct store_sample *v, size_t n,
+static int heat_map(struct chart_set *cs, const struct rep_run *r, const struct store_sample *v, size_t n,
 		    struct errbuf *err)
 {
 	unsigned w = series_window_ms(v, n, "clat_hist");
 	struct tchart c;
 	struct strbuf name;
+	char file[48]; /* the file name's part after "e-NN-" */
 	struct cell *cell = NULL;
 	size_t nc = 0, cap = 0;
 	int64_t maxhi = 0, minlo = 0;
@@ -342,53 +276,48 @@ static int heat_map(struct tset *cs, const struct rep_run *r, const struct store
 	scale = lat_unit((double)maxhi, &unit);
 	strbuf_init(&name);
 	run_name(&name, r);
-	tc_begin(&c);
-	strbuf_addf(&c.stem, "e-%02zu-run-%lld-heatmap", cs->first + cs->n + 1, (long long)r->id);
-	strbuf_addf(&c.title, "%s: completion latency heat map, all hosts (IOs per %u ms, 8 bands per octave)",
+	snprintf(file, sizeof(file), "run-%lld-heatmap", (long long)r->id);
+	chart_gp_begin(&c.g, cs, 'e', file, 1100, 520);
+	c.nblocks = 0;
+	strbuf_addf(&c.g.title, "%s: completion latency heat map, all hosts (IOs per %u ms, 8 bands per octave)",
 		    name.buf, w);
-	c.width = 1100;
-	c.height = 520;
 	for (size_t k = 0; k < nc; k++) {
 		/* x from to, y from to (bucket edges; a 1 ns bucket [lo, lo + 1) is drawn from lo, never 0 on a log axis) */
 		double lo = cell[k].lo > 0 ? (double)cell[k].lo : 0.5;
-		strbuf_addf(&c.data, "%.3f %.10g %.3f %.3f %.10g %.10g %.10g\n",
+		strbuf_addf(&c.g.data, "%.3f %.10g %.3f %.3f %.10g %.10g %.10g\n",
 			    ((double)cell[k].slot - 0.5) * w / 1000.0, lo * scale, ((double)cell[k].slot - 1) * w / 1000.0,
 			    (double)cell[k].slot * w / 1000.0, lo * scale, (double)cell[k].hi * scale, cell[k].count);
 	}
-	strbuf_adds(&c.body, "set border 3\nset tics nomirror\nset logscale y\nset logscale cb\n"
+	strbuf_adds(&c.g.body, "set border 3\nset tics nomirror\nset logscale y\nset logscale cb\n"
 			     "set xlabel 'time since the end of ramp (s)'\n");
-	strbuf_addf(&c.body, "set ylabel 'completion latency (%s)'\nset cblabel 'IOs (log scale)'\n"
+	strbuf_addf(&c.g.body, "set ylabel 'completion latency (%s)'\nset cblabel 'IOs (log scale)'\n"
 			     "set yrange [%.10g:%.10g]\n", unit, (double)minlo * scale, (double)maxhi * scale);
-	strbuf_adds(&c.body, "set palette defined (0 '#f7fbff', 1 '#6baed6', 2 '#2171b5', 3 '#08306b', 4 '#d7301f')\n"
+	strbuf_adds(&c.g.body, "set palette defined (0 '#f7fbff', 1 '#6baed6', 2 '#2171b5', 3 '#08306b', 4 '#d7301f')\n"
 			     "set title ");
-	qstr(&c.body, c.title.buf);
-	strbuf_addf(&c.body, "\nplot '%s.dat' using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder "
-			     "fc palette notitle\n", c.stem.buf);
+	chart_gp_str(&c.g.body, c.g.title.buf);
+	strbuf_addf(&c.g.body, "\nplot '%s.dat' using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder "
+			     "fc palette notitle\n", c.g.stem.buf);
 	free(cell);
 	strbuf_release(&name);
-	return tc_finish(&c, cs, err);
+	return chart_gp_finish(&c.g, err);
 }
 
-int chart_time_write(const char *dir, size_t first, struct store *st, const struct rep_set *set, int png, int svg,
-		     struct time_chart **out, size_t *nout, struct errbuf *err)
+int chart_time_write(struct chart_set *cs, struct store *st, const struct rep_set *set, struct errbuf *err)
 {
-	struct tset cs = { dir, first, png, svg, NULL, 0, 0 };
 	int done = 0, ret = 0;
 
 	for (size_t i = 0; i < set->n && done < MAX_TIME_RUNS && ret == 0; i++) {
 		struct store_sample *v;
-		size_t n, before = cs.n;
+		size_t n, before = cs->n;
 
 		if (store_read_samples(st, set->v[i].id, &v, &n, err) < 0) {
 			ret = -1;
 			break;
 		}
-		if (time_chart(&cs, &set->v[i], v, n, err) < 0 || heat_map(&cs, &set->v[i], v, n, err) < 0)
+		if (time_chart(cs, &set->v[i], v, n, err) < 0 || heat_map(cs, &set->v[i], v, n, err) < 0)
 			ret = -1;
 		store_samples_free(v, n);
-		done += cs.n > before;
+		done += cs->n > before;
 	}
-	*out = cs.v;
-	*nout = cs.n;
 	return ret;
 }

@@ -7,8 +7,8 @@
  *     latency in us or ms (said in the axis title); a window without samples is a gap, never bridged;
  *   - per run with histogram samples, a latency heat map: time x latency bucket, colour = IO count (all
  *     hosts, all directions summed), latency on a log axis.
- * Files are written like charts.c's (<stem>.gp + <stem>.dat, pngcairo and/or svg, noenhanced; user text only
- * in single-quoted strings through esc_gnuplot); charts.c registers them in its chart set (kind 'e').
+ * The bodies and data go to the one chart writer (chart_gnuplot.h: terminals, --dpi, files; user text only
+ * in single-quoted strings through chart_gp_str), which adds them to the report's chart set (kind 'e').
  */
 #ifndef BENCH_REPORT_CHART_TIME_H
 #define BENCH_REPORT_CHART_TIME_H
@@ -17,19 +17,14 @@
 
 #include "core/errbuf.h"
 #include "core/store.h"
+#include "report/chart_gnuplot.h"
 #include "report/report.h"
 
-/* One chart written: file stem ("e-03-run-7-time": <stem>.gp, .dat, .png/.svg) and title (raw text). */
-struct time_chart {
-	char *stem, *title;
-};
-
 /*
- * Writes the time charts of up to 24 runs of set into dir (already made), numbering them from first + 1
- * ("e-NN-"), with a PNG and/or an SVG terminal. *out (malloc'd, each member too) lists them in order.
+ * Writes the time charts of up to 24 runs of set into the chart set (kind 'e', numbered on from the set's
+ * charts: "e-NN-run-ID-time", "e-NN-run-ID-heatmap"), through the one chart writer (chart_gnuplot.h).
  * Returns 0, or -1 with err (ERR_INPUT: a file cannot be written; store errors).
  */
-int chart_time_write(const char *dir, size_t first, struct store *st, const struct rep_set *set, int png, int svg,
-		     struct time_chart **out, size_t *n, struct errbuf *err);
+int chart_time_write(struct chart_set *cs, struct store *st, const struct rep_set *set, struct errbuf *err);
 
 #endif

@@ -1,25 +1,20 @@
 /*
- * charts: gnuplot scripts and data files for the report's charts (charts.h). Each chart is a pair
- * <stem>.gp / <stem>.dat; the script draws the same body once per requested terminal (pngcairo, svg).
- * User text reaches scripts only through esc_gnuplot (single-quoted strings) and data files only through
- * esc_gnuplot_data (read, never evaluated).
+ * charts: what the report's bar charts, ratio grid and latency CDFs draw (charts.h); the charts over time are
+ * chart_time.c's. Each chart is a body and a data file handed to the one chart writer (chart_gnuplot.h), which
+ * adds the terminals, --dpi and the files. User text reaches scripts only as chart_gp_str strings and data
+ * files only through esc_gnuplot_data (read, never evaluated).
  */
 #include "report/charts.h"
 
-#include <errno.h>
 #include <math.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/store_read.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "report/chart_bars.h"
-#include "report/chart_files.h"
 #include "report/chart_time.h"
 #include "report/escape.h"
 #include "report/strlist.h"
@@ -30,185 +25,7 @@
 static const char *const good_rgb[4] = { "#d9f0d3", "#a6dba0", "#5aae61", "#1b7837" };
 static const char *const bad_rgb[4] = { "#f6e8c3", "#dfc27d", "#bf812d", "#8c510a" };
 
-void chart_set_init(struct chart_set *cs)
-{
-	memset(cs, 0, sizeof(*cs));
-}
-
-static const size_t chart_strs[] = { offsetof(struct chart, stem), offsetof(struct chart, title),
-				      offsetof(struct chart, script) };
-
-void chart_set_release(struct chart_set *cs)
-{
-	if (!cs)
-		return;
-	array_free_members(cs->v, cs->n, sizeof(*cs->v), chart_strs, sizeof(chart_strs) / sizeof(chart_strs[0]));
-	free(cs->dir);
-	kvlist_release(&cs->colors);
-	chart_set_init(cs);
-}
-
-void chart_slug(struct strbuf *out, const char *s)
-{
-	size_t start = out->len;
-	int dash = 0;
-
-	for (; *s && out->len - start < 48; s++) {
-		unsigned char c = (unsigned char)*s;
-		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-			if (dash && out->len > start)
-				strbuf_addc(out, '-');
-			strbuf_addc(out, (char)c);
-			dash = 0;
-		} else if (c >= 'A' && c <= 'Z') {
-			if (dash && out->len > start)
-				strbuf_addc(out, '-');
-			strbuf_addc(out, (char)(c - 'A' + 'a'));
-			dash = 0;
-		} else {
-			dash = 1;
-		}
-	}
-	if (out->len == start)
-		strbuf_adds(out, "x");
-}
-
-char *chart_path(const struct chart_set *cs, const struct chart *c, const char *ext)
-{
-	return xasprintf("%s/%s.%s", cs->dir, c->stem, ext);
-}
-
-/* ---- one chart ----------------------------------------------------------------------------------- */
-
-struct gp {
-	struct chart_set *cs;
-	const struct chart_opts *o;
-	unsigned fmts;
-	char kind;
-	struct strbuf stem, title, body, data;
-	int width, height; /* pixels */
-};
-
-static void gp_begin(struct gp *g, struct chart_set *cs, unsigned fmts, char kind, const char *name,
-		     int width, int height)
-{
-	memset(g, 0, sizeof(*g));
-	g->cs = cs;
-	g->o = cs->o;
-	g->fmts = fmts;
-	g->kind = kind;
-	g->width = width;
-	g->height = height;
-	strbuf_init(&g->stem);
-	strbuf_init(&g->title);
-	strbuf_init(&g->body);
-	strbuf_init(&g->data);
-	strbuf_addf(&g->stem, "%c-%02zu-", kind, cs->n + 1);
-	chart_slug(&g->stem, name);
-}
-
-static void gp_discard(struct gp *g)
-{
-	strbuf_release(&g->stem);
-	strbuf_release(&g->title);
-	strbuf_release(&g->body);
-	strbuf_release(&g->data);
-}
-
-/* The data file name as a gnuplot string (a slug: safe, quoted anyway). */
-static void gp_datafile(struct gp *g)
-{
-	strbuf_adds(&g->body, "'");
-	esc_gnuplot(&g->body, g->stem.buf);
-	strbuf_adds(&g->body, ".dat'");
-}
-
-static void gp_str(struct strbuf *sb, const char *s)
-{
-	strbuf_addc(sb, '\'');
-	esc_gnuplot(sb, s);
-	strbuf_addc(sb, '\'');
-}
-
-static void gp_num(struct strbuf *sb, double v)
-{
-	if (isnan(v) || isinf(v))
-		strbuf_adds(sb, " NaN");
-	else
-		strbuf_addf(sb, " %.10g", v);
-}
-
-static int gp_finish(struct gp *g, struct errbuf *err)
-{
-	static const struct { unsigned fmt; const char *ext, *term; } terms[] = {
-		{ CHART_PNG, "png", "pngcairo noenhanced font 'DejaVu Sans,9'" }, /* as large as the SVG's 11 px */
-		{ CHART_SVG, "svg", "svg dynamic noenhanced font 'DejaVu Sans,11' background '#ffffff'" },
-	};
-	double scale = g->o && g->o->dpi ? g->o->dpi / 96.0 : 1.0;
-	struct strbuf sc;
-	struct chart *c;
-	char *path;
-	int ret;
-
-	strbuf_init(&sc);
-	strbuf_adds(&sc, "# bench report chart; user text only inside single-quoted strings\n"
-			 "set encoding utf8\nset datafile missing 'NaN'\n");
-	for (size_t i = 0; i < sizeof(terms) / sizeof(terms[0]); i++) {
-		if (!(g->fmts & terms[i].fmt))
-			continue;
-		if (terms[i].fmt == CHART_PNG)
-			/* the same picture at the asked resolution: pixels, fonts and lines scaled alike */
-			strbuf_addf(&sc, "set terminal %s size %d,%d fontscale %.4g linewidth %.4g\n", terms[i].term,
-				    (int)(g->width * scale + 0.5), (int)(g->height * scale + 0.5), scale, scale);
-		else
-			strbuf_addf(&sc, "set terminal %s size %d,%d\n", terms[i].term, g->width, g->height);
-		strbuf_addf(&sc, "set output '%s.%s'\n", g->stem.buf, terms[i].ext);
-		strbuf_add(&sc, g->body.buf, g->body.len);
-		strbuf_adds(&sc, "unset output\nreset\nset datafile missing 'NaN'\n");
-	}
-	path = xasprintf("%s/%s.dat", g->cs->dir, g->stem.buf);
-	ret = chart_write_text(path, &g->data, err);
-	free(path);
-	if (ret == 0) {
-		path = xasprintf("%s/%s.gp", g->cs->dir, g->stem.buf);
-		ret = chart_write_text(path, &sc, err);
-		free(path);
-	}
-	strbuf_release(&sc);
-	if (ret == 0) {
-		ARRAY_GROW(g->cs->v, g->cs->cap, g->cs->n + 1);
-		c = &g->cs->v[g->cs->n++];
-		c->kind = g->kind;
-		c->stem = xstrdup(g->stem.buf);
-		c->title = xstrdup(g->title.buf);
-		c->script = xasprintf("%s.gp", g->stem.buf);
-		c->width_px = g->width;
-	}
-	gp_discard(g);
-	return ret;
-}
-
 /* ---- labels and colours ------------------------------------------------------------------------------ */
-
-/* Colour-blind-safe palette (Okabe-Ito order, then Tableau's), one entry per label value of a chart set. */
-static const char *const palette[] = { "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00",
-				       "#f0e442", "#4e79a7", "#9c755f", "#76b7b2", "#b07aa1", "#59a14f" };
-#define NPALETTE (sizeof(palette) / sizeof(palette[0]))
-
-/* The colour of a label value ("transport=nvmeof") or a group ("stack=zfs-raidz"): the same in every chart
- * of the set, the next free one for a key not seen before. */
-static const char *series_rgb(struct chart_set *cs, const char *key)
-{
-	const char *idx = kvlist_get(&cs->colors, key, NULL);
-	char buf[24];
-
-	if (!idx) {
-		snprintf(buf, sizeof(buf), "%zu", cs->colors.n % NPALETTE);
-		kvlist_add(&cs->colors, key, buf);
-		idx = kvlist_get(&cs->colors, key, NULL);
-	}
-	return palette[strtoul(idx, NULL, 10) % NPALETTE];
-}
 
 static const char *alias_of(const struct chart_set *cs, const char *key, const char *value)
 {
@@ -270,7 +87,7 @@ static const struct { enum rep_metric m; const char *title, *ylabel; } panel_def
  * One bar chart: categories `cats`, series `series` with colours `rgb` (per category when per_cat), values
  * from `rows[cat * nser + s]` (NULL: missing) for the two panels of `which`.
  */
-static int bar_chart(struct chart_set *cs, unsigned fmts, char kind, const char *name, const char *title,
+static int bar_chart(struct chart_set *cs, char kind, const char *name, const char *title,
 		     const char *xlabel, const struct strlist *cats, const struct strlist *series, const char **rgb,
 		     int per_cat, const struct rep_row *const *rows, enum panels which, struct errbuf *err)
 {
@@ -278,11 +95,11 @@ static int bar_chart(struct chart_set *cs, unsigned fmts, char kind, const char 
 	double *v[2];
 	struct bar_spec b;
 	struct strbuf df;
-	struct gp g;
+	struct chart_gp g;
 	size_t n = cats->n * series->n;
 	int ret;
 
-	gp_begin(&g, cs, fmts, kind, name, 0, 0);
+	chart_gp_begin(&g, cs, kind, name, 0, 0);
 	if (cs->o && cs->o->title)
 		strbuf_addf(&g.title, "%s: ", cs->o->title);
 	strbuf_adds(&g.title, title);
@@ -315,7 +132,7 @@ static int bar_chart(struct chart_set *cs, unsigned fmts, char kind, const char 
 	bars_write(&g.body, &g.data, &b);
 	g.width = b.width_px;
 	g.height = b.height_px;
-	ret = gp_finish(&g, err);
+	ret = chart_gp_finish(&g, err);
 	strbuf_release(&df);
 	free(v[0]);
 	free(v[1]);
@@ -335,14 +152,14 @@ static void cmp_series(struct chart_set *cs, const struct cmp_table *t, struct s
 		strbuf_reset(&k);
 		strbuf_addf(&k, "%s=%s", t->key, t->vals[i]);
 		strlist_add(names, alias_of(cs, t->key, t->vals[i]));
-		(*rgb)[i] = series_rgb(cs, k.buf);
+		(*rgb)[i] = chart_color(cs, k.buf);
 	}
 	strbuf_release(&k);
 }
 
 /* (a) per workload: one category per group that has it, one bar per value. */
 static int cmp_chart_workload(struct chart_set *cs, const struct cmp_table *t, const struct cmp_row *row0,
-			      const struct strlist *series, const char **rgb, unsigned fmts, struct errbuf *err)
+			      const struct strlist *series, const char **rgb, struct errbuf *err)
 {
 	struct strlist cats = { 0 };
 	const struct rep_row **rows = NULL;
@@ -367,7 +184,7 @@ static int cmp_chart_workload(struct chart_set *cs, const struct cmp_table *t, c
 		}
 	group_axis(&axis, t->n ? &t->v[0].keys : NULL);
 	strbuf_addf(&title, "%s: IOPS and bandwidth by %s", row0->workload, axis.buf);
-	ret = bar_chart(cs, fmts, 'a', row0->workload, title.buf, axis.buf, &cats, series, rgb, 0, rows,
+	ret = bar_chart(cs, 'a', row0->workload, title.buf, axis.buf, &cats, series, rgb, 0, rows,
 			PANELS_THROUGHPUT, err);
 	free(rows);
 	strlist_release(&cats);
@@ -379,7 +196,7 @@ static int cmp_chart_workload(struct chart_set *cs, const struct cmp_table *t, c
 
 /* (b) and (d) per group: one category per workload, one bar per value. */
 static int cmp_chart_group(struct chart_set *cs, const struct cmp_table *t, const struct cmp_group *grp,
-			   const struct strlist *series, const char **rgb, enum panels which, unsigned fmts,
+			   const struct strlist *series, const char **rgb, enum panels which,
 			   struct errbuf *err)
 {
 	struct strlist cats = { 0 };
@@ -398,7 +215,7 @@ static int cmp_chart_group(struct chart_set *cs, const struct cmp_table *t, cons
 	group_label(NULL, &lab, &grp->keys, grp->title); /* the file name: stored values */
 	strbuf_addf(&title, ": %s per workload",
 		    which == PANELS_THROUGHPUT ? "IOPS and bandwidth" : "mean latency");
-	ret = bar_chart(cs, fmts, which == PANELS_THROUGHPUT ? 'b' : 'd', lab.buf, title.buf, "workload", &cats,
+	ret = bar_chart(cs, which == PANELS_THROUGHPUT ? 'b' : 'd', lab.buf, title.buf, "workload", &cats,
 			series, rgb, 0, rows, which, err);
 	free(rows);
 	strlist_release(&cats);
@@ -417,18 +234,18 @@ static const struct cmp_row *ratio_row(const struct cmp_group *grp, size_t ri, s
 
 /* (c) the ratios of a group as coloured cells: one row per workload and compared value, columns metrics. */
 static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, const struct cmp_group *grp,
-			    unsigned fmts, struct errbuf *err)
+			    struct errbuf *err)
 {
 	static const enum rep_metric cols[RM_NR] = { RM_IOPS, RM_MBPS, RM_RLAT, RM_WLAT, RM_RP99, RM_WP99, RM_CPU };
 	static const char *const names[RM_NR] = { "IOPS", "MiB/s", "read lat", "write lat", "read p99",
 						  "write p99", "CPU" };
 	struct strbuf lab;
 	size_t nrows = 0, longest = 8;
-	struct gp g;
+	struct chart_gp g;
 
 	strbuf_init(&lab);
 	group_label(NULL, &lab, &grp->keys, grp->title);
-	gp_begin(&g, cs, fmts, 'c', lab.buf, 1100, 0);
+	chart_gp_begin(&g, cs, 'c', lab.buf, 1100, 0);
 	if (cs->o && cs->o->title)
 		strbuf_addf(&g.title, "%s: ", cs->o->title);
 	group_title(cs, &g.title, &grp->keys, grp->title);
@@ -465,12 +282,12 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 			strbuf_adds(&g.data, "0 -10 \"\"\n");
 	}
 	if (!nrows) {
-		gp_discard(&g);
+		chart_gp_discard(&g);
 		strbuf_release(&lab);
 		return 0;
 	}
 	strbuf_adds(&g.body, "set title ");
-	gp_str(&g.body, g.title.buf);
+	chart_gp_str(&g.body, g.title.buf);
 	strbuf_adds(&g.body, "\nset ytics (");
 	nrows = 0;
 	for (size_t ri = 0; ri < grp->n; ri++)
@@ -500,15 +317,15 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 	for (int k = 0; k < RM_NR; k++)
 		strbuf_addf(&g.body, "%s'%s' %d", k ? ", " : "", names[k], k);
 	strbuf_adds(&g.body, ")\nplot ");
-	gp_datafile(&g);
+	chart_gp_datafile(&g, &g.body);
 	strbuf_adds(&g.body, " index 0 using 1:2:(0.49):(0.46):3 with boxxyerror fs solid 1.0 noborder "
 			     "lc rgb variable, '' index 1 using 1:2:3 with labels tc rgb '#111111', "
 			     "'' index 2 using 1:2:3 with labels tc rgb '#ffffff'\n");
 	strbuf_release(&lab);
-	return gp_finish(&g, err);
+	return chart_gp_finish(&g, err);
 }
 
-static int cmp_charts(struct chart_set *cs, const struct cmp_table *t, unsigned fmts, struct errbuf *err)
+static int cmp_charts(struct chart_set *cs, const struct cmp_table *t, struct errbuf *err)
 {
 	struct strlist series = { 0 };
 	const char **rgb = NULL;
@@ -529,7 +346,7 @@ static int cmp_charts(struct chart_set *cs, const struct cmp_table *t, unsigned 
 				continue;
 			ARRAY_GROW(seen, seen_cap, nseen + 1);
 			seen[nseen++] = row0->match;
-			if (cmp_chart_workload(cs, t, row0, &series, rgb, fmts, err) < 0)
+			if (cmp_chart_workload(cs, t, row0, &series, rgb, err) < 0)
 				goto out;
 		}
 	for (size_t gi = 0; gi < t->n; gi++) {
@@ -540,9 +357,9 @@ static int cmp_charts(struct chart_set *cs, const struct cmp_table *t, unsigned 
 			compared += grp->rows[ri].b && grp->rows[ri].present > 1;
 		if (!compared)
 			continue; /* a group of one value only: listed as unmatched, nothing to compare */
-		if (cmp_chart_group(cs, t, grp, &series, rgb, PANELS_THROUGHPUT, fmts, err) < 0 ||
-		    cmp_chart_ratios(cs, t, grp, fmts, err) < 0 ||
-		    cmp_chart_group(cs, t, grp, &series, rgb, PANELS_LATENCY, fmts, err) < 0)
+		if (cmp_chart_group(cs, t, grp, &series, rgb, PANELS_THROUGHPUT, err) < 0 ||
+		    cmp_chart_ratios(cs, t, grp, err) < 0 ||
+		    cmp_chart_group(cs, t, grp, &series, rgb, PANELS_LATENCY, err) < 0)
 			goto out;
 	}
 	ret = 0;
@@ -555,7 +372,7 @@ out:
 
 /* ---- (a), (b), (d) without a comparison: the raw table's groups ------------------------------------ */
 
-static int table_charts(struct chart_set *cs, const struct rep_table *t, unsigned fmts, struct errbuf *err)
+static int table_charts(struct chart_set *cs, const struct rep_table *t, struct errbuf *err)
 {
 	struct strbuf lab, title, axis;
 	const char **seen = NULL;
@@ -591,14 +408,14 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, unsigne
 					ARRAY_GROW(rows, cap, cats.n + 1);
 					ARRAY_GROW(rgb, rcap, cats.n + 1);
 					rows[cats.n] = &t->v[gj].rows[rj];
-					rgb[cats.n] = series_rgb(cs, t->v[gj].title);
+					rgb[cats.n] = chart_color(cs, t->v[gj].title);
 					strlist_add(&cats, lab.buf);
 				}
 			if (cats.n >= 2) {
 				strlist_add(&one, "median");
 				strbuf_reset(&title);
 				strbuf_addf(&title, "%s: IOPS and bandwidth by %s", row0->name, axis.buf);
-				r = bar_chart(cs, fmts, 'a', row0->name, title.buf, axis.buf, &cats, &one, rgb, 1, rows,
+				r = bar_chart(cs, 'a', row0->name, title.buf, axis.buf, &cats, &one, rgb, 1, rows,
 					      PANELS_THROUGHPUT, err);
 			}
 			strlist_release(&cats);
@@ -615,7 +432,7 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, unsigne
 		const char *rgb[1];
 		int r;
 
-		rgb[0] = series_rgb(cs, grp->title);
+		rgb[0] = chart_color(cs, grp->title);
 		for (size_t ri = 0; ri < grp->n; ri++) {
 			strlist_add(&cats, grp->rows[ri].name);
 			rows[ri] = &grp->rows[ri];
@@ -628,13 +445,13 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, unsigne
 		strbuf_reset(&title);
 		group_title(cs, &title, &grp->keys, grp->title);
 		strbuf_adds(&title, ": IOPS and bandwidth per workload");
-		r = bar_chart(cs, fmts, 'b', lab.buf, title.buf, "workload", &cats, &one, rgb, 0, rows,
+		r = bar_chart(cs, 'b', lab.buf, title.buf, "workload", &cats, &one, rgb, 0, rows,
 			      PANELS_THROUGHPUT, err);
 		if (r == 0) {
 			strbuf_reset(&title);
 			group_title(cs, &title, &grp->keys, grp->title);
 			strbuf_adds(&title, ": mean latency per workload");
-			r = bar_chart(cs, fmts, 'd', lab.buf, title.buf, "workload", &cats, &one, rgb, 0, rows,
+			r = bar_chart(cs, 'd', lab.buf, title.buf, "workload", &cats, &one, rgb, 0, rows,
 				      PANELS_LATENCY, err);
 		}
 		strlist_release(&cats);
@@ -665,25 +482,6 @@ static void run_title(struct strbuf *sb, const struct rep_run *r, int with_name)
 		strbuf_addf(sb, " rep %d", r->repetition);
 }
 
-/* (e) charts over time (chart_time.h), registered here. */
-static int time_charts(struct chart_set *cs, struct store *st, const struct rep_set *set, unsigned fmts,
-		       struct errbuf *err)
-{
-	struct time_chart *tc;
-	size_t n;
-	int ret = chart_time_write(cs->dir, cs->n, st, set, !!(fmts & CHART_PNG), !!(fmts & CHART_SVG), &tc, &n, err);
-
-	for (size_t i = 0; i < n; i++) {
-		ARRAY_GROW(cs->v, cs->cap, cs->n + 1);
-		cs->v[cs->n].kind = 'e';
-		cs->v[cs->n].stem = tc[i].stem;
-		cs->v[cs->n].title = tc[i].title;
-		cs->v[cs->n++].script = xasprintf("%s.gp", tc[i].stem);
-	}
-	free(tc);
-	return ret;
-}
-
 /* The histogram bins of the aggregate read (bins[0]) and write (bins[1]) results of a run. */
 static int run_bins(struct store *st, int64_t run_id, struct hist_bin *bins[2], size_t nbins[2],
 		    struct errbuf *err)
@@ -710,7 +508,7 @@ static int run_bins(struct store *st, int64_t run_id, struct hist_bin *bins[2], 
 	return ret;
 }
 
-static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_set *set, unsigned fmts,
+static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_set *set,
 		      struct errbuf *err)
 {
 	struct strbuf lab;
@@ -721,7 +519,7 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 	strbuf_init(&lab);
 	/* One chart per workload name: every selected run of it overlaid, read and write. */
 	for (size_t i = 0; i < set->n; i++) {
-		struct gp g;
+		struct chart_gp g;
 		struct strlist titles = { 0 };
 		size_t k;
 
@@ -732,7 +530,7 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 			continue;
 		ARRAY_GROW(seen, seen_cap, nseen + 1);
 		seen[nseen++] = set->v[i].name;
-		gp_begin(&g, cs, fmts, 'f', set->v[i].name, 1100, 520);
+		chart_gp_begin(&g, cs, 'f', set->v[i].name, 1100, 520);
 		strbuf_addf(&g.title, "%s: latency CDF from histogram bins", set->v[i].name);
 		for (size_t j = i; j < set->n && titles.n < MAX_CDF_LINES; j++) {
 			const struct rep_run *r = &set->v[j];
@@ -743,7 +541,7 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 				continue;
 			if (run_bins(st, r->id, bins, nbins, err) < 0) {
 				strlist_release(&titles);
-				gp_discard(&g);
+				chart_gp_discard(&g);
 				goto out;
 			}
 			for (int d = 0; d < 2; d++) {
@@ -756,8 +554,8 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 						strbuf_adds(&g.data, "\n\n");
 					for (size_t b = 0; b < nbins[d]; b++) {
 						run += (double)bins[d][b].count;
-						gp_num(&g.data, (double)bins[d][b].value_ns / 1e6);
-						gp_num(&g.data, run / total);
+						chart_gp_num(&g.data, (double)bins[d][b].value_ns / 1e6);
+						chart_gp_num(&g.data, run / total);
 						strbuf_addc(&g.data, '\n');
 					}
 					strbuf_reset(&lab);
@@ -772,19 +570,19 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 			strbuf_adds(&g.body, "set grid lc rgb '#dddddd'\nset border 3\nset tics nomirror\nset logscale x\n"
 					     "set xlabel 'latency (ms)'\nset ylabel 'fraction of IOs'\nset yrange [0:1]\n"
 					     "set key bottom right\nset title ");
-			gp_str(&g.body, g.title.buf);
+			chart_gp_str(&g.body, g.title.buf);
 			strbuf_adds(&g.body, "\nplot ");
 			for (size_t x = 0; x < titles.n; x++) {
 				if (x)
 					strbuf_adds(&g.body, ", ");
-				gp_datafile(&g);
+				chart_gp_datafile(&g, &g.body);
 				strbuf_addf(&g.body, " index %zu using 1:2 with steps lw 1.5 title ", x);
-				gp_str(&g.body, titles.v[x]);
+				chart_gp_str(&g.body, titles.v[x]);
 			}
 			strbuf_adds(&g.body, "\n");
-			ret = gp_finish(&g, err);
+			ret = chart_gp_finish(&g, err);
 		} else {
-			gp_discard(&g);
+			chart_gp_discard(&g);
 			ret = 0;
 		}
 		strlist_release(&titles);
@@ -808,37 +606,18 @@ int charts_write_opts(struct chart_set *cs, const char *dir, struct store *st, c
 		      const struct rep_table *t, const struct cmp_table *cmp, unsigned fmts,
 		      const struct chart_opts *o, struct errbuf *err)
 {
-	struct stat sb;
 	int ret = 0;
 
-	if (stat(dir, &sb) == 0) {
-		if (!S_ISDIR(sb.st_mode))
-			return err_set(err, ERR_INPUT, "--charts '%s': not a directory", dir);
-	} else if (mkdir(dir, 0777) < 0) {
-		return err_set(err, ERR_INPUT, "--charts '%s': cannot make the directory: %s", dir, strerror(errno));
-	}
-	free(cs->dir);
-	cs->dir = xstrdup(dir);
+	if (chart_set_dir(cs, dir, err) < 0)
+		return -1;
+	cs->fmts = fmts;
+	if (o && o->dpi)
+		cs->dpi = o->dpi;
 	cs->o = o;
-	if (cmp ? cmp_charts(cs, cmp, fmts, err) < 0 : table_charts(cs, t, fmts, err) < 0)
+	if (cmp ? cmp_charts(cs, cmp, err) < 0 : table_charts(cs, t, err) < 0)
 		ret = -1;
-	else if (st && (time_charts(cs, st, set, fmts, err) < 0 || cdf_charts(cs, st, set, fmts, err) < 0))
+	else if (st && (chart_time_write(cs, st, set, err) < 0 || cdf_charts(cs, st, set, err) < 0))
 		ret = -1;
 	cs->o = NULL;
 	return ret;
-}
-
-void charts_remove(const struct chart_set *cs)
-{
-	static const char *const ext[] = { "gp", "dat", "png", "svg", "gp.err" };
-
-	if (!cs->dir)
-		return;
-	for (size_t i = 0; i < cs->n; i++)
-		for (size_t k = 0; k < sizeof(ext) / sizeof(ext[0]); k++) {
-			char *p = chart_path(cs, &cs->v[i], ext[k]);
-			unlink(p);
-			free(p);
-		}
-	rmdir(cs->dir);
 }

@@ -13,8 +13,8 @@
  * keeps those before the last of them, searching only from there on (a new run can only split the newest
  * segments); trend_detect_stats says how much work was done.
  *
- * Pure code apart from trend_write_chart (which writes a gnuplot script and its data file into a directory;
- * bench/ runs gnuplot). Nothing here prints or touches SQL: series come from report_load()'s rep_set.
+ * Pure code apart from trend_write_charts (which writes a gnuplot script and its data file per series through
+ * the one chart writer, chart_gnuplot.h; bench/ runs gnuplot). Nothing here prints or touches SQL: series come from report_load()'s rep_set.
  */
 #ifndef BENCH_REPORT_TREND_H
 #define BENCH_REPORT_TREND_H
@@ -100,11 +100,11 @@ void trend_render_text(const struct trend *t, struct strbuf *out);
 void trend_render_markdown(const struct trend *t, struct strbuf *out);
 void trend_render_json(const struct trend *t, struct strbuf *out);
 
+struct chart_set; /* report/chart_gnuplot.h */
 /*
- * Writes DIR/trend-NN-<slug>.gp and .dat per series (the series as points, each segment's mean as a line;
- * pngcairo and svg). The script names are appended to scripts (malloc'd; the caller frees them).
+ * Writes trend-NN-<slug>.gp and .dat per series into the chart set's directory (chart_set_dir), one chart
+ * of kind CHART_TREND each (the series as points, each segment's mean as a line; the set's images and dpi).
  */
-int trend_write_charts(const struct trend *t, const char *dir, char ***scripts, size_t *nscripts,
-		       struct errbuf *err);
+int trend_write_charts(const struct trend *t, struct chart_set *cs, struct errbuf *err);
 
 #endif
