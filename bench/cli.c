@@ -232,36 +232,6 @@ void cli_trap_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-int cli_gnuplot(const char *dir, const char *const *scripts, size_t n, struct strbuf *msg, struct errbuf *err)
-{
-	const char **argv = xcalloc(n + 2, sizeof(*argv));
-	char *errpath = xasprintf("%s/gnuplot.err", dir);
-	struct proc p;
-	int ret = 0;
-
-	argv[0] = "gnuplot";
-	for (size_t i = 0; i < n; i++)
-		argv[i + 1] = scripts[i];
-	memset(&p, 0, sizeof(p));
-	if (proc_start(&p, (char **)argv, dir, NULL, errpath, err) < 0) {
-		if (strstr(err->msg, strerror(ENOENT)))
-			err_set(err, ERR_HOST, "gnuplot is not installed or not in PATH; charts need it "
-					       "(apt-get install gnuplot-nox)");
-		ret = -1;
-	} else if (!proc_wait(&p, 120000)) {
-		proc_stop(&p, 1000);
-		ret = err_set(err, ERR_HOST, "gnuplot did not finish within 120 s (charts in %s)", dir);
-	} else if (proc_exit_code(&p) != 0) {
-		strbuf_reset(msg);
-		strbuf_read_file(msg, errpath);
-		ret = 1;
-	}
-	unlink(errpath);
-	free(errpath);
-	free(argv);
-	return ret;
-}
-
 int cli_write_file(const char *path, const struct strbuf *data)
 {
 	FILE *f = path ? fopen(path, "wb") : stdout;

@@ -61,11 +61,6 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *cli_safe(const char *s);
 
 /*
- * One gnuplot process, in `dir`, on scripts[0..n): 0 when it exited 0, 1 when it did not (what it wrote on
- * stderr in *msg), -1 with err (ERR_HOST) when gnuplot is missing or did not finish within 120 s.
- */
-int cli_gnuplot(const char *dir, const char *const *scripts, size_t n, struct strbuf *msg, struct errbuf *err);
-/*
  * Writes data to the file at path (created or truncated), or to standard output when path is NULL. Returns
  * EXIT_OK, or prints "cannot write 'PATH': reason" and returns EXIT_INPUT (the file) or EXIT_STORE
  * (standard output: exit 5, as every command's).

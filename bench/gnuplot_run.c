@@ -4,15 +4,53 @@
  */
 #include "bench/gnuplot_run.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/cli.h"
+#include "core/proc.h"
 #include "core/strbuf.h"
 
 #define CHARTS_PER_CALL 16 /* scripts per gnuplot process: its start-up costs more than a chart */
 
-/* One gnuplot process on the scripts of charts v[0..n) (cli_gnuplot: 0 ok, 1 failed with *msg, -1 err). */
+/*
+ * One gnuplot process, in `dir`, on scripts[0..n): 0 when it exited 0, 1 when it did not (what it wrote on
+ * stderr in *msg), -1 with err (ERR_HOST) when gnuplot is missing or did not finish within 120 s.
+ */
+static int gnuplot_process(const char *dir, const char *const *scripts, size_t n, struct strbuf *msg, struct errbuf *err)
+{
+	const char **argv = xcalloc(n + 2, sizeof(*argv));
+	char *errpath = xasprintf("%s/gnuplot.err", dir);
+	struct proc p;
+	int ret = 0;
+
+	argv[0] = "gnuplot";
+	for (size_t i = 0; i < n; i++)
+		argv[i + 1] = scripts[i];
+	memset(&p, 0, sizeof(p));
+	if (proc_start(&p, (char **)argv, dir, NULL, errpath, err) < 0) {
+		if (strstr(err->msg, strerror(ENOENT)))
+			err_set(err, ERR_HOST, "gnuplot is not installed or not in PATH; charts need it "
+					       "(apt-get install gnuplot-nox)");
+		ret = -1;
+	} else if (!proc_wait(&p, 120000)) {
+		proc_stop(&p, 1000);
+		ret = err_set(err, ERR_HOST, "gnuplot did not finish within 120 s (charts in %s)", dir);
+	} else if (proc_exit_code(&p) != 0) {
+		strbuf_reset(msg);
+		strbuf_read_file(msg, errpath);
+		ret = 1;
+	}
+	unlink(errpath);
+	free(errpath);
+	free(argv);
+	return ret;
+}
+
+
+/* One gnuplot process on the scripts of charts v[0..n) (gnuplot_process: 0 ok, 1 failed with *msg, -1 err). */
 static int gnuplot_on(const struct chart_set *cs, const struct chart *v, size_t n, struct strbuf *msg,
 		      struct errbuf *err)
 {
@@ -21,7 +59,7 @@ static int gnuplot_on(const struct chart_set *cs, const struct chart *v, size_t 
 
 	for (size_t i = 0; i < n; i++)
 		scripts[i] = v[i].script;
-	ret = cli_gnuplot(cs->dir, scripts, n, msg, err);
+	ret = gnuplot_process(cs->dir, scripts, n, msg, err);
 	free(scripts);
 	return ret;
 }

@@ -1,7 +1,7 @@
 /*
  * gnuplot_run: the one runner of gnuplot, for every command that draws charts (report, trend). It runs the
  * scripts of a chart set (report/chart_gnuplot.h) in the set's directory, a few scripts per process (its
- * start-up costs more than a chart), each process from an argv array with a time limit (cli_gnuplot). It
+ * start-up costs more than a chart), each process from an argv array with a time limit (gnuplot_process). It
  * lives in bench/ because report/ never runs a program (design.md).
  */
 #ifndef BENCH_BENCH_GNUPLOT_RUN_H
