@@ -84,7 +84,7 @@ expect_eq "failing check: exit" "$?" 4
 expect_eq "failing check: statuses" "$(q f.db "SELECT group_concat(status) FROM run")" "failed,done"
 [ ! -e "$T/alpha.built" ] && ok "teardown after a failed check" || fail "alpha left built"
 
-# a member that holds data is refused before any step, and nothing is torn down
+# a member that holds data is refused before any step or run, and nothing is torn down
 echo precious >"$T/precious.txt"
 cat >m.suite <<EOF2
 [suite]
@@ -95,12 +95,14 @@ setup = touch $T/m.setup
 teardown = touch $T/m.teardown
 $workload_r
 EOF2
+# (issue 26: refused before anything is stored, exit 3, no database made)
 "$BENCH" run m.suite --target "$T/t.dat" --db mm.db -q 2>mm.err
-expect_eq "member with data: exit" "$?" 4
-case $(q mm.db "SELECT error FROM run") in
-*"configuration 'm': member $T/precious.txt:"*"--destructive"*) ok "member refusal names the device";;
-*) fail "error: $(q mm.db "SELECT error FROM run")";;
+expect_eq "member with data: exit" "$?" 3
+case $(cat mm.err) in
+*"configuration 'm': member $T/precious.txt:"*"--overwrite-files"*) ok "member refusal names the file";;
+*) fail "error: $(cat mm.err)";;
 esac
+[ ! -e mm.db ] && ok "member with data: no database made" || fail "member with data: mm.db was made"
 [ ! -e "$T/m.setup" ] && [ ! -e "$T/m.teardown" ] && ok "no step ran" || fail "a step ran for a refused member"
 expect_eq "member: file unchanged" "$(cat "$T/precious.txt")" precious
 

@@ -9,7 +9,7 @@ need gnuplot
 DB=$T/d.db
 FIX=$BENCH_SRC/tests/fixtures/fio/json/fio-3.33_12jobs_12groups.json
 for t in rdma tcp iscsi; do
-	"$BENCH" import --db "$DB" --label "transport=$t" --label "config=cfg-$t" --label kernel=6.1.0-18-amd64 \
+	"$BENCH" import --again --db "$DB" --label "transport=$t" --label "config=cfg-$t" --label kernel=6.1.0-18-amd64 \
 		--label config.nic=cx6 "$FIX" >/dev/null 2>"$T/err" || fail "import $t: $(cat "$T/err")"
 done
 "$BENCH" report --db "$DB" --compare transport=rdma,tcp:iscsi --alias transport=rdma:NVMe-oF/RDMA \

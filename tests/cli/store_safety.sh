@@ -64,7 +64,7 @@ for trial in $(seq 30); do
 	rm -f race.db race.db-wal race.db-shm
 	pids=()
 	for k in $(seq 8); do
-		"$BENCH" import --db race.db "$good" >/dev/null 2>"race.$k.err" &
+		"$BENCH" import --again --db race.db "$good" >/dev/null 2>"race.$k.err" &
 		pids+=($!)
 	done
 	for k in $(seq 8); do

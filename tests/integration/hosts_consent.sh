@@ -47,11 +47,11 @@ DOS=$LOOPS_TMP
 blkid -p "$EXT4" | grep -q ext4 || fail "no ext4 on $EXT4"
 blkid -p "$DOS" | grep -q 'PTTYPE="dos"' || fail "no dos table on $DOS: $(blkid -p "$DOS")"
 SUM_EXT4=$(sha256sum <"$EXT4") SUM_DOS=$(sha256sum <"$DOS")
-mkdir -p "$T/work" "$T/nodes"
+mkdir -p "$T/wd" "$T/nodes"
 ln -s "$EXT4" "$T/nodes/link"
 mknod "$T/nodes/node" b $(stat -c '%t %T' "$EXT4" | while read -r a b; do echo $((0x$a)) $((0x$b)); done)
 printf 'keep me\n' >"$T/precious.txt"
-truncate -s 1M "$T/work/t.dat"
+truncate -s 1M "$T/wd/t.dat"
 
 # the sshd: own host key, client key, authorized_keys and known_hosts in $T
 ssh-keygen -q -t ed25519 -N '' -f "$T/hostkey" && ssh-keygen -q -t ed25519 -N '' -f "$T/id" || fail "ssh-keygen"
@@ -109,14 +109,14 @@ L=${EXT4#/dev/}
 SPELLINGS=("$EXT4" "/$EXT4" "/./dev/$L" "/tmp/../dev/$L" "$T/nodes/link" "$T/nodes/node" "$DOS")
 # 1. with ssh: every spelling is probed on the host and refused as a local path is
 for p in "${SPELLINGS[@]}"; do
-	hosts "$T/h.txt" "$SSH target=$p workdir=$T/work"
+	hosts "$T/h.txt" "$SSH target=$p workdir=$T/wd"
 	refused "ssh, hosts check '$p'" "$T/h.txt:1: target '$p'.* on host 'lab1' holds data" \
 		"$BENCH" hosts check --hosts "$T/h.txt"
 	refused "ssh, run '$p'" "$T/h.txt:1: target '$p'.* on host 'lab1' holds data" \
 		"$BENCH" run "$T/w.fio" --hosts "$T/h.txt" --db "$T/b.db" --quiet
 done
 # a host line without target=: --target is checked on that host (bench hosts check --target)
-hosts "$T/h.txt" "$SSH workdir=$T/work"
+hosts "$T/h.txt" "$SSH workdir=$T/wd"
 refused "ssh, hosts check --target" "$T/h.txt:1: target '$EXT4' on host 'lab1' holds data" \
 	"$BENCH" hosts check --hosts "$T/h.txt" --target "$EXT4"
 # the same through bench run (its preflight probes every path fio will open on each host)
@@ -130,28 +130,28 @@ refused "ssh, existing file" "$T/h.txt:1: target '$T/precious.txt' on host 'lab1
 	"$BENCH" hosts check --hosts "$T/h.txt"
 [ "$(cat "$T/precious.txt")" = "keep me" ] || fail "precious.txt changed"
 # a file under workdir= (bench's, by the workdir substitute of the mark): accepted after the probe
-hosts "$T/h.txt" "$SSH target=$T/work/t.dat workdir=$T/work"
+hosts "$T/h.txt" "$SSH target=$T/wd/t.dat workdir=$T/wd"
 "$BENCH" hosts check --hosts "$T/h.txt" >"$T/out" 2>&1 || { cat "$T/out"; fail "ssh, file under workdir= refused"; }
-grep -q "^lab1 .*$T/work/t.dat ok (probed over ssh)" "$T/out" || fail "ssh decision line: $(cat "$T/out")"
+grep -q "^lab1 .*$T/wd/t.dat ok (probed over ssh)" "$T/out" || fail "ssh decision line: $(cat "$T/out")"
 echo "ok: ssh, file under workdir= accepted"
 
 # 2. without ssh: refused with the reason, whatever the spelling; a canonical path under workdir= accepted
-for p in "${SPELLINGS[@]}" "$T/work/../nodes/node" "$T/work//t.dat" "$T/work/./t.dat"; do
-	hosts "$T/h.txt" "target=$p workdir=$T/work"
+for p in "${SPELLINGS[@]}" "$T/wd/../nodes/node" "$T/wd//t.dat" "$T/wd/./t.dat"; do
+	hosts "$T/h.txt" "target=$p workdir=$T/wd"
 	refused "no ssh, hosts check '$p'" "$T/h.txt:1: no ssh access to host 'lab1' to probe '$p'" \
 		"$BENCH" hosts check --hosts "$T/h.txt"
 done
 hosts "$T/h.txt" "target=$EXT4"
 refused "no ssh, run" "$T/h.txt:1: no ssh access to host 'lab1' to probe '$EXT4'" \
 	"$BENCH" run "$T/w.fio" --hosts "$T/h.txt" --db "$T/b.db" --quiet
-hosts "$T/h.txt" "target=$T/work/t.dat workdir=$T/work"
+hosts "$T/h.txt" "target=$T/wd/t.dat workdir=$T/wd"
 "$BENCH" hosts check --hosts "$T/h.txt" >"$T/out" 2>&1 || { cat "$T/out"; fail "no ssh, file under workdir= refused"; }
-grep -q "^lab1 .*$T/work/t.dat ok (below workdir=$T/work; not probed: no ssh access)" "$T/out" ||
+grep -q "^lab1 .*$T/wd/t.dat ok (below workdir=$T/wd; not probed: no ssh access)" "$T/out" ||
 	fail "no ssh decision line: $(cat "$T/out")"
 echo "ok: no ssh, canonical path under workdir= accepted"
 
 # 3. an address that is not an IP address but looks like one
-echo "bad 999.1.1.1 target=$T/work/t.dat" >"$T/h.txt"
+echo "bad 999.1.1.1 target=$T/wd/t.dat" >"$T/h.txt"
 refused "address 999.1.1.1" "$T/h.txt:1: bad address '999.1.1.1': not a valid IPv4 address" \
 	"$BENCH" hosts check --hosts "$T/h.txt"
 unchanged "end"
