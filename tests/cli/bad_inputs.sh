@@ -150,6 +150,25 @@ for f in csv json influx openmetrics; do
 		fail "export --format $f of invalid UTF-8"
 done
 
+# the plan/run side of issue 26's smaller defects: a job file over the section limit (refused before expansion),
+# a configuration step on a host no hosts file names, a hosts file address that is no IPv4 address, a damaged
+# merge source (one exit code wherever the damage is)
+awk 'BEGIN { for (i = 0; i < 100001; i++) printf "[j%d]\nrw=read\n", i }' >bad/many-sections.fio
+check "plan of a job file over the section limit" plan bad/many-sections.fio --target x.dat
+check "run of a job file over the section limit" run bad/many-sections.fio --target x.dat --db d.db
+write_lines bad/nohost.suite '[suite]' 'name = nohost' '[config c]' 'setup = @nohost true' '[workload w]' rw=read \
+	bs=4k size=1m runtime=1
+check "plan: a step on a host without a hosts file" plan bad/nohost.suite --target x.dat
+check "run: a step on a host without a hosts file" run bad/nohost.suite --target x.dat --db d.db
+printf 'h1 999.1.1.1\n' >bad/ip.hosts
+check "hosts file address 999.1.1.1" hosts check --hosts bad/ip.hosts
+check "run with hosts file address 999.1.1.1" run bad/nohost.suite --hosts bad/ip.hosts --db d.db
+cp d.db bad/src.db
+python3 -c "
+import sys
+f = open('bad/src.db', 'r+b'); f.seek(0); f.write(b'garbage' * 8)"
+check "db merge of a damaged file" db merge bad/src.db --db d.db
+
 after=$(counts)
 expect_eq "row counts of every table after $n_cases bad inputs" "$after" "$before"
 [ "$n_cases" -ge 200 ] && ok "$n_cases bad inputs tried ($bad misbehaved)" || fail "only $n_cases bad inputs (want >= 200)"
