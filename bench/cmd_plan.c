@@ -96,9 +96,19 @@ static void print_jobs_text(FILE *f, const struct run_spec *s)
 	}
 }
 
-void plan_print_text(FILE *f, const struct plan *p, int verbose)
+void plan_print_estimate(FILE *f, const struct plan *p)
 {
 	char t[32];
+	double est = plan_estimate_s(p);
+
+	fmt_time(t, sizeof(t), est);
+	if (est >= 3600) /* said before the count, which stays the last line of a plan */
+		fprintf(f, "(over an hour: --quick, or --runtime/--ramp, shorten every run and keep its name)\n");
+	fprintf(f, "%zu run%s, estimated wall time %s\n", p->n, p->n == 1 ? "" : "s", t);
+}
+
+void plan_print_text(FILE *f, const struct plan *p, int verbose)
+{
 	size_t wname = 4;
 
 	for (size_t i = 0; i < p->n; i++) {
@@ -132,8 +142,7 @@ void plan_print_text(FILE *f, const struct plan *p, int verbose)
 		if (method[0])
 			fprintf(f, "%4s  %s\n", "", method);
 	}
-	fmt_time(t, sizeof(t), plan_estimate_s(p));
-	fprintf(f, "%zu run%s, estimated wall time %s\n", p->n, p->n == 1 ? "" : "s", t);
+	plan_print_estimate(f, p);
 	if (verbose) {
 		for (size_t i = 0; i < p->n; i++) {
 			const struct run_spec *s = &p->runs[i];

@@ -11,6 +11,8 @@
 #include "profiles/config.h"
 #include "profiles/profile.h"
 
+/* "N runs, estimated wall time H:MM:SS" (and a hint past an hour): plan's last line, run's first. */
+void plan_print_estimate(FILE *f, const struct plan *p);
 /* Prints the run table (text) and, with verbose, each run's fio job. */
 void plan_print_text(FILE *f, const struct plan *p, int verbose);
 /* Prints the plan as one JSON document; `hosts` (may be NULL or empty) are the hosts every run uses. */

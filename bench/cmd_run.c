@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench/cli.h"
+#include "bench/cmd_plan.h"
 #include "bench/commands.h"
 #include "bench/options.h"
 #include "bench/runloop.h"
@@ -70,6 +71,8 @@ int cmd_run(int argc, char **argv)
 		code = cli_store_code();
 		goto out;
 	}
+	if (!ro.quiet)
+		plan_print_estimate(stdout, &plan), fflush(stdout);
 	args_text = run_args_suite_text(&a);
 	ro.args = args_text;
 	ro.sim_so = paths_sim_so();

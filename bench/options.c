@@ -46,6 +46,14 @@ const struct bench_option bench_options[] = {
 	{ "quick", 0, OPT_BOTH, S, OPT_FLAG(plan.quick), NULL,
 	  "shrink warm-up (ramp), runtime and working set to try a suite in minutes\n"
 	  "(built-in suites: 2 s ramp, 10 s run, 256 MiB per target)" },
+	{ "runtime", 0, OPT_BOTH, VS, OPT_TEXT(plan.runtime), "DURATION",
+	  "every run's measured time (fio runtime=, time_based), after --quick; the run\n"
+	  "keeps its name, its identity says what ran (a gate against full-length runs is\n"
+	  "INVALID naming runtime), e.g. --runtime 60s" },
+	{ "ramp", 0, OPT_BOTH, VS, OPT_TEXT(plan.ramp), "DURATION", "every run's warm-up before measuring (fio ramp_time=)" },
+	{ "size", 0, OPT_BOTH, VS, OPT_TEXT(plan.size), "SIZE", "every run's working set per target (fio size=), e.g. 1g" },
+	{ "iodepth", 0, OPT_BOTH, VS, OPT_TEXT(plan.iodepth), "N", "every run's queue depth per job (fio iodepth=)" },
+	{ "numjobs", 0, OPT_BOTH, VS, OPT_TEXT(plan.numjobs), "N", "every run's jobs per target (fio numjobs=)" },
 	{ "matrix", 0, OPT_BOTH, VS, OPT_CALL(opt_matrix), "KEY=V1,V2",
 	  "cross every workload with these values (repeatable; first --matrix outermost):\n"
 	  "bs, rdpct, randpct, iodepth (or threads), numjobs, or any fio option" },

@@ -879,6 +879,42 @@ static int quick_shrink(struct workload *w, const struct suite *su, struct errbu
 	return 0;
 }
 
+/* The command line's --runtime/--ramp/--size/--iodepth/--numjobs over one workload; errors name the option. */
+static int apply_overrides(struct workload *w, const struct plan_options *opt, struct errbuf *err)
+{
+	const struct {
+		const char *option, *key, *value;
+	} o[] = {
+		{ "--runtime", "runtime", opt->runtime }, { "--ramp", "ramp_time", opt->ramp },
+		{ "--size", "size", opt->size },          { "--iodepth", "iodepth", opt->iodepth },
+		{ "--numjobs", "numjobs", opt->numjobs },
+	};
+
+	for (size_t i = 0; i < sizeof(o) / sizeof(o[0]); i++) {
+		if (!o[i].value)
+			continue;
+		if (workload_set_fio_opt(w, o[i].key, o[i].value, err) < 0) {
+			/* the value came from the command line: name the option, not the workload's file:line */
+			const char *m = err->msg;
+			size_t fl = w->src_file ? strlen(w->src_file) : 0;
+			struct errbuf e;
+			if (fl && !strncmp(m, w->src_file, fl) && m[fl] == ':') {
+				m += fl + 1;
+				m += strspn(m, "0123456789");
+				m += strspn(m, ": ");
+			}
+			errbuf_init(&e);
+			err_set(&e, err->kind, "%s %s: %s", o[i].option, o[i].value, m);
+			*err = e;
+			return -1;
+		}
+		if (!strcmp(o[i].key, "runtime") && !kvlist_find(&w->opts, "time_based") &&
+		    workload_set_fio_opt(w, "time_based", NULL, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* A suite's own settings for its items (also when it is referred to by another suite): durations, [matrix]. */
 static int apply_suite(struct protos *ps, const struct suite *su, const struct plan_options *opt,
 		       struct errbuf *err)
@@ -947,6 +983,9 @@ static int apply_final(struct protos *ps, const struct suite *su, const struct p
 		}
 		for (size_t k = 0; opt->quick && k < nworkloads(s); k++)
 			if (quick_shrink(workload_at(s, k), su, err) < 0)
+				return -1;
+		for (size_t k = 0; k < nworkloads(s); k++)
+			if (apply_overrides(workload_at(s, k), opt, err) < 0)
 				return -1;
 		run_spec_summarise(s);
 

@@ -28,6 +28,10 @@ struct plan_options {
 	unsigned repeat;         /* --repeat N: N repetitions of every run (0 or 1: once) */
 	const char *workdir;     /* where default file targets go (NULL: current directory) */
 	const char *const *engines; /* the engine names a suite may name (NULL-terminated), NULL: not checked */
+	/* --runtime, --ramp, --size, --iodepth, --numjobs: fio values that replace every run's own after --quick
+	 * (NULL: not given). Run names are made before them, so a shortened run keeps the workload's name; what
+	 * ran is in its options and so in its identity. */
+	const char *runtime, *ramp, *size, *iodepth, *numjobs;
 };
 
 struct plan {
