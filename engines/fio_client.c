@@ -171,6 +171,7 @@ static long long epoch_ms_now(void)
  */
 struct srv_proc {
 	pid_t pid, ppid, pgid;
+	unsigned long long start; /* clock ticks after boot (/proc/PID/stat field 22) */
 };
 
 /* Whether the NUL-separated argv (n bytes) holds fio's --server=[ip:]ADDR[,PORT] for addr:port. */
@@ -228,6 +229,7 @@ static size_t local_server_procs(const char *addr, unsigned port, struct srv_pro
 	while (d && (de = readdir(d))) {
 		char buf[4096], *rp;
 		long pid, ppid, pgid;
+		unsigned long long start;
 		char state;
 		ssize_t len;
 
@@ -237,10 +239,11 @@ static size_t local_server_procs(const char *addr, unsigned port, struct srv_pro
 		if (len <= 0 || !argv_serves(buf, (size_t)len, addr, port))
 			continue;
 		if (read_proc_file(de->d_name, "stat", buf, sizeof(buf)) <= 0 || !(rp = strrchr(buf, ')')) ||
-		    sscanf(rp + 1, " %c %ld %ld", &state, &ppid, &pgid) != 3 || state == 'Z' || state == 'X')
+		    sscanf(rp + 1, " %c %ld %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+			   &state, &ppid, &pgid, &start) != 4 || state == 'Z' || state == 'X')
 			continue;
 		ARRAY_GROW(*out, cap, n + 1);
-		(*out)[n++] = (struct srv_proc){ (pid_t)pid, (pid_t)ppid, (pid_t)pgid };
+		(*out)[n++] = (struct srv_proc){ (pid_t)pid, (pid_t)ppid, (pid_t)pgid, start };
 	}
 	if (d)
 		closedir(d);
@@ -263,21 +266,29 @@ static int srv_has_child(const struct srv_proc *v, size_t n, pid_t pid)
 	return 0;
 }
 
-/* The daemon: the group leader whose parent is not one of the server's processes; 0 when there is none. */
+/*
+ * The daemon: the earliest started group leader whose parent is not one of the server's processes (a job
+ * whose backend is gone is such a leader too, started later); 0 when there is none.
+ */
 static pid_t srv_daemon(const struct srv_proc *v, size_t n)
 {
+	const struct srv_proc *best = NULL;
+
 	for (size_t i = 0; i < n; i++)
-		if (v[i].pid == v[i].pgid && !srv_has(v, n, v[i].ppid))
-			return v[i].pid;
-	return 0;
+		if (v[i].pid == v[i].pgid && !srv_has(v, n, v[i].ppid) && (!best || v[i].start < best->start))
+			best = &v[i];
+	return best ? best->pid : 0;
 }
 
 /*
- * The job processes of the fio server of `h` on this machine: every process of it but the daemon and its idle
- * connection processes (a child of the daemon without children answers a probe or waits for a job). Their
- * pids into *out (malloc'd); their count, or -1 when no such server runs here (a remote host: not seen).
+ * The job processes of the fio server of `h` on this machine. All (orphans_only 0): every process of it but
+ * the daemon and its idle connection processes (a child of the daemon without children answers a probe or
+ * waits for a job). Orphans only: the processes whose parent is not one of the server's (their connection is
+ * gone: nobody collects them) and their children; a backend under a live connection belongs to a client that
+ * is still there (or one that is just ending). Their pids into *out (malloc'd); their count, or -1 when no
+ * such server runs here (a remote host: not seen).
  */
-static int local_server_jobs(const struct host *h, pid_t **out)
+static int local_server_jobs(const struct host *h, int orphans_only, pid_t **out)
 {
 	struct srv_proc *v;
 	size_t n = local_server_procs(h->addr, h->port, &v), k = 0;
@@ -290,9 +301,13 @@ static int local_server_jobs(const struct host *h, pid_t **out)
 	}
 	*out = xcalloc(n ? n : 1, sizeof(**out));
 	for (size_t i = 0; i < n; i++) {
+		int orphan = v[i].pid != daemon && !srv_has(v, n, v[i].ppid);
+		for (size_t j = 0; orphans_only && !orphan && j < n; j++)
+			orphan = v[j].pid == v[i].ppid && v[j].pid != daemon && !srv_has(v, n, v[j].ppid);
 		if (v[i].pid == daemon || (v[i].ppid == daemon && !srv_has_child(v, n, v[i].pid)))
 			continue;
-		(*out)[k++] = v[i].pid;
+		if (!orphans_only || orphan)
+			(*out)[k++] = v[i].pid;
 	}
 	free(v);
 	return (int)k;
@@ -312,13 +327,14 @@ static char *pid_list_text(const pid_t *pids, int n)
 }
 
 /*
- * Stops the job processes of the local fio server of `h` (SIGKILL: a stuck fio job process does not end on
- * SIGTERM). Their pids as text (malloc'd), or NULL when there were none or the server is not on this machine.
+ * Stops the job processes (all, or the orphans: local_server_jobs) of the local fio server of `h` (SIGKILL: a
+ * stuck fio job process does not end on SIGTERM). Their pids as text (malloc'd), or NULL when there were none
+ * or the server is not on this machine.
  */
-static char *stop_local_jobs(const struct host *h)
+static char *stop_local_jobs(const struct host *h, int orphans_only)
 {
 	pid_t *pids;
-	int n = local_server_jobs(h, &pids);
+	int n = local_server_jobs(h, orphans_only, &pids);
 	char *text = NULL;
 
 	if (n > 0) {
@@ -331,8 +347,8 @@ static char *stop_local_jobs(const struct host *h)
 }
 
 /*
- * Before a run: job processes on a host's local fio server are left from an earlier run (its client gone, a
- * stopped server's connection dropped) or belong to another client. A fio 3.33 server whose earlier backend
+ * Before a run: job processes on a host's local fio server whose connection is gone are left from an earlier
+ * run (its client killed, or it gave up on a stopped server). A fio 3.33 server whose earlier backend
  * was cut off from its connection does not finish the next job it is given (the backend waits forever to
  * send its logs, and the next one with it), so the host is left out of this run: the reason (malloc'd), or
  * NULL when the host is fine or cannot be seen (remote). The processes are stopped (SIGKILL) and said in
@@ -340,7 +356,7 @@ static char *stop_local_jobs(const struct host *h)
  */
 static char *leftover_jobs(struct client_priv *p, const struct host *h)
 {
-	char *stopped = stop_local_jobs(h);
+	char *stopped = stop_local_jobs(h, 1);
 	char *why;
 
 	if (!stopped)
@@ -580,7 +596,7 @@ static int fail_hung_hosts(struct client_priv *p)
 
 		if (ch->skipped || ch->done)
 			continue;
-		stopped = stop_local_jobs(h);
+		stopped = stop_local_jobs(h, 0);
 		ch->hung = xasprintf("host '%s' (%s:%u) hung: its job had not ended %d s after the run time and %d s "
 				     "after the first host's; %s%s%s", h->name, h->addr, h->port, FIO_CLIENT_HANG_MS / 1000,
 				     FIO_CLIENT_HANG_MS / 1000,

@@ -46,7 +46,11 @@ lab3_job() { ps -eo pid=,sid=,args= | awk -v s="$S3" -v a="--server=$A3," 'index
 "$BENCH" run "$T/r1.fio" "$T/r2.fio" "$T/r3.fio" --hosts "$LAB/hosts" --db "$T/h.db" >"$T/run.out" 2>"$T/run.err" &
 BPID=$!
 end=$((SECONDS + 120))
-while [ $SECONDS -lt $end ] && kill -0 "$BPID" 2>/dev/null; do [ -n "$(lab3_job)" ] && break; sleep 0.1; done
+# (after the preflight: its target check runs a short job on every host too)
+while [ $SECONDS -lt $end ] && kill -0 "$BPID" 2>/dev/null; do
+	grep -q 'r1: running' "$T/run.err" && [ -n "$(lab3_job)" ] && break
+	sleep 0.1
+done
 [ -n "$(lab3_job)" ] || { kill "$BPID" 2>/dev/null; wait "$BPID"; fail "lab3's job of run 1 never started (bench: exit $?): $(cat "$T/run.err")"; finish; }
 sleep 1.5
 kill -STOP -- "-$S3"
