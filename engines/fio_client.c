@@ -17,6 +17,13 @@
  * suite started, or --allow-partial let the suite start without it) is left out of the run and reported the
  * same way, so the suite can go on with the other hosts.
  *
+ * Hung hosts (docs/multihost.md "A hung host"): fio's client writes results only once every host is done, so
+ * one host that never finishes would cost every host's results. Each host therefore has its own deadline
+ * (FIO_CLIENT_HANG_MS after the run time and after the first host finished, a host being done when its logs
+ * reach the client); a host past it is failed as hung and the client is made to finish with the others.
+ * Before each run, job processes left on a local host's fio server by an earlier run whose connection is gone
+ * (a fio 3.33 server then does not finish the next job) leave that host out and are stopped.
+ *
  * Start offsets: fio 3.33's JSON has no per-job start time. Every job file asks fio for an IOPS log with
  * log_unix_epoch=1 and log_avg_msec=FIO_CLIENT_LOG_MS; the servers send their logs to the client, which writes
  * them as <name>_iops.<job>.log.<address> in the run's directory (with run->logs: log_avg_msec=1000 and
