@@ -375,6 +375,17 @@ static char *leftover_jobs(struct client_priv *p, const struct host *h)
 	return why;
 }
 
+/* leftover_jobs() of every initiator that passed the check: an array of hl->n reasons (NULL: fine). */
+static char **leftover_jobs_all(struct client_priv *p, const struct host_list *hl, const struct fio_host_status *st)
+{
+	char **left = xcalloc(hl->n, sizeof(*left));
+
+	for (size_t i = 0; i < hl->n; i++)
+		if (hl->v[i].role == ROLE_INITIATOR && st[i].state == FIO_HOST_OK)
+			left[i] = leftover_jobs(p, &hl->v[i]);
+	return left;
+}
+
 int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 {
 	const struct host_list *hl = run->hosts;
@@ -383,6 +394,7 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 	char local[64];
 	size_t usable = 0;
 	struct fio_host_status *st = NULL;
+	char **left = NULL; /* why each host is left out for leftover jobs, or NULL */
 	int ret = -1;
 
 	if (!hl || !hl->n)
@@ -428,6 +440,7 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 		st = xcalloc(hl->n, sizeof(*st));
 		(void)fio_hosts_check_again(hl, &o, st, &e);
 	}
+	left = leftover_jobs_all(p, hl, st); /* before the barrier is set: /proc takes time with many servers */
 	{
 		char *cmd;
 		p->barrier_ms = epoch_ms_now() + FIO_CLIENT_SYNC_LEAD_MS(hl->n) + sync_extra_ms;
@@ -466,7 +479,9 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 			ch->skipped = xasprintf("host '%s' left out: %s", h->name, st[i].problem ? st[i].problem : "no reply");
 			continue;
 		}
-		if ((ch->skipped = leftover_jobs(p, h))) {
+		if (left[i]) {
+			ch->skipped = left[i];
+			left[i] = NULL;
 			ch->leftover = 1;
 			continue;
 		}
@@ -489,6 +504,9 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 	else if (!usable)
 		ret = err_set(err, ERR_HOST, "no host can run the load: %s", p->hosts[0].skipped);
 fail:
+	for (size_t i = 0; left && i < hl->n; i++)
+		free(left[i]);
+	free(left);
 	kvlist_release(&extra);
 	fio_host_status_release(st, st ? hl->n : 0);
 	free(st);
