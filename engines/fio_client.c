@@ -17,6 +17,13 @@
  * suite started, or --allow-partial let the suite start without it) is left out of the run and reported the
  * same way, so the suite can go on with the other hosts.
  *
+ * Hung hosts (docs/multihost.md "A hung host"): fio's client writes results only once every host is done, so
+ * one host that never finishes would cost every host's results. Each host therefore has its own deadline
+ * (FIO_CLIENT_HANG_MS after the run time and after the first host finished, a host being done when its logs
+ * reach the client); a host past it is failed as hung and the client is made to finish with the others.
+ * Before each run, job processes left on a local host's fio server by an earlier run whose connection is gone
+ * (a fio 3.33 server then does not finish the next job) leave that host out and are stopped.
+ *
  * Start offsets: fio 3.33's JSON has no per-job start time. Every job file asks fio for an IOPS log with
  * log_unix_epoch=1 and log_avg_msec=FIO_CLIENT_LOG_MS; the servers send their logs to the client, which writes
  * them as <name>_iops.<job>.log.<address> in the run's directory (with run->logs: log_avg_msec=1000 and
@@ -39,11 +46,15 @@
 #include <time.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <limits.h>
+#include <signal.h>
+#include <sys/types.h>
 
 #include "core/aggregate.h"
 #include "core/hostsfile.h"
 #include "core/proc.h"
 #include "core/strbuf.h"
+#include "core/units.h"
 #include "engines/fio_hosts.h"
 #include "engines/fio_jobfile.h"
 #include "engines/fio_json.h"
@@ -70,7 +81,22 @@
  * [0, FIO_CLIENT_SYNC_EXTRA_MAX_MS] on top of the lead above.
  */
 #define FIO_CLIENT_SYNC_EXTRA_MAX_MS 30000
+/*
+ * One run changes the learnt wait by at most this much: a host that was late by more (a server stopped in the
+ * middle of the run, a hung host) says nothing about the start spread and must not hold every later run.
+ */
+#define FIO_CLIENT_SYNC_LEARN_MAX_MS 2000
 static long long sync_extra_ms;
+/*
+ * A host's own deadline (docs/multihost.md "A hung host"): each host's job sends its logs to the client when
+ * it ends, so a host is done when its log file is there. Once some host is done, a host that is not done
+ * FIO_CLIENT_HANG_MS after both that moment and the end of the run time (barrier + ramp + runtime) made no
+ * progress: it is failed as hung, its local job processes are stopped and the client is made to finish with
+ * the others. FIO_CLIENT_QUIT_MS: how long the client then gets to finish before it is stopped (SIGTERM: fio
+ * tells its servers to quit; SIGKILL after as long again).
+ */
+#define FIO_CLIENT_HANG_MS 10000
+#define FIO_CLIENT_QUIT_MS 3000
 
 struct client_host {
 	const struct host *h;
@@ -78,10 +104,13 @@ struct client_host {
 	char *fio_version;   /* from the probe */
 	char *jobfile;       /* path */
 	char *jobtext;
+	char *hung;          /* why it was failed as hung in the run, or NULL */
+	int done;            /* its job's logs reached the client */
+	int leftover;        /* skipped because earlier jobs still ran on its server */
 };
 
 #define CH(f) offsetof(struct client_host, f)
-static const size_t client_host_strs[] = { CH(skipped), CH(fio_version), CH(jobfile), CH(jobtext) };
+static const size_t client_host_strs[] = { CH(skipped), CH(fio_version), CH(jobfile), CH(jobtext), CH(hung) };
 #undef CH
 
 struct client_priv {
@@ -92,6 +121,9 @@ struct client_priv {
 	const char *log_name; /* prefix of the fio logs the servers send back */
 	unsigned log_ms;      /* their log_avg_msec */
 	long long barrier_ms; /* the start barrier, epoch ms */
+	long long end_ms;     /* barrier + ramp + runtime, epoch ms */
+	long long first_done_ms; /* when a host was first seen done, epoch ms; 0: none yet */
+	struct strbuf leftovers; /* what was found and done about earlier runs' jobs on the servers */
 	struct proc proc;
 	int started, ended;
 };
@@ -136,6 +168,224 @@ static long long epoch_ms_now(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/*
+ * A fio server on this machine (the loopback lab, or a host whose address is local) can be looked at through
+ * /proc; a remote one cannot (fio's protocol does not list a server's jobs). Every process of a fio server
+ * carries the daemon's argv: the daemon (its process group's leader), one connection process per client
+ * (children of the daemon), a backend per run (child of its connection) and the jobs (children of the
+ * backend, each in a session of its own). A backend whose connection is gone is re-parented away from the
+ * server's processes: an orphan that nobody waits for.
+ */
+struct srv_proc {
+	pid_t pid, ppid, pgid;
+	unsigned long long start; /* clock ticks after boot (/proc/PID/stat field 22) */
+};
+
+/* Whether the NUL-separated argv (n bytes) holds fio's --server=[ip:]ADDR[,PORT] for addr:port. */
+static int argv_serves(const char *cmd, size_t n, const char *addr, unsigned port)
+{
+	for (size_t off = 0; off < n; off += strlen(cmd + off) + 1) {
+		const char *a = cmd + off, *comma;
+		unsigned long p = 8765;
+
+		if (strncmp(a, "--server=", 9))
+			continue;
+		a += 9;
+		if (!strncmp(a, "ip:", 3) || !strncmp(a, "ip6:", 4))
+			a = strchr(a, ':') + 1;
+		comma = strchr(a, ',');
+		if (comma) {
+			char *end;
+			errno = 0;
+			p = strtoul(comma + 1, &end, 10);
+			if (errno || *end)
+				continue;
+		}
+		if (strlen(addr) == (size_t)(comma ? comma - a : (ptrdiff_t)strlen(a)) && !strncmp(a, addr, strlen(addr)) &&
+		    p == port)
+			return 1;
+	}
+	return 0;
+}
+
+/* Reads /proc/PID/WHAT into buf (NUL-terminated); bytes read, or -1. */
+static ssize_t read_proc_file(const char *pid, const char *what, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%s/%s", pid, what);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return (ssize_t)n;
+}
+
+/* The live processes of the fio server for addr:port on this machine into *out; their count (0: none seen). */
+static size_t local_server_procs(const char *addr, unsigned port, struct srv_proc **out)
+{
+	size_t n = 0, cap = 0;
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	*out = NULL;
+	while (d && (de = readdir(d))) {
+		char buf[4096], *rp;
+		long pid, ppid, pgid;
+		unsigned long long start;
+		char state;
+		ssize_t len;
+
+		if (parse_long(de->d_name, 1, INT_MAX, &pid) < 0)
+			continue;
+		len = read_proc_file(de->d_name, "cmdline", buf, sizeof(buf));
+		if (len <= 0 || !argv_serves(buf, (size_t)len, addr, port))
+			continue;
+		if (read_proc_file(de->d_name, "stat", buf, sizeof(buf)) <= 0 || !(rp = strrchr(buf, ')')) ||
+		    sscanf(rp + 1, " %c %ld %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+			   &state, &ppid, &pgid, &start) != 4 || state == 'Z' || state == 'X')
+			continue;
+		ARRAY_GROW(*out, cap, n + 1);
+		(*out)[n++] = (struct srv_proc){ (pid_t)pid, (pid_t)ppid, (pid_t)pgid, start };
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static int srv_has(const struct srv_proc *v, size_t n, pid_t pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].pid == pid)
+			return 1;
+	return 0;
+}
+
+static int srv_has_child(const struct srv_proc *v, size_t n, pid_t pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].ppid == pid)
+			return 1;
+	return 0;
+}
+
+/*
+ * The daemon: the earliest started group leader whose parent is not one of the server's processes (a job
+ * whose backend is gone is such a leader too, started later); 0 when there is none.
+ */
+static pid_t srv_daemon(const struct srv_proc *v, size_t n)
+{
+	const struct srv_proc *best = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].pid == v[i].pgid && !srv_has(v, n, v[i].ppid) && (!best || v[i].start < best->start))
+			best = &v[i];
+	return best ? best->pid : 0;
+}
+
+/*
+ * The job processes of the fio server of `h` on this machine. All (orphans_only 0): every process of it but
+ * the daemon and its idle connection processes (a child of the daemon without children answers a probe or
+ * waits for a job). Orphans only: the processes whose parent is not one of the server's (their connection is
+ * gone: nobody collects them) and their children; a backend under a live connection belongs to a client that
+ * is still there (or one that is just ending). Their pids into *out (malloc'd); their count, or -1 when no
+ * such server runs here (a remote host: not seen).
+ */
+static int local_server_jobs(const struct host *h, int orphans_only, pid_t **out)
+{
+	struct srv_proc *v;
+	size_t n = local_server_procs(h->addr, h->port, &v), k = 0;
+	pid_t daemon = srv_daemon(v, n);
+
+	*out = NULL;
+	if (!daemon) {
+		free(v);
+		return -1;
+	}
+	*out = xcalloc(n ? n : 1, sizeof(**out));
+	for (size_t i = 0; i < n; i++) {
+		int orphan = v[i].pid != daemon && !srv_has(v, n, v[i].ppid);
+		for (size_t j = 0; orphans_only && !orphan && j < n; j++)
+			orphan = v[j].pid == v[i].ppid && v[j].pid != daemon && !srv_has(v, n, v[j].ppid);
+		if (v[i].pid == daemon || (v[i].ppid == daemon && !srv_has_child(v, n, v[i].pid)))
+			continue;
+		if (!orphans_only || orphan)
+			(*out)[k++] = v[i].pid;
+	}
+	free(v);
+	return (int)k;
+}
+
+/* "pid pid ..." of a list, for messages. */
+static char *pid_list_text(const pid_t *pids, int n)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	for (int i = 0; i < n && i < 8; i++)
+		strbuf_addf(&sb, "%s%d", i ? " " : "", (int)pids[i]);
+	if (n > 8)
+		strbuf_addf(&sb, " and %d more", n - 8);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * Stops the job processes (all, or the orphans: local_server_jobs) of the local fio server of `h` (SIGKILL: a
+ * stuck fio job process does not end on SIGTERM). Their pids as text (malloc'd), or NULL when there were none
+ * or the server is not on this machine.
+ */
+static char *stop_local_jobs(const struct host *h, int orphans_only)
+{
+	pid_t *pids;
+	int n = local_server_jobs(h, orphans_only, &pids);
+	char *text = NULL;
+
+	if (n > 0) {
+		text = pid_list_text(pids, n);
+		for (int i = n - 1; i >= 0; i--) /* children (jobs) come after their parents in /proc order */
+			kill(pids[i], SIGKILL);
+	}
+	free(pids);
+	return text;
+}
+
+/*
+ * Before a run: job processes on a host's local fio server whose connection is gone are left from an earlier
+ * run (its client killed, or it gave up on a stopped server). A fio 3.33 server whose earlier backend
+ * was cut off from its connection does not finish the next job it is given (the backend waits forever to
+ * send its logs, and the next one with it), so the host is left out of this run: the reason (malloc'd), or
+ * NULL when the host is fine or cannot be seen (remote). The processes are stopped (SIGKILL) and said in
+ * p->leftovers, so the server is clean for a later run.
+ */
+static char *leftover_jobs(struct client_priv *p, const struct host *h)
+{
+	char *stopped = stop_local_jobs(h, 1);
+	char *why;
+
+	if (!stopped)
+		return NULL;
+	why = xasprintf("host '%s' left out: its fio server still ran jobs of an earlier run (processes %s, now "
+			"stopped)", h->name, stopped);
+	strbuf_addf(&p->leftovers, "%s\n", why);
+	free(stopped);
+	return why;
+}
+
+/* leftover_jobs() of every initiator that passed the check: an array of hl->n reasons (NULL: fine). */
+static char **leftover_jobs_all(struct client_priv *p, const struct host_list *hl, const struct fio_host_status *st)
+{
+	char **left = xcalloc(hl->n, sizeof(*left));
+
+	for (size_t i = 0; i < hl->n; i++)
+		if (hl->v[i].role == ROLE_INITIATOR && st[i].state == FIO_HOST_OK)
+			left[i] = leftover_jobs(p, &hl->v[i]);
+	return left;
+}
+
 int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 {
 	const struct host_list *hl = run->hosts;
@@ -144,6 +394,7 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 	char local[64];
 	size_t usable = 0;
 	struct fio_host_status *st = NULL;
+	char **left = NULL; /* why each host is left out for leftover jobs, or NULL */
 	int ret = -1;
 
 	if (!hl || !hl->n)
@@ -152,6 +403,7 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 		return -1;
 	p = xcalloc(1, sizeof(*p));
 	run->priv = p;
+	strbuf_init(&p->leftovers);
 	p->dir = xasprintf("%s/hosts", run->workdir ? run->workdir : ".");
 	if (mkdir(p->dir, 0755) < 0 && errno != EEXIST)
 		return err_set(err, ERR_HOST, "cannot create '%s': %s", p->dir, strerror(errno));
@@ -188,9 +440,11 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 		st = xcalloc(hl->n, sizeof(*st));
 		(void)fio_hosts_check_again(hl, &o, st, &e);
 	}
+	left = leftover_jobs_all(p, hl, st); /* before the barrier is set: /proc takes time with many servers */
 	{
 		char *cmd;
 		p->barrier_ms = epoch_ms_now() + FIO_CLIENT_SYNC_LEAD_MS(hl->n) + sync_extra_ms;
+		p->end_ms = p->barrier_ms + ((long long)run->spec->wl.ramp_s + run->spec->wl.runtime_s) * 1000;
 		cmd = barrier_cmd(p->barrier_ms);
 		kvlist_add(&extra, "exec_prerun", cmd);
 		free(cmd);
@@ -225,6 +479,12 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 			ch->skipped = xasprintf("host '%s' left out: %s", h->name, st[i].problem ? st[i].problem : "no reply");
 			continue;
 		}
+		if (left[i]) {
+			ch->skipped = left[i];
+			left[i] = NULL;
+			ch->leftover = 1;
+			continue;
+		}
 		ch->fio_version = xstrdup(info->fio_version);
 		strbuf_init(&jf);
 		if (fio_jobfile_write(run->spec, targets, ntargets, &extra, &jf, err) < 0) {
@@ -244,6 +504,9 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 	else if (!usable)
 		ret = err_set(err, ERR_HOST, "no host can run the load: %s", p->hosts[0].skipped);
 fail:
+	for (size_t i = 0; left && i < hl->n; i++)
+		free(left[i]);
+	free(left);
 	kvlist_release(&extra);
 	fio_host_status_release(st, st ? hl->n : 0);
 	free(st);
@@ -314,6 +577,62 @@ int fio_client_start(struct engine_run *run, struct errbuf *err)
 	return 0;
 }
 
+/* Whether a log of the host at addr is in the run directory (its job ended: fio sends the logs then). */
+static int host_log_seen(const struct client_priv *p, const char *addr)
+{
+	DIR *d = opendir(p->dir);
+	struct dirent *de;
+	int seen = 0;
+
+	while (d && !seen && (de = readdir(d)))
+		seen = is_host_log(de->d_name, p->log_name, addr);
+	if (d)
+		closedir(d);
+	return seen;
+}
+
+/*
+ * The hosts' own deadline (FIO_CLIENT_HANG_MS): notes hosts that are done; once the bound has passed, fails
+ * the others as hung, stops their local job processes (their connection with them: fio's client then sees the
+ * host gone and finishes with the others) and returns 1; 0 while no host is hung.
+ */
+static int fail_hung_hosts(struct client_priv *p)
+{
+	long long now = epoch_ms_now(), limit;
+	int hung = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		struct client_host *ch = &p->hosts[i];
+		if (!ch->skipped && !ch->done && host_log_seen(p, ch->h->addr)) {
+			ch->done = 1;
+			if (!p->first_done_ms)
+				p->first_done_ms = now;
+		}
+	}
+	if (!p->first_done_ms)
+		return 0;
+	limit = (p->first_done_ms > p->end_ms ? p->first_done_ms : p->end_ms) + FIO_CLIENT_HANG_MS;
+	if (now < limit)
+		return 0;
+	for (size_t i = 0; i < p->n; i++) {
+		struct client_host *ch = &p->hosts[i];
+		const struct host *h = ch->h;
+		char *stopped;
+
+		if (ch->skipped || ch->done)
+			continue;
+		stopped = stop_local_jobs(h, 0);
+		ch->hung = xasprintf("host '%s' (%s:%u) hung: its job had not ended %d s after the run time and %d s "
+				     "after the first host's; %s%s%s", h->name, h->addr, h->port, FIO_CLIENT_HANG_MS / 1000,
+				     FIO_CLIENT_HANG_MS / 1000,
+				     stopped ? "its fio server's job processes were stopped (" : "the server is not on this "
+				     "machine: its jobs were told to quit (fio's QUIT)", stopped ? stopped : "", stopped ? ")" : "");
+		free(stopped);
+		hung++;
+	}
+	return hung > 0;
+}
+
 int fio_client_wait(struct engine_run *run, int timeout_ms, struct errbuf *err)
 {
 	struct client_priv *p = priv_of(run);
@@ -326,7 +645,13 @@ int fio_client_wait(struct engine_run *run, int timeout_ms, struct errbuf *err)
 		p->ended = 1;
 		return 1;
 	}
-	return 0;
+	if (!fail_hung_hosts(p))
+		return 0;
+	/* with the hung host's connection gone the client finishes with the others; else SIGTERM (QUIT), SIGKILL */
+	if (proc_wait(&p->proc, FIO_CLIENT_QUIT_MS) != 1)
+		proc_stop(&p->proc, FIO_CLIENT_QUIT_MS);
+	p->ended = 1;
+	return 1;
 }
 
 /* Earliest (first entry time - window) over this host's IOPS logs, in epoch ms; NAN when there is none. */
@@ -450,7 +775,12 @@ static void learn_barrier(const struct client_priv *p, const double *starts, lon
 			latest = starts[i];
 	if (isnan(latest) || !p->barrier_ms)
 		return;
-	sync_extra_ms += (long long)latest - ramp_ms - p->barrier_ms + 100;
+	{
+		long long step = (long long)latest - ramp_ms - p->barrier_ms + 100;
+		if (step > FIO_CLIENT_SYNC_LEARN_MAX_MS)
+			step = FIO_CLIENT_SYNC_LEARN_MAX_MS;
+		sync_extra_ms += step;
+	}
 	if (sync_extra_ms < 0)
 		sync_extra_ms = 0;
 	if (sync_extra_ms > FIO_CLIENT_SYNC_EXTRA_MAX_MS)
@@ -491,6 +821,8 @@ int fio_client_collect(struct engine_run *run, struct run_result *out, enum run_
 	}
 	if (strbuf_read_file(&errtext, p->errpath) == 0 && errtext.len)
 		run_result_add_artifact(out, "fio-stderr.txt", errtext.buf, errtext.len);
+	if (p->leftovers.len)
+		run_result_add_artifact(out, "leftover-jobs.txt", p->leftovers.buf, p->leftovers.len);
 	starts = xcalloc(p->n ? p->n : 1, sizeof(*starts));
 	for (size_t i = 0; i < p->n; i++) {
 		starts[i] = p->hosts[i].skipped ? NAN : host_start_ms(p, p->hosts[i].h->addr);
@@ -509,7 +841,8 @@ int fio_client_collect(struct engine_run *run, struct run_result *out, enum run_
 		hr->start_offset_ms = isnan(starts[i]) ? NAN : starts[i] - first;
 		if (ch->skipped) {
 			hr->errmsg = xstrdup(ch->skipped);
-			strbuf_addf(&failed, "%s%s (left out: not reachable)", failed.len ? ", " : "", h->name);
+			strbuf_addf(&failed, "%s%s (left out: %s)", failed.len ? ", " : "", h->name,
+				    ch->leftover ? "earlier jobs still ran on its server" : "not reachable");
 			free(mine);
 			continue;
 		}
@@ -521,7 +854,12 @@ int fio_client_collect(struct engine_run *run, struct run_result *out, enum run_
 		if (nm)
 			fio_jobs_combine(mine, nm, hr);
 		free(mine);
-		if (!nm) {
+		if (ch->hung) {
+			/* results it may have sent after fio's QUIT cover a cut-short run: not counted */
+			hr->errmsg = xstrdup(ch->hung);
+			hr->start_offset_ms = NAN;
+			strbuf_addf(&failed, "%s%s (hung: no progress)", failed.len ? ", " : "", h->name);
+		} else if (!nm) {
 			char *said = fio_said(fo.text_before, h->addr);
 			if (!said)
 				said = fio_said(text.buf, h->addr);
@@ -598,6 +936,7 @@ void fio_client_release(struct engine_run *run)
 	free(p->dir);
 	free(p->outpath);
 	free(p->errpath);
+	strbuf_release(&p->leftovers);
 	free(p);
 	run->priv = NULL;
 }
