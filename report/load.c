@@ -387,12 +387,9 @@ static int load_cpu(struct store *st, struct rep_run *r, struct store_cpu **cpup
 	return 0;
 }
 
-/* The scans report_load reads every run's rows through (core/store_read.h), in run id order, and its hook. */
+/* The scans report_load reads every run's rows through (core/store_read.h), in run id order. */
 struct run_scans {
 	struct store_scan *res, *hosts, *cpu;
-	rep_load_hook hook;
-	void *ctx;
-	const struct rep_set *set;
 };
 
 /* Hosts, headline figures and CPU of one run, from its rows in the scans. */
@@ -416,8 +413,6 @@ static int load_run(struct store *st, struct run_scans *sc, struct rep_run *r, u
 	if (load_cpu(st, r, &cpu, ncpu, hosts, nhosts, front_end_ios(res, nres), (flags & REP_CPU_DETAIL) != 0, err) < 0)
 		goto out;
 	rep_metrics_from(&r->fig, r->m);
-	if (sc->hook && sc->hook(sc->ctx, sc->set, (size_t)(r - sc->set->v), res, p99, nres, err) < 0)
-		goto out;
 	ret = 0;
 out:
 	store_results_free(res, nres);
@@ -435,12 +430,11 @@ static int cmp_run_id(const void *a, const void *b)
 }
 
 /* load_run for the runs set->v[first..n), in run id order (the scans' order): three statements for all. */
-static int load_runs(struct store *st, const struct rep_set *set, size_t first, unsigned flags, rep_load_hook hook,
-		     void *ctx, struct errbuf *err)
+static int load_runs(struct store *st, const struct rep_set *set, size_t first, unsigned flags, struct errbuf *err)
 {
 	size_t n = set->n - first;
 	struct rep_run **by_id = xmalloc((n ? n : 1) * sizeof(*by_id));
-	struct run_scans sc = { NULL, NULL, NULL, hook, ctx, set };
+	struct run_scans sc = { NULL, NULL, NULL };
 	int64_t from;
 	int ret = -1;
 
@@ -475,12 +469,6 @@ static int status_wanted(const char *st, unsigned flags)
 	if (flags & REP_ALL_STATUS)
 		return 1;
 	return st && (!strcmp(st, "done") || !strcmp(st, "partial"));
-}
-
-int report_load(struct store *st, const struct kvlist *where, unsigned flags, struct rep_set *out,
-		struct errbuf *err)
-{
-	return report_load_hooked(st, where, flags, NULL, NULL, out, err);
 }
 
 /* What report_load's reading of the runs needs: the set, its flags and selection. */
@@ -520,8 +508,8 @@ static int take_run(void *ctx, struct store_run *sr, struct errbuf *err)
 	return 0;
 }
 
-int report_load_hooked(struct store *st, const struct kvlist *where, unsigned flags, rep_load_hook hook, void *ctx,
-		       struct rep_set *out, struct errbuf *err)
+int report_load(struct store *st, const struct kvlist *where, unsigned flags, struct rep_set *out,
+		struct errbuf *err)
 {
 	struct load_ctx lc = { out, flags, where };
 	size_t first = out->n;
@@ -532,7 +520,7 @@ int report_load_hooked(struct store *st, const struct kvlist *where, unsigned fl
 	if (store_snapshot_begin(st, err) < 0) /* one read transaction: not a lock and a check per read */
 		return -1;
 	if (store_read_runs_each(st, where && where->n ? want_run : NULL, take_run, &lc, err) < 0 ||
-	    load_runs(st, out, first, flags, hook, ctx, err) < 0)
+	    load_runs(st, out, first, flags, err) < 0)
 		goto out;
 	ret = 0;
 out:

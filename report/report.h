@@ -128,18 +128,6 @@ int rep_label_is_method(const char *key);
 int report_load(struct store *st, const struct kvlist *where, unsigned flags, struct rep_set *out,
 		struct errbuf *err);
 
-/*
- * report_load, calling hook(ctx, out, i, ...) for each run out->v[i] it loads, with the result rows it read
- * for it (store_read_results order, all hosts) and their 99th percentiles (ns; NAN none, and for total rows):
- * what a caller needs beyond rep_run without reading the rows again. Runs are loaded in run id order, not in
- * the set's order; the set holds all its runs by then. A hook returning < 0 stops the load (error in err).
- */
-struct store_result; /* core/store_read.h */
-typedef int (*rep_load_hook)(void *ctx, const struct rep_set *set, size_t i, const struct store_result *res,
-			     const double *p99_ns, size_t nres, struct errbuf *err);
-int report_load_hooked(struct store *st, const struct kvlist *where, unsigned flags, rep_load_hook hook, void *ctx,
-		       struct rep_set *out, struct errbuf *err);
-
 /* Releases run i of the set and closes the gap (the order of the rest is kept). */
 void rep_set_remove(struct rep_set *s, size_t i);
 
