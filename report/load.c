@@ -229,20 +229,6 @@ static void spec_of(const char *spec_json, const struct rep_run *r, struct run_s
 	spec->wl.runtime_s = r->runtime_s > 0 ? (unsigned)r->runtime_s : 0;
 }
 
-int rep_run_spec(struct store *st, const struct rep_run *r, struct run_spec *out, struct errbuf *err)
-{
-	char *json = NULL;
-	int rc = store_read_spec(st, r->id, &json, err);
-
-	if (rc < 0) {
-		run_spec_init(out);
-		return -1;
-	}
-	spec_of(json, r, out);
-	free(json);
-	return 0;
-}
-
 /*
  * The run's spec (through the memo, else one of its own kept by the memo) and identity, from its stored spec
  * JSON (NULL or unreadable: the workload columns). r->spec is never NULL afterwards.

@@ -137,13 +137,6 @@ void rep_set_remove(struct rep_set *s, size_t i);
  */
 void rep_metrics_from(const struct figures *f, double m[RM_NR]);
 
-/*
- * The run spec of a stored run as it was asked for: parsed from its stored spec JSON (core/spec_json.h),
- * or, for a run stored without a readable one, a spec whose workload has the run's workload columns.
- * `out` is initialised here; release it with run_spec_release. ERR_STORE on a read failure.
- */
-int rep_run_spec(struct store *st, const struct rep_run *r, struct run_spec *out, struct errbuf *err);
-
 /* ---- raw-data table ---------------------------------------------------------------------------- */
 
 /* Repetitions of one figure: median and spread of the known values. */
