@@ -169,8 +169,9 @@ struct rep_table {
 
 enum rep_match { REP_MATCH_IDENTITY = 0, REP_MATCH_NAME = 1 };
 
-/* The key `r` is matched by (identity: tool|bs|read%|random%, or "name:NAME" when a part of the identity is
- * unknown). Returned malloc'd. */
+/* The key `r` is matched by in `bench report --compare` and `bench gate` alike (identity: rep_run.identity,
+ * core/identity.h, or "name:NAME" when its block size, read % or random % is unknown; name: the run name).
+ * Returned malloc'd. */
 char *rep_match_key(const struct rep_run *r, enum rep_match how);
 
 /* Median (of sorted copy), min and max of v[0..n) ignoring NANs. */
