@@ -65,8 +65,8 @@ static const char gate_help[] =
 	"  --paired              pair runs by repetition number (in the order stored when a number repeats,\n"
 	"                        e.g. single runs interleaved A B B A) and use the signed-rank interval of\n"
 	"                        the paired differences, so drift of the machine cancels\n"
-	"  --match identity|name match workloads across sides by identity (tool, rw, block size, bssplit, read %,\n"
-	"                        random %, iodepth, numjobs; default) or by run name\n"
+	"  --match identity|name match workloads across sides by their workload identity (every fio option that\n"
+	"                        changes the load, as 'bench report' pairs them; default) or by run name\n"
 	"  --min-runtime SEC     exclude runs measured for less than SEC seconds (time_based runs measured for\n"
 	"                        less than 90% of their runtime are always excluded, unless fio stopped them\n"
 	"                        because their ss= criterion was met)\n"
@@ -155,7 +155,7 @@ static int write_output(const char *path, const struct strbuf *sb)
 static int parse_choice(int opt, const char *arg, struct gate_opts *go, struct gate_select_opts *so)
 {
 	static const struct { int opt; const char *name; int value; } choices[] = {
-		{ OPT_MATCH, "identity", GATE_MATCH_IDENTITY }, { OPT_MATCH, "name", GATE_MATCH_NAME },
+		{ OPT_MATCH, "identity", REP_MATCH_IDENTITY }, { OPT_MATCH, "name", REP_MATCH_NAME },
 		{ OPT_ON_INCONCLUSIVE, "pass", GATE_INC_PASS }, { OPT_ON_INCONCLUSIVE, "fail", GATE_INC_FAIL },
 		{ OPT_METHOD, "auto", GATE_METHOD_AUTO }, { OPT_METHOD, "t", GATE_METHOD_T },
 		{ OPT_METHOD, "rank", GATE_METHOD_RANK },
@@ -165,7 +165,7 @@ static int parse_choice(int opt, const char *arg, struct gate_opts *go, struct g
 		if (choices[i].opt != opt || strcmp(choices[i].name, arg))
 			continue;
 		if (opt == OPT_MATCH)
-			so->match = (enum gate_match)choices[i].value;
+			so->match = (enum rep_match)choices[i].value;
 		else if (opt == OPT_ON_INCONCLUSIVE)
 			go->on_inconclusive = (enum gate_on_inconclusive)choices[i].value;
 		else

@@ -25,6 +25,8 @@
 #include "profiles/fio_workload.h"
 #include "profiles/suite.h"
 #include "profiles/text.h"
+#include "report/curve.h"
+#include "report/figures.h"
 
 /* Engine annotations (keys with a dot stay out of the job file: engines/fio_engine.c). */
 #define A_POINT "method.point"         /* 1-based index of a sweep point */
@@ -34,8 +36,6 @@
 #define A_ROUNDS "method.max_rounds"   /* wdpc most rounds */
 #define A_SKIPPED "method.precondition_skipped" /* why a measured run has no (or not all) phases */
 
-/* Labels that name a point of a curve or sweep: not copied onto precondition entries. */
-static const char *const point_labels[] = { "curve_pct", "vdbench.curve_pct", "curve.target_iops", NULL };
 
 /* ---- arguments ----------------------------------------------------------------------------------------- */
 
@@ -326,10 +326,7 @@ static void copy_phase_labels(struct run_spec *d, const struct run_spec *s, cons
 	kvlist_init(&d->labels);
 	for (size_t k = 0; k < s->labels.n; k++) {
 		const char *key = s->labels.v[k].key;
-		int point = !strncmp(key, "sweep.", 6);
-		for (size_t j = 0; point_labels[j]; j++)
-			point |= !strcmp(key, point_labels[j]);
-		if (!point)
+		if (!rep_label_is_curve_point(key))
 			kvlist_set(&d->labels, key, s->labels.v[k].value);
 	}
 	for (size_t k = 0; k < phase->n; k++)
@@ -527,38 +524,21 @@ void method_describe(const struct run_spec *s, char *buf, size_t len)
 
 /* ---- run time: reading the store ------------------------------------------------------------------------ */
 
-/* The stored figures of a run ('*' host, all jobs): total IOPS, worse direction's mean and p99 (ms). */
+/*
+ * The stored figures of a run as the report shows them (report/figures.h, the one figures layer): total IOPS,
+ * the worse direction's mean and p99 latency (ms).
+ */
 static int read_point(struct store *st, int64_t run_id, struct method_point *p, struct errbuf *err)
 {
-	struct store_result *v = NULL;
-	size_t n = 0;
+	struct figures f;
 
 	p->iops = NAN;
 	p->lat_ms = p->p99_ms = NAN;
-	if (store_read_results(st, run_id, HOST_AGGREGATE, &v, &n, err) < 0)
+	if (figures_of_run(st, run_id, &f, err) < 0)
 		return -1;
-	for (size_t k = 0; k < n; k++) {
-		double lat, p99 = NAN;
-
-		if (v[k].job && strcmp(v[k].job, JOB_AGGREGATE))
-			continue;
-		if (v[k].ddir == DDIR_TOTAL) {
-			p->iops = v[k].iops;
-			continue;
-		}
-		if (v[k].ddir == DDIR_TRIM || !v[k].ios)
-			continue;
-		lat = store_result_mean_lat_ns(&v[k]) / 1e6;
-		if (store_read_percentile(st, v[k].id, 99, &p99, err) < 0) {
-			store_results_free(v, n);
-			return -1;
-		}
-		if (isnan(p->lat_ms) || lat > p->lat_ms)
-			p->lat_ms = lat;
-		if (isnan(p->p99_ms) || p99 / 1e6 > p->p99_ms)
-			p->p99_ms = p99 / 1e6;
-	}
-	store_results_free(v, n);
+	p->iops = f.iops[DDIR_TOTAL];
+	p->lat_ms = figures_worse_rw(f.lat_mean_ns) / 1e6;
+	p->p99_ms = figures_worse_rw(f.p99_ns) / 1e6;
 	return 0;
 }
 

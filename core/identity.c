@@ -168,3 +168,30 @@ char *run_spec_identity(const struct run_spec *s)
 	run_spec_identity_kv(s, &kv);
 	return joined_release(&kv);
 }
+
+/* Whether identity item key (or, for "jobN.KEY", its KEY) is one of drop[]. */
+static int item_dropped(const char *key, const char *const *drop)
+{
+	const char *dot = strchr(key, '.');
+
+	if (!strncmp(key, "job", 3) && key[3] >= '1' && key[3] <= '9' && dot)
+		key = dot + 1;
+	for (size_t i = 0; drop && drop[i]; i++)
+		if (!strcmp(key, drop[i]))
+			return 1;
+	return 0;
+}
+
+char *run_spec_identity_except(const struct run_spec *s, const char *const *drop)
+{
+	struct kvlist kv, keep;
+
+	kvlist_init(&kv);
+	kvlist_init(&keep);
+	run_spec_identity_kv(s, &kv);
+	for (size_t i = 0; i < kv.n; i++)
+		if (!item_dropped(kv.v[i].key, drop))
+			kvlist_add(&keep, kv.v[i].key, kv.v[i].value);
+	kvlist_release(&kv);
+	return joined_release(&keep);
+}

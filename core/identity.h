@@ -48,4 +48,11 @@ void run_spec_identity_kv(const struct run_spec *s, struct kvlist *out);
 /* The same as one text (malloc'd): the items joined with '|', as workload_identity. */
 char *run_spec_identity(const struct run_spec *s);
 
+/*
+ * run_spec_identity without the items named in drop (a NULL-terminated list of item keys, e.g. the load
+ * level "iodepth", "numjobs", "rate_iops", "rate"); for a run of several jobs each job's item of that key
+ * ("job2.iodepth") goes too. What the runs of one curve or sweep share (malloc'd, never NULL).
+ */
+char *run_spec_identity_except(const struct run_spec *s, const char *const *drop);
+
 #endif

@@ -9,24 +9,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/identity.h"
+#include "report/figures.h"
 
-const char *const curve_point_labels[] = { "curve_pct", "vdbench.curve_pct", "sweep.iodepth", "sweep.numjobs",
-					    "sweep.rate_iops", "ss_round", "phase", "precondition",
-					    "precondition.class", "sweep.stop", NULL };
+/*
+ * The labels of the measurement method (docs/method.md), the one list: a key, or a prefix (ending in '.', or
+ * "fio.ss" for fio.ss and fio.ss.*), and whether it names a point of a curve or sweep (where a run stands in
+ * it) rather than a phase or a result of the method. The first entry that matches a key decides.
+ */
+static const struct method_label {
+	const char *key;
+	int prefix;
+	int point;
+} method_labels[] = {
+	{ "curve_pct", 0, 1 },     { "vdbench.curve_pct", 0, 1 }, { "curve.target_iops", 0, 1 },
+	{ "sweep.", 1, 1 },        { "curve.", 1, 0 },            { "ss_round", 0, 0 },
+	{ "steady_state", 0, 0 },  { "ss.", 1, 0 },               { "precondition", 0, 0 },
+	{ "precondition.", 1, 0 }, { "fio.ss", 1, 0 },
+};
+
+static const struct method_label *method_label(const char *key)
+{
+	for (size_t i = 0; i < sizeof(method_labels) / sizeof(method_labels[0]); i++) {
+		const struct method_label *m = &method_labels[i];
+
+		if (m->prefix ? !strncmp(key, m->key, strlen(m->key)) : !strcmp(key, m->key))
+			return m;
+	}
+	return NULL;
+}
 
 int rep_label_is_method(const char *key)
 {
-	static const char *const exact[] = { "curve_pct", "vdbench.curve_pct", "ss_round", "steady_state",
-					     "precondition", NULL };
-	static const char *const prefix[] = { "curve.", "sweep.", "ss.", "precondition.", "fio.ss", NULL };
+	return method_label(key) != NULL;
+}
 
-	for (size_t i = 0; exact[i]; i++)
-		if (!strcmp(exact[i], key))
-			return 1;
-	for (size_t i = 0; prefix[i]; i++)
-		if (!strncmp(prefix[i], key, strlen(prefix[i])))
-			return 1;
-	return 0;
+int rep_label_is_curve_point(const char *key)
+{
+	const struct method_label *m = method_label(key);
+
+	return m && m->point;
 }
 
 /* A label that names a point of a curve or the method's phase: never part of a curve's configuration. */
@@ -57,16 +79,6 @@ void curve_set_release(struct curve_set *cs)
 	memset(cs, 0, sizeof(*cs));
 }
 
-/* The larger of two figures, ignoring NANs. */
-static double worse(double a, double b)
-{
-	if (isnan(a))
-		return b;
-	if (isnan(b))
-		return a;
-	return a > b ? a : b;
-}
-
 /* The key of the curve a point belongs to besides its configuration: what kind of point it is (a rate curve
  * or a sweep over one parameter) and its workload identity without the load level (iodepth, numjobs,
  * rate_iops), so that two workloads, or a sweep and a curve of one workload, are never one line. */
@@ -74,24 +86,20 @@ static double worse(double a, double b)
 
 static void curve_of(const struct rep_run *r, struct strbuf *sb)
 {
-	static const char *const level[] = { "iodepth=", "numjobs=", "rate_iops=", "rate=", NULL };
+	static const char *const level[] = { "iodepth", "numjobs", "rate_iops", "rate", NULL };
 	const char *kind = "curve";
+	char *id;
 
 	for (size_t i = 0; i < r->labels.n; i++)
 		if (!strncmp(r->labels.v[i].key, "sweep.", 6) && strcmp(r->labels.v[i].key, "sweep.stop"))
 			kind = r->labels.v[i].key;
-	strbuf_addf(sb, "%s", kind);
-	for (const char *p = r->identity; p && *p;) {
-		size_t l = strcspn(p, "|"), k = 0;
-
-		while (level[k] && strncmp(p, level[k], strlen(level[k])))
-			k++;
-		if (!level[k])
-			strbuf_addf(sb, "|%.*s", (int)l, p);
-		p += l;
-		if (*p == '|')
-			p++;
+	if (!r->spec) { /* a run not from report_load (built by hand): its kind alone */
+		strbuf_adds(sb, kind);
+		return;
 	}
+	id = run_spec_identity_except(r->spec, level); /* core/identity.h: per job too */
+	strbuf_addf(sb, "%s|%s", kind, id);
+	free(id);
 }
 
 static void config_keys(const struct rep_run *r, const struct kvlist *by, struct kvlist *keys)
@@ -252,9 +260,10 @@ int curve_build(struct curve_set *cs, const struct rep_set *set, const struct kv
 		ARRAY_GROW(c->v, c->cap, c->n + 1);
 		p = &c->v[c->n++];
 		p->run = r;
+		/* the run's figures as the report has them (rep_run.m, from the one figures layer) */
 		p->iops = r->m[RM_IOPS];
-		p->lat_ms = worse(r->m[RM_RLAT], r->m[RM_WLAT]);
-		p->p99_ms = worse(r->m[RM_RP99], r->m[RM_WP99]);
+		p->lat_ms = figures_worse_rw((const double[DDIR_NR]){ r->m[RM_RLAT], r->m[RM_WLAT], NAN, NAN });
+		p->p99_ms = figures_worse_rw((const double[DDIR_NR]){ r->m[RM_RP99], r->m[RM_WP99], NAN, NAN });
 	}
 	if (!cs->n)
 		return err_set(err, ERR_INPUT, "no curve: the selection has no done or partial runs with IOPS");

@@ -57,8 +57,12 @@ struct curve_set {
 	enum curve_lat knee_lat;   /* latency the knee rule uses */
 };
 
-/* Labels that name a point of a curve, not a configuration: never part of the grouping. */
-extern const char *const curve_point_labels[];
+/*
+ * Whether a label names where a run stands in a curve or sweep (curve_pct, vdbench.curve_pct,
+ * curve.target_iops, sweep.*): a subset of rep_label_is_method (report.h), from the same one list (curve.c);
+ * the run loop does not copy them onto precondition entries.
+ */
+int rep_label_is_curve_point(const char *key);
 
 void curve_set_init(struct curve_set *cs);
 void curve_set_release(struct curve_set *cs);
@@ -68,7 +72,8 @@ void curve_set_release(struct curve_set *cs);
  * `by` keys (labels or workload parameters, value ignored), or, with `by` empty, by the whole label set without
  * the method labels (rep_label_is_method) and phase; and always by the kind of point (a rate curve, or a sweep
  * over sweep.iodepth / sweep.numjobs / sweep.rate_iops) and the workload identity without its load level
- * (iodepth, numjobs, rate_iops), so two workloads of one configuration are two curves (their titles then
+ * (core/identity.h run_spec_identity_except: iodepth, numjobs, rate_iops, rate; a run without a spec: its
+ * kind alone), so two workloads of one configuration are two curves (their titles then
  * end in the workload's name). Runs of phase=precondition are left out. Then finds each curve's knee with
  * k (> 1) on latency `lat`.
  */

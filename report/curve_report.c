@@ -1,8 +1,8 @@
 /*
  * curve_report: the curves, steady state, runs left out and per-job rows of a report (curve_report.h), in
  * every format the report has. The figures come from curve.c (knee, max IOPS at p99 <= X), steady.c (the
- * words of a steady-state result) and the store's job rows (store_read_job_results); this file only lays
- * them out.
+ * words of a steady-state result) and the store's job rows (store_read_job_results) through the one figures
+ * layer (figures.h); this file only lays them out.
  */
 #include "report/curve_report.h"
 
@@ -357,6 +357,7 @@ static int job_rows_load(struct job_rows *out, const struct method_view *mv, str
 	for (size_t i = 0; mv->st && i < mv->set->n; i++) {
 		const struct rep_run *r = &mv->set->v[i];
 		struct store_result *res = NULL;
+		struct figures f;
 		size_t nres = 0;
 
 		if (store_read_job_results(mv->st, r->id, HOST_AGGREGATE, &res, &nres, err) < 0)
@@ -371,12 +372,11 @@ static int job_rows_load(struct job_rows *out, const struct method_view *mv, str
 			jr = &out->v[out->n++];
 			jr->run = r;
 			jr->job = xstrdup(res[k].job);
-			for (int m = 0; m < RM_NR; m++)
-				jr->m[m] = NAN;
-			if (rep_figures(mv->st, jr->m, res, nres, HOST_AGGREGATE, jr->job, err) < 0) {
+			if (figures_from_results(mv->st, res, NULL, nres, HOST_AGGREGATE, jr->job, &f, err) < 0) {
 				store_results_free(res, nres);
 				return -1;
 			}
+			rep_metrics_from(&f, jr->m);
 		}
 		store_results_free(res, nres);
 	}

@@ -104,32 +104,6 @@ void gate_run_add_remark(struct gate_run *r, const char *remark)
 	r->remark = both;
 }
 
-/* fio options that change what fio logs or reports, not the load */
-static int reporting_option(const char *key)
-{
-	static const char *const names[] = {
-		"description", "group_reporting", "per_job_logs", "log_avg_msec", "log_hist_msec", "log_hist_coarseness",
-		"log_max_value", "log_offset", "log_compression", "log_unix_epoch", "write_bw_log", "write_lat_log",
-		"write_iops_log", "write_hist_log", "percentile_list", "clat_percentiles", "lat_percentiles",
-		"slat_percentiles", "significant_figures", "unified_rw_reporting", "stats", "disable_lat",
-		"disable_clat", "disable_slat", "disable_bw_measurement", "output-format", "status-interval",
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(key, names[i]))
-			return 1;
-	return 0;
-}
-
-/* Whether opts[i]'s key appeared earlier in opts (a repeated option: fio keeps the last). */
-static int seen_verbatim(const struct kvlist *opts, size_t i)
-{
-	for (size_t j = 0; j < i; j++)
-		if (!strcmp(opts->v[j].key, opts->v[i].key))
-			return 1;
-	return 0;
-}
-
 static int cmp_kv(const void *a, const void *b)
 {
 	return strcmp(((const struct kv *)a)->key, ((const struct kv *)b)->key);
@@ -144,14 +118,9 @@ void gate_run_set_like(struct gate_run *r, const struct run_spec *spec, unsigned
 		kvlist_release(&r->like);
 	r->like_shared = 0;
 	kvlist_init(&r->like);
-	run_spec_identity_kv(spec, &r->like); /* a run of several jobs: every job, in order */
-	/* until the identity names every load-changing option: the verbatim options it does not name */
-	for (size_t i = 0; i < spec->wl.opts.n; i++) {
-		const struct kv *o = &spec->wl.opts.v[i];
-		if (reporting_option(o->key) || (kvlist_find(&r->like, o->key) && !seen_verbatim(&spec->wl.opts, i)))
-			continue; /* the identity's normalised value stays */
-		kvlist_set(&r->like, o->key, o->value ? o->value : "");
-	}
+	/* every option that changes the load, as core/identity.h names it (core/fio_options.c says which do
+	 * not: logs, reporting, names, duration); a run of several jobs: every job, in order */
+	run_spec_identity_kv(spec, &r->like);
 	kvlist_set(&r->like, "engine", spec->engine ? spec->engine : "");
 	for (size_t i = 0; i < spec->engine_opts.n; i++) {
 		char *k = xasprintf("engine_opt.%s", spec->engine_opts.v[i].key);
@@ -477,10 +446,13 @@ static void note_remarks(struct gate *g, const struct gate_side *s, const char *
 
 /* ---- like for like ---------------------------------------------------------------------------------- */
 
+/* Whether --allow-diff names fingerprint item key (a job's item "jobN.KEY" of a run of several jobs by KEY). */
 static int allowed_diff(const struct gate_opts *o, const char *key)
 {
+	const char *dot = !strncmp(key, "job", 3) && key[3] >= '1' && key[3] <= '9' ? strchr(key, '.') : NULL;
+
 	for (size_t i = 0; i < o->nallow_diff; i++)
-		if (!strcmp(o->allow_diff[i], key))
+		if (!strcmp(o->allow_diff[i], key) || (dot && !strcmp(o->allow_diff[i], dot + 1)))
 			return 1;
 	return 0;
 }
@@ -675,10 +647,34 @@ static size_t shared_runs(const struct gate_side *base, const struct gate_side *
 	return shared;
 }
 
+/*
+ * A baseline workload whose identity the candidate does not have, asked for under the same name as a
+ * candidate workload whose identity the baseline does not have (the same test with an option changed, e.g.
+ * rate_iops): that candidate workload's runs (the first such, marked in used[] by its first run), so that
+ * like_difference names what differs (INVALID unless --allow-diff allows it), instead of two workloads each on
+ * one side. None (n = 0) otherwise. Pairing stays by identity: this only explains a pair the identity split.
+ */
+static struct key_runs same_name_elsewhere(const struct side_index *bi, const struct side_index *ci,
+					   const struct gate_side *cand, const char *name, char *used)
+{
+	struct key_runs none = { NULL, 0 };
+
+	for (size_t j = 0; j < cand->n; j++) {
+		const struct gate_run *c = &cand->runs[j];
+
+		if (!ci->first[j] || used[j] || strcmp(c->name, name) || side_key_runs(bi, c->key).n)
+			continue;
+		used[j] = 1;
+		return side_key_runs(ci, c->key);
+	}
+	return none;
+}
+
 int gate_build(struct gate *g, const struct gate_side *base, const struct gate_side *cand, struct errbuf *err)
 {
 	struct side_index bi, ci;
 	size_t common = 0, shared;
+	char *used;
 
 	g->base = base;
 	g->cand = cand;
@@ -689,6 +685,7 @@ int gate_build(struct gate *g, const struct gate_side *base, const struct gate_s
 
 	side_index_build(&bi, base);
 	side_index_build(&ci, cand);
+	used = xcalloc(cand->n ? cand->n : 1, 1);
 	for (size_t i = 0; i < base->n; i++) {
 		const struct gate_run *r = &base->runs[i];
 		struct key_runs kb, kc;
@@ -697,6 +694,8 @@ int gate_build(struct gate *g, const struct gate_side *base, const struct gate_s
 			continue; /* not the key's first run */
 		kb = side_key_runs(&bi, r->key);
 		kc = side_key_runs(&ci, r->key);
+		if (!kc.n)
+			kc = same_name_elsewhere(&bi, &ci, cand, r->name, used);
 		if (!kc.n) {
 			add_note(g, xasprintf("only in the baseline: %s", r->name));
 			continue;
@@ -705,8 +704,9 @@ int gate_build(struct gate *g, const struct gate_side *base, const struct gate_s
 		build_workload(g, kb, kc);
 	}
 	for (size_t i = 0; i < cand->n; i++)
-		if (ci.first[i] && !side_key_runs(&bi, cand->runs[i].key).n)
+		if (ci.first[i] && !used[i] && !side_key_runs(&bi, cand->runs[i].key).n)
 			add_note(g, xasprintf("only in the candidate: %s", cand->runs[i].name));
+	free(used);
 	free(bi.v);
 	free(bi.first);
 	free(ci.v);

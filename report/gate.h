@@ -91,10 +91,9 @@ void gate_run_set_invalid(struct gate_run *r, const char *reason);
 /* Adds a remark to a run (after an earlier one, separated by "; "). */
 void gate_run_add_remark(struct gate_run *r, const char *remark);
 /*
- * Fills r->like from the run's spec: the workload identity items (core/identity.h workload_identity_kv),
- * the fio options kept verbatim that the identity does not name (minus logging/reporting options, which do
- * not change the load), "engine", "engine_opt.KEY" per engine option, "targets" (joined with ',') and
- * "hosts" (nhosts, 0 = a local run). Replaces an earlier fingerprint.
+ * Fills r->like from the run's spec: the workload identity items (core/identity.h run_spec_identity_kv:
+ * every option that changes the load, by core's option roles), "engine", "engine_opt.KEY" per engine
+ * option, "targets" (joined with ',') and "hosts" (nhosts, 0 = a local run). Replaces an earlier fingerprint.
  */
 void gate_run_set_like(struct gate_run *r, const struct run_spec *spec, unsigned nhosts);
 /*

@@ -1,7 +1,8 @@
 /*
  * gate_select: selections of runs for the gate and the per-run figures it compares (see gate_select.h).
- * Runs are chosen by report_load and the one selection language (select.h); figures are read through the
- * store's reader (core/store_read.h). No SQL here.
+ * Runs are chosen by report_load and the one selection language (select.h); their figures are the report's
+ * (rep_run.fig, the one figures layer: figures.h) and their pairing key the report's (rep_match_key). No SQL
+ * here.
  */
 #include "report/gate_select.h"
 
@@ -21,7 +22,7 @@
 void gate_select_opts_default(struct gate_select_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->match = GATE_MATCH_IDENTITY;
+	o->match = REP_MATCH_IDENTITY;
 	o->short_fraction = 0.9;
 }
 
@@ -100,27 +101,7 @@ int gate_selection_check(const char *selection, struct errbuf *err)
 	return rc;
 }
 
-/* ---- per-run figures ------------------------------------------------------------------------------------ */
-
-static int metric_slot(int base, enum ddir d)
-{
-	return base + (int)d; /* GM_*_READ, _WRITE, _TRIM are consecutive in ddir order */
-}
-
-/* The host whose results stand for the run: '*', else the only host with results; NULL when none. */
-static const char *figures_host(const struct store_result *res, size_t n, int *nhosts)
-{
-	const char *host = NULL;
-
-	*nhosts = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!i || strcmp(res[i].host, res[i - 1].host)) {
-			if (!host)
-				host = res[i].host; /* '*' sorts first (store_read_results) */
-			(*nhosts)++;
-		}
-	return host;
-}
+/* ---- per-run figures and checks ---------------------------------------------------------------------- */
 
 /*
  * fio's own ss= result (labels fio.ss*): the remark, and whether fio stopped the job early because the
@@ -193,66 +174,27 @@ static void check_steady(struct gate_run *r, const struct rep_run *rr, const str
 	free(words);
 }
 
-/* What the gate takes from a run's result rows while report_load reads them (gate_load_hook). */
-struct run_figs {
-	double value[GM_NR];      /* NAN when not measured */
-	int64_t max_runtime_ms;
-	uint64_t total_ios;
-	int has_results;          /* 0: no results stored */
-	int nhosts;
-	int aggregate;            /* host is HOST_AGGREGATE */
-};
-
-struct gate_load {
-	struct run_figs *figs;    /* per run of the set */
-	size_t n;
-};
-
-/* The figures of one run from its result rows and their p99 (store_read_results order, all hosts). */
-static int gate_load_hook(void *ctx, const struct rep_set *set, size_t i, const struct store_result *res,
-			  const double *p99_ns, size_t nres, struct errbuf *err)
+/* The gate's figures of a run (GM_*, stored units) from its figures (figures.h, the one figures layer). */
+static void gate_values(const struct figures *f, double value[GM_NR])
 {
-	struct gate_load *gl = ctx;
-	struct run_figs *f;
-
-	(void)err;
-	if (!gl->figs) {
-		gl->n = set->n;
-		gl->figs = xcalloc(gl->n ? gl->n : 1, sizeof(*gl->figs));
+	for (int d = DDIR_READ; d < DDIR_TOTAL; d++) {
+		value[GM_IOPS_READ + d] = f->iops[d];
+		value[GM_MBPS_READ + d] = f->bw_bytes[d];
+		value[GM_LAT_MEAN_READ + d] = f->lat_mean_ns[d];
+		value[GM_LAT_P99_READ + d] = f->p99_ns[d];
 	}
-	f = &gl->figs[i];
-	for (int m = 0; m < GM_NR; m++)
-		f->value[m] = NAN;
-	f->has_results = figures_host(res, nres, &f->nhosts) != NULL;
-	if (!f->has_results)
-		return 0;
-	f->aggregate = !strcmp(res[0].host, HOST_AGGREGATE);
-	for (size_t k = 0; k < nres; k++) {
-		const struct store_result *x = &res[k];
-
-		if (strcmp(x->host, res[0].host))
-			continue;
-		if (x->runtime_ms > f->max_runtime_ms)
-			f->max_runtime_ms = x->runtime_ms;
-		if (x->ddir == DDIR_TOTAL || x->ios == 0)
-			continue;
-		f->total_ios += x->ios;
-		f->value[metric_slot(GM_IOPS_READ, x->ddir)] = x->iops;
-		f->value[metric_slot(GM_MBPS_READ, x->ddir)] = x->bw_bytes;
-		f->value[metric_slot(GM_LAT_MEAN_READ, x->ddir)] = store_result_mean_lat_ns(x);
-		f->value[metric_slot(GM_LAT_P99_READ, x->ddir)] = p99_ns[k];
-	}
-	return 0;
+	value[GM_CPU_PER_IO] = f->cpu_us_per_io > 0 ? f->cpu_us_per_io : NAN;
 }
 
 /*
- * The figures of one run (read by gate_load_hook) into r, and its checks. time_based says whether a short
- * measurement of the asked runtime is a reason to exclude it. CPU is the report's figure (core's one rule,
- * store_cpu_pick).
+ * The figures of one run (rep_run.fig: the report's own) into r, and its checks. time_based says whether a
+ * short measurement of the asked runtime is a reason to exclude it.
  */
-static void apply_run_figures(const struct rep_run *rr, const struct run_figs *f, struct gate_run *r, int time_based,
+static void apply_run_figures(const struct rep_run *rr, struct gate_run *r, int time_based,
 			      const struct gate_select_opts *o)
 {
+	const struct figures *f = &rr->fig;
+
 	/* a fio error on any host makes the run untrustworthy */
 	for (size_t i = 0; i < rr->nhosts; i++) {
 		const struct rep_host *h = &rr->hosts[i];
@@ -265,51 +207,19 @@ static void apply_run_figures(const struct rep_run *rr, const struct run_figs *f
 			break;
 		}
 	}
-	if (!f->has_results) {
+	if (!f->result_hosts) {
 		gate_run_set_invalid(r, "no results stored");
 		return;
 	}
-	if (!f->aggregate && f->nhosts > 1) {
-		char *why = xasprintf("no aggregate ('*') result over its %d hosts", f->nhosts);
+	if (!f->measured) {
+		char *why = xasprintf("no aggregate ('*') result over its %d hosts", f->result_hosts);
 		gate_run_set_invalid(r, why);
 		free(why);
 		return;
 	}
-	memcpy(r->value, f->value, sizeof(r->value));
-	if (rr->cpu_us_per_io > 0) {
-		r->value[GM_CPU_PER_IO] = rr->cpu_us_per_io;
-	} else if (rr->cpu_from_fio_job && rr->numjobs <= 1 && f->total_ios > 0 && f->max_runtime_ms > 0 &&
-		   rr->m[RM_CPU] > 0) {
-		/* no collector figure: fio's own CPU of its single job, usr + sys % of the job's runtime */
-		r->value[GM_CPU_PER_IO] = rr->m[RM_CPU] / 100 * (double)f->max_runtime_ms * 1000 / (double)f->total_ios;
-	}
-	check_runtime(r, rr, f->max_runtime_ms, time_based, o);
+	gate_values(f, r->value);
+	check_runtime(r, rr, f->runtime_ms, time_based, o);
 	check_steady(r, rr, o);
-}
-
-char *gate_workload_key(const struct workload *wl)
-{
-	struct strbuf sb;
-
-	strbuf_init(&sb);
-	strbuf_adds(&sb, wl->tool ? wl->tool : "?");
-	strbuf_addf(&sb, "|%s", wl->rw ? wl->rw : "?");
-	if (wl->bs_bytes)
-		strbuf_addf(&sb, "|%llu", (unsigned long long)wl->bs_bytes);
-	else
-		strbuf_adds(&sb, "|?");
-	strbuf_addf(&sb, "|%s", wl->bssplit ? wl->bssplit : "?");
-	if (wl->read_pct >= 0)
-		strbuf_addf(&sb, "|%d", wl->read_pct);
-	else
-		strbuf_adds(&sb, "|?");
-	if (wl->random_pct >= 0)
-		strbuf_addf(&sb, "|%d", wl->random_pct);
-	else
-		strbuf_adds(&sb, "|?");
-	strbuf_addf(&sb, wl->iodepth ? "|%u" : "|?", wl->iodepth);
-	strbuf_addf(&sb, wl->numjobs ? "|%u" : "|?", wl->numjobs);
-	return strbuf_detach(&sb, NULL);
 }
 
 static int spec_is_time_based(const struct run_spec *spec)
@@ -333,9 +243,9 @@ static unsigned run_host_count(const struct rep_run *rr)
 }
 
 /*
- * The key and fingerprint depend on the spec and the host count only: runs that share a parsed spec (the set's
- * memo, rep_run.spec) and a host count take them from the last such run (the fingerprint shared, not copied)
- * instead of working them out again.
+ * The fingerprint depends on the spec and the host count only: runs that share a parsed spec (the set's memo,
+ * rep_run.spec) and a host count take it from the last such run (shared, not copied) instead of working it
+ * out again.
  */
 struct like_cache {
 	const struct run_spec *spec; /* of side->runs[run]; NULL: none yet */
@@ -343,59 +253,43 @@ struct like_cache {
 	size_t run;
 };
 
-/* The key and fingerprint of a new run r of the side, from the cache when it has them. */
-static void run_key_and_like(struct gate_side *side, struct gate_run *r, const struct run_spec *spec,
-			     unsigned nhosts, int memo, struct like_cache *lc)
+/* The fingerprint of a new run r of the side, from the cache when it has it. */
+static void run_like(struct gate_side *side, struct gate_run *r, const struct run_spec *spec, unsigned nhosts,
+		     struct like_cache *lc)
 {
 	const struct gate_run *prev = lc->spec ? &side->runs[lc->run] : NULL;
 
-	if (memo && prev && lc->spec == spec && lc->nhosts == nhosts) {
+	if (prev && lc->spec == spec && lc->nhosts == nhosts) {
 		gate_run_share_like(r, prev);
 		return;
 	}
 	gate_run_set_like(r, spec, nhosts); /* like for like: what must be equal on both sides */
-	if (memo) {
-		lc->spec = spec;
-		lc->nhosts = nhosts;
-		lc->run = (size_t)(r - side->runs);
-	}
+	lc->spec = spec;
+	lc->nhosts = nhosts;
+	lc->run = (size_t)(r - side->runs);
 }
 
-/* Adds one selected run to the side: its key, status, figures (read by gate_load_hook) and checks. */
-static int add_run(struct store *st, const struct rep_run *rr, const struct run_figs *figs,
-		   const struct gate_select_opts *o, struct gate_side *side, struct like_cache *lc, struct errbuf *err)
+/*
+ * Adds one selected run to the side: its key (the report's: rep_match_key, the workload identity of
+ * core/identity.h or the name), status, figures (rep_run.fig) and checks.
+ */
+static void add_run(const struct rep_run *rr, const struct gate_select_opts *o, struct gate_side *side,
+		    struct like_cache *lc)
 {
-	struct run_spec own;
-	const struct run_spec *spec = rr->spec;
+	const struct run_spec *spec = rr->spec; /* the run as it was asked for (report_load: never NULL) */
 	struct gate_run *r;
-	unsigned nhosts = run_host_count(rr);
-	char *key;
+	char *key = rep_match_key(rr, o->match);
 
-	/* The run as it was asked for: its parsed spec (or its workload columns) and its host count. */
-	if (!spec) {
-		if (rep_run_spec(st, rr, &own, err) < 0)
-			return -1;
-		spec = &own;
-	}
-	if (o->match == GATE_MATCH_NAME)
-		key = xstrdup(rr->name);
-	else if (rr->spec && lc->spec == spec)
-		key = xstrdup(side->runs[lc->run].key);
-	else
-		key = gate_workload_key(&spec->wl);
 	r = gate_side_add(side, rr->id, rr->name, key, rr->repetition > 0 ? (unsigned)rr->repetition : 1);
 	free(key);
 	r->suite_id = rr->suite_id;
-	run_key_and_like(side, r, spec, nhosts, rr->spec != NULL, lc);
+	run_like(side, r, spec, run_host_count(rr), lc);
 	if (strcmp(rr->status, "done")) {
 		char *why = xasprintf("status %s%s%s", rr->status, rr->error ? ": " : "", rr->error ? rr->error : "");
 		gate_run_set_invalid(r, why);
 		free(why);
 	}
-	apply_run_figures(rr, figs, r, spec_is_time_based(spec), o);
-	if (spec == &own)
-		run_spec_release(&own);
-	return 0;
+	apply_run_figures(rr, r, spec_is_time_based(spec), o);
 }
 
 /* The newest suite (created_at, then id) among the runs of `set`; 0 when the set is empty. */
@@ -450,7 +344,6 @@ int gate_select_load(struct store *st, const char *selection, const struct gate_
 	struct selection sel;
 	struct kvlist where;
 	struct rep_set set;
-	struct gate_load gl = { NULL, 0 };
 	struct like_cache lc = { NULL, 0, 0 };
 	int ret = -1;
 
@@ -461,14 +354,12 @@ int gate_select_load(struct store *st, const char *selection, const struct gate_
 	kvlist_init(&where);
 	rep_set_init(&set);
 	if (parse_selection(selection, &sel, err) < 0 || selection_where(st, &sel, selection, &where, err) < 0 ||
-	    report_load_hooked(st, &where, REP_ALL_STATUS, gate_load_hook, &gl, &set, err) < 0)
+	    report_load(st, &where, REP_ALL_STATUS, &set, err) < 0)
 		goto out;
 	for (size_t i = 0; i < set.n; i++)
-		if (add_run(st, &set.v[i], &gl.figs[i], opts, side, &lc, err) < 0)
-			goto out;
+		add_run(&set.v[i], opts, side, &lc);
 	ret = 0;
 out:
-	free(gl.figs);
 	rep_set_release(&set);
 	kvlist_release(&where);
 	kvlist_release(&sel.labels);

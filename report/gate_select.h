@@ -4,10 +4,11 @@
  * them: report_load (report.h) with the one selection language (select.h), so a run's label overrides its
  * suite's; figures are read through core/store_read.h.
  *
- * Figures (stored units): IOPS, bytes/s, mean latency ns (total latency, else completion latency), p99 ns
- * (store_read_percentile: the stored 99th percentile, else from the bins) per direction, and CPU-microseconds
- * per IO of the report's CPU row (core's one rule, store_cpu_pick), else, when that figure is fio's own
- * usr+sys CPU, computed from it for a single-job run.
+ * Figures (stored units) are the report's, from the one figures layer (report/figures.h, rep_run.fig): IOPS,
+ * bytes/s, mean latency ns, p99 ns per direction and CPU-microseconds per IO by core's one CPU rule (none
+ * when the only CPU figure is fio's own usr+sys). Workloads pair across sides as in `bench report`
+ * (rep_match_key): by the workload identity of core/identity.h (every option that changes the load), or by
+ * name with REP_MATCH_NAME.
  *
  * A selection is one of:
  *   suite:ID             every run of suite ID
@@ -35,14 +36,10 @@
 #include "core/model.h"
 #include "core/store.h"
 #include "report/gate.h"
-
-enum gate_match {
-	GATE_MATCH_IDENTITY = 0, /* tool, rw, bs, bssplit, read %, random %, iodepth, numjobs */
-	GATE_MATCH_NAME,         /* the run (workload) name */
-};
+#include "report/report.h"
 
 struct gate_select_opts {
-	enum gate_match match;
+	enum rep_match match;   /* how workloads pair across sides: rep_match_key (report.h), as in bench report */
 	double min_runtime_s;   /* runs measured for less are excluded; 0 = no floor */
 	double short_fraction;  /* time_based runs measured for less than this share of runtime are excluded (0.9) */
 	int allow_unsteady;     /* runs labelled steady_state other than reached:N are valid (with a remark) */
@@ -62,12 +59,5 @@ int gate_selection_check(const char *selection, struct errbuf *err);
  */
 int gate_select_load(struct store *st, const char *selection, const struct gate_select_opts *opts,
 		     struct gate_side *side, struct errbuf *err);
-
-/*
- * The key runs are paired by across sides with GATE_MATCH_IDENTITY: the workload's shape, tool|rw|bs|bssplit|
- * read%|random%|iodepth|numjobs ("?" for what is unknown), malloc'd. Deliberately not the full workload
- * identity (core/identity.h): options such as rate_iops are checked like-for-like by the gate itself.
- */
-char *gate_workload_key(const struct workload *wl);
 
 #endif

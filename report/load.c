@@ -1,9 +1,8 @@
 /*
- * load: runs and their headline figures for reports (report.h), read through core/store_read.h. Figures
- * come from the aggregate host '*' of table result (ddir read/write/total); p99 from store_read_percentile
- * (the stored 99th percentile, else computed from the bins); CPU, initiator and target, by core's one
- * preference rule (store_cpu_pick). With REP_CPU_DETAIL the cpu and disk rows become rep_run.cpuview
- * (cpuview.h). Selections are select.h's.
+ * load: runs and their figures for reports (report.h), read through core/store_read.h. Every figure of a
+ * run (rep_run.fig, and the table's rep_run.m from it) comes from the one figures layer (figures.h: the host
+ * that stands for the run, p99 with the bins fallback, core's one CPU rule). With REP_CPU_DETAIL the cpu and
+ * disk rows become rep_run.cpuview (cpuview.h). Selections are select.h's.
  */
 #include "report/report.h"
 
@@ -73,21 +72,29 @@ struct spec_memo {
 	struct spec_memo_entry **slot;
 	size_t n;
 	struct strbuf key;
+	struct spec_memo_entry **own; /* specs of one run each: no load key, unparsed JSON, or the memo full */
+	size_t nown, capown;
 };
+
+static void spec_memo_entry_free(struct spec_memo_entry *e)
+{
+	if (!e)
+		return;
+	free(e->key);
+	free(e->identity);
+	run_spec_release(&e->spec);
+	free(e);
+}
 
 static void spec_memo_free(struct spec_memo *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; m->slot && i < SPEC_MEMO_SLOTS; i++) {
-		struct spec_memo_entry *e = m->slot[i];
-		if (!e)
-			continue;
-		free(e->key);
-		free(e->identity);
-		run_spec_release(&e->spec);
-		free(e);
-	}
+	for (size_t i = 0; m->slot && i < SPEC_MEMO_SLOTS; i++)
+		spec_memo_entry_free(m->slot[i]);
+	for (size_t i = 0; i < m->nown; i++)
+		spec_memo_entry_free(m->own[i]);
+	free(m->own);
 	free(m->slot);
 	strbuf_release(&m->key);
 	free(m);
@@ -222,39 +229,25 @@ static void spec_of(const char *spec_json, const struct rep_run *r, struct run_s
 	spec->wl.runtime_s = r->runtime_s > 0 ? (unsigned)r->runtime_s : 0;
 }
 
-int rep_run_spec(struct store *st, const struct rep_run *r, struct run_spec *out, struct errbuf *err)
-{
-	char *json = NULL;
-	int rc = store_read_spec(st, r->id, &json, err);
-
-	if (rc < 0) {
-		run_spec_init(out);
-		return -1;
-	}
-	spec_of(json, r, out);
-	free(json);
-	return 0;
-}
-
-/* The workload identity of a stored run (core/identity.h) from its spec. */
-static char *run_identity(const char *spec_json, const struct rep_run *r)
-{
-	struct run_spec spec;
-	char *id;
-
-	spec_of(spec_json, r, &spec);
-	id = run_spec_identity(&spec); /* a run of several jobs: every job, in order */
-	run_spec_release(&spec);
-	return id;
-}
-
-/* The run's spec (through the memo) and identity, from its stored spec JSON (NULL: the workload columns). */
+/*
+ * The run's spec (through the memo, else one of its own kept by the memo) and identity, from its stored spec
+ * JSON (NULL or unreadable: the workload columns). r->spec is never NULL afterwards.
+ */
 static void run_identify(struct rep_run *r, const char *spec_json, struct spec_memo *memo)
 {
-	const struct spec_memo_entry *e = spec_memo_get(memo, spec_json);
+	const struct spec_memo_entry *e = spec_json ? spec_memo_get(memo, spec_json) : NULL;
+	struct spec_memo_entry *own;
 
-	r->spec = e ? &e->spec : NULL;
-	r->identity = e ? xstrdup(e->identity) : run_identity(spec_json, r);
+	if (!e) {
+		own = xcalloc(1, sizeof(*own));
+		spec_of(spec_json, r, &own->spec);
+		own->identity = run_spec_identity(&own->spec); /* a run of several jobs: every job, in order */
+		ARRAY_GROW(memo->own, memo->capown, memo->nown + 1);
+		memo->own[memo->nown++] = own;
+		e = own;
+	}
+	r->spec = &e->spec;
+	r->identity = xstrdup(e->identity);
 }
 
 /*
@@ -264,8 +257,8 @@ static void run_identify(struct rep_run *r, const char *spec_json, struct spec_m
 static void run_from_store(struct rep_run *r, struct store_run *sr, char **spec_json)
 {
 	memset(r, 0, sizeof(*r));
-	for (int m = 0; m < RM_NR; m++)
-		r->m[m] = NAN;
+	figures_init(&r->fig);
+	rep_metrics_from(&r->fig, r->m);
 	r->cpu_us_per_io = r->target_cpu_pct = NAN;
 	r->id = sr->id;
 	r->suite_id = sr->suite_id;
@@ -324,50 +317,15 @@ static void load_hosts(struct rep_run *r, const struct store_result *res, size_t
 	}
 }
 
-/* rep_figures with the p99 of each row given (p99_ns[i], ns) or, when p99_ns is NULL, read per row. */
-static int figures(struct store *st, double m[RM_NR], const struct store_result *res, const double *p99_ns,
-		   size_t nres, const char *host, const char *job, struct errbuf *err)
+void rep_metrics_from(const struct figures *f, double m[RM_NR])
 {
-	double sum_iops = 0, sum_bw = 0;
-	int have_total = 0, have_dir = 0;
-
-	for (size_t i = 0; i < nres; i++) {
-		const struct store_result *x = &res[i];
-		double lat = store_result_mean_lat_ns(x);
-		int w;
-
-		if (strcmp(x->host, host) || (job && (!x->job || strcmp(x->job, job))))
-			continue;
-		if (x->ddir == DDIR_TOTAL) {
-			m[RM_IOPS] = x->iops;
-			m[RM_MBPS] = x->bw_bytes / 1048576.0;
-			have_total = 1;
-			continue;
-		}
-		sum_iops += x->iops;
-		sum_bw += x->bw_bytes;
-		have_dir = 1;
-		if (x->ddir != DDIR_READ && x->ddir != DDIR_WRITE)
-			continue;
-		w = x->ddir == DDIR_WRITE;
-		m[w ? RM_WLAT : RM_RLAT] = isnan(lat) ? NAN : lat / 1e6;
-		if (p99_ns)
-			lat = p99_ns[i];
-		else if (store_read_percentile(st, x->id, 99.0, &lat, err) < 0)
-			return -1;
-		m[w ? RM_WP99 : RM_RP99] = lat / 1e6;
-	}
-	if (!have_total && have_dir) {
-		m[RM_IOPS] = sum_iops;
-		m[RM_MBPS] = sum_bw / 1048576.0;
-	}
-	return 0;
-}
-
-int rep_figures(struct store *st, double m[RM_NR], const struct store_result *res, size_t nres, const char *host,
-		const char *job, struct errbuf *err)
-{
-	return figures(st, m, res, NULL, nres, host, job, err);
+	m[RM_IOPS] = f->iops[DDIR_TOTAL];
+	m[RM_MBPS] = f->bw_bytes[DDIR_TOTAL] / 1048576.0;
+	m[RM_CPU] = f->cpu_pct;
+	m[RM_RLAT] = f->lat_mean_ns[DDIR_READ] / 1e6;
+	m[RM_WLAT] = f->lat_mean_ns[DDIR_WRITE] / 1e6;
+	m[RM_RP99] = f->p99_ns[DDIR_READ] / 1e6;
+	m[RM_WP99] = f->p99_ns[DDIR_WRITE] / 1e6;
 }
 
 /* Front-end IOs of the run: ios of result '*' total, else the sum of its directions; NAN when none. */
@@ -388,24 +346,21 @@ static double front_end_ios(const struct store_result *res, size_t nres)
 }
 
 /*
- * CPU figures by core's rule (initiator: RM_CPU and CPU us/IO; target) and, with detail, the cpuview, which
- * takes the rows over (*cpu is then NULL).
+ * The CPU figures of the run's figures (figures_cpu: core's one rule) onto the run and, with detail, the
+ * cpuview, which takes the rows over (*cpu is then NULL).
  */
 static int load_cpu(struct store *st, struct rep_run *r, struct store_cpu **cpup, size_t ncpu,
 		    const struct store_host *hosts, size_t nhosts, double fe_ios, int detail, struct errbuf *err)
 {
 	struct store_cpu *cpu = *cpup;
 	struct store_disk *disks = NULL;
-	struct store_cpu_pick p;
 	size_t ndisks = 0;
 
-	store_cpu_pick(cpu, ncpu, hosts, nhosts, "initiator", &p);
-	r->m[RM_CPU] = p.util_pct;
-	r->cpu_us_per_io = p.cpu_us_per_io;
-	r->cpu_source = p.source ? xstrdup(p.source) : NULL;
-	r->cpu_from_fio_job = p.from_fio_job;
-	store_cpu_pick(cpu, ncpu, NULL, 0, "target", &p);
-	r->target_cpu_pct = p.util_pct;
+	figures_cpu(&r->fig, cpu, ncpu, hosts, nhosts);
+	r->cpu_us_per_io = r->fig.cpu_us_per_io;
+	r->cpu_source = r->fig.cpu_source[0] ? xstrdup(r->fig.cpu_source) : NULL;
+	r->cpu_from_fio_job = r->fig.cpu_from_fio_job;
+	r->target_cpu_pct = r->fig.target_cpu_pct;
 	for (size_t i = 0; i < ncpu; i++)
 		r->has_target_cpu |= !strcmp(cpu[i].role, "target");
 	if (!detail)
@@ -418,12 +373,9 @@ static int load_cpu(struct store *st, struct rep_run *r, struct store_cpu **cpup
 	return 0;
 }
 
-/* The scans report_load reads every run's rows through (core/store_read.h), in run id order, and its hook. */
+/* The scans report_load reads every run's rows through (core/store_read.h), in run id order. */
 struct run_scans {
 	struct store_scan *res, *hosts, *cpu;
-	rep_load_hook hook;
-	void *ctx;
-	const struct rep_set *set;
 };
 
 /* Hosts, headline figures and CPU of one run, from its rows in the scans. */
@@ -441,16 +393,12 @@ static int load_run(struct store *st, struct run_scans *sc, struct rep_run *r, u
 	    store_scan_next_cpu(sc->cpu, r->id, &cpu, &ncpu, err) < 0)
 		goto out;
 	load_hosts(r, res, nres, hosts, nhosts);
-	if (figures(st, r->m, res, p99, nres, HOST_AGGREGATE, NULL, err) < 0)
-		goto out;
-	/* A run stored without an aggregate (one host only): its single host stands for the run. */
-	if (isnan(r->m[RM_IOPS]) && r->nhosts == 1 && strcmp(r->hosts[0].host, HOST_AGGREGATE) &&
-	    figures(st, r->m, res, p99, nres, r->hosts[0].host, NULL, err) < 0)
+	/* the aggregate '*', else the only host with results (figures_host) */
+	if (figures_from_results(st, res, p99, nres, NULL, NULL, &r->fig, err) < 0)
 		goto out;
 	if (load_cpu(st, r, &cpu, ncpu, hosts, nhosts, front_end_ios(res, nres), (flags & REP_CPU_DETAIL) != 0, err) < 0)
 		goto out;
-	if (sc->hook && sc->hook(sc->ctx, sc->set, (size_t)(r - sc->set->v), res, p99, nres, err) < 0)
-		goto out;
+	rep_metrics_from(&r->fig, r->m);
 	ret = 0;
 out:
 	store_results_free(res, nres);
@@ -468,12 +416,11 @@ static int cmp_run_id(const void *a, const void *b)
 }
 
 /* load_run for the runs set->v[first..n), in run id order (the scans' order): three statements for all. */
-static int load_runs(struct store *st, const struct rep_set *set, size_t first, unsigned flags, rep_load_hook hook,
-		     void *ctx, struct errbuf *err)
+static int load_runs(struct store *st, const struct rep_set *set, size_t first, unsigned flags, struct errbuf *err)
 {
 	size_t n = set->n - first;
 	struct rep_run **by_id = xmalloc((n ? n : 1) * sizeof(*by_id));
-	struct run_scans sc = { NULL, NULL, NULL, hook, ctx, set };
+	struct run_scans sc = { NULL, NULL, NULL };
 	int64_t from;
 	int ret = -1;
 
@@ -508,12 +455,6 @@ static int status_wanted(const char *st, unsigned flags)
 	if (flags & REP_ALL_STATUS)
 		return 1;
 	return st && (!strcmp(st, "done") || !strcmp(st, "partial"));
-}
-
-int report_load(struct store *st, const struct kvlist *where, unsigned flags, struct rep_set *out,
-		struct errbuf *err)
-{
-	return report_load_hooked(st, where, flags, NULL, NULL, out, err);
 }
 
 /* What report_load's reading of the runs needs: the set, its flags and selection. */
@@ -559,8 +500,8 @@ static int take_run(void *ctx, struct store_run *sr, struct errbuf *err)
 	return 0;
 }
 
-int report_load_hooked(struct store *st, const struct kvlist *where, unsigned flags, rep_load_hook hook, void *ctx,
-		       struct rep_set *out, struct errbuf *err)
+int report_load(struct store *st, const struct kvlist *where, unsigned flags, struct rep_set *out,
+		struct errbuf *err)
 {
 	struct load_ctx lc = { out, flags, where, { NULL, 0, 0 }, 0 };
 	size_t first = out->n;
@@ -575,7 +516,7 @@ int report_load_hooked(struct store *st, const struct kvlist *where, unsigned fl
 	/* A condition on a key no stored run has is a typo, not "nothing matched" (an empty store says nothing). */
 	if (lc.nruns && select_check_keys(where, &lc.keys, "--where", err) < 0)
 		goto out;
-	if (load_runs(st, out, first, flags, hook, ctx, err) < 0)
+	if (load_runs(st, out, first, flags, err) < 0)
 		goto out;
 	ret = 0;
 out:

@@ -20,6 +20,7 @@
 #include "core/errbuf.h"
 #include "core/kv.h"
 #include "core/store.h"
+#include "report/figures.h"
 
 /* The headline metrics of a row, in table order. */
 enum rep_metric {
@@ -73,16 +74,19 @@ struct rep_run {
 	long runtime_s;           /* asked runtime, s; 0 unknown */
 	char *identity;           /* workload identity (core/identity.h) from the stored spec; never NULL */
 	struct kvlist labels;     /* run labels plus the suite's it lacks, sorted by key */
-	double m[RM_NR];
+	struct figures fig;       /* the run's figures (figures.h, the one figures layer): every figure below,
+				   * the gate's and the curves' come from it */
+	double m[RM_NR];          /* the table's figures of fig (rep_metrics_from) */
 	char *cpu_source;         /* where RM_CPU came from: "procstat", "node_exporter", "import", "fio", or NULL
-				   * (core's one rule: store_cpu_pick, core/store_read.h) */
+				   * (fig.cpu_source) */
 	int cpu_from_fio_job;     /* RM_CPU is fio's own usr+sys of its jobs (run_host), not a cpu row */
-	double cpu_us_per_io;     /* CPU-microseconds per IO of the same row as RM_CPU; NAN unknown */
-	double target_cpu_pct;    /* CPU utilisation of the targets, % (store_cpu_pick role target); NAN unknown */
+	double cpu_us_per_io;     /* CPU-microseconds per IO of the same row as RM_CPU (fig); NAN unknown */
+	double target_cpu_pct;    /* CPU utilisation of the targets, % (fig); NAN unknown */
 	int has_target_cpu;       /* the run has cpu rows of role target */
 	struct cpuview_run *cpuview; /* CPU and disk figures (cpuview.h), with REP_CPU_DETAIL only; or NULL */
 	const struct run_spec *spec; /* the parsed stored spec of a run with the same load (its name, seq,
-	                                repetition and times may be another run's), owned by the set; or NULL */
+	                                repetition and times may be another run's), or, for a run stored without
+	                                a readable spec, its workload columns; owned by the set, never NULL */
 	struct rep_host *hosts;   /* per host, '*' last */
 	size_t nhosts;
 };
@@ -124,37 +128,14 @@ int rep_label_is_method(const char *key);
 int report_load(struct store *st, const struct kvlist *where, unsigned flags, struct rep_set *out,
 		struct errbuf *err);
 
-/*
- * report_load, calling hook(ctx, out, i, ...) for each run out->v[i] it loads, with the result rows it read
- * for it (store_read_results order, all hosts) and their 99th percentiles (ns; NAN none, and for total rows):
- * what a caller needs beyond rep_run without reading the rows again. Runs are loaded in run id order, not in
- * the set's order; the set holds all its runs by then. A hook returning < 0 stops the load (error in err).
- */
-struct store_result; /* core/store_read.h */
-typedef int (*rep_load_hook)(void *ctx, const struct rep_set *set, size_t i, const struct store_result *res,
-			     const double *p99_ns, size_t nres, struct errbuf *err);
-int report_load_hooked(struct store *st, const struct kvlist *where, unsigned flags, rep_load_hook hook, void *ctx,
-		       struct rep_set *out, struct errbuf *err);
-
 /* Releases run i of the set and closes the gap (the order of the rest is kept). */
 void rep_set_remove(struct rep_set *s, size_t i);
 
-struct store_result; /* core/store_read.h */
-
 /*
- * The headline figures (IOPS, MiB/s, mean and p99 latency per direction; RM_CPU untouched) of the result rows
- * res[0..n) of one host and, with `job` (NULL: any), one job: the total row's IOPS and MiB/s, else the sum of
- * the directions; p99 by store_read_percentile. Figures without rows are left as they are (NAN).
+ * The table's figures (RM_*) of a run's figures (figures.h): IOPS and MiB/s of all directions, mean and p99
+ * latency of read and write in ms, CPU % of the initiators. Unknown: NAN.
  */
-int rep_figures(struct store *st, double m[RM_NR], const struct store_result *res, size_t nres, const char *host,
-		const char *job, struct errbuf *err);
-
-/*
- * The run spec of a stored run as it was asked for: parsed from its stored spec JSON (core/spec_json.h),
- * or, for a run stored without a readable one, a spec whose workload has the run's workload columns.
- * `out` is initialised here; release it with run_spec_release. ERR_STORE on a read failure.
- */
-int rep_run_spec(struct store *st, const struct rep_run *r, struct run_spec *out, struct errbuf *err);
+void rep_metrics_from(const struct figures *f, double m[RM_NR]);
 
 /* ---- raw-data table ---------------------------------------------------------------------------- */
 
@@ -188,8 +169,9 @@ struct rep_table {
 
 enum rep_match { REP_MATCH_IDENTITY = 0, REP_MATCH_NAME = 1 };
 
-/* The key `r` is matched by (identity: tool|bs|read%|random%, or "name:NAME" when a part of the identity is
- * unknown). Returned malloc'd. */
+/* The key `r` is matched by in `bench report --compare` and `bench gate` alike (identity: rep_run.identity,
+ * core/identity.h, or "name:NAME" when its block size, read % or random % is unknown; name: the run name).
+ * Returned malloc'd. */
 char *rep_match_key(const struct rep_run *r, enum rep_match how);
 
 /* Median (of sorted copy), min and max of v[0..n) ignoring NANs. */

@@ -144,6 +144,13 @@ static void test_method_labels_not_groups(void **state)
 		assert_true(rep_label_is_method(method[i]));
 	for (size_t i = 0; i < sizeof(config) / sizeof(config[0]); i++)
 		assert_false(rep_label_is_method(config[i]));
+	/* the run loop's "point" labels (not copied onto precondition entries) come from the same one list */
+	for (size_t i = 0; i < 5; i++)
+		assert_true(rep_label_is_curve_point(method[i]));
+	for (size_t i = 5; i < sizeof(method) / sizeof(method[0]); i++)
+		assert_false(rep_label_is_curve_point(method[i]));
+	for (size_t i = 0; i < sizeof(config) / sizeof(config[0]); i++)
+		assert_false(rep_label_is_curve_point(config[i]));
 }
 
 /* Two transports, each with an iodepth sweep; nvmeof also a rate curve. */

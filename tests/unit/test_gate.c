@@ -21,6 +21,7 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
+#include "core/identity.h"
 #include "core/store.h"
 #include "report/gate.h"
 #include "report/gate_select.h"
@@ -542,17 +543,24 @@ static void like_spec(struct run_spec *spec, const char *opt, const char *val, c
 	run_spec_add_target(spec, "/tmp/bench-gate-like");
 }
 
-/* Four runs per side; the candidate's runs get `opt`=`val` and `engine`. */
-static void like_sides(struct gate_side *b, struct gate_side *c, const char *opt, const char *val, const char *engine)
+/*
+ * Four runs per side named "rr" (the candidate's `cname`); the candidate's runs get `opt`=`val` and `engine`.
+ * Keyed "rr", or, with by_identity, by their workload identity as gate_select keys them (rep_match_key).
+ */
+static void like_sides_keyed(struct gate_side *b, struct gate_side *c, const char *opt, const char *val,
+			     const char *engine, int by_identity, const char *cname)
 {
 	struct run_spec sb, sc;
+	char *kb, *kc;
 
 	like_spec(&sb, NULL, NULL, "sim");
 	like_spec(&sc, opt, val, engine);
+	kb = by_identity ? run_spec_identity(&sb) : xstrdup("rr");
+	kc = by_identity ? run_spec_identity(&sc) : xstrdup("rr");
 	gate_side_init(b, "cfg=A");
 	gate_side_init(c, "cfg=B");
 	for (unsigned r = 1; r <= 4; r++) {
-		struct gate_run *x = gate_side_add(b, r, "rr", "rr", r), *y = gate_side_add(c, 10 + r, "rr", "rr", r);
+		struct gate_run *x = gate_side_add(b, r, "rr", kb, r), *y = gate_side_add(c, 10 + r, cname, kc, r);
 		x->value[GM_IOPS_READ] = 10000 * noise(r, 0);
 		y->value[GM_IOPS_READ] = 7000 * noise(r, 1); /* a capped candidate: fewer IOPS ... */
 		x->value[GM_LAT_MEAN_READ] = 400e3 * noise(r, 2);
@@ -560,8 +568,15 @@ static void like_sides(struct gate_side *b, struct gate_side *c, const char *opt
 		gate_run_set_like(x, &sb, 0);
 		gate_run_set_like(y, &sc, 0);
 	}
+	free(kb);
+	free(kc);
 	run_spec_release(&sb);
 	run_spec_release(&sc);
+}
+
+static void like_sides(struct gate_side *b, struct gate_side *c, const char *opt, const char *val, const char *engine)
+{
+	like_sides_keyed(b, c, opt, val, engine, 0, "rr");
 }
 
 static void test_like_for_like(void **state)
@@ -614,6 +629,48 @@ static void test_like_for_like(void **state)
 	gate_init(&g, NULL);
 	judge(&g, &b, &c, &err);
 	assert_int_equal(find_cell(&g, "rr", GM_IOPS_READ)->verdict, GATE_REGRESSION);
+	release_all(&g, &b, &c);
+}
+
+/*
+ * Keyed by identity (as gate_select keys runs): a candidate with rate_iops has another identity; under the same
+ * name it is still put beside the baseline so that the difference is named (INVALID), and judged with
+ * --allow-diff rate_iops; under another name the two are notes, and the sides have no workload in common.
+ */
+static void test_like_by_identity(void **state)
+{
+	static const char *const allow[] = { "rate_iops" };
+	struct gate_side b, c;
+	struct gate_opts o;
+	struct gate g;
+	struct errbuf err;
+
+	(void)state;
+	errbuf_init(&err);
+	like_sides_keyed(&b, &c, "rate_iops", "15000", "sim", 1, "rr");
+	assert_string_not_equal(b.runs[0].key, c.runs[0].key);
+	gate_init(&g, NULL);
+	judge(&g, &b, &c, &err);
+	assert_int_equal(g.ncells, 2);
+	for (size_t i = 0; i < g.ncells; i++) {
+		assert_int_equal(g.cells[i].verdict, GATE_INVALID);
+		assert_non_null(strstr(g.cells[i].note, "rate_iops: baseline -, candidate 15000"));
+	}
+	for (size_t i = 0; i < g.nnotes; i++)
+		assert_null(strstr(g.notes[i], "only in the"));
+	gate_release(&g);
+	gate_opts_default(&o);
+	o.allow_diff = allow;
+	o.nallow_diff = 1;
+	gate_init(&g, &o);
+	judge(&g, &b, &c, &err);
+	assert_int_equal(find_cell(&g, "rr", GM_IOPS_READ)->verdict, GATE_REGRESSION);
+	release_all(&g, &b, &c);
+
+	like_sides_keyed(&b, &c, "rate_iops", "15000", "sim", 1, "rr-capped");
+	gate_init(&g, NULL);
+	assert_int_equal(gate_build(&g, &b, &c, &err), -1);
+	assert_non_null(strstr(err.msg, "no workload in common"));
 	release_all(&g, &b, &c);
 }
 
@@ -753,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_paired_cancels_drift),
 		cmocka_unit_test(test_bh_across_cells),
 		cmocka_unit_test(test_like_for_like),
+		cmocka_unit_test(test_like_by_identity),
 		cmocka_unit_test(test_four_pairs_decide),
 		cmocka_unit_test(test_inconclusive_headline),
 		cmocka_unit_test(test_error_rates),

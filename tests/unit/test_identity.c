@@ -172,6 +172,41 @@ static void test_items(void **state)
 	workload_release(&w);
 }
 
+/* The identity without the load level (what a curve's or sweep's runs share), per job of a run of several. */
+static void test_except(void **state)
+{
+	static const char *const level[] = { "iodepth", "numjobs", "rate_iops", "rate", NULL };
+	struct run_spec a, b;
+	char *ia, *ib, *full;
+
+	(void)state;
+	run_spec_init(&a);
+	run_spec_init(&b);
+	workload_release(&a.wl);
+	workload_release(&b.wl);
+	wl_from(&a.wl, "rw=randread bs=4k iodepth=1 rate_iops=500 iodepth_batch=4");
+	wl_from(&b.wl, "rw=randread bs=4k iodepth=32 numjobs=2 iodepth_batch=4");
+	ia = run_spec_identity_except(&a, level);
+	ib = run_spec_identity_except(&b, level);
+	assert_string_equal(ia, ib);
+	assert_non_null(strstr(ia, "iodepth_batch=4")); /* not a load-level item: stays */
+	assert_null(strstr(ia, "rate_iops="));
+	assert_null(strstr(ia, "|iodepth="));
+	full = run_spec_identity(&a);
+	assert_string_not_equal(full, ia);
+	free(full);
+	free(ia);
+	free(ib);
+	/* NULL drops nothing */
+	ia = run_spec_identity_except(&a, NULL);
+	full = run_spec_identity(&a);
+	assert_string_equal(ia, full);
+	free(ia);
+	free(full);
+	run_spec_release(&a);
+	run_spec_release(&b);
+}
+
 /* A workload known only by its fields (CSV import, an old stored run) equals the fio job of that shape; a
  * copy and a stored-and-read spec keep the identity byte for byte. */
 static void test_fields_and_store(void **state)
@@ -239,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_equal),
 		cmocka_unit_test(test_differ),
 		cmocka_unit_test(test_items),
+		cmocka_unit_test(test_except),
 		cmocka_unit_test(test_fields_and_store),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
