@@ -22,6 +22,7 @@
 
 #include "core/paths.h"
 #include "core/strbuf.h"
+#include "core/suggest.h"
 #include "core/units.h"
 #include "profiles/fio_job.h"
 #include "profiles/fio_values.h"
@@ -420,6 +421,26 @@ struct chain {
 	int from_line;
 };
 
+/* An argument that names nothing: the closest built-in suite when it looks like a typo of one. */
+static void not_found(const char *arg, struct errbuf *err)
+{
+	char **suites = profile_dir_names(profile_library_dir(), ".suite");
+	size_t n = 0;
+	const char *near;
+
+	while (suites[n])
+		n++;
+	near = strchr(arg, '/') ? NULL : suggest_closest(arg, (const char *const *)suites, n);
+	if (near)
+		err_set(err, ERR_INPUT, "'%s' is not a file or a built-in suite: did you mean '%s'? (see 'bench profiles "
+			"list')", arg, near);
+	else
+		err_set(err, ERR_INPUT,
+			"'%s' is not a file, a built-in suite (see 'bench profiles list') or an HCIbench-style name "
+			"(fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads)", arg);
+	free_list(suites);
+}
+
 static int expand_arg(const char *arg, const char *rel_dir, const struct plan_options *opt, struct plan *plan,
 		      struct protos *out, const struct chain *up, const char *from_file, int from_line,
 		      struct errbuf *err);
@@ -688,9 +709,7 @@ static int expand_arg(const char *arg, const char *rel_dir, const struct plan_op
 		if (stat(path, &st) == 0)
 			err_set(err, ERR_INPUT, "%s: not a regular file", path);
 		else
-			err_set(err, ERR_INPUT,
-				"'%s' is not a file, a built-in suite (see 'bench profiles list') or an HCIbench-style name "
-				"(fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads)", arg);
+			not_found(arg, err);
 		if (from_file)
 			err_prefix(err, "%s:%d", from_file, from_line);
 		goto out;
@@ -734,7 +753,26 @@ static int matrix_set(struct workload *w, const char *key, const char *val, stru
 	return workload_set_fio_opt(w, key, val, err);
 }
 
-static int cross_matrix(struct protos *ps, const struct kvlist *matrix, struct errbuf *err)
+/*
+ * An error about a value the command line gave (OPTION VALUE): said as "OPTION VALUE: what is wrong", without the
+ * "FILE:LINE: " or "FILE: " places the workload's readers put before it (the value was not written there).
+ */
+static void blame_option(struct errbuf *err, const char *option, const char *value)
+{
+	const char *m = err->msg, *c;
+	struct errbuf e;
+
+	/* a place is a word without blanks that looks like a path or file:line, before ": " */
+	while ((c = strstr(m, ": ")) && c > m && !memchr(m, ' ', (size_t)(c - m)) && memchr(m, '\'', 1) == NULL &&
+	       (memchr(m, '/', (size_t)(c - m)) || memchr(m, '.', (size_t)(c - m)) || memchr(m, ':', (size_t)(c - m))))
+		m = c + 2;
+	errbuf_init(&e);
+	err_set(&e, err->kind, "%s %s: %s", option, value, m);
+	*err = e;
+}
+
+/* Crosses every workload with each key's values; `cmdline`: the values came from --matrix (errors name it). */
+static int cross_matrix(struct protos *ps, const struct kvlist *matrix, int cmdline, struct errbuf *err)
 {
 	for (size_t k = 0; k < matrix->n; k++) {
 		struct protos next;
@@ -762,7 +800,13 @@ static int cross_matrix(struct protos *ps, const struct kvlist *matrix, struct e
 				next.disks[next.n - 1] = ps->disks[i];
 				for (size_t w = 0; w < nworkloads(s); w++) {
 					if (matrix_set(workload_at(s, w), key, vals[j], err) < 0) {
-						err_prefix(err, "%s", s->wl.src_file ? s->wl.src_file : "matrix");
+						char *kv = xasprintf("%s=%s", key, vals[j]);
+						if (cmdline)
+							blame_option(err, "--matrix", kv);
+						else if (!s->wl.src_file ||
+							 strncmp(err->msg, s->wl.src_file, strlen(s->wl.src_file)))
+							err_prefix(err, "%s [matrix] %s", s->wl.src_file ? s->wl.src_file : "suite", kv);
+						free(kv);
 						free_list(vals);
 						protos_release(&next);
 						return -1;
@@ -894,18 +938,7 @@ static int apply_overrides(struct workload *w, const struct plan_options *opt, s
 		if (!o[i].value)
 			continue;
 		if (workload_set_fio_opt(w, o[i].key, o[i].value, err) < 0) {
-			/* the value came from the command line: name the option, not the workload's file:line */
-			const char *m = err->msg;
-			size_t fl = w->src_file ? strlen(w->src_file) : 0;
-			struct errbuf e;
-			if (fl && !strncmp(m, w->src_file, fl) && m[fl] == ':') {
-				m += fl + 1;
-				m += strspn(m, "0123456789");
-				m += strspn(m, ": ");
-			}
-			errbuf_init(&e);
-			err_set(&e, err->kind, "%s %s: %s", o[i].option, o[i].value, m);
-			*err = e;
+			blame_option(err, o[i].option, o[i].value);
 			return -1;
 		}
 		if (!strcmp(o[i].key, "runtime") && !kvlist_find(&w->opts, "time_based") &&
@@ -937,7 +970,7 @@ static int apply_suite(struct protos *ps, const struct suite *su, const struct p
 	for (size_t i = 0; i < su->matrix.n; i++)
 		if (!kvlist_find(&opt->matrix, su->matrix.v[i].key))
 			kvlist_add(&m, su->matrix.v[i].key, su->matrix.v[i].value);
-	rc = cross_matrix(ps, &m, err);
+	rc = cross_matrix(ps, &m, 0, err);
 	kvlist_release(&m);
 	return rc;
 }
@@ -968,7 +1001,7 @@ static int check_engine(const struct suite *su, const struct plan_options *opt, 
 static int apply_final(struct protos *ps, const struct suite *su, const struct plan_options *opt,
 		       struct errbuf *err)
 {
-	if (cross_matrix(ps, &opt->matrix, err) < 0)
+	if (cross_matrix(ps, &opt->matrix, 1, err) < 0)
 		return -1;
 	for (size_t i = 0; i < ps->n; i++) {
 		struct run_spec *s = &ps->v[i];

@@ -16,6 +16,7 @@
 
 #include "core/paths.h"
 #include "core/strbuf.h"
+#include "core/suggest.h"
 #include "profiles/suite.h"
 #include "profiles/text.h"
 
@@ -111,12 +112,18 @@ static int recipe_line(struct recipe *r, char *key, char *val, const char *file,
 	} else if (!strcmp(key, "members")) {
 		r->members = xrealloc(r->members, (r->nmembers + 1) * sizeof(char *));
 		r->members[r->nmembers++] = xstrdup(val);
+	} else if (!strcmp(key, "min_members")) {
+		char *end;
+		unsigned long n = strtoul(val, &end, 10);
+		if (end == val || *profile_trim(end) || n > 1024)
+			return err_set(err, ERR_INPUT, "%s:%d: min_members wants a whole number, got '%s'", file, line, val);
+		r->min_members = (unsigned)n;
 	} else if (!strcmp(key, "targets")) {
 		r->targets = xrealloc(r->targets, (r->ntargets + 1) * sizeof(char *));
 		r->targets[r->ntargets++] = xstrdup(val);
 	} else {
 		return err_set(err, ERR_INPUT, "%s:%d: unknown recipe key '%s' (name description param label members "
-			       "targets setup check record teardown)", file, line, key);
+			       "min_members targets setup check record teardown)", file, line, key);
 	}
 	return 0;
 }
@@ -160,28 +167,7 @@ int recipe_parse_text(const char *text, size_t len, const char *file, struct rec
 
 char **recipe_names(void)
 {
-	DIR *d = opendir(recipe_dir());
-	struct dirent *de;
-	char **v = xcalloc(1, sizeof(*v));
-	size_t n = 0;
-
-	while (d && (de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-		if (l <= 7 || strcmp(de->d_name + l - 7, ".recipe"))
-			continue;
-		v = xrealloc(v, (n + 2) * sizeof(*v));
-		v[n++] = xstrndup(de->d_name, l - 7);
-		v[n] = NULL;
-	}
-	if (d)
-		closedir(d);
-	for (size_t i = 1; i < n; i++) /* insertion sort: a few dozen names */
-		for (size_t j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
-			char *t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	return v;
+	return profile_dir_names(recipe_dir(), ".recipe");
 }
 
 int recipe_load(const char *name, struct recipe *out, struct errbuf *err)
@@ -199,8 +185,19 @@ int recipe_load(const char *name, struct recipe *out, struct errbuf *err)
 		strbuf_init(&names);
 		for (size_t i = 0; v[i]; i++)
 			strbuf_addf(&names, "%s%s", i ? " " : "", v[i]);
-		err_set(err, ERR_INPUT, "no recipe '%s' in %s (recipes: %s)", name, recipe_dir(),
-			names.len ? names.buf : "none");
+		{
+			size_t n = 0;
+			const char *near;
+			while (v[n])
+				n++;
+			near = suggest_closest(name, (const char *const *)v, n);
+			if (near)
+				err_set(err, ERR_INPUT, "no recipe '%s': did you mean '%s'? (recipes: %s)", name, near,
+					names.buf);
+			else
+				err_set(err, ERR_INPUT, "no recipe '%s' in %s (recipes: %s)", name, recipe_dir(),
+					names.len ? names.buf : "none");
+		}
 		free_list(v);
 		strbuf_release(&names);
 		strbuf_release(&sb);
@@ -514,9 +511,17 @@ int recipe_apply(struct suite_config *c, const char *spec, const char *origin, s
 	sx.err = err;
 	if (apply_steps(c, &sx) < 0)
 		goto out;
-	for (size_t i = 0; i < r.nmembers; i++)
-		if (subst_list(&sx, r.members[i], &c->members, &c->nmembers) < 0)
+	{
+		size_t before = c->nmembers;
+		for (size_t i = 0; i < r.nmembers; i++)
+			if (subst_list(&sx, r.members[i], &c->members, &c->nmembers) < 0)
+				goto out;
+		if (c->nmembers - before < r.min_members) {
+			err_set(err, ERR_INPUT, "%s: recipe '%s' needs at least %u member devices, got %zu", origin,
+				r.name ? r.name : words.argv[0], r.min_members, c->nmembers - before);
 			goto out;
+		}
+	}
 	if (r.ntargets) {
 		/* a later recipe (a transport over a stack) provides the configuration's targets */
 		config_words_free(c->targets, c->ntargets);

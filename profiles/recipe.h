@@ -27,6 +27,7 @@ struct recipe {
 	struct kvlist labels;    /* label = k=v (values may hold {param}) */
 	char **members;          /* members = WORDS lines (templates, ?p=v conditions allowed) */
 	size_t nmembers;
+	unsigned min_members;    /* min_members = N: fewer member devices are refused (0: no minimum) */
 	char **targets;          /* targets = WORDS lines (templates, ?p=v conditions allowed) */
 	size_t ntargets;
 	char **lines[CONFIG_NPHASES]; /* step templates per phase, in order */

@@ -4,6 +4,7 @@
 #include "profiles/text.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,5 +90,31 @@ char **split_list(const char *s, char sep, size_t *n)
 	}
 	if (n)
 		*n = cnt;
+	return v;
+}
+
+char **profile_dir_names(const char *dir, const char *suffix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = xcalloc(1, sizeof(*v));
+	size_t n = 0, sl = strlen(suffix);
+
+	while (d && (de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		if (l <= sl || strcmp(de->d_name + l - sl, suffix))
+			continue;
+		v = xrealloc(v, (n + 2) * sizeof(*v));
+		v[n++] = xstrndup(de->d_name, l - sl);
+		v[n] = NULL;
+	}
+	if (d)
+		closedir(d);
+	for (size_t i = 1; i < n; i++) /* insertion sort: a few dozen names */
+		for (size_t j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
+			char *t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
 	return v;
 }

@@ -26,6 +26,10 @@ int profile_common_key(const char *key, const char *val, char **name, char **des
  * be NULL); NULL on an empty item. */
 char **split_list(const char *s, char sep, size_t *n);
 
+/* The names of the files NAME<suffix> in `dir` (".suite", ".recipe"), without the suffix, sorted; a
+ * NULL-terminated array (empty when the directory cannot be read): free with free_list. */
+char **profile_dir_names(const char *dir, const char *suffix);
+
 /* Frees a NULL-terminated array of split_list (NULL: nothing). */
 void free_list(char **v);
 
