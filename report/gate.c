@@ -121,6 +121,12 @@ void gate_run_set_like(struct gate_run *r, const struct run_spec *spec, unsigned
 	/* every option that changes the load, as core/identity.h names it (core/fio_options.c says which do
 	 * not: logs, reporting, names, duration); a run of several jobs: every job, in order */
 	run_spec_identity_kv(spec, &r->like);
+	/* and how long it was measured: the identity leaves duration out (a figure is the same load whatever its
+	 * length), yet a 2 s run after a 1 s ramp is no sample of the 600 s one (--runtime, --quick) */
+	snprintf(n, sizeof(n), "%u", spec->wl.runtime_s);
+	kvlist_set(&r->like, "runtime", n);
+	snprintf(n, sizeof(n), "%u", spec->wl.ramp_s);
+	kvlist_set(&r->like, "ramp_time", n);
 	kvlist_set(&r->like, "engine", spec->engine ? spec->engine : "");
 	for (size_t i = 0; i < spec->engine_opts.n; i++) {
 		char *k = xasprintf("engine_opt.%s", spec->engine_opts.v[i].key);

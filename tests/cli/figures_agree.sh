@@ -17,7 +17,7 @@ DB=$T/f.db
 FX=$BENCH_SRC/tests/fixtures/fio/json
 for side in A B; do
 	for f in fio-3.33_12jobs_12groups.json fio-3.33_jsonplus_randread_bins.json fio-3.33_randrw-16-8_grouprep.json; do
-		"$BENCH" import --db "$DB" --label side=$side --label sweep.iodepth=1 "$FX/$f" >/dev/null ||
+		"$BENCH" import --again --db "$DB" --label side=$side --label sweep.iodepth=1 "$FX/$f" >/dev/null ||
 			fail "import $f"
 	done
 done

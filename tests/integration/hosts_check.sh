@@ -28,7 +28,8 @@ grep -q "lab1 .*127.0.0.11:$PORT .*fio-3.33" "$T/ok.out" || { cat "$T/ok.out"; f
 
 # 2. an address where nothing listens (127.0.0.19: no lab server there)
 cp "$LAB/hosts" "$T/hosts.dead"
-echo "ghost 127.0.0.19:$PORT target=$T/ghost.dat" >>"$T/hosts.dead"
+# (workdir=: bench accepts a path on a host it cannot probe only below the directory declared for its files)
+echo "ghost 127.0.0.19:$PORT target=$T/ghost.dat workdir=$T" >>"$T/hosts.dead"
 "$BENCH" hosts check --hosts "$T/hosts.dead" >"$T/dead.out" 2>"$T/dead.err"
 rc=$?
 [ $rc = 4 ] || { cat "$T/dead.out" "$T/dead.err"; fail "unreachable host: exit $rc, want 4"; }
