@@ -415,7 +415,8 @@ int cmd_report(int argc, char **argv)
 		rc = cli_store_code();
 		goto out;
 	}
-	if (report_load(st, &a.where, a.verbose ? REP_ALL_STATUS | REP_CPU_DETAIL : 0, &set, &err) < 0) {
+	if (report_load(st, &a.where, a.verbose ? REP_ALL_STATUS | REP_CPU_DETAIL : 0, &set, &err) < 0 ||
+	    rep_check_keys(&set, &a.by, a.cmp_key, &err) < 0) {
 		rc = cli_fail(&err);
 		goto out;
 	}

@@ -524,3 +524,24 @@ out:
 	store_snapshot_end(st);
 	return ret;
 }
+
+int rep_check_keys(const struct rep_set *set, const struct kvlist *by, const char *cmp_key, struct errbuf *err)
+{
+	struct kvlist keys, one;
+	int rc;
+
+	if (!set->n)
+		return 0;
+	kvlist_init(&keys);
+	kvlist_init(&one);
+	for (size_t i = 0; i < set->n; i++)
+		select_note_keys(&keys, &set->v[i].labels);
+	rc = by ? select_check_keys(by, &keys, "--by", err) : 0;
+	if (!rc && cmp_key) {
+		kvlist_add(&one, cmp_key, NULL);
+		rc = select_check_keys(&one, &keys, "--compare", err);
+	}
+	kvlist_release(&one);
+	kvlist_release(&keys);
+	return rc;
+}

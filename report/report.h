@@ -128,6 +128,12 @@ int rep_label_is_method(const char *key);
 int report_load(struct store *st, const struct kvlist *where, unsigned flags, struct rep_set *out,
 		struct errbuf *err);
 
+/*
+ * Whether every --by key and the --compare key name a label of some loaded run or a workload field: 0, or -1
+ * with ERR_INPUT and the closest key ("--by stak: ... (did you mean 'stack'?)"). An empty set says nothing.
+ */
+int rep_check_keys(const struct rep_set *set, const struct kvlist *by, const char *cmp_key, struct errbuf *err);
+
 /* Releases run i of the set and closes the gap (the order of the rest is kept). */
 void rep_set_remove(struct rep_set *s, size_t i);
 

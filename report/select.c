@@ -167,11 +167,12 @@ int select_check_keys(const struct kvlist *where, const struct kvlist *keys, con
 			names[n++] = field_names[k];
 		best = suggest_closest(key, names, n);
 		if (best)
-			err_set(err, ERR_INPUT, "%s %s=%s: no run has a label '%s' and it is no workload field (did you "
-				"mean '%s'?)", option, key, where->v[i].value ? where->v[i].value : "", key, best);
+			err_set(err, ERR_INPUT, "%s %s%s%s: no run has a label '%s' and it is no workload field (did you "
+				"mean '%s'?)", option, key, where->v[i].value ? "=" : "",
+				where->v[i].value ? where->v[i].value : "", key, best);
 		else
-			err_set(err, ERR_INPUT, "%s %s=%s: no run has a label '%s' and it is no workload field (see "
-				"'bench db list' for the labels stored)", option, key,
+			err_set(err, ERR_INPUT, "%s %s%s%s: no run has a label '%s' and it is no workload field (see "
+				"'bench db list' for the labels stored)", option, key, where->v[i].value ? "=" : "",
 				where->v[i].value ? where->v[i].value : "", key);
 		free(names);
 		return -1;

@@ -57,7 +57,8 @@ void select_note_keys(struct kvlist *keys, const struct kvlist *labels);
 /*
  * Whether every condition of `where` names a field or a label key in `keys` (the keys of the runs looked at):
  * 0, or -1 with ERR_INPUT "OPTION KEY=...: no run has a label 'KEY' and it is no workload field (did you
- * mean 'X'?)", the closest of the label keys and fields. `option` names the option in the message.
+ * mean 'X'?)", the closest of the label keys and fields. `option` names the option in the message; an item
+ * without value (a --by key) is named without "=".
  */
 int select_check_keys(const struct kvlist *where, const struct kvlist *keys, const char *option, struct errbuf *err);
 

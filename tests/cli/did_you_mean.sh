@@ -45,6 +45,9 @@ before=$(sha256sum <d.db)
 typo "report --where stak=x" 3 "did you mean 'stack'?" report --db d.db --where stak=x
 typo "gate --baseline stak=x" 3 "did you mean 'stack'?" gate --db d.db --baseline stak=x --candidate stack=y
 typo "report --where bz=4k" 3 "did you mean 'bs'?" report --db d.db --where bz=4k
+typo "report --by stak" 3 "--by stak: no run has a label 'stak'" report --db d.db --by stak
+grep -q "did you mean 'stack'?" err.txt && ok "--by stak: did you mean 'stack'" || fail "--by stak: $(cat err.txt)"
+typo "report --compare stak=a:b" 3 "did you mean 'stack'?" report --db d.db --compare stak=a:b
 expect_eq "database unchanged by the refusals" "$(sha256sum <d.db)" "$before"
 "$BENCH" report --db d.db --where stack=mdadm-raid0 >out.txt 2>err.txt
 expect_eq "report --where stack=mdadm-raid0: exit" "$?" 0
