@@ -704,6 +704,43 @@ static void test_four_pairs_decide(void **state)
 	}
 }
 
+/*
+ * Issue 30: rate-capped runs, the candidate 10.0% slower in every pair but one noisy pair. The outlier check
+ * sends the cell to the 20%-trimmed t interval, which is bounded with 4 pairs (the rank interval is not):
+ * REGRESSION, paired and unpaired, with 4 and 6 pairs, with and without jitter in the consistent pairs.
+ */
+static void test_outlier_pair_decides(void **state)
+{
+	static const double jitter[6] = { 0, 0.0004, -0.0003, 0.0002, -0.0001, 0.0003 };
+	(void)state;
+
+	for (unsigned n = 4; n <= 6; n += 2)
+		for (int paired = 0; paired <= 1; paired++)
+			for (int jit = 0; jit <= 1; jit++) {
+				struct gate_side b, c;
+				struct gate g;
+				struct errbuf err;
+
+				errbuf_init(&err);
+				sides_init(&b, &c, "A", "B");
+				for (unsigned r = 1; r <= n; r++) {
+					double base = 3000 * (1 + (jit ? jitter[r - 1] : 0));
+					double cand = r == 2 ? 3000 * 1.18 : 2700 * (1 - (jit ? jitter[n - r] : 0));
+					gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = base;
+					gate_side_add(&c, 10 + r, "w", "w", r)->value[GM_IOPS_READ] = cand;
+				}
+				gate_init(&g, NULL);
+				g.opts.paired = paired;
+				judge(&g, &b, &c, &err);
+				assert_string_equal(g.cells[0].method, paired ? "trimmed-t" : "yuen-t");
+				assert_true(isfinite(g.cells[0].s.lo) && isfinite(g.cells[0].s.hi));
+				assert_true(g.cells[0].ratio_hi < 0.95 && g.cells[0].ratio_lo > 0.8);
+				assert_int_equal(g.cells[0].verdict, GATE_REGRESSION);
+				assert_non_null(strstr(g.cells[0].note, "is an outlier: 20%-trimmed t interval"));
+				release_all(&g, &b, &c);
+			}
+}
+
 /* All cells INCONCLUSIVE: the headline says so in every format, never PASS. */
 static void test_inconclusive_headline(void **state)
 {
@@ -812,6 +849,7 @@ int main(void)
 		cmocka_unit_test(test_like_for_like),
 		cmocka_unit_test(test_like_by_identity),
 		cmocka_unit_test(test_four_pairs_decide),
+		cmocka_unit_test(test_outlier_pair_decides),
 		cmocka_unit_test(test_inconclusive_headline),
 		cmocka_unit_test(test_error_rates),
 	};
