@@ -963,17 +963,31 @@ long stats_outlier_index(const double *x, size_t n, double k, double min_dev)
 	return at;
 }
 
+/* Whether n runs per side give a t half-width (with the power allowance) of at most margin. */
+static int t_runs_enough(unsigned n, double sigma, double margin, double conf, double power, int paired)
+{
+	double df = paired ? n - 1.0 : 2.0 * n - 2, q;
+
+	q = stats_t_quantile(1 - (1 - conf) / 2, df) + (power > 0.5 ? stats_t_quantile(power, df) : 0);
+	return q * sigma * sqrt((paired ? 1.0 : 2.0) / n) <= margin;
+}
+
 unsigned stats_runs_needed_t(double sigma, double margin, double conf, double power, int paired, unsigned cap)
 {
-	if (!(margin > 0) || !isfinite(sigma))
+	unsigned lo = 3, hi = cap; /* the half-width falls with n: bisect for the smallest n that is enough */
+
+	if (!(margin > 0) || !isfinite(sigma) || cap <= 3)
 		return cap;
-	for (unsigned n = 3; n < cap; n++) {
-		double df = paired ? n - 1.0 : 2.0 * n - 2, q;
-		q = stats_t_quantile(1 - (1 - conf) / 2, df) + (power > 0.5 ? stats_t_quantile(power, df) : 0);
-		if (q * sigma * sqrt((paired ? 1.0 : 2.0) / n) <= margin)
-			return n;
+	if (t_runs_enough(lo, sigma, margin, conf, power, paired))
+		return lo;
+	while (hi - lo > 1) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (t_runs_enough(mid, sigma, margin, conf, power, paired))
+			hi = mid;
+		else
+			lo = mid;
 	}
-	return cap;
+	return hi;
 }
 
 /* ---- PRNG -------------------------------------------------------------------------------------- */

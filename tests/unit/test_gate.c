@@ -778,7 +778,17 @@ static void test_inconclusive_headline(void **state)
 #define TRIALS 1000
 
 /* Share of TRIALS gates (one cell: read IOPS, lognormal noise cv) that end in each verdict. */
+static void gate_rates_outlier(uint64_t seed, unsigned n, int paired, double cv, double ratio, double outlier,
+			       double rate[GATE_VERDICT_NR]);
+
 static void gate_rates(uint64_t seed, unsigned n, int paired, double cv, double ratio, double rate[GATE_VERDICT_NR])
+{
+	gate_rates_outlier(seed, n, paired, cv, ratio, 1, rate);
+}
+
+/* As gate_rates, the candidate's second run multiplied by `outlier` (a run that stalled: 0.6). */
+static void gate_rates_outlier(uint64_t seed, unsigned n, int paired, double cv, double ratio, double outlier,
+			       double rate[GATE_VERDICT_NR])
 {
 	double sigma = sqrt(log(1 + cv * cv));
 	size_t count[GATE_VERDICT_NR] = { 0 };
@@ -795,7 +805,7 @@ static void gate_rates(uint64_t seed, unsigned n, int paired, double cv, double 
 		for (unsigned r = 1; r <= n; r++) {
 			gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = 1e4 * exp(sigma * stats_rng_normal(&rng));
 			gate_side_add(&c, 100 + r, "w", "w", r)->value[GM_IOPS_READ] =
-				1e4 * ratio * exp(sigma * stats_rng_normal(&rng));
+				1e4 * ratio * exp(sigma * stats_rng_normal(&rng)) * (r == 2 ? outlier : 1);
 		}
 		gate_init(&g, NULL);
 		g.opts.paired = paired;
@@ -836,6 +846,46 @@ static void test_error_rates(void **state)
 	}
 }
 
+/*
+ * Issue 30: the error rates over a grid, 1000 seeded trials per cell: false REGRESSION under no change and
+ * REGRESSION for a 10% drop (power), n = 4..20 runs per side, cv 3/5/10%, paired and not; then the same with
+ * the candidate's second run stalled to 0.6 (an outlier) at cv 3%.
+ */
+static void test_error_grid(void **state)
+{
+	static const unsigned sizes[] = { 4, 5, 6, 8, 10, 15, 20 };
+	static const double cvs[] = { 0.03, 0.05, 0.10 };
+	(void)state;
+
+	printf("false REGRESSION (A/A) / REGRESSION for -10%% IOPS, %d trials per cell, threshold 5%%, 95%%:\n", TRIALS);
+	printf("%-9s %3s %15s %15s %15s\n", "pairing", "n", "cv 3%", "cv 5%", "cv 10%");
+	for (int paired = 0; paired <= 1; paired++)
+		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+			printf("%-9s %3u", paired ? "paired" : "unpaired", sizes[k]);
+			for (size_t j = 0; j < 3; j++) {
+				double aa[GATE_VERDICT_NR], drop[GATE_VERDICT_NR];
+				gate_rates(7000 + 100 * k + 10 * j + paired, sizes[k], paired, cvs[j], 1.0, aa);
+				gate_rates(9000 + 100 * k + 10 * j + paired, sizes[k], paired, cvs[j], 0.9, drop);
+				printf("   %5.1f%% %5.1f%%", aa[GATE_REGRESSION] * 100, drop[GATE_REGRESSION] * 100);
+				/* the one-sided error of a 95% interval is 2.5%; 3 standard errors of 1000 trials */
+				assert_true(aa[GATE_REGRESSION] <= 0.025 + 3 * sqrt(0.025 * 0.975 / TRIALS));
+				if (cvs[j] <= 0.05 && sizes[k] >= 8)
+					assert_true(drop[GATE_REGRESSION] >= 0.8);
+			}
+			printf("\n");
+		}
+	printf("one candidate run stalled to 0.6, cv 3%%: false REGRESSION / REGRESSION for -10%%\n");
+	for (int paired = 0; paired <= 1; paired++)
+		for (size_t k = 0; k < 4; k++) {
+			double aa[GATE_VERDICT_NR], drop[GATE_VERDICT_NR];
+			gate_rates_outlier(11000 + 10 * k + paired, sizes[k], paired, 0.03, 1.0, 0.6, aa);
+			gate_rates_outlier(13000 + 10 * k + paired, sizes[k], paired, 0.03, 0.9, 0.6, drop);
+			printf("%-9s %3u   %5.1f%% %5.1f%%\n", paired ? "paired" : "unpaired", sizes[k],
+			       aa[GATE_REGRESSION] * 100, drop[GATE_REGRESSION] * 100);
+			assert_true(aa[GATE_REGRESSION] <= 0.025 + 3 * sqrt(0.025 * 0.975 / TRIALS));
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -852,6 +902,7 @@ int main(void)
 		cmocka_unit_test(test_outlier_pair_decides),
 		cmocka_unit_test(test_inconclusive_headline),
 		cmocka_unit_test(test_error_rates),
+		cmocka_unit_test(test_error_grid),
 	};
 	return cmocka_run_group_tests(tests, setup_db, tu_db_teardown);
 }
