@@ -784,7 +784,8 @@ static const char *outlier_note(const struct gate_cell *c, const double *lb, con
 
 /*
  * The shift of log values with the method in force: the t interval below GATE_RANK_FROM runs per side
- * unless an outlier breaks its assumption, the rank interval otherwise.
+ * unless an outlier breaks its assumption (then the 20%-trimmed t interval: Tukey-McLaughlin paired, Yuen
+ * unpaired, bounded from 4 runs where the exact rank interval is not), the rank interval from there on.
  */
 static int shift_of_cell(struct gate *g, struct gate_cell *c, const double *lb, const double *lc, struct errbuf *err)
 {
@@ -806,17 +807,21 @@ static int shift_of_cell(struct gate *g, struct gate_cell *c, const double *lb, 
 		size_t df = c->nbase + c->ncand - 2;
 		c->sd_log = df > 0 ? sqrt((vb + vc) / (double)df) : 0;
 	}
-	if (!rank && o->method == GATE_METHOD_AUTO && outlier_note(c, lb, lc, d, o->threshold, why, sizeof(why))) {
-		rank = 1;
-		set_cell_note(c, xasprintf("%s: rank interval instead of the t interval", why));
-	}
-	if (o->paired)
+	if (!rank && o->method == GATE_METHOD_AUTO && n >= GATE_TRIM_MIN_RUNS &&
+	    outlier_note(c, lb, lc, d, o->threshold, why, sizeof(why))) {
+		set_cell_note(c, xasprintf("%s: 20%%-trimmed t interval instead of the t interval", why));
+		rc = o->paired ? stats_trimmed_t_shift(d, c->nbase, o->conf, &c->s, err)
+			       : stats_yuen_shift(lb, c->nbase, lc, c->ncand, o->conf, &c->s, err);
+		c->method = o->paired ? "trimmed-t" : "yuen-t";
+	} else if (o->paired) {
 		rc = rank ? stats_wsr_shift(d, c->nbase, o->conf, &c->s, err)
 			  : stats_paired_t_shift(d, c->nbase, o->conf, &c->s, err);
-	else
+		c->method = gate_method_name(rank, o->paired);
+	} else {
 		rc = rank ? stats_mw_shift(lb, c->nbase, lc, c->ncand, o->conf, &c->s, err)
 			  : stats_welch_shift(lb, c->nbase, lc, c->ncand, o->conf, &c->s, err);
-	c->method = gate_method_name(rank, o->paired);
+		c->method = gate_method_name(rank, o->paired);
+	}
 	free(d);
 	return rc;
 }

@@ -109,9 +109,12 @@ void gate_run_share_like(struct gate_run *r, const struct gate_run *from);
 #define GATE_T_MIN_RUNS 3
 /* A t interval is not trusted when a log value (or paired difference) lies more than this many scaled MADs
  * from the median, and further from it than the gate's threshold (log(1 + threshold): a run within the
- * threshold of the others cannot carry a verdict alone) (stats_outlier_index); the cell then uses the rank
- * interval. */
+ * threshold of the others cannot carry a verdict alone) (stats_outlier_index); the cell then uses the
+ * 20%-trimmed t interval (stats_trimmed_t_shift paired, stats_yuen_shift unpaired; method "trimmed-t" or
+ * "yuen-t"), which stays bounded with 4 runs where the exact rank interval cannot reach 95%. */
 #define GATE_OUTLIER_MADS 5.0
+/* Fewest runs per side the outlier check (and so the trimmed interval) applies to. */
+#define GATE_TRIM_MIN_RUNS 4
 
 enum gate_method {
 	GATE_METHOD_AUTO = 0, /* t below GATE_RANK_FROM runs per side, rank from there on */
@@ -140,7 +143,7 @@ struct gate_opts {
 void gate_opts_default(struct gate_opts *o); /* 5%, 95%, min runs from the method, unpaired, auto */
 /* The --min-runs in force: o->min_runs, or the method's own minimum at o->conf. */
 unsigned gate_min_runs(const struct gate_opts *o);
-/* "welch-t", "paired-t", "mann-whitney", "signed-rank" */
+/* "welch-t", "paired-t", "mann-whitney", "signed-rank" (a cell with an outlier: "yuen-t", "trimmed-t") */
 const char *gate_method_name(int rank, int paired);
 
 struct gate_cell {

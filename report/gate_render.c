@@ -86,18 +86,26 @@ static void summary_line(const struct gate *g, struct strbuf *out)
 		    g->count[GATE_EQUIVALENT], g->count[GATE_INCONCLUSIVE], g->count[GATE_INVALID]);
 }
 
-/* Which intervals the judged cells used: "t intervals" (below 10 runs), "rank intervals" or both. */
+/* Which intervals the judged cells used: "t intervals" (below 10 runs), "rank intervals" or both; the
+ * 20%-trimmed ones (a cell with an outlier) named after them. */
 static const char *method_text(const struct gate *g)
 {
-	int t = 0, rank = 0;
+	int t = 0, rank = 0, trim = 0;
 
 	for (size_t i = 0; i < g->ncells; i++)
 		if (g->cells[i].method) {
-			if (strstr(g->cells[i].method, "-t"))
+			if (!strcmp(g->cells[i].method, "yuen-t") || !strcmp(g->cells[i].method, "trimmed-t"))
+				trim = 1;
+			else if (strstr(g->cells[i].method, "-t"))
 				t = 1;
 			else
 				rank = 1;
 		}
+	if (trim)
+		return g->opts.paired ? (rank ? "paired t (20%-trimmed for outliers) and signed-rank intervals"
+					      : "paired t intervals (20%-trimmed for outliers)")
+				      : (rank ? "Welch t (Yuen's trimmed for outliers) and Mann-Whitney intervals"
+					      : "Welch t intervals (Yuen's trimmed for outliers)");
 	if (t && rank)
 		return g->opts.paired ? "paired t and signed-rank intervals" : "Welch t and Mann-Whitney intervals";
 	if (rank || (!t && g->opts.method == GATE_METHOD_RANK))

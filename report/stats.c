@@ -870,6 +870,77 @@ int stats_paired_t_shift(const double *d, size_t n, double conf, struct stats_sh
 	return 0;
 }
 
+size_t stats_trim_count(size_t n)
+{
+	size_t g = n / 5;
+
+	if (g < 1)
+		g = 1;
+	return n >= 2 * g + 2 ? g : 0;
+}
+
+/* The g-trimmed mean of x and (n - 1) times the g-winsorised variance, from a sorted copy. */
+static void trim_winsor(const double *x, size_t n, size_t g, double *tmean, double *wss)
+{
+	double *s = xmalloc(n * sizeof(*s)), sum = 0, wmean = 0;
+
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	for (size_t i = g; i < n - g; i++)
+		sum += s[i];
+	*tmean = sum / (double)(n - 2 * g);
+	for (size_t i = 0; i < g; i++) {
+		s[i] = s[g];
+		s[n - 1 - i] = s[n - 1 - g];
+	}
+	for (size_t i = 0; i < n; i++)
+		wmean += s[i];
+	wmean /= (double)n;
+	*wss = 0;
+	for (size_t i = 0; i < n; i++)
+		*wss += (s[i] - wmean) * (s[i] - wmean);
+	free(s);
+}
+
+int stats_trimmed_t_shift(const double *d, size_t n, double conf, struct stats_shift *out, struct errbuf *err)
+{
+	size_t g = stats_trim_count(n), h = n - 2 * g;
+	double tm, wss;
+
+	if (n < 4)
+		return err_set(err, ERR_INPUT, "a trimmed t interval needs at least 4 pairs, got %zu", n);
+	if (check_finite(d, n, "paired differences", err) < 0)
+		return -1;
+	trim_winsor(d, n, g, &tm, &wss);
+	out->nx = out->ny = n;
+	/* Tukey-McLaughlin: se = s_w / ((1 - 2 gamma) sqrt(n)) = s_w sqrt(n) / h, df = h - 1 */
+	t_interval(tm, sqrt(wss / (double)(n - 1)) * sqrt((double)n) / (double)h, (double)(h - 1), conf, out);
+	return 0;
+}
+
+int stats_yuen_shift(const double *x, size_t nx, const double *y, size_t ny, double conf, struct stats_shift *out,
+		     struct errbuf *err)
+{
+	size_t gx = stats_trim_count(nx), gy = stats_trim_count(ny), hx = nx - 2 * gx, hy = ny - 2 * gy;
+	double tx, ty, wx, wy, dx, dy, se2, df;
+
+	if (nx < 4 || ny < 4)
+		return err_set(err, ERR_INPUT, "Yuen's interval needs at least 4 values per side, got %zu and %zu", nx,
+			       ny);
+	if (check_finite(x, nx, "baseline", err) < 0 || check_finite(y, ny, "candidate", err) < 0)
+		return -1;
+	trim_winsor(x, nx, gx, &tx, &wx);
+	trim_winsor(y, ny, gy, &ty, &wy);
+	dx = wx / (double)(hx * (hx - 1));
+	dy = wy / (double)(hy * (hy - 1));
+	se2 = dx + dy;
+	df = se2 > 0 ? se2 * se2 / (dx * dx / (double)(hx - 1) + dy * dy / (double)(hy - 1)) : (double)(hx + hy - 2);
+	out->nx = nx;
+	out->ny = ny;
+	t_interval(ty - tx, sqrt(se2), df, conf, out);
+	return 0;
+}
+
 long stats_outlier_index(const double *x, size_t n, double k, double min_dev)
 {
 	double med, mad, *dev, worst = -1;
@@ -882,7 +953,8 @@ long stats_outlier_index(const double *x, size_t n, double k, double min_dev)
 	for (size_t i = 0; i < n; i++)
 		dev[i] = fabs(x[i] - med);
 	mad = stats_median(dev, n) * 1.4826;
-	for (size_t i = 0; i < n && mad > 0; i++)
+	/* more than half the values equal: a value further than min_dev is infinitely many MADs away */
+	for (size_t i = 0; i < n && (mad > 0 || min_dev > 0); i++)
 		if (dev[i] > k * mad && dev[i] > min_dev && dev[i] > worst) {
 			worst = dev[i];
 			at = (long)i;
@@ -891,17 +963,31 @@ long stats_outlier_index(const double *x, size_t n, double k, double min_dev)
 	return at;
 }
 
+/* Whether n runs per side give a t half-width (with the power allowance) of at most margin. */
+static int t_runs_enough(unsigned n, double sigma, double margin, double conf, double power, int paired)
+{
+	double df = paired ? n - 1.0 : 2.0 * n - 2, q;
+
+	q = stats_t_quantile(1 - (1 - conf) / 2, df) + (power > 0.5 ? stats_t_quantile(power, df) : 0);
+	return q * sigma * sqrt((paired ? 1.0 : 2.0) / n) <= margin;
+}
+
 unsigned stats_runs_needed_t(double sigma, double margin, double conf, double power, int paired, unsigned cap)
 {
-	if (!(margin > 0) || !isfinite(sigma))
+	unsigned lo = 3, hi = cap; /* the half-width falls with n: bisect for the smallest n that is enough */
+
+	if (!(margin > 0) || !isfinite(sigma) || cap <= 3)
 		return cap;
-	for (unsigned n = 3; n < cap; n++) {
-		double df = paired ? n - 1.0 : 2.0 * n - 2, q;
-		q = stats_t_quantile(1 - (1 - conf) / 2, df) + (power > 0.5 ? stats_t_quantile(power, df) : 0);
-		if (q * sigma * sqrt((paired ? 1.0 : 2.0) / n) <= margin)
-			return n;
+	if (t_runs_enough(lo, sigma, margin, conf, power, paired))
+		return lo;
+	while (hi - lo > 1) {
+		unsigned mid = lo + (hi - lo) / 2;
+		if (t_runs_enough(mid, sigma, margin, conf, power, paired))
+			hi = mid;
+		else
+			lo = mid;
 	}
-	return cap;
+	return hi;
 }
 
 /* ---- PRNG -------------------------------------------------------------------------------------- */

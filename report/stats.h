@@ -80,6 +80,20 @@ int stats_welch_shift(const double *x, size_t nx, const double *y, size_t ny, do
 /* One-sample t interval for the mean of paired differences d (n >= 2), same conventions. */
 int stats_paired_t_shift(const double *d, size_t n, double conf, struct stats_shift *out, struct errbuf *err);
 
+/*
+ * Robust t intervals for few runs with one outlier (the gate's choice below GATE_RANK_FROM runs when
+ * stats_outlier_index fires): g = stats_trim_count(n) values are trimmed from each end. Paired: the
+ * Tukey-McLaughlin interval of the trimmed mean of d, se = s_w / ((1 - 2g/n) sqrt(n)) with s_w the standard
+ * deviation of the g-winsorised d, df = n - 2g - 1. Two samples: Yuen's interval of the difference of trimmed
+ * means, winsorised variances and Welch-type degrees of freedom. Need n >= 4 (per side); -1 with ERR_INPUT
+ * otherwise. Bounded whenever n >= 4, unlike the exact rank intervals (6 pairs, 4 per side at 95%).
+ */
+int stats_trimmed_t_shift(const double *d, size_t n, double conf, struct stats_shift *out, struct errbuf *err);
+int stats_yuen_shift(const double *x, size_t nx, const double *y, size_t ny, double conf, struct stats_shift *out,
+		     struct errbuf *err);
+/* Values trimmed from each end: 20% rounded down, at least 1, leaving at least 2; 0 when n < 4. */
+size_t stats_trim_count(size_t n);
+
 /* Student t distribution with df > 0 degrees of freedom: P(T <= t), and its inverse (0 < prob < 1). */
 double stats_t_cdf(double t, double df);
 double stats_t_quantile(double prob, double df);
@@ -89,7 +103,8 @@ double stats_inc_beta(double x, double a, double b);
 /*
  * The index of the value farthest from the median when it lies more than k scaled median absolute
  * deviations (1.4826 * MAD, the standard deviation for normal data) and more than min_dev from it; -1 when
- * none does, when n < 4 or when the MAD is 0 (more than half the values equal). min_dev keeps a value that
+ * none does, when n < 4, or when the MAD is 0 (more than half the values equal) and min_dev is 0 (with a
+ * positive min_dev, a value further than it from the others is then the outlier). min_dev keeps a value that
  * is far in MADs but close in the data's own unit (runs that agree within a fraction of a percent) from
  * counting as an outlier.
  */

@@ -93,53 +93,68 @@ static void insert_sorted(size_t **v, size_t *n, size_t x)
 	(*n)++;
 }
 
-struct cand {
-	size_t a, b, tau;
-	double q;
-};
+#define SPLIT_ERROR ((size_t)-1)
 
-static int cmp_cand(const void *x, const void *y)
+/*
+ * A significant split of x[a..b): the best split (largest energy statistic) when its t-test holds, else the
+ * best significant split found in the two sides of that best split, searched the same way; 0 when there is
+ * none. Otava's bisection stops at a segment whose best split is not significant, so a clear step beside a
+ * large but noisy one (a short final segment of a few wild runs) was never tested. *q: the energy statistic
+ * of the split returned. SPLIT_ERROR on a failed test.
+ */
+static size_t find_split(const double *x, size_t a, size_t b, const struct trend_opts *o, double *q, size_t *evals,
+			 struct errbuf *err)
 {
-	double a = ((const struct cand *)x)->q, b = ((const struct cand *)y)->q;
+	size_t tau = best_split(x, a, b, o->min_size, q, evals), l, r;
+	double p, ql = -INFINITY, qr = -INFINITY;
 
-	return a < b ? 1 : a > b ? -1 : 0;
+	if (!tau)
+		return 0;
+	p = split_p(x, a, tau, b, err);
+	if (isnan(p))
+		return SPLIT_ERROR;
+	if (p < o->pvalue)
+		return tau;
+	l = find_split(x, a, tau, o, &ql, evals, err);
+	if (l == SPLIT_ERROR)
+		return l;
+	r = find_split(x, tau, b, o, &qr, evals, err);
+	if (r == SPLIT_ERROR)
+		return r;
+	if (l && (!r || ql >= qr)) {
+		*q = ql;
+		return l;
+	}
+	*q = qr;
+	return r;
 }
 
-/* Bisection from point `from` on: adds significant splits to cps until no segment has one. */
+/* Bisection from point `from` on: adds the significant split with the largest energy statistic among all
+ * segments to cps until no segment has one. */
 static int bisect(const double *x, size_t n, size_t from, const struct trend_opts *o, size_t **cps, size_t *ncps,
 		  size_t *evals, struct errbuf *err)
 {
 	for (;;) {
-		struct cand *c = xcalloc(*ncps + 2, sizeof(*c));
-		size_t nc = 0, a = from;
-		int added = 0;
+		size_t a = from, best = 0;
+		double qbest = -INFINITY;
 
 		for (size_t i = 0; i <= *ncps; i++) {
-			size_t b = i < *ncps ? (*cps)[i] : n;
+			size_t b = i < *ncps ? (*cps)[i] : n, tau;
+			double q = -INFINITY;
 			if (b <= from)
 				continue;
-			c[nc].a = a;
-			c[nc].b = b;
-			c[nc].tau = best_split(x, a, b, o->min_size, &c[nc].q, evals);
-			if (c[nc].tau)
-				nc++;
+			tau = find_split(x, a, b, o, &q, evals, err);
+			if (tau == SPLIT_ERROR)
+				return -1;
+			if (tau && q > qbest) {
+				qbest = q;
+				best = tau;
+			}
 			a = b;
 		}
-		qsort(c, nc, sizeof(*c), cmp_cand);
-		for (size_t i = 0; i < nc && !added; i++) {
-			double p = split_p(x, c[i].a, c[i].tau, c[i].b, err);
-			if (isnan(p)) {
-				free(c);
-				return -1;
-			}
-			if (p < o->pvalue) {
-				insert_sorted(cps, ncps, c[i].tau);
-				added = 1;
-			}
-		}
-		free(c);
-		if (!added)
+		if (!best)
 			return 0;
+		insert_sorted(cps, ncps, best);
 	}
 }
 
@@ -244,16 +259,22 @@ int trend_metric_parse(const char *key)
 	return -1;
 }
 
+/*
+ * The series of run r: one per workload name and identity, the rule of `bench report`'s rows (report/table.c):
+ * runs of two workloads whose identity items are equal (a CSV import without bs or rdpct columns, job files
+ * that differ only in options bench does not model) are never one series.
+ */
 static struct trend_series *series_for(struct trend *t, const struct rep_run *r)
 {
+	const char *name = r->name ? r->name : r->identity;
 	struct trend_series *s;
 
 	for (size_t i = 0; i < t->n; i++)
-		if (!strcmp(t->v[i].identity, r->identity))
+		if (!strcmp(t->v[i].identity, r->identity) && !strcmp(t->v[i].workload, name))
 			return &t->v[i];
 	s = ARRAY_PUSH_ZEROED(t->v, t->cap, t->n);
 	s->identity = xstrdup(r->identity);
-	s->workload = xstrdup(r->name ? r->name : r->identity);
+	s->workload = xstrdup(name);
 	return s;
 }
 

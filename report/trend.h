@@ -1,13 +1,16 @@
 /*
  * trend: the history of a metric and the runs where it changed (`bench trend`).
  *
- * The runs of a selection are grouped by workload identity into series, ordered by start time or by a label
- * (a build number such as git-seq), and each series is split into segments by E-divisive means (Matteson &
- * James 2014, energy distance with alpha = 1, hierarchical bisection) with the significance test Otava uses
- * in place of the permutation test: a Welch t-test between the two segments a candidate split makes, the
- * split kept when p < pvalue. Afterwards every change point is re-tested against its neighbouring segments
- * and the weakest one above pvalue removed until all hold. Everything works on log values, so a step is a
- * ratio; its interval is the Welch t interval of the log means of the two neighbouring segments.
+ * The runs of a selection are grouped into series by workload name and identity (the rows of `bench report`;
+ * identity alone would fold two workloads whose modelled options agree into one), ordered by start time or by
+ * a label (a build number such as git-seq), and each series is split into segments by E-divisive means
+ * (Matteson & James 2014, energy distance with alpha = 1, hierarchical bisection) with the significance test
+ * Otava uses in place of the permutation test: a Welch t-test between the two segments a candidate split
+ * makes, the split kept when p < pvalue. Unlike Otava, a segment whose best split is not significant is not
+ * given up: the two sides of that split are searched the same way, so a clear step beside a large but noisy
+ * one is still found. Afterwards every change point is re-tested against its neighbouring segments and the
+ * weakest one above pvalue removed until all hold. Everything works on log values, so a step is a ratio; its
+ * interval is the Welch t interval of the log means of the two neighbouring segments.
  *
  * Incremental: trend_detect() takes the change points of an earlier analysis of the series' first points and
  * keeps those before the last of them, searching only from there on (a new run can only split the newest

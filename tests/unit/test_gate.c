@@ -704,6 +704,43 @@ static void test_four_pairs_decide(void **state)
 	}
 }
 
+/*
+ * Issue 30: rate-capped runs, the candidate 10.0% slower in every pair but one noisy pair. The outlier check
+ * sends the cell to the 20%-trimmed t interval, which is bounded with 4 pairs (the rank interval is not):
+ * REGRESSION, paired and unpaired, with 4 and 6 pairs, with and without jitter in the consistent pairs.
+ */
+static void test_outlier_pair_decides(void **state)
+{
+	static const double jitter[6] = { 0, 0.0004, -0.0003, 0.0002, -0.0001, 0.0003 };
+	(void)state;
+
+	for (unsigned n = 4; n <= 6; n += 2)
+		for (int paired = 0; paired <= 1; paired++)
+			for (int jit = 0; jit <= 1; jit++) {
+				struct gate_side b, c;
+				struct gate g;
+				struct errbuf err;
+
+				errbuf_init(&err);
+				sides_init(&b, &c, "A", "B");
+				for (unsigned r = 1; r <= n; r++) {
+					double base = 3000 * (1 + (jit ? jitter[r - 1] : 0));
+					double cand = r == 2 ? 3000 * 1.18 : 2700 * (1 - (jit ? jitter[n - r] : 0));
+					gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = base;
+					gate_side_add(&c, 10 + r, "w", "w", r)->value[GM_IOPS_READ] = cand;
+				}
+				gate_init(&g, NULL);
+				g.opts.paired = paired;
+				judge(&g, &b, &c, &err);
+				assert_string_equal(g.cells[0].method, paired ? "trimmed-t" : "yuen-t");
+				assert_true(isfinite(g.cells[0].s.lo) && isfinite(g.cells[0].s.hi));
+				assert_true(g.cells[0].ratio_hi < 0.95 && g.cells[0].ratio_lo > 0.8);
+				assert_int_equal(g.cells[0].verdict, GATE_REGRESSION);
+				assert_non_null(strstr(g.cells[0].note, "is an outlier: 20%-trimmed t interval"));
+				release_all(&g, &b, &c);
+			}
+}
+
 /* All cells INCONCLUSIVE: the headline says so in every format, never PASS. */
 static void test_inconclusive_headline(void **state)
 {
@@ -741,7 +778,17 @@ static void test_inconclusive_headline(void **state)
 #define TRIALS 1000
 
 /* Share of TRIALS gates (one cell: read IOPS, lognormal noise cv) that end in each verdict. */
+static void gate_rates_outlier(uint64_t seed, unsigned n, int paired, double cv, double ratio, double outlier,
+			       double rate[GATE_VERDICT_NR]);
+
 static void gate_rates(uint64_t seed, unsigned n, int paired, double cv, double ratio, double rate[GATE_VERDICT_NR])
+{
+	gate_rates_outlier(seed, n, paired, cv, ratio, 1, rate);
+}
+
+/* As gate_rates, the candidate's second run multiplied by `outlier` (a run that stalled: 0.6). */
+static void gate_rates_outlier(uint64_t seed, unsigned n, int paired, double cv, double ratio, double outlier,
+			       double rate[GATE_VERDICT_NR])
 {
 	double sigma = sqrt(log(1 + cv * cv));
 	size_t count[GATE_VERDICT_NR] = { 0 };
@@ -758,7 +805,7 @@ static void gate_rates(uint64_t seed, unsigned n, int paired, double cv, double 
 		for (unsigned r = 1; r <= n; r++) {
 			gate_side_add(&b, r, "w", "w", r)->value[GM_IOPS_READ] = 1e4 * exp(sigma * stats_rng_normal(&rng));
 			gate_side_add(&c, 100 + r, "w", "w", r)->value[GM_IOPS_READ] =
-				1e4 * ratio * exp(sigma * stats_rng_normal(&rng));
+				1e4 * ratio * exp(sigma * stats_rng_normal(&rng)) * (r == 2 ? outlier : 1);
 		}
 		gate_init(&g, NULL);
 		g.opts.paired = paired;
@@ -799,6 +846,46 @@ static void test_error_rates(void **state)
 	}
 }
 
+/*
+ * Issue 30: the error rates over a grid, 1000 seeded trials per cell: false REGRESSION under no change and
+ * REGRESSION for a 10% drop (power), n = 4..20 runs per side, cv 3/5/10%, paired and not; then the same with
+ * the candidate's second run stalled to 0.6 (an outlier) at cv 3%.
+ */
+static void test_error_grid(void **state)
+{
+	static const unsigned sizes[] = { 4, 5, 6, 8, 10, 15, 20 };
+	static const double cvs[] = { 0.03, 0.05, 0.10 };
+	(void)state;
+
+	printf("false REGRESSION (A/A) / REGRESSION for -10%% IOPS, %d trials per cell, threshold 5%%, 95%%:\n", TRIALS);
+	printf("%-9s %3s %15s %15s %15s\n", "pairing", "n", "cv 3%", "cv 5%", "cv 10%");
+	for (int paired = 0; paired <= 1; paired++)
+		for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+			printf("%-9s %3u", paired ? "paired" : "unpaired", sizes[k]);
+			for (size_t j = 0; j < 3; j++) {
+				double aa[GATE_VERDICT_NR], drop[GATE_VERDICT_NR];
+				gate_rates(7000 + 100 * k + 10 * j + paired, sizes[k], paired, cvs[j], 1.0, aa);
+				gate_rates(9000 + 100 * k + 10 * j + paired, sizes[k], paired, cvs[j], 0.9, drop);
+				printf("   %5.1f%% %5.1f%%", aa[GATE_REGRESSION] * 100, drop[GATE_REGRESSION] * 100);
+				/* the one-sided error of a 95% interval is 2.5%; 3 standard errors of 1000 trials */
+				assert_true(aa[GATE_REGRESSION] <= 0.025 + 3 * sqrt(0.025 * 0.975 / TRIALS));
+				if (cvs[j] <= 0.05 && sizes[k] >= 8)
+					assert_true(drop[GATE_REGRESSION] >= 0.8);
+			}
+			printf("\n");
+		}
+	printf("one candidate run stalled to 0.6, cv 3%%: false REGRESSION / REGRESSION for -10%%\n");
+	for (int paired = 0; paired <= 1; paired++)
+		for (size_t k = 0; k < 4; k++) {
+			double aa[GATE_VERDICT_NR], drop[GATE_VERDICT_NR];
+			gate_rates_outlier(11000 + 10 * k + paired, sizes[k], paired, 0.03, 1.0, 0.6, aa);
+			gate_rates_outlier(13000 + 10 * k + paired, sizes[k], paired, 0.03, 0.9, 0.6, drop);
+			printf("%-9s %3u   %5.1f%% %5.1f%%\n", paired ? "paired" : "unpaired", sizes[k],
+			       aa[GATE_REGRESSION] * 100, drop[GATE_REGRESSION] * 100);
+			assert_true(aa[GATE_REGRESSION] <= 0.025 + 3 * sqrt(0.025 * 0.975 / TRIALS));
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -812,8 +899,10 @@ int main(void)
 		cmocka_unit_test(test_like_for_like),
 		cmocka_unit_test(test_like_by_identity),
 		cmocka_unit_test(test_four_pairs_decide),
+		cmocka_unit_test(test_outlier_pair_decides),
 		cmocka_unit_test(test_inconclusive_headline),
 		cmocka_unit_test(test_error_rates),
+		cmocka_unit_test(test_error_grid),
 	};
 	return cmocka_run_group_tests(tests, setup_db, tu_db_teardown);
 }

@@ -343,6 +343,39 @@ static void test_t_distribution(void **state)
 	assert_true(fabs(stats_inc_beta(0.5, 2, 2) - 0.5) < 1e-12);
 }
 
+/* The 20%-trimmed intervals, by hand: 4 values, one trimmed from each end, 1 degree of freedom. */
+static void test_trimmed_shifts(void **state)
+{
+	static const double d[] = { -0.1, -0.11, 0.3, -0.09 };
+	static const double x[] = { 0, 0.01, -0.01, 0.5 }, y[] = { -0.1, -0.11, -0.09, -0.1 };
+	double t975 = stats_t_quantile(0.975, 1);
+	struct stats_shift s;
+	struct errbuf err;
+	(void)state;
+
+	errbuf_init(&err);
+	assert_true(fabs(t975 - 12.7062) < 1e-3);
+	assert_int_equal(stats_trim_count(3), 0);
+	assert_int_equal(stats_trim_count(4), 1);
+	assert_int_equal(stats_trim_count(9), 1);
+	assert_int_equal(stats_trim_count(10), 2);
+	/* trimmed mean of -0.1, -0.09 = -0.095; winsorised -0.1 -0.1 -0.09 -0.09: s_w = sqrt(1e-4 / 3);
+	 * se = s_w * sqrt(4) / 2 */
+	assert_int_equal(stats_trimmed_t_shift(d, 4, 0.95, &s, &err), 0);
+	assert_true(fabs(s.est + 0.095) < 1e-12);
+	assert_true(fabs(s.hi - s.est - t975 * sqrt(1e-4 / 3)) < 1e-9);
+	assert_true(s.hi < 0 && s.p < 0.05);
+	assert_int_equal(stats_paired_t_shift(d, 4, 0.95, &s, &err), 0);
+	assert_true(s.hi > 0); /* the plain t interval is swamped by the one outlier */
+	/* Yuen: trimmed means 0.005 and -0.1; winsorised sums of squares 1e-4 and 0, h = 2: d_x = 5e-5, df 1 */
+	assert_int_equal(stats_yuen_shift(x, 4, y, 4, 0.95, &s, &err), 0);
+	assert_true(fabs(s.est + 0.105) < 1e-12);
+	assert_true(fabs(s.hi - s.est - t975 * sqrt(5e-5)) < 1e-9);
+	assert_true(s.hi < 0);
+	assert_int_equal(stats_trimmed_t_shift(d, 3, 0.95, &s, &err), -1);
+	assert_int_equal(stats_yuen_shift(x, 3, y, 4, 0.95, &s, &err), -1);
+}
+
 static void test_t_shifts(void **state)
 {
 	static const double x[] = { 10, 12, 11, 13 }, y[] = { 14, 15, 16, 15, 15 };
@@ -371,6 +404,13 @@ static void test_t_shifts(void **state)
 	assert_int_equal(stats_outlier_index(spread, 7, 5, 0), 6);
 	assert_int_equal(stats_outlier_index(spread, 6, 5, 0), -1);
 	assert_int_equal(stats_outlier_index(spread, 3, 5, 0), -1);
+	{
+		/* three of four equal (MAD 0): the fourth is an outlier only with a floor it exceeds */
+		const double same[] = { -0.1, -0.1, 0.2, -0.1 };
+		assert_int_equal(stats_outlier_index(same, 4, 5, 0), -1);
+		assert_int_equal(stats_outlier_index(same, 4, 5, 0.05), 2);
+		assert_int_equal(stats_outlier_index(same, 4, 5, 0.5), -1);
+	}
 	{
 		/* four pairs that agree within 3% (the sim case: 998/750, 995/750, 996/749, 993/728): far in MADs,
 		 * near in the data's own unit; only the floor keeps the t interval */
@@ -402,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_runs_needed_predicts_simulation),
 		cmocka_unit_test(test_t_distribution),
 		cmocka_unit_test(test_t_shifts),
+		cmocka_unit_test(test_trimmed_shifts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
