@@ -13,7 +13,6 @@
  * memory stays flat whatever the number of files (see "Reading ahead" below); a source of many runs (a CSV
  * table) comes in parts (core/import.h), each stored before the next is read.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include <string.h>
 
 #include "bench/cli.h"
+#include "bench/options.h"
 #include "bench/commands.h"
 #include "core/csv_import.h"
 #include "core/import.h"
@@ -497,13 +497,7 @@ out:
 
 int cmd_import(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "label", required_argument, NULL, 'l' }, { "db", required_argument, NULL, 'd' },
-		{ "run", required_argument, NULL, 'r' },   { "csv", required_argument, NULL, 'c' },
-		{ "map", required_argument, NULL, 'm' },   { "help", no_argument, NULL, 'h' },
-		{ "append", no_argument, NULL, 'a' },	   { "again", no_argument, NULL, 'A' },
-		{ NULL, 0, NULL, 0 },
-	};
+	int argi = 0;
 	struct import_opts o = { NULL, 0, 0, 0 };
 	struct kvlist labels;
 	struct input *in = NULL;
@@ -514,21 +508,21 @@ int cmd_import(int argc, char **argv)
 
 	kvlist_init(&labels);
 	errbuf_init(&err);
-	optind = 1;
-	while ((c = cli_getopt(argc, argv, ":h", longopts)) != -1) {
+	argi = 0;
+	while ((c = opt_getopt("import", OPT_IMPORT, argc, argv, &argi)) != -1) {
 		switch (c) {
 		case 'h':
 			code = usage();
 			goto out;
-		case 'l':
+		case OK_LABEL:
 			if (cli_add_label(&labels, "import", optarg) < 0) {
 				code = EXIT_USAGE;
 				goto out;
 			}
 			break;
-		case 'd': /* opened by main (cli_store) */
+		case OK_DB: /* opened by main (cli_store) */
 			break;
-		case 'r': {
+		case OK_RUN: {
 			long id;
 			if (parse_long(optarg, 1, LONG_MAX, &id) < 0) {
 				code = cli_usage("import", "--run wants a run id (a positive number), got '%s'", optarg);
@@ -537,24 +531,24 @@ int cmd_import(int argc, char **argv)
 			o.run_id = id;
 			break;
 		}
-		case 'c':
+		case OK_CSV:
 			ARRAY_GROW(in, cap, nin + 1);
 			in[nin].path = optarg;
 			in[nin].nruns = 0;
 			in[nin].same_as = 0;
 			in[nin++].im = importer_named("csv");
 			break;
-		case 'm':
+		case OK_MAP:
 			o.map = optarg;
 			break;
-		case 'a':
+		case OK_APPEND:
 			o.append = 1;
 			break;
-		case 'A':
+		case OK_AGAIN:
 			o.again = 1;
 			break;
 		default:
-			code = cli_bad_option("import", c, argv);
+			code = EXIT_USAGE;
 			goto out;
 		}
 	}

@@ -7,13 +7,13 @@
  * self-contained page. The store is opened read-only.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bench/cli.h"
+#include "bench/options.h"
 #include "bench/commands.h"
 #include "bench/gnuplot_run.h"
 #include "core/strbuf.h"
@@ -164,91 +164,76 @@ static int parse_limit_ms(const char *s, double *ms)
 	return *ms > 0 ? 0 : -1;
 }
 
-/* --where (c 'w'), --order ('O') or --alias ('A'): arg added to its list; -1 with err on a bad form. */
+/* --where (c OK_WHERE), --order (OK_ORDER) or --alias (OK_ALIAS): arg added to its list; -1 with err on a bad form. */
 static int add_list_arg(struct report_args *a, int c, const char *arg, struct errbuf *err)
 {
-	if (c == 'w')
+	if (c == OK_WHERE)
 		return rep_where_add(&a->where, arg, err);
-	if (c == 'O')
+	if (c == OK_ORDER)
 		return rep_order_add(&a->order, arg, err);
 	return rep_alias_add(&a->aliases, arg, err);
 }
 
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },   { "format", required_argument, NULL, 'f' },
-		{ "where", required_argument, NULL, 'w' }, { "by", required_argument, NULL, 'b' },
-		{ "compare", required_argument, NULL, 'c' }, { "match", required_argument, NULL, 'm' },
-		{ "color", required_argument, NULL, 'C' }, { "colour", required_argument, NULL, 'C' },
-		{ "charts", required_argument, NULL, 'g' }, { "html", required_argument, NULL, 'H' },
-		{ "show", required_argument, NULL, 'S' }, { "order", required_argument, NULL, 'O' },
-		{ "alias", required_argument, NULL, 'A' }, { "title", required_argument, NULL, 'T' },
-		{ "caption", required_argument, NULL, 'P' }, { "log", required_argument, NULL, 'L' },
-		{ "dpi", required_argument, NULL, 'D' },  { "names", required_argument, NULL, 'N' },
-		{ "p99-limit", required_argument, NULL, 'X' }, { "jobs", no_argument, NULL, 'J' },
-		{ "verbose", no_argument, NULL, 'v' },    { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	int argi = 0;
 	struct errbuf err;
 	int c;
 
 	errbuf_init(&err);
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
+	argi = 0;
+	while ((c = opt_getopt("report", OPT_REPORT, argc, argv, &argi)) != -1) {
 		switch (c) {
-		case 'd':
+		case OK_DB:
 			a->db = optarg;
 			break;
-		case 'f':
+		case OK_FORMAT:
 			if (rep_format_parse(optarg, &a->format) < 0)
-				return cli_usage("report", "--format wants text, csv, json, markdown or html, got '%s'",
-						 optarg);
+				return opt_choice("report", "--format", "text|csv|json|markdown|html", optarg), EXIT_USAGE;
 			break;
-		case 'w':
-		case 'O':
-		case 'A':
+		case OK_WHERE:
+		case OK_ORDER:
+		case OK_ALIAS:
 			if (add_list_arg(a, c, optarg, &err) < 0)
 				return cli_usage("report", "%s", err.msg);
 			break;
-		case 'b':
+		case OK_BY:
 			if (parse_by(&a->by, optarg) < 0)
 				return cli_usage("report", "--by wants key[,key...] (labels or workload parameters), "
 							   "got '%s'", optarg);
 			break;
-		case 'c':
+		case OK_COMPARE:
 			compare_free(a);
 			if (cmp_parse_n(optarg, &a->cmp_key, &a->cmp_vals, &a->cmp_n, &err) < 0)
 				return cli_usage("report", "%s", err.msg);
 			break;
-		case 'S':
+		case OK_SHOW:
 			if (render_show_parse(optarg, &a->show) < 0)
 				return cli_usage("report", "--show wants values, ratios or values,ratios, got '%s'", optarg);
 			break;
-		case 'T':
+		case OK_TITLE:
 			a->chart.title = optarg;
 			break;
-		case 'P':
+		case OK_CAPTION:
 			a->chart.caption = optarg;
 			break;
-		case 'L':
+		case OK_LOG:
 			if (!strcmp(optarg, "auto") || !strcmp(optarg, "on") || !strcmp(optarg, "off"))
 				a->chart.log = !strcmp(optarg, "auto") ? -1 : !strcmp(optarg, "on");
 			else
 				return cli_usage("report", "--log wants auto, on or off, got '%s'", optarg);
 			break;
-		case 'D':
+		case OK_DPI:
 			if (chart_dpi_parse(optarg, &a->chart.dpi) < 0)
 				return cli_usage("report", "--dpi wants a resolution of %d to %d, got '%s'", CHART_DPI_MIN,
 						 CHART_DPI_MAX, optarg);
 			break;
-		case 'N':
+		case OK_NAMES:
 			if (strcmp(optarg, "full") && strcmp(optarg, "short"))
 				return cli_usage("report", "--names wants full or short, got '%s'", optarg);
 			a->chart.short_names = !strcmp(optarg, "short");
 			break;
-		case 'm':
+		case OK_MATCH:
 			if (!strcmp(optarg, "identity"))
 				a->match = REP_MATCH_IDENTITY;
 			else if (!strcmp(optarg, "name"))
@@ -256,7 +241,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			else
 				return cli_usage("report", "--match wants identity or name, got '%s'", optarg);
 			break;
-		case 'C':
+		case OK_COLOR:
 			if (!strcmp(optarg, "auto"))
 				a->color = -1;
 			else if (!strcmp(optarg, "always"))
@@ -266,19 +251,19 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			else
 				return cli_usage("report", "--color wants auto, always or never, got '%s'", optarg);
 			break;
-		case 'g':
+		case OK_CHARTS:
 			a->charts_dir = optarg;
 			break;
-		case 'H':
+		case OK_HTML:
 			a->html_path = optarg;
 			break;
-		case 'X':
+		case OK_P99_LIMIT:
 			if (parse_limit_ms(optarg, &a->p99_ms[a->nlim < 8 ? a->nlim : 7]) < 0 || a->nlim >= 8)
 				return cli_usage("report", "--p99-limit wants a latency such as 1ms, 500us or 2 (ms), at "
 							   "most 8 of them, got '%s'", optarg);
 			a->nlim++;
 			break;
-		case 'J':
+		case OK_JOBS:
 			a->jobs = 1;
 			break;
 		case 'v':
@@ -288,7 +273,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			fputs(usage_text, stdout);
 			return -2;
 		default: /* no ':' in the option string: a missing value comes here as '?' too */
-			return cli_bad_option("report", c, argv);
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)

@@ -10,13 +10,13 @@
  */
 #include <curl/curl.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/cli.h"
+#include "bench/options.h"
 #include "bench/push.h"
 #include "core/store_admin.h"
 #include "core/strbuf.h"
@@ -73,21 +73,6 @@ struct export_args {
 	struct kvlist where;
 };
 
-static int parse_seconds(const char *opt, const char *s, long *ms)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0) || v > 86400)
-		return cli_usage("export", "%s wants seconds (0 < S <= 86400), got '%s'", opt, s);
-	*ms = (long)(v * 1000.0 + 0.5);
-	if (*ms < 1)
-		*ms = 1;
-	return 0;
-}
-
 static int valid_job(const char *s)
 {
 	if (!*s)
@@ -101,83 +86,72 @@ static int valid_job(const char *s)
 
 static int parse_args(int argc, char **argv, struct export_args *a)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },	 { "db", required_argument, NULL, 'd' },
-		{ "where", required_argument, NULL, 'w' },	 { "all", no_argument, NULL, 'a' },
-		{ "no-samples", no_argument, NULL, 'N' },	 { "samples", no_argument, NULL, 'S' },
-		{ "output", required_argument, NULL, 'o' },	 { "push", required_argument, NULL, 'p' },
-		{ "influx-db", required_argument, NULL, 'I' },	 { "job", required_argument, NULL, 'j' },
-		{ "batch", required_argument, NULL, 'b' },	 { "connect-timeout", required_argument, NULL, 'C' },
-		{ "timeout", required_argument, NULL, 'T' },	 { "retries", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },		 { NULL, 0, NULL, 0 },
-	};
+	int argi = 0;
 	struct errbuf err;
 	long v;
 	int c;
 
 	errbuf_init(&err);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	argi = 0;
+	while ((c = opt_getopt("export", OPT_EXPORT, argc, argv, &argi)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("%s", usage_text);
 			return -1;
-		case 'f':
+		case OK_FORMAT:
 			if (export_format_parse(optarg, &a->format) < 0)
-				return cli_usage("export", "--format wants csv, json, influx or openmetrics, got '%s'",
-						 optarg);
+				return opt_choice("export", "--format", "csv|json|influx|openmetrics", optarg), EXIT_USAGE;
 			a->have_format = 1;
 			break;
-		case 'd':
+		case OK_DB:
 			a->db = optarg;
 			break;
-		case 'w':
+		case OK_WHERE:
 			if (rep_where_add(&a->where, optarg, &err) < 0)
 				return cli_usage("export", "%s", err.msg);
 			break;
-		case 'a':
+		case OK_ALL:
 			a->all = 1;
 			break;
-		case 'N':
+		case OK_NO_SAMPLES:
 			a->flags |= EXPORT_NO_SAMPLES;
 			break;
-		case 'S':
+		case OK_SAMPLES:
 			a->flags |= EXPORT_SAMPLES_ONLY;
 			break;
 		case 'o':
 			a->output = optarg;
 			break;
-		case 'p':
+		case OK_PUSH:
 			a->push = optarg;
 			break;
-		case 'I':
+		case OK_INFLUX_DB:
 			a->influx_db = optarg;
 			break;
-		case 'j':
+		case OK_JOB:
 			if (!valid_job(optarg))
 				return cli_usage("export", "--job wants a name of [A-Za-z0-9_.-], got '%s'", optarg);
 			a->job = optarg;
 			break;
-		case 'b':
+		case OK_BATCH:
 			if (parse_long(optarg, 1, 1000000, &a->batch) < 0)
 				return cli_usage("export", "--batch wants 1..1000000 points, got '%s'", optarg);
 			break;
-		case 'C':
-			if (parse_seconds("--connect-timeout", optarg, &a->push_opts.connect_timeout_ms) != 0)
+		case OK_CONNECT_TIMEOUT:
+			if (opt_duration_ms("export", "--connect-timeout", optarg, 86400, &a->push_opts.connect_timeout_ms) != 0)
 				return EXIT_USAGE;
 			break;
-		case 'T':
-			if (parse_seconds("--timeout", optarg, &a->push_opts.timeout_ms) != 0)
+		case OK_TIMEOUT:
+			if (opt_duration_ms("export", "--timeout", optarg, 86400, &a->push_opts.timeout_ms) != 0)
 				return EXIT_USAGE;
 			break;
-		case 'r':
+		case OK_RETRIES:
 			if (parse_long(optarg, 0, 10, &v) < 0)
 				return cli_usage("export", "--retries wants 0..10, got '%s'", optarg);
 			a->push_opts.retries = (int)v;
 			break;
 		default:
-			return cli_bad_option("export", c, argv);
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)
