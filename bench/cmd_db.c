@@ -138,8 +138,9 @@ static int db_usage(void)
 	       "  check     integrity and foreign-key check, orphans\n"
 	       "  vacuum    compact the file\n"
 	       "  diff-config  what differs between two configurations' records\n\n"
-	       "'bench db <command> --help' describes a command. Common options: --db PATH (default bench.db),\n"
-	       "--format text|json.\n%s", exit_text);
+	       "'bench db <command> --help' describes a command.\n\n");
+	opt_help(stdout, OPT_DB);
+	printf("\n%s", exit_text);
 	return EXIT_OK;
 }
 

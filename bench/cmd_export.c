@@ -36,12 +36,9 @@ static int usage(void)
 	       "text format that the sim ioengine reads (fio option sim_hist=FILE), to replay a measured latency\n"
 	       "distribution on a modelled target. Lines: '# ...' comments, then 'value_ns count' per fio latency\n"
 	       "bucket (bucket midpoint in nanoseconds, number of IOs), ascending.\n\n"
-	       "options:\n"
-	       "  --histogram RUN  the run id (as 'bench report' shows it) whose histogram to write\n"
-	       "  --ddir DIR       direction: read, write, trim or total (default total: all directions)\n"
-	       "  --db PATH        database file (default bench.db)\n"
-	       "  -o, --output FILE  write to FILE instead of standard output\n"
-	       "  -h, --help       show this help\n\n"
+	       "");
+	opt_help(stdout, OPT_EXPORT);
+	printf("\n"
 	       "The run must have latency bins: runs of 'bench run' and imports of fio --output-format=json+ have.\n");
 	return EXIT_OK;
 }

@@ -53,42 +53,9 @@ static const char gate_help[] =
 	"  key=value[,k=v...]    the runs matching all these labels (a run's label overrides its suite's), e.g. git=abc123\n"
 	"  latest:key=value      the runs of the newest suite with that label, e.g. latest:branch=main\n"
 	"\n"
-	"options:\n"
-	"  --db PATH             database (default bench.db)\n"
-	"  --baseline SEL        the reference runs (required)\n"
-	"  --candidate SEL       the runs under test (required)\n"
-	"  --threshold PCT       smallest change that matters, in percent (default 5)\n"
-	"  --confidence PCT      confidence level of the intervals and 100 - the false discovery rate (default 95)\n"
-	"  --min-runs N          valid runs per side a cell needs, else INVALID (default: what the method needs,\n"
-	"                        3 for the t interval; with --method rank 4, paired 6, at 95%)\n"
-	"  --method auto|t|rank  the interval: auto (default) t below 10 runs per side, rank from 10\n"
-	"  --paired              pair runs by repetition number (in the order stored when a number repeats,\n"
-	"                        e.g. single runs interleaved A B B A) and use the signed-rank interval of\n"
-	"                        the paired differences, so drift of the machine cancels\n"
-	"  --match identity|name match workloads across sides by their workload identity (every fio option that\n"
-	"                        changes the load, as 'bench report' pairs them; default) or by run name\n"
-	"  --min-runtime SEC     exclude runs measured for less than SEC seconds (time_based runs measured for\n"
-	"                        less than 90% of their runtime are always excluded, unless fio stopped them\n"
-	"                        because their ss= criterion was met)\n"
-	"  --on-inconclusive pass|fail\n"
-	"                        an INCONCLUSIVE gate exits 0 (pass) or 1 (fail) instead of 6; the headline\n"
-	"                        still says INCONCLUSIVE\n"
-	"  --strict              the same as --on-inconclusive fail\n"
-	"  --allow-diff OPTION   the sides may differ in this fio option or item (rate_iops, engine,\n"
-	"                        engine_opt.sim_lat, targets, hosts); repeat for several\n"
-	"  --allow-invalid       INVALID cells do not fail the gate\n"
-	"  --allow-unsteady      include runs not at steady state (steady_state=not-reached:N or running:N);\n"
-	"                        every output still says so\n"
-	"  --markdown FILE       write a Markdown summary (CI job summary, pull-request comment); - = stdout\n"
-	"  --junit FILE          write JUnit XML: one testcase per cell, <failure> for a regression, <skipped>\n"
-	"                        for inconclusive or invalid, properties ratio, ci_low, ci_high, p, q, n\n"
-	"  --json FILE           write every verdict with the raw samples as JSON\n"
-	"  --calibrate           A/A mode: baseline and candidate are the same configuration; prints the noise\n"
-	"                        (CV) per cell and how many runs per side --threshold needs\n"
-	"  --plan                the same from the noise measured so far; without --candidate, from the\n"
-	"                        baseline's runs alone\n"
-	"  --quiet               no table on stdout (files and exit code only)\n"
-	"  -h, --help            this help\n"
+	"";
+
+static const char gate_help_tail[] =
 	"\n"
 	"exit codes: 0 pass, 1 regression (or inconclusive with --on-inconclusive fail), 2 usage error,\n"
 	"3 bad selection (no runs match, no workload in common), cells with too few valid runs or sides not like\n"
@@ -195,6 +162,8 @@ int cmd_gate(int argc, char **argv)
 		switch (c) {
 		case 'h':
 			fputs(gate_help, stdout);
+			opt_help(stdout, OPT_GATE);
+			fputs(gate_help_tail, stdout);
 			return EXIT_OK;
 		case OK_DB: db = optarg; break;
 		case OK_BASELINE: base_sel = optarg; break;

@@ -21,7 +21,7 @@
 static int usage(void)
 {
 	printf("usage: bench hosts check --hosts FILE [--allow-partial] [--destructive] [--overwrite-files]\n"
-	       "                         [--target PATH]... [--no-targets] [--timeout MS]\n"
+	       "                         [--target PATH]... [--no-targets] [--timeout DURATION]\n"
 	       "       bench hosts start --hosts FILE [--dry-run]\n"
 	       "       bench hosts stop  --hosts FILE [--dry-run]\n\n"
 	       "Checks and manages the fio servers of a multi-host suite. The hosts file (docs/hosts.md) names\n"
@@ -35,16 +35,9 @@ static int usage(void)
 	       "  start         starts 'fio --server=ADDR,PORT --daemonize=/tmp/bench-fio-server-PORT.pid' on each\n"
 	       "                initiator over ssh (ssh -o BatchMode=yes; key-based login, user from ssh=USER)\n"
 	       "  stop          stops the servers started by 'start' (kills the pid in that pid file)\n\n"
-	       "options:\n"
-	       "  --hosts FILE     the hosts file (required)\n"
-	       "  --allow-partial  check: exit 0 while at least one initiator is fine (failures still listed)\n"
-	       "  --destructive    check: accept devices that hold data, and unprobed paths (no ssh access)\n"
-	       "  --overwrite-files check: accept existing files that bench did not create\n"
-	       "  --target PATH    check: the target of initiators without target= (as 'bench run --target')\n"
-	       "  --no-targets     check: only probe the servers, skip the target read\n"
-	       "  --timeout MS     check: probe timeout per server (default 3000)\n"
-	       "  --dry-run        start/stop: print the ssh commands instead of running them\n"
-	       "  --help           this text\n\n"
+	       "");
+	opt_help(stdout, OPT_HOSTS);
+	printf("\n"
 	       "exit codes: 0 ok, 2 usage, 3 bad hosts file or a refused target, 4 a host failed.\n");
 	return EXIT_OK;
 }

@@ -150,20 +150,9 @@ static int usage(void)
 	       "    log_hist_coarseness): the latency histogram of every interval (percentiles over time).\n\n"
 	       "All files of one command are stored in one transaction: if any file is bad, nothing is stored,\n"
 	       "the error names the file and bench exits with 3.\n\n"
-	       "options:\n"
-	       "  --label key=value  label the imported suites and runs (repeatable), e.g. --label stack=zfs\n"
-	       "  --db PATH          the database file (default bench.db)\n"
-	       "  --run ID           fio log files: add the time series to the existing run ID instead of\n"
-	       "                     creating a run named after the file; a log imported again replaces\n"
-	       "                     its series (same host, job, metric and source)\n"
-	       "  --append           with --run: add to the run's series instead of replacing them\n"
-	       "  --again            store a file whose content was imported before (by default it is\n"
-	       "                     skipped with a note: bench keeps each imported file's SHA-256)\n"
-	       "  --csv FILE         import a table of published results (CSV with labels as columns and\n"
-	       "                     metrics with units in the header): one run per row, one suite per\n"
-	       "                     table; a large table is read 1,000 rows at a time (memory stays small)\n"
-	       "  --map SPEC         with --csv: how the file's columns map to bench's names\n"
-	       "  -h, --help         show this help\n\n"
+	       "");
+	opt_help(stdout, OPT_IMPORT);
+	printf("\n"
 	       "Prints one line per file, e.g. \"imported 2 runs from x.json\".\n"
 	       "exit codes: 0 stored, 2 usage error, 3 bad input file, 5 storage error.\n");
 	return EXIT_OK;

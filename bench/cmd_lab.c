@@ -54,15 +54,10 @@ static int usage(void)
 	       "  down          stop every lab server (found from the pid files, also after bench was killed)\n"
 	       "                and remove everything the lab made\n"
 	       "  status        one line per server: address, pid, running, fio version\n\n"
-	       "options:\n"
-	       "  --dir DIR     where the lab lives (default ./%s)\n"
-	       "  --port PORT   fio server port on every address (default 8765)\n"
-	       "  --size SIZE   size of each host's target file (default 32m)\n"
-	       "  --base ADDR   address of the first server, inside 127.0.0.0/8 (default %s); server i\n"
-	       "                gets ADDR + i - 1 (127.0.30.250 + 10 runs on into 127.0.31.x)\n"
-	       "  --help        this text\n\n"
-	       "exit codes: 0 ok, 2 usage, 4 a server did not start or is not running.\n",
-	       LAB_MAX, LAB_DEFAULT_DIR, LAB_DEFAULT_BASE);
+	       "", LAB_MAX);
+	opt_help(stdout, OPT_LAB);
+	printf("\n"
+	       "exit codes: 0 ok, 2 usage, 4 a server did not start or is not running.\n");
 	return EXIT_OK;
 }
 

@@ -42,50 +42,9 @@ static const char usage_text[] =
 	"IOPS at p99 <= X; runs with steady_state= or fio.ss* labels get their steady-state result.\n"
 	"Precondition runs and steady-state rounds are left out of the tables, with a line saying how many.\n"
 	"\n"
-	"options:\n"
-	"  --db PATH          database file (default bench.db); opened read-only\n"
-	"  --format FMT       text (default), csv, json, markdown (md) or html\n"
-	"  --where key=value  select runs: a label (stack=zfs-raidz) or a workload parameter: name, tool, rw,\n"
-	"                     bs (4k), read_pct (rdpct), random_pct (randpct), iodepth, numjobs, engine, suite,\n"
-	"                     status; repeat to narrow further (all must match)\n"
-	"  --by key[,key]     group rows by these labels or parameters instead of the full label set\n"
-	"  --compare key=A:B  ratio table: runs labelled key=A against key=B (B is the baseline, ratios A/B),\n"
-	"                     e.g. --compare transport=nvmeof:iser --by stack; IOPS and MiB/s ratios >= 1 and\n"
-	"                     latency and CPU ratios <= 1 are better (green), the rest worse (brown)\n"
-	"                     Several values before the colon (transport=nvmeof,nvmeof-tcp:iser) compare\n"
-	"                     each with the baseline: one block per group with every value and its ratios\n"
-	"  --show WHAT        comparison in text and markdown: values, ratios or values,ratios (default:\n"
-	"                     ratios with two values, values,ratios with more)\n"
-	"  --order key=v1,..  groups in this order of their key's values (the rest after them, as found)\n"
-	"  --alias k=v:Alias  show label value v of k as Alias in charts and the HTML report (repeatable; a\n"
-	"                     suite label alias.k=\"v:Alias,v2:Alias2\" does the same, an --alias wins)\n"
-	"  --title TEXT       the HTML report's title\n"
-	"  --caption TEXT     a caption under every chart and the HTML report's title\n"
-	"  --log WHEN         log y axis on bar charts: auto (when a panel's values span more than 20x;\n"
-	"                     default), on, off\n"
-	"  --dpi N            PNG resolution of every chart, for print (e.g. 300; default 96: screen)\n"
-	"  --names HOW        workload tick labels: full (wrapped; default) or short (W1, W2... with a legend\n"
-	"                     table of the full names under the chart)\n"
-	"  --match HOW        pair workloads across the two sides by identity (every option that changes the\n"
-	"                     load; default) or by name; rows without a counterpart are listed as unmatched\n"
-	"  --color WHEN       ANSI colours in text: auto (on a terminal; default), always, never\n"
-	"  --charts DIR       also write gnuplot charts (PNG and SVG) into DIR: per-workload bars by stack,\n"
-	"                     A-vs-B per stack, the ratio table, latency bars, time series, latency CDFs\n"
-	"                     and, for curves and sweeps, latency (p99 and mean) vs IOPS\n"
-	"                     (needs gnuplot, e.g. apt-get install gnuplot-nox)\n"
-	"  --html FILE        also write one self-contained HTML report (tables, charts, metadata) to FILE\n"
-	"  --p99-limit DUR    the latency limit of \"max IOPS at p99 <= X\" for curves and sweeps (1ms,\n"
-	"                     500us; a bare number is ms; default 1ms); repeat for several columns. With\n"
-	"                     --compare key=A:B each configuration's ratio to key=B at the same limit\n"
-	"  --jobs             also list the per-job figures of runs of several jobs fio ran together\n"
-	"  -v, --verbose      also list every run with its status and error (failed and aborted too), each\n"
-	"                     host with its fio version, start offset and figures, and the CPU and disks of\n"
-	"                     each run: CPU utilisation per role (cluster) and host, CPU microseconds per IO,\n"
-	"                     the devices with their reads and writes, and the IO amplification (device IOs\n"
-	"                     of the targets / front-end IOs; text, markdown and json); in text also the\n"
-	"                     stalls: windows where a host's IOPS fell below 50% of its median (host,\n"
-	"                     start on the run's clock, length)\n"
-	"  -h, --help         show this help\n"
+	"";
+
+static const char usage_text_tail[] =
 	"\n"
 	"exit codes: 0 ok, 2 usage error, 3 nothing to compare, 4 gnuplot failed or missing, 5 database error.\n";
 
@@ -271,6 +230,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
+			opt_help(stdout, OPT_REPORT);
+			fputs(usage_text_tail, stdout);
 			return -2;
 		default: /* no ':' in the option string: a missing value comes here as '?' too */
 			return EXIT_USAGE;

@@ -22,31 +22,20 @@
 
 
 static const char trend_help[] =
-	"usage: bench trend [--db PATH] [--metric KEY] [--order started_at|LABEL] [--where key=value]...\n"
+	"usage: bench trend [--db PATH] [--metric KEY] [--sort started_at|LABEL] [--where key=value]...\n"
 	"                   [--pvalue P] [--threshold PCT] [--min-segment N] [--format text|markdown|json]\n"
 	"                   [--chart DIR [--dpi N]]\n"
 	"\n"
 	"The history of a metric: the selected runs, grouped by workload identity into series and ordered by\n"
-	"start time or by a label (a build number: --order git-seq), are split into segments where the metric\n"
+	"start time or by a label (a build number: --sort git-seq), are split into segments where the metric\n"
 	"changed: E-divisive means (Matteson & James) with a Welch t-test on the log values of the two segments of\n"
 	"every split (kept when p < --pvalue, as Otava does), each change point re-tested against its\n"
 	"neighbouring segments. Every change point is printed with the runs before and after it, the size of\n"
 	"the step (ratio of the segments' geometric means) and its interval.\n"
 	"\n"
-	"options:\n"
-	"  --db PATH          database (default bench.db); opened read-only\n"
-	"  --metric KEY       iops (default), mbps, cpu_pct, read_lat_ms, write_lat_ms, read_p99_ms, write_p99_ms\n"
-	"  --order KEY        started_at (default) or a label; label values that are all numbers sort as numbers\n"
-	"  --where key=value  select runs as in 'bench report' (a label or a workload parameter); repeatable\n"
-	"  --pvalue P         significance of a split (default 0.001)\n"
-	"  --threshold PCT    a newest step worse than this is a regression (default 5)\n"
-	"  --confidence PCT   level of the step intervals (default 95)\n"
-	"  --min-segment N    fewest runs of a segment (default 5)\n"
-	"  --format FMT       text (default), markdown (md) or json\n"
-	"  --chart DIR        also write a gnuplot chart per series into DIR (the runs and each segment's\n"
-	"                     mean; PNG and SVG; needs gnuplot)\n"
-	"  --dpi N            PNG resolution of the charts, for print (e.g. 300; default 96: screen)\n"
-	"  -h, --help         this help\n"
+	"";
+
+static const char trend_help_tail[] =
 	"\n"
 	"exit codes: 0 no regression in the newest segment, 1 the newest segment of a series is a regression,\n"
 	"2 usage error, 3 no run with the metric, 4 gnuplot failed or missing, 5 storage error.\n";
@@ -74,7 +63,9 @@ static int parse_args(int argc, char **argv, struct trend_args *a)
 	while ((c = opt_getopt("trend", OPT_TREND, argc, argv, &argi)) != -1) {
 		long n;
 		switch (c) {
-		case 'h': fputs(trend_help, stdout); return EXIT_OK;
+		case 'h': fputs(trend_help, stdout);
+			opt_help(stdout, OPT_TREND);
+			fputs(trend_help_tail, stdout); return EXIT_OK;
 		case OK_DB: a->db = optarg; break;
 		case OK_SORT: a->order = optarg; break;
 		case OK_CHART: a->chart_dir = optarg; break;

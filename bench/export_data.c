@@ -37,27 +37,9 @@ static const char usage_text[] =
 	"their start time, samples with start time + t_ms. Labels become tags (InfluxDB) or labels\n"
 	"(OpenMetrics), escaped by each format's rules.\n"
 	"\n"
-	"options:\n"
-	"  --format FMT         csv, json, influx (line protocol) or openmetrics\n"
-	"  --db PATH            database file (default bench.db); opened read-only\n"
-	"  --where key=value    select runs as 'bench report' does; repeat to narrow\n"
-	"  --all                also runs that are not done or partial\n"
-	"  --no-samples         runs only\n"
-	"  --samples            csv: one row per sample instead of one per run\n"
-	"  -o, --output FILE    write to FILE instead of standard output\n"
-	"  --push URL           send to a server instead: with influx an InfluxDB 1.x base URL\n"
-	"                       (http://host:8086; POST /write?db=NAME&precision=ns is added unless the URL has\n"
-	"                       /write), with openmetrics a Pushgateway (http://host:9091; PUT /metrics/job/JOB is\n"
-	"                       added unless the URL has /metrics/); runs only, without timestamps, for a\n"
-	"                       Pushgateway refuses them (bench_run_started_seconds carries the start time)\n"
-	"  --influx-db NAME     InfluxDB database (default bench; it must exist)\n"
-	"  --job NAME           Pushgateway job of the group (default bench; [A-Za-z0-9_.-])\n"
-	"  --batch N            InfluxDB points per request (default 5000)\n"
-	"  --connect-timeout S  seconds to connect, per attempt (default 3)\n"
-	"  --timeout S          seconds for a whole request, per attempt (default 10)\n"
-	"  --retries N          attempts after a failed one (default 2), after 0.5 s, 1 s, 2 s ...; refused\n"
-	"                       connections, timeouts, HTTP 5xx and 429 are retried, other HTTP errors not\n"
-	"  -h, --help           show this help\n"
+	"";
+
+static const char usage_text_tail[] =
 	"\n"
 	"A push gives up after at most (retries + 1) x timeout + the backoffs (default 31.5 s) per request.\n"
 	"exit codes: 0 ok, 2 usage error, 3 bad input (a run without a start time), 4 the server refused or did\n"
@@ -97,6 +79,8 @@ static int parse_args(int argc, char **argv, struct export_args *a)
 		switch (c) {
 		case 'h':
 			printf("%s", usage_text);
+			opt_help(stdout, OPT_EXPORT);
+			fputs(usage_text_tail, stdout);
 			return -1;
 		case OK_FORMAT:
 			if (export_format_parse(optarg, &a->format) < 0)

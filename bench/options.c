@@ -53,7 +53,8 @@ const struct bench_option bench_options[] = {
 	  "keeps its name, its identity says what ran (a gate against full-length runs is\n"
 	  "INVALID naming runtime), e.g. --runtime 60s" },
 	{ "ramp", 0, OPT_BOTH, VS, OPT_TEXT(plan.ramp), "DURATION", "every run's warm-up before measuring (fio ramp_time=)" },
-	{ "size", OK_SIZE, OPT_BOTH | OPT_LAB, VS, OPT_TEXT(plan.size), "SIZE", "every run's working set per target (fio size=), e.g. 1g" },
+	{ "size", OK_SIZE, OPT_BOTH | OPT_LAB, VS, OPT_TEXT(plan.size), "SIZE", "every run's working set per target (fio size=), e.g. 1g; lab: each server's target\n"
+	  "file (default 32m)" },
 	{ "iodepth", 0, OPT_BOTH, VS, OPT_TEXT(plan.iodepth), "N", "every run's queue depth per job (fio iodepth=)" },
 	{ "numjobs", 0, OPT_BOTH, VS, OPT_TEXT(plan.numjobs), "N", "every run's jobs per target (fio numjobs=)" },
 	{ "matrix", 0, OPT_BOTH, VS, OPT_CALL(opt_matrix), "KEY=V1,V2",
@@ -73,9 +74,11 @@ const struct bench_option bench_options[] = {
 	  "an option for the engine, added to every run's fio job (repeatable), e.g.\n"
 	  "--engine sim --engine-opt sim_preset=nvmeof-rdma" },
 	{ "hosts", OK_HOSTS, OPT_BOTH | OPT_HOSTS, VS, OPT_CALL(opt_hosts), "FILE",
-	  "run on the fio servers of a hosts file (see docs/hosts.md)" },
+	  "run on the fio servers of a hosts file (see docs/hosts.md); hosts: the file to check,\n"
+	  "start or stop (required)" },
 	{ "label", OK_LABEL, OPT_BOTH | OPT_IMPORT, VS, OPT_CALL(opt_label), "KEY=VALUE",
-	  "label the suite and its runs (repeatable), e.g. --label stack=mdadm-raid5" },
+	  "label the suite and its runs (repeatable), e.g. --label stack=mdadm-raid5; import:\n"
+	  "the imported suites and runs" },
 	{ "workdir", 0, OPT_BOTH, VS, OPT_TEXT(plan.workdir), "DIR",
 	  "where default target files go (default: the current directory)" },
 	{ "curve", 0, OPT_BOTH, VSM, OPT_CALL(opt_method), "P1,P2,...",
@@ -97,7 +100,8 @@ const struct bench_option bench_options[] = {
 	{ "resume", 0, OPT_RUN, 0, OPT_FLAG(run.resume), NULL,
 	  "finish the newest suite started with the same arguments: run only what is not 'done'" },
 	{ "allow-partial", OK_ALLOW_PARTIAL, OPT_RUN | OPT_HOSTS, S, OPT_FLAG(run.allow_partial), NULL,
-	  "go on without hosts that cannot be reached; their runs are 'partial'" },
+	  "go on without hosts that cannot be reached; their runs are 'partial' (hosts check:\n"
+	  "exit 0 while at least one initiator is fine)" },
 	{ "stop-on-host-failure", 0, OPT_RUN, S, OPT_FLAG(run.stop_on_host_failure), NULL,
 	  "stop the suite (exit 4) when a host is lost mid-run (default: go on)" },
 	{ "logs", 0, OPT_RUN, S, OPT_FLAG(run.logs), NULL,
