@@ -6,7 +6,6 @@
 #include "report/escape.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -151,40 +150,18 @@ static unsigned store_flags_of(unsigned cmd_flags)
 	return f;
 }
 
-/* The value of --db PATH / --db=PATH in argv (up to "--"), or NULL. */
-static const char *db_path(int argc, char **argv)
+void cli_set_db(const char *path)
 {
-	const char *db = NULL;
-
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		if (!strncmp(argv[i], "--db=", 5))
-			db = argv[i] + 5;
-		else if (!strcmp(argv[i], "--db") && i + 1 < argc)
-			db = argv[++i];
-	}
-	return db;
-}
-
-static int wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-	return 0;
+	prepared.db = path;
 }
 
 int cli_prepare(const struct cmd *c, int argc, char **argv)
 {
+	(void)argc;
+	(void)argv;
 	memset(&prepared, 0, sizeof(prepared));
 	prepared.flags = c->flags;
-	if (!(c->flags & (CMD_STORE_RO | CMD_STORE_RW)) || wants_help(argc, argv))
-		return EXIT_OK;
-	prepared.db = db_path(argc, argv);
-	if (prepared.db && !*prepared.db)
-		return cli_usage(c->name, "--db needs a path");
-	if (c->flags & CMD_STORE_LATE)
-		return EXIT_OK;
-	return cli_store() ? EXIT_OK : cli_store_code();
+	return EXIT_OK;
 }
 
 int cli_store_code(void)
@@ -258,15 +235,3 @@ const char *cli_verb(const char *cmd, int argc, char *const *argv, const char *v
 	return NULL;
 }
 
-int cli_getopt(int argc, char **argv, const char *optstring, const struct option *longopts)
-{
-	opterr = 0;
-	return getopt_long(argc, argv, optstring, longopts, NULL);
-}
-
-int cli_bad_option(const char *cmd, int c, char *const *argv)
-{
-	if (c == ':')
-		return cli_usage(cmd, "option '%s' needs a value", argv[optind - 1]);
-	return cli_usage(cmd, "unknown option '%s'", argv[optind - 1]);
-}

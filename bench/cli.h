@@ -69,15 +69,6 @@ int cli_write_file(const char *path, const struct strbuf *data);
 /* Usage error for a command: message plus a hint to --help; returns EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-struct option;
-/* getopt_long over argv from optind, silent (opterr 0: the command reports with cli_bad_option), no long
- * index: the next option's value as getopt_long returns it. */
-int cli_getopt(int argc, char **argv, const char *optstring, const struct option *longopts);
-
-/* The usage error for what getopt_long returned (':' a missing value, else an unknown option) about
- * argv[optind - 1]: prints it and returns EXIT_USAGE. */
-int cli_bad_option(const char *cmd, int c, char *const *argv);
-
 /* The verb after the options (argv[optind]), or NULL after printing the usage error "say what to do: VERBS"
  * (the caller returns EXIT_USAGE). */
 const char *cli_verb(const char *cmd, int argc, char *const *argv, const char *verbs);
@@ -93,13 +84,17 @@ int cli_open_store(const char *path, unsigned flags, struct store **out);
 int cli_store_code(void);
 
 /*
- * Prepares what command `c`'s flags ask for, before main calls it with (argc, argv) (argv[0] the command):
- * opens the store of --db unless CMD_STORE_LATE or --help is given. Returns EXIT_OK or the exit code.
+ * Prepares what command `c`'s flags ask for, before main calls it with (argc, argv) (argv[0] the command).
+ * The store is never opened here: the command parses its options first (bench/options.h, which hands --db to
+ * cli_set_db), and the store of --db is opened at its first cli_store() call, so that --help, a bad option or
+ * a bad value creates and touches no database. Returns EXIT_OK or the exit code.
  */
 int cli_prepare(const struct cmd *c, int argc, char **argv);
 /* The store prepared for the running command (opened now for CMD_STORE_LATE); NULL after printing the error
  * (exit EXIT_STORE), or when the command's flags ask for no store. */
 struct store *cli_store(void);
+/* The --db of the command line, from the option parser (bench/options.c); the string must outlive the command. */
+void cli_set_db(const char *path);
 /* Releases what cli_prepare prepared; returns rc. */
 int cli_finish(int rc);
 

@@ -10,7 +10,6 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -19,6 +18,7 @@
 #include <string.h>
 
 #include "bench/cli.h"
+#include "bench/options.h"
 #include "core/store_admin.h"
 #include "core/strbuf.h"
 #include "core/units.h"
@@ -138,8 +138,9 @@ static int db_usage(void)
 	       "  check     integrity and foreign-key check, orphans\n"
 	       "  vacuum    compact the file\n"
 	       "  diff-config  what differs between two configurations' records\n\n"
-	       "'bench db <command> --help' describes a command. Common options: --db PATH (default bench.db),\n"
-	       "--format text|json.\n%s", exit_text);
+	       "'bench db <command> --help' describes a command.\n\n");
+	opt_help(stdout, OPT_DB);
+	printf("\n%s", exit_text);
 	return EXIT_OK;
 }
 
@@ -147,17 +148,10 @@ static int db_usage(void)
 
 static int parse_args(const struct db_sub *sub, int argc, char **argv, struct db_args *a)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },	       { "format", required_argument, NULL, 'f' },
-		{ "where", required_argument, NULL, 'w' },     { "all", no_argument, NULL, 'a' },
-		{ "dry-run", no_argument, NULL, 'n' },	       { "set", required_argument, NULL, 's' },
-		{ "unset", required_argument, NULL, 'u' },     { "raw", no_argument, NULL, 'r' },
-		{ "artifact", required_argument, NULL, 'A' },  { "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },	       { NULL, 0, NULL, 0 },
-	};
+	int argi = 0;
 	static const struct { int c; unsigned opt; } needs[] = {
-		{ 'd', O_DB }, { 'f', O_FORMAT }, { 'w', O_WHERE }, { 'a', O_ALL }, { 'n', O_DRY }, { 's', O_SET },
-		{ 'u', O_SET }, { 'r', O_RAW }, { 'A', O_ARTIFACT }, { 'o', O_OUTPUT },
+		{ OK_DB, O_DB }, { OK_FORMAT, O_FORMAT }, { OK_WHERE, O_WHERE }, { OK_ALL, O_ALL }, { OK_DRY_RUN, O_DRY },
+		{ OK_SET, O_SET }, { OK_UNSET, O_SET }, { OK_RAW, O_RAW }, { OK_ARTIFACT, O_ARTIFACT }, { 'o', O_OUTPUT },
 	};
 	char cmd[32];
 	struct errbuf err;
@@ -165,40 +159,34 @@ static int parse_args(const struct db_sub *sub, int argc, char **argv, struct db
 
 	snprintf(cmd, sizeof(cmd), "db %s", sub->name);
 	errbuf_init(&err);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	argi = 0;
+	while ((c = opt_getopt(cmd, OPT_DB, argc, argv, &argi)) != -1) {
 		for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
-			if (needs[i].c == c && !(sub->opts & needs[i].opt)) {
-				const char *name = "?";
-				for (const struct option *o = opts; o->name; o++)
-					if (o->val == c)
-						name = o->name;
-				return cli_usage(cmd, "'bench %s' has no option '--%s'", cmd, name);
-			}
+			if (needs[i].c == c && !(sub->opts & needs[i].opt))
+				return cli_usage(cmd, "'bench %s' has no option '--%s'", cmd, opt_name(c));
 		switch (c) {
 		case 'h':
 			printf("%s%s", sub->usage, exit_text);
 			return -1;
-		case 'd':
+		case OK_DB:
 			a->db = optarg;
 			break;
-		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return cli_usage(cmd, "--format wants text or json, got '%s'", optarg);
+		case OK_FORMAT:
+			if (opt_choice(cmd, "--format", "text|json", optarg) < 0)
+				return EXIT_USAGE;
 			a->json = !strcmp(optarg, "json");
 			break;
-		case 'w':
+		case OK_WHERE:
 			if (rep_where_add(&a->where, optarg, &err) < 0)
 				return cli_usage(cmd, "%s", err.msg);
 			break;
-		case 'a':
+		case OK_ALL:
 			a->all = 1;
 			break;
-		case 'n':
+		case OK_DRY_RUN:
 			a->dry_run = 1;
 			break;
-		case 's': {
+		case OK_SET: {
 			char *k, *v;
 			if (kv_parse_label(optarg, &k, &v) < 0)
 				return cli_usage(cmd, "--set wants key=value, got '%s'", optarg);
@@ -207,7 +195,7 @@ static int parse_args(const struct db_sub *sub, int argc, char **argv, struct db
 			free(v);
 			break;
 		}
-		case 'u': {
+		case OK_UNSET: {
 			char *k, *v;
 			char *arg = xasprintf("%s=x", optarg);
 			int bad = kv_parse_label(arg, &k, &v) < 0 || strchr(optarg, '=');
@@ -220,10 +208,10 @@ static int parse_args(const struct db_sub *sub, int argc, char **argv, struct db
 			free(v);
 			break;
 		}
-		case 'r':
+		case OK_RAW:
 			a->raw = 1;
 			break;
-		case 'A':
+		case OK_ARTIFACT:
 			a->artifact = optarg;
 			a->raw = 1;
 			break;
@@ -233,7 +221,7 @@ static int parse_args(const struct db_sub *sub, int argc, char **argv, struct db
 			a->output = optarg;
 			break;
 		default:
-			return cli_bad_option(cmd, c, argv);
+			return EXIT_USAGE;
 		}
 	}
 	a->pos = argv + optind;

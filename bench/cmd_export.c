@@ -14,7 +14,6 @@
  * one gets its read, write and trim bins summed (exact: bins of the same bucket add).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include <unistd.h>
 
 #include "bench/cli.h"
+#include "bench/options.h"
 #include "bench/commands.h"
 #include "core/aggregate.h"
 #include "core/store_read.h"
@@ -36,12 +36,9 @@ static int usage(void)
 	       "text format that the sim ioengine reads (fio option sim_hist=FILE), to replay a measured latency\n"
 	       "distribution on a modelled target. Lines: '# ...' comments, then 'value_ns count' per fio latency\n"
 	       "bucket (bucket midpoint in nanoseconds, number of IOs), ascending.\n\n"
-	       "options:\n"
-	       "  --histogram RUN  the run id (as 'bench report' shows it) whose histogram to write\n"
-	       "  --ddir DIR       direction: read, write, trim or total (default total: all directions)\n"
-	       "  --db PATH        database file (default bench.db)\n"
-	       "  -o, --output FILE  write to FILE instead of standard output\n"
-	       "  -h, --help       show this help\n\n"
+	       "");
+	opt_help(stdout, OPT_EXPORT);
+	printf("\n"
 	       "The run must have latency bins: runs of 'bench run' and imports of fio --output-format=json+ have.\n");
 	return EXIT_OK;
 }
@@ -129,11 +126,7 @@ out:
 
 static int export_histogram(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "histogram", required_argument, NULL, 'H' }, { "ddir", required_argument, NULL, 'D' },
-		{ "db", required_argument, NULL, 'd' },        { "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },            { NULL, 0, NULL, 0 },
-	};
+	int argi = 0;
 	static const char *const ddirs[] = { "read", "write", "trim", "total", NULL };
 	const char *output = NULL, *ddir = NULL;
 	long run_id = 0;
@@ -150,21 +143,20 @@ static int export_histogram(int argc, char **argv)
 	strbuf_init(&text);
 	errbuf_init(&err);
 	memset(&run, 0, sizeof(run));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+	argi = 0;
+	while ((c = opt_getopt("export", OPT_EXPORT, argc, argv, &argi)) != -1) {
 		switch (c) {
 		case 'h':
 			code = usage();
 			goto out;
-		case 'H':
+		case OK_HISTOGRAM:
 			if (parse_long(optarg, 1, LONG_MAX, &run_id) < 0) {
 				code = cli_usage("export", "--histogram wants a run id (a positive number), got '%s'",
 						 optarg);
 				goto out;
 			}
 			break;
-		case 'D': {
+		case OK_DDIR: {
 			int ok = 0;
 
 			for (int i = 0; ddirs[i]; i++)
@@ -176,13 +168,13 @@ static int export_histogram(int argc, char **argv)
 			ddir = optarg;
 			break;
 		}
-		case 'd': /* opened by main (cli_store) */
+		case OK_DB: /* opened by main (cli_store) */
 			break;
 		case 'o':
 			output = optarg;
 			break;
 		default:
-			code = cli_bad_option("export", c, argv);
+			code = EXIT_USAGE;
 			goto out;
 		}
 	}

@@ -6,13 +6,13 @@
  * (--on-inconclusive pass gives 0, fail gives 1).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/cli.h"
+#include "bench/options.h"
 #include "bench/commands.h"
 #include "core/strbuf.h"
 #include "core/units.h"
@@ -53,78 +53,15 @@ static const char gate_help[] =
 	"  key=value[,k=v...]    the runs matching all these labels (a run's label overrides its suite's), e.g. git=abc123\n"
 	"  latest:key=value      the runs of the newest suite with that label, e.g. latest:branch=main\n"
 	"\n"
-	"options:\n"
-	"  --db PATH             database (default bench.db)\n"
-	"  --baseline SEL        the reference runs (required)\n"
-	"  --candidate SEL       the runs under test (required)\n"
-	"  --threshold PCT       smallest change that matters, in percent (default 5)\n"
-	"  --confidence PCT      confidence level of the intervals and 100 - the false discovery rate (default 95)\n"
-	"  --min-runs N          valid runs per side a cell needs, else INVALID (default: what the method needs,\n"
-	"                        3 for the t interval; with --method rank 4, paired 6, at 95%)\n"
-	"  --method auto|t|rank  the interval: auto (default) t below 10 runs per side, rank from 10\n"
-	"  --paired              pair runs by repetition number (in the order stored when a number repeats,\n"
-	"                        e.g. single runs interleaved A B B A) and use the signed-rank interval of\n"
-	"                        the paired differences, so drift of the machine cancels\n"
-	"  --match identity|name match workloads across sides by their workload identity (every fio option that\n"
-	"                        changes the load, as 'bench report' pairs them; default) or by run name\n"
-	"  --min-runtime SEC     exclude runs measured for less than SEC seconds (time_based runs measured for\n"
-	"                        less than 90% of their runtime are always excluded, unless fio stopped them\n"
-	"                        because their ss= criterion was met)\n"
-	"  --on-inconclusive pass|fail\n"
-	"                        an INCONCLUSIVE gate exits 0 (pass) or 1 (fail) instead of 6; the headline\n"
-	"                        still says INCONCLUSIVE\n"
-	"  --strict              the same as --on-inconclusive fail\n"
-	"  --allow-diff OPTION   the sides may differ in this fio option or item (rate_iops, engine,\n"
-	"                        engine_opt.sim_lat, targets, hosts); repeat for several\n"
-	"  --allow-invalid       INVALID cells do not fail the gate\n"
-	"  --allow-unsteady      include runs not at steady state (steady_state=not-reached:N or running:N);\n"
-	"                        every output still says so\n"
-	"  --markdown FILE       write a Markdown summary (CI job summary, pull-request comment); - = stdout\n"
-	"  --junit FILE          write JUnit XML: one testcase per cell, <failure> for a regression, <skipped>\n"
-	"                        for inconclusive or invalid, properties ratio, ci_low, ci_high, p, q, n\n"
-	"  --json FILE           write every verdict with the raw samples as JSON\n"
-	"  --calibrate           A/A mode: baseline and candidate are the same configuration; prints the noise\n"
-	"                        (CV) per cell and how many runs per side --threshold needs\n"
-	"  --plan                the same from the noise measured so far; without --candidate, from the\n"
-	"                        baseline's runs alone\n"
-	"  --quiet               no table on stdout (files and exit code only)\n"
-	"  -h, --help            this help\n"
+	"";
+
+static const char gate_help_tail[] =
 	"\n"
 	"exit codes: 0 pass, 1 regression (or inconclusive with --on-inconclusive fail), 2 usage error,\n"
 	"3 bad selection (no runs match, no workload in common), cells with too few valid runs or sides not like\n"
 	"for like, 5 storage error, 6 inconclusive (no regression, but not enough evidence for a pass).\n";
 
-enum {
-	OPT_DB = 256, OPT_BASELINE, OPT_CANDIDATE, OPT_THRESHOLD, OPT_CONFIDENCE, OPT_MIN_RUNS, OPT_PAIRED,
-	OPT_MATCH, OPT_MIN_RUNTIME, OPT_STRICT, OPT_ALLOW_INVALID, OPT_MARKDOWN, OPT_JUNIT, OPT_JSON,
-	OPT_CALIBRATE, OPT_QUIET, OPT_ON_INCONCLUSIVE, OPT_ALLOW_DIFF, OPT_METHOD, OPT_PLAN, OPT_ALLOW_UNSTEADY,
-};
 
-static const struct option gate_options[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "candidate", required_argument, NULL, OPT_CANDIDATE },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
-	{ "min-runs", required_argument, NULL, OPT_MIN_RUNS },
-	{ "paired", no_argument, NULL, OPT_PAIRED },
-	{ "match", required_argument, NULL, OPT_MATCH },
-	{ "min-runtime", required_argument, NULL, OPT_MIN_RUNTIME },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "allow-invalid", no_argument, NULL, OPT_ALLOW_INVALID },
-	{ "allow-unsteady", no_argument, NULL, OPT_ALLOW_UNSTEADY },
-	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
-	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "calibrate", no_argument, NULL, OPT_CALIBRATE },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
-	{ "on-inconclusive", required_argument, NULL, OPT_ON_INCONCLUSIVE },
-	{ "allow-diff", required_argument, NULL, OPT_ALLOW_DIFF },
-	{ "method", required_argument, NULL, OPT_METHOD },
-	{ "plan", no_argument, NULL, OPT_PLAN },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static int write_output(const char *path, const struct strbuf *sb)
 {
@@ -155,26 +92,26 @@ static int write_output(const char *path, const struct strbuf *sb)
 static int parse_choice(int opt, const char *arg, struct gate_opts *go, struct gate_select_opts *so)
 {
 	static const struct { int opt; const char *name; int value; } choices[] = {
-		{ OPT_MATCH, "identity", REP_MATCH_IDENTITY }, { OPT_MATCH, "name", REP_MATCH_NAME },
-		{ OPT_ON_INCONCLUSIVE, "pass", GATE_INC_PASS }, { OPT_ON_INCONCLUSIVE, "fail", GATE_INC_FAIL },
-		{ OPT_METHOD, "auto", GATE_METHOD_AUTO }, { OPT_METHOD, "t", GATE_METHOD_T },
-		{ OPT_METHOD, "rank", GATE_METHOD_RANK },
+		{ OK_MATCH, "identity", REP_MATCH_IDENTITY }, { OK_MATCH, "name", REP_MATCH_NAME },
+		{ OK_ON_INCONCLUSIVE, "pass", GATE_INC_PASS }, { OK_ON_INCONCLUSIVE, "fail", GATE_INC_FAIL },
+		{ OK_METHOD, "auto", GATE_METHOD_AUTO }, { OK_METHOD, "t", GATE_METHOD_T },
+		{ OK_METHOD, "rank", GATE_METHOD_RANK },
 	};
 
 	for (size_t i = 0; i < sizeof(choices) / sizeof(choices[0]); i++) {
 		if (choices[i].opt != opt || strcmp(choices[i].name, arg))
 			continue;
-		if (opt == OPT_MATCH)
+		if (opt == OK_MATCH)
 			so->match = (enum rep_match)choices[i].value;
-		else if (opt == OPT_ON_INCONCLUSIVE)
+		else if (opt == OK_ON_INCONCLUSIVE)
 			go->on_inconclusive = (enum gate_on_inconclusive)choices[i].value;
 		else
 			go->method = (enum gate_method)choices[i].value;
 		return 0;
 	}
-	if (opt == OPT_MATCH)
+	if (opt == OK_MATCH)
 		return cli_usage("gate", "--match wants 'identity' or 'name', got '%s'", arg);
-	if (opt == OPT_ON_INCONCLUSIVE)
+	if (opt == OK_ON_INCONCLUSIVE)
 		return cli_usage("gate", "--on-inconclusive wants 'pass' or 'fail', got '%s'", arg);
 	return cli_usage("gate", "--method wants 'auto', 't' or 'rank', got '%s'", arg);
 }
@@ -202,6 +139,7 @@ static int outcome_exit(const struct gate *g)
 
 int cmd_gate(int argc, char **argv)
 {
+	int argi = 0;
 	const char *db = NULL, *base_sel = NULL, *cand_sel = NULL;
 	const char *md_path = NULL, *junit_path = NULL, *json_path = NULL;
 	int calibrate = 0, plan = 0, quiet = 0, c, rc = EXIT_INTERNAL;
@@ -218,60 +156,61 @@ int cmd_gate(int argc, char **argv)
 	gate_opts_default(&go);
 	gate_select_opts_default(&so);
 	errbuf_init(&err);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", gate_options, NULL)) != -1) {
+	argi = 0;
+	while ((c = opt_getopt("gate", OPT_GATE, argc, argv, &argi)) != -1) {
 		long n;
 		switch (c) {
 		case 'h':
 			fputs(gate_help, stdout);
+			opt_help(stdout, OPT_GATE);
+			fputs(gate_help_tail, stdout);
 			return EXIT_OK;
-		case OPT_DB: db = optarg; break;
-		case OPT_BASELINE: base_sel = optarg; break;
-		case OPT_CANDIDATE: cand_sel = optarg; break;
-		case OPT_THRESHOLD:
+		case OK_DB: db = optarg; break;
+		case OK_BASELINE: base_sel = optarg; break;
+		case OK_CANDIDATE: cand_sel = optarg; break;
+		case OK_THRESHOLD:
 			if (parse_percent_fraction(optarg, 0, 100, &go.threshold) < 0)
 				return cli_usage("gate", "--threshold wants a percentage between 0 and 100, got '%s'",
 						 optarg);
 			break;
-		case OPT_CONFIDENCE:
+		case OK_CONFIDENCE:
 			if (parse_percent_fraction(optarg, 50, 100, &go.conf) < 0)
 				return cli_usage("gate", "--confidence wants a percentage between 50 and 100, got '%s'",
 						 optarg);
 			break;
-		case OPT_MIN_RUNS:
+		case OK_MIN_RUNS:
 			if (parse_long(optarg, 1, 100000, &n) < 0)
 				return cli_usage("gate", "--min-runs wants a whole number of runs >= 1, got '%s'", optarg);
 			go.min_runs = (unsigned)n;
 			break;
-		case OPT_PAIRED: go.paired = 1; break;
-		case OPT_MIN_RUNTIME:
+		case OK_PAIRED: go.paired = 1; break;
+		case OK_MIN_RUNTIME:
 			if (parse_duration_s(optarg, &so.min_runtime_s) < 0 || so.min_runtime_s < 0)
 				return cli_usage("gate", "--min-runtime wants a duration (e.g. 10, 500ms, 1m), got '%s'",
 						 optarg);
 			break;
-		case OPT_STRICT: go.on_inconclusive = GATE_INC_FAIL; break;
-		case OPT_ALLOW_DIFF:
+		case OK_STRICT: go.on_inconclusive = GATE_INC_FAIL; break;
+		case OK_ALLOW_DIFF:
 			if (nallow >= MAX_ALLOW_DIFF || !*optarg)
 				return cli_usage("gate", "--allow-diff wants an option name (at most %d), got '%s'",
 						 MAX_ALLOW_DIFF, optarg);
 			allow[nallow++] = optarg;
 			break;
-		case OPT_MATCH:
-		case OPT_ON_INCONCLUSIVE:
-		case OPT_METHOD:
+		case OK_MATCH:
+		case OK_ON_INCONCLUSIVE:
+		case OK_METHOD:
 			if ((n = parse_choice(c, optarg, &go, &so)) != 0)
 				return (int)n;
 			break;
-		case OPT_PLAN: plan = 1; break;
-		case OPT_ALLOW_INVALID: go.allow_invalid = 1; break;
-		case OPT_ALLOW_UNSTEADY: so.allow_unsteady = 1; break;
-		case OPT_MARKDOWN: md_path = optarg; break;
-		case OPT_JUNIT: junit_path = optarg; break;
-		case OPT_JSON: json_path = optarg; break;
-		case OPT_CALIBRATE: calibrate = 1; break;
-		case OPT_QUIET: quiet = 1; break;
-		default: return cli_bad_option("gate", c, argv);
+		case OK_PLAN: plan = 1; break;
+		case OK_ALLOW_INVALID: go.allow_invalid = 1; break;
+		case OK_ALLOW_UNSTEADY: so.allow_unsteady = 1; break;
+		case OK_MARKDOWN: md_path = optarg; break;
+		case OK_JUNIT: junit_path = optarg; break;
+		case OK_JSON: json_path = optarg; break;
+		case OK_CALIBRATE: calibrate = 1; break;
+		case 'q': quiet = 1; break;
+		default: return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)

@@ -6,12 +6,12 @@
  * host over ssh (BatchMode, argv, every remote word quoted), for users who do not run the servers as a
  * service themselves (docs/multihost.md has a systemd unit).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/cli.h"
+#include "bench/options.h"
 #include "bench/commands.h"
 #include "core/hostsfile.h"
 #include "core/proc.h"
@@ -21,7 +21,7 @@
 static int usage(void)
 {
 	printf("usage: bench hosts check --hosts FILE [--allow-partial] [--destructive] [--overwrite-files]\n"
-	       "                         [--target PATH]... [--no-targets] [--timeout MS]\n"
+	       "                         [--target PATH]... [--no-targets] [--timeout DURATION]\n"
 	       "       bench hosts start --hosts FILE [--dry-run]\n"
 	       "       bench hosts stop  --hosts FILE [--dry-run]\n\n"
 	       "Checks and manages the fio servers of a multi-host suite. The hosts file (docs/hosts.md) names\n"
@@ -35,16 +35,9 @@ static int usage(void)
 	       "  start         starts 'fio --server=ADDR,PORT --daemonize=/tmp/bench-fio-server-PORT.pid' on each\n"
 	       "                initiator over ssh (ssh -o BatchMode=yes; key-based login, user from ssh=USER)\n"
 	       "  stop          stops the servers started by 'start' (kills the pid in that pid file)\n\n"
-	       "options:\n"
-	       "  --hosts FILE     the hosts file (required)\n"
-	       "  --allow-partial  check: exit 0 while at least one initiator is fine (failures still listed)\n"
-	       "  --destructive    check: accept devices that hold data, and unprobed paths (no ssh access)\n"
-	       "  --overwrite-files check: accept existing files that bench did not create\n"
-	       "  --target PATH    check: the target of initiators without target= (as 'bench run --target')\n"
-	       "  --no-targets     check: only probe the servers, skip the target read\n"
-	       "  --timeout MS     check: probe timeout per server (default 3000)\n"
-	       "  --dry-run        start/stop: print the ssh commands instead of running them\n"
-	       "  --help           this text\n\n"
+	       "");
+	opt_help(stdout, OPT_HOSTS);
+	printf("\n"
 	       "exit codes: 0 ok, 2 usage, 3 bad hosts file or a refused target, 4 a host failed.\n");
 	return EXIT_OK;
 }
@@ -94,13 +87,7 @@ static int ssh_all(const struct host_list *hl, int start, int dry_run)
 
 int cmd_hosts(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "hosts", required_argument, NULL, 'f' },  { "allow-partial", no_argument, NULL, 'a' },
-		{ "destructive", no_argument, NULL, 'D' },  { "no-targets", no_argument, NULL, 'n' },
-		{ "timeout", required_argument, NULL, 't' }, { "dry-run", no_argument, NULL, 'y' },
-		{ "help", no_argument, NULL, 'h' },          { "overwrite-files", no_argument, NULL, 'O' },
-		{ "target", required_argument, NULL, 'T' },  { NULL, 0, NULL, 0 },
-	};
+	int argi = 0;
 	struct fio_hosts_check_opts o = { 0, 0, 1, 0, NULL };
 	struct fio_hosts_consent_opts co = { 0, NULL, 0 };
 	char **targets = NULL;
@@ -110,46 +97,45 @@ int cmd_hosts(int argc, char **argv)
 	int c, dry_run = 0, code;
 	long v;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	argi = 0;
+	while ((c = opt_getopt("hosts", OPT_HOSTS, argc, argv, &argi)) != -1) {
 		switch (c) {
 		case 'h':
 			free(targets);
 			return usage();
-		case 'f':
+		case OK_HOSTS:
 			file = optarg;
 			break;
-		case 'a':
+		case OK_ALLOW_PARTIAL:
 			o.allow_partial = 1;
 			break;
-		case 'D':
+		case OK_DESTRUCTIVE:
 			o.destructive = 1;
 			break;
-		case 'n':
+		case OK_NO_TARGETS:
 			o.check_targets = 0;
 			break;
-		case 't':
-			if (parse_long(optarg, 1, 600000, &v) < 0) {
+		case OK_TIMEOUT:
+			if (opt_duration_ms("hosts", "--timeout", optarg, 600, &v) != 0) {
 				free(targets);
-				return cli_usage("hosts", "--timeout wants milliseconds (1..600000), got '%s'", optarg);
+				return EXIT_USAGE;
 			}
 			o.timeout_ms = (int)v;
 			break;
-		case 'y':
+		case OK_DRY_RUN:
 			dry_run = 1;
 			break;
-		case 'O':
+		case OK_OVERWRITE_FILES:
 			co.overwrite_files = 1;
 			break;
-		case 'T':
+		case OK_TARGET:
 			targets = xrealloc(targets, (co.ntargets + 1) * sizeof(*targets));
 			targets[co.ntargets++] = optarg;
 			co.targets = targets;
 			break;
 		default:
 			free(targets);
-			return cli_bad_option("hosts", c, argv);
+			return EXIT_USAGE;
 		}
 	}
 	code = -1;

@@ -13,7 +13,6 @@
  * memory stays flat whatever the number of files (see "Reading ahead" below); a source of many runs (a CSV
  * table) comes in parts (core/import.h), each stored before the next is read.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include <string.h>
 
 #include "bench/cli.h"
+#include "bench/options.h"
 #include "bench/commands.h"
 #include "core/csv_import.h"
 #include "core/import.h"
@@ -150,20 +150,9 @@ static int usage(void)
 	       "    log_hist_coarseness): the latency histogram of every interval (percentiles over time).\n\n"
 	       "All files of one command are stored in one transaction: if any file is bad, nothing is stored,\n"
 	       "the error names the file and bench exits with 3.\n\n"
-	       "options:\n"
-	       "  --label key=value  label the imported suites and runs (repeatable), e.g. --label stack=zfs\n"
-	       "  --db PATH          the database file (default bench.db)\n"
-	       "  --run ID           fio log files: add the time series to the existing run ID instead of\n"
-	       "                     creating a run named after the file; a log imported again replaces\n"
-	       "                     its series (same host, job, metric and source)\n"
-	       "  --append           with --run: add to the run's series instead of replacing them\n"
-	       "  --again            store a file whose content was imported before (by default it is\n"
-	       "                     skipped with a note: bench keeps each imported file's SHA-256)\n"
-	       "  --csv FILE         import a table of published results (CSV with labels as columns and\n"
-	       "                     metrics with units in the header): one run per row, one suite per\n"
-	       "                     table; a large table is read 1,000 rows at a time (memory stays small)\n"
-	       "  --map SPEC         with --csv: how the file's columns map to bench's names\n"
-	       "  -h, --help         show this help\n\n"
+	       "");
+	opt_help(stdout, OPT_IMPORT);
+	printf("\n"
 	       "Prints one line per file, e.g. \"imported 2 runs from x.json\".\n"
 	       "exit codes: 0 stored, 2 usage error, 3 bad input file, 5 storage error.\n");
 	return EXIT_OK;
@@ -497,13 +486,7 @@ out:
 
 int cmd_import(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "label", required_argument, NULL, 'l' }, { "db", required_argument, NULL, 'd' },
-		{ "run", required_argument, NULL, 'r' },   { "csv", required_argument, NULL, 'c' },
-		{ "map", required_argument, NULL, 'm' },   { "help", no_argument, NULL, 'h' },
-		{ "append", no_argument, NULL, 'a' },	   { "again", no_argument, NULL, 'A' },
-		{ NULL, 0, NULL, 0 },
-	};
+	int argi = 0;
 	struct import_opts o = { NULL, 0, 0, 0 };
 	struct kvlist labels;
 	struct input *in = NULL;
@@ -514,21 +497,21 @@ int cmd_import(int argc, char **argv)
 
 	kvlist_init(&labels);
 	errbuf_init(&err);
-	optind = 1;
-	while ((c = cli_getopt(argc, argv, ":h", longopts)) != -1) {
+	argi = 0;
+	while ((c = opt_getopt("import", OPT_IMPORT, argc, argv, &argi)) != -1) {
 		switch (c) {
 		case 'h':
 			code = usage();
 			goto out;
-		case 'l':
+		case OK_LABEL:
 			if (cli_add_label(&labels, "import", optarg) < 0) {
 				code = EXIT_USAGE;
 				goto out;
 			}
 			break;
-		case 'd': /* opened by main (cli_store) */
+		case OK_DB: /* opened by main (cli_store) */
 			break;
-		case 'r': {
+		case OK_RUN: {
 			long id;
 			if (parse_long(optarg, 1, LONG_MAX, &id) < 0) {
 				code = cli_usage("import", "--run wants a run id (a positive number), got '%s'", optarg);
@@ -537,24 +520,24 @@ int cmd_import(int argc, char **argv)
 			o.run_id = id;
 			break;
 		}
-		case 'c':
+		case OK_CSV:
 			ARRAY_GROW(in, cap, nin + 1);
 			in[nin].path = optarg;
 			in[nin].nruns = 0;
 			in[nin].same_as = 0;
 			in[nin++].im = importer_named("csv");
 			break;
-		case 'm':
+		case OK_MAP:
 			o.map = optarg;
 			break;
-		case 'a':
+		case OK_APPEND:
 			o.append = 1;
 			break;
-		case 'A':
+		case OK_AGAIN:
 			o.again = 1;
 			break;
 		default:
-			code = cli_bad_option("import", c, argv);
+			code = EXIT_USAGE;
 			goto out;
 		}
 	}

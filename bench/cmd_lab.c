@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <ftw.h>
 #include <arpa/inet.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include <unistd.h>
 
 #include "bench/cli.h"
+#include "bench/options.h"
 #include "bench/commands.h"
 #include "core/hostsfile.h"
 #include "core/proc.h"
@@ -54,15 +54,10 @@ static int usage(void)
 	       "  down          stop every lab server (found from the pid files, also after bench was killed)\n"
 	       "                and remove everything the lab made\n"
 	       "  status        one line per server: address, pid, running, fio version\n\n"
-	       "options:\n"
-	       "  --dir DIR     where the lab lives (default ./%s)\n"
-	       "  --port PORT   fio server port on every address (default 8765)\n"
-	       "  --size SIZE   size of each host's target file (default 32m)\n"
-	       "  --base ADDR   address of the first server, inside 127.0.0.0/8 (default %s); server i\n"
-	       "                gets ADDR + i - 1 (127.0.30.250 + 10 runs on into 127.0.31.x)\n"
-	       "  --help        this text\n\n"
-	       "exit codes: 0 ok, 2 usage, 4 a server did not start or is not running.\n",
-	       LAB_MAX, LAB_DEFAULT_DIR, LAB_DEFAULT_BASE);
+	       "", LAB_MAX);
+	opt_help(stdout, OPT_LAB);
+	printf("\n"
+	       "exit codes: 0 ok, 2 usage, 4 a server did not start or is not running.\n");
 	return EXIT_OK;
 }
 
@@ -449,45 +444,39 @@ static int lab_status(const struct lab *l)
 
 int cmd_lab(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "dir", required_argument, NULL, 'd' },  { "port", required_argument, NULL, 'p' },
-		{ "size", required_argument, NULL, 's' }, { "help", no_argument, NULL, 'h' },
-		{ "base", required_argument, NULL, 'b' },
-		{ NULL, 0, NULL, 0 },
-	};
+	int argi = 0;
 	const char *dir = LAB_DEFAULT_DIR, *verb;
 	struct lab l;
 	uint64_t size = 32ull << 20;
 	long v;
 	int c;
 
-	optind = 1;
-	opterr = 0;
 	l.port = HOSTS_DEFAULT_PORT;
 	(void)parse_base(LAB_DEFAULT_BASE, &l.base);
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	argi = 0;
+	while ((c = opt_getopt("lab", OPT_LAB, argc, argv, &argi)) != -1) {
 		switch (c) {
 		case 'h':
 			return usage();
-		case 'd':
+		case OK_DIR:
 			dir = optarg;
 			break;
-		case 'p':
+		case OK_PORT:
 			if (parse_long(optarg, 1, 65535, &v) < 0)
 				return cli_usage("lab", "--port wants 1..65535, got '%s'", optarg);
 			l.port = (unsigned)v;
 			break;
-		case 'b':
+		case OK_BASE:
 			if (parse_base(optarg, &l.base) < 0)
 				return cli_usage("lab", "--base wants an IPv4 address in 127.0.0.0/8 (e.g. 127.0.30.1), "
 						 "got '%s'", optarg);
 			break;
-		case 's':
+		case OK_SIZE:
 			if (parse_size(optarg, &size) < 0 || size < 4096)
 				return cli_usage("lab", "--size wants a size of at least 4k (e.g. 64m), got '%s'", optarg);
 			break;
 		default:
-			return cli_bad_option("lab", c, argv);
+			return EXIT_USAGE;
 		}
 	}
 	if (!(verb = cli_verb("lab", argc, argv, "up N, down or status")))

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/cli.h"
+#include "bench/options.h"
 #include "bench/cmd_plan.h"
 #include "bench/commands.h"
 #include "core/strbuf.h"
@@ -20,10 +21,9 @@ static void usage(void)
 	       "The built-in suites: ready-made workload lists (HCIbench easy run, published comparisons) that\n"
 	       "`bench plan NAME` and `bench run NAME` accept, each with a --quick form for trying it out.\n\n"
 	       "  list          each suite's name, number of runs, wall time (full and --quick) and description\n"
-	       "  show NAME     a suite's description, labels and runs (the table `bench plan NAME` prints)\n"
-	       "  -v            with show: also print the suite file\n"
-	       "  -h, --help    this help\n\n"
-	       "The suites are files in %s (BENCH_LIBRARY overrides the directory);\n"
+	       "  show NAME     a suite's description, labels and runs (the table `bench plan NAME` prints)\n\n");
+	opt_help(stdout, OPT_PROFILES);
+	printf("\nThe suites are files in %s (BENCH_LIBRARY overrides the directory);\n"
 	       "their format is described in docs/suite-format.md.\n",
 	       profile_library_dir());
 }
@@ -217,16 +217,19 @@ int cmd_profiles(int argc, char **argv)
 	int verbose = 0;
 	const char *sub = NULL, *name = NULL;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+	int argi = 0, c;
+
+	while ((c = opt_getopt("profiles", OPT_PROFILES, argc, argv, &argi)) != -1) {
+		if (c == 'h') {
 			usage();
 			return EXIT_OK;
 		}
-		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
-			verbose = 1;
-		else if (argv[i][0] == '-')
-			return cli_usage("profiles", "unknown option '%s'", argv[i]);
-		else if (!sub)
+		if (c != 'v')
+			return EXIT_USAGE;
+		verbose = 1;
+	}
+	for (int i = optind; i < argc; i++) {
+		if (!sub)
 			sub = argv[i];
 		else if (!name)
 			name = argv[i];

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/cli.h"
+#include "bench/options.h"
 #include "bench/commands.h"
 #include "core/strbuf.h"
 #include "profiles/config.h"
@@ -25,9 +26,9 @@ static void usage(void)
 	       "record and teardown commands.\n\n"
 	       "  list                 each recipe's name and description\n"
 	       "  show NAME            its parameters (defaults) and step templates\n"
-	       "  show NAME K=V...     the commands with these parameters, as `bench plan` shows them\n"
-	       "  -h, --help           this help\n\n"
-	       "The recipes are files in %s (BENCH_LIBRARY overrides the library).\n"
+	       "  show NAME K=V...     the commands with these parameters, as `bench plan` shows them\n\n");
+	opt_help(stdout, OPT_RECIPES);
+	printf("\nThe recipes are files in %s (BENCH_LIBRARY overrides the library).\n"
 	       "\nexit codes: 0 ok, 2 usage error, 3 no such recipe or a bad parameter.\n",
 	       recipe_dir());
 }
@@ -132,6 +133,11 @@ static int show(int argc, char **argv)
 
 int cmd_recipes(int argc, char **argv)
 {
+	if (argc >= 2 && argv[1][0] == '-' && strcmp(argv[1], "-h") && strcmp(argv[1], "--help")) {
+		int argi = 0;
+		if (opt_getopt("recipes", OPT_RECIPES, argc, argv, &argi) == '?')
+			return EXIT_USAGE; /* an unknown option, with "did you mean" */
+	}
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage();
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;

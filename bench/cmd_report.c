@@ -7,13 +7,13 @@
  * self-contained page. The store is opened read-only.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bench/cli.h"
+#include "bench/options.h"
 #include "bench/commands.h"
 #include "bench/gnuplot_run.h"
 #include "core/strbuf.h"
@@ -42,50 +42,9 @@ static const char usage_text[] =
 	"IOPS at p99 <= X; runs with steady_state= or fio.ss* labels get their steady-state result.\n"
 	"Precondition runs and steady-state rounds are left out of the tables, with a line saying how many.\n"
 	"\n"
-	"options:\n"
-	"  --db PATH          database file (default bench.db); opened read-only\n"
-	"  --format FMT       text (default), csv, json, markdown (md) or html\n"
-	"  --where key=value  select runs: a label (stack=zfs-raidz) or a workload parameter: name, tool, rw,\n"
-	"                     bs (4k), read_pct (rdpct), random_pct (randpct), iodepth, numjobs, engine, suite,\n"
-	"                     status; repeat to narrow further (all must match)\n"
-	"  --by key[,key]     group rows by these labels or parameters instead of the full label set\n"
-	"  --compare key=A:B  ratio table: runs labelled key=A against key=B (B is the baseline, ratios A/B),\n"
-	"                     e.g. --compare transport=nvmeof:iser --by stack; IOPS and MiB/s ratios >= 1 and\n"
-	"                     latency and CPU ratios <= 1 are better (green), the rest worse (brown)\n"
-	"                     Several values before the colon (transport=nvmeof,nvmeof-tcp:iser) compare\n"
-	"                     each with the baseline: one block per group with every value and its ratios\n"
-	"  --show WHAT        comparison in text and markdown: values, ratios or values,ratios (default:\n"
-	"                     ratios with two values, values,ratios with more)\n"
-	"  --order key=v1,..  groups in this order of their key's values (the rest after them, as found)\n"
-	"  --alias k=v:Alias  show label value v of k as Alias in charts and the HTML report (repeatable; a\n"
-	"                     suite label alias.k=\"v:Alias,v2:Alias2\" does the same, an --alias wins)\n"
-	"  --title TEXT       the HTML report's title\n"
-	"  --caption TEXT     a caption under every chart and the HTML report's title\n"
-	"  --log WHEN         log y axis on bar charts: auto (when a panel's values span more than 20x;\n"
-	"                     default), on, off\n"
-	"  --dpi N            PNG resolution of every chart, for print (e.g. 300; default 96: screen)\n"
-	"  --names HOW        workload tick labels: full (wrapped; default) or short (W1, W2... with a legend\n"
-	"                     table of the full names under the chart)\n"
-	"  --match HOW        pair workloads across the two sides by identity (every option that changes the\n"
-	"                     load; default) or by name; rows without a counterpart are listed as unmatched\n"
-	"  --color WHEN       ANSI colours in text: auto (on a terminal; default), always, never\n"
-	"  --charts DIR       also write gnuplot charts (PNG and SVG) into DIR: per-workload bars by stack,\n"
-	"                     A-vs-B per stack, the ratio table, latency bars, time series, latency CDFs\n"
-	"                     and, for curves and sweeps, latency (p99 and mean) vs IOPS\n"
-	"                     (needs gnuplot, e.g. apt-get install gnuplot-nox)\n"
-	"  --html FILE        also write one self-contained HTML report (tables, charts, metadata) to FILE\n"
-	"  --p99-limit DUR    the latency limit of \"max IOPS at p99 <= X\" for curves and sweeps (1ms,\n"
-	"                     500us; a bare number is ms; default 1ms); repeat for several columns. With\n"
-	"                     --compare key=A:B each configuration's ratio to key=B at the same limit\n"
-	"  --jobs             also list the per-job figures of runs of several jobs fio ran together\n"
-	"  -v, --verbose      also list every run with its status and error (failed and aborted too), each\n"
-	"                     host with its fio version, start offset and figures, and the CPU and disks of\n"
-	"                     each run: CPU utilisation per role (cluster) and host, CPU microseconds per IO,\n"
-	"                     the devices with their reads and writes, and the IO amplification (device IOs\n"
-	"                     of the targets / front-end IOs; text, markdown and json); in text also the\n"
-	"                     stalls: windows where a host's IOPS fell below 50% of its median (host,\n"
-	"                     start on the run's clock, length)\n"
-	"  -h, --help         show this help\n"
+	"";
+
+static const char usage_text_tail[] =
 	"\n"
 	"exit codes: 0 ok, 2 usage error, 3 nothing to compare, 4 gnuplot failed or missing, 5 database error.\n";
 
@@ -164,91 +123,76 @@ static int parse_limit_ms(const char *s, double *ms)
 	return *ms > 0 ? 0 : -1;
 }
 
-/* --where (c 'w'), --order ('O') or --alias ('A'): arg added to its list; -1 with err on a bad form. */
+/* --where (c OK_WHERE), --order (OK_ORDER) or --alias (OK_ALIAS): arg added to its list; -1 with err on a bad form. */
 static int add_list_arg(struct report_args *a, int c, const char *arg, struct errbuf *err)
 {
-	if (c == 'w')
+	if (c == OK_WHERE)
 		return rep_where_add(&a->where, arg, err);
-	if (c == 'O')
+	if (c == OK_ORDER)
 		return rep_order_add(&a->order, arg, err);
 	return rep_alias_add(&a->aliases, arg, err);
 }
 
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },   { "format", required_argument, NULL, 'f' },
-		{ "where", required_argument, NULL, 'w' }, { "by", required_argument, NULL, 'b' },
-		{ "compare", required_argument, NULL, 'c' }, { "match", required_argument, NULL, 'm' },
-		{ "color", required_argument, NULL, 'C' }, { "colour", required_argument, NULL, 'C' },
-		{ "charts", required_argument, NULL, 'g' }, { "html", required_argument, NULL, 'H' },
-		{ "show", required_argument, NULL, 'S' }, { "order", required_argument, NULL, 'O' },
-		{ "alias", required_argument, NULL, 'A' }, { "title", required_argument, NULL, 'T' },
-		{ "caption", required_argument, NULL, 'P' }, { "log", required_argument, NULL, 'L' },
-		{ "dpi", required_argument, NULL, 'D' },  { "names", required_argument, NULL, 'N' },
-		{ "p99-limit", required_argument, NULL, 'X' }, { "jobs", no_argument, NULL, 'J' },
-		{ "verbose", no_argument, NULL, 'v' },    { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	int argi = 0;
 	struct errbuf err;
 	int c;
 
 	errbuf_init(&err);
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
+	argi = 0;
+	while ((c = opt_getopt("report", OPT_REPORT, argc, argv, &argi)) != -1) {
 		switch (c) {
-		case 'd':
+		case OK_DB:
 			a->db = optarg;
 			break;
-		case 'f':
+		case OK_FORMAT:
 			if (rep_format_parse(optarg, &a->format) < 0)
-				return cli_usage("report", "--format wants text, csv, json, markdown or html, got '%s'",
-						 optarg);
+				return opt_choice("report", "--format", "text|csv|json|markdown|html", optarg), EXIT_USAGE;
 			break;
-		case 'w':
-		case 'O':
-		case 'A':
+		case OK_WHERE:
+		case OK_ORDER:
+		case OK_ALIAS:
 			if (add_list_arg(a, c, optarg, &err) < 0)
 				return cli_usage("report", "%s", err.msg);
 			break;
-		case 'b':
+		case OK_BY:
 			if (parse_by(&a->by, optarg) < 0)
 				return cli_usage("report", "--by wants key[,key...] (labels or workload parameters), "
 							   "got '%s'", optarg);
 			break;
-		case 'c':
+		case OK_COMPARE:
 			compare_free(a);
 			if (cmp_parse_n(optarg, &a->cmp_key, &a->cmp_vals, &a->cmp_n, &err) < 0)
 				return cli_usage("report", "%s", err.msg);
 			break;
-		case 'S':
+		case OK_SHOW:
 			if (render_show_parse(optarg, &a->show) < 0)
 				return cli_usage("report", "--show wants values, ratios or values,ratios, got '%s'", optarg);
 			break;
-		case 'T':
+		case OK_TITLE:
 			a->chart.title = optarg;
 			break;
-		case 'P':
+		case OK_CAPTION:
 			a->chart.caption = optarg;
 			break;
-		case 'L':
+		case OK_LOG:
 			if (!strcmp(optarg, "auto") || !strcmp(optarg, "on") || !strcmp(optarg, "off"))
 				a->chart.log = !strcmp(optarg, "auto") ? -1 : !strcmp(optarg, "on");
 			else
 				return cli_usage("report", "--log wants auto, on or off, got '%s'", optarg);
 			break;
-		case 'D':
+		case OK_DPI:
 			if (chart_dpi_parse(optarg, &a->chart.dpi) < 0)
 				return cli_usage("report", "--dpi wants a resolution of %d to %d, got '%s'", CHART_DPI_MIN,
 						 CHART_DPI_MAX, optarg);
 			break;
-		case 'N':
+		case OK_NAMES:
 			if (strcmp(optarg, "full") && strcmp(optarg, "short"))
 				return cli_usage("report", "--names wants full or short, got '%s'", optarg);
 			a->chart.short_names = !strcmp(optarg, "short");
 			break;
-		case 'm':
+		case OK_MATCH:
 			if (!strcmp(optarg, "identity"))
 				a->match = REP_MATCH_IDENTITY;
 			else if (!strcmp(optarg, "name"))
@@ -256,7 +200,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			else
 				return cli_usage("report", "--match wants identity or name, got '%s'", optarg);
 			break;
-		case 'C':
+		case OK_COLOR:
 			if (!strcmp(optarg, "auto"))
 				a->color = -1;
 			else if (!strcmp(optarg, "always"))
@@ -266,19 +210,19 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			else
 				return cli_usage("report", "--color wants auto, always or never, got '%s'", optarg);
 			break;
-		case 'g':
+		case OK_CHARTS:
 			a->charts_dir = optarg;
 			break;
-		case 'H':
+		case OK_HTML:
 			a->html_path = optarg;
 			break;
-		case 'X':
+		case OK_P99_LIMIT:
 			if (parse_limit_ms(optarg, &a->p99_ms[a->nlim < 8 ? a->nlim : 7]) < 0 || a->nlim >= 8)
 				return cli_usage("report", "--p99-limit wants a latency such as 1ms, 500us or 2 (ms), at "
 							   "most 8 of them, got '%s'", optarg);
 			a->nlim++;
 			break;
-		case 'J':
+		case OK_JOBS:
 			a->jobs = 1;
 			break;
 		case 'v':
@@ -286,9 +230,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
+			opt_help(stdout, OPT_REPORT);
+			fputs(usage_text_tail, stdout);
 			return -2;
 		default: /* no ':' in the option string: a missing value comes here as '?' too */
-			return cli_bad_option("report", c, argv);
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)

@@ -5,13 +5,13 @@
  * (bench/gnuplot_run.h), and exits 1 when the newest segment of a series is a regression beyond the
  * threshold.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bench/cli.h"
+#include "bench/options.h"
 #include "bench/commands.h"
 #include "bench/gnuplot_run.h"
 #include "core/strbuf.h"
@@ -22,55 +22,25 @@
 
 
 static const char trend_help[] =
-	"usage: bench trend [--db PATH] [--metric KEY] [--order started_at|LABEL] [--where key=value]...\n"
+	"usage: bench trend [--db PATH] [--metric KEY] [--sort started_at|LABEL] [--where key=value]...\n"
 	"                   [--pvalue P] [--threshold PCT] [--min-segment N] [--format text|markdown|json]\n"
 	"                   [--chart DIR [--dpi N]]\n"
 	"\n"
 	"The history of a metric: the selected runs, grouped by workload identity into series and ordered by\n"
-	"start time or by a label (a build number: --order git-seq), are split into segments where the metric\n"
+	"start time or by a label (a build number: --sort git-seq), are split into segments where the metric\n"
 	"changed: E-divisive means (Matteson & James) with a Welch t-test on the log values of the two segments of\n"
 	"every split (kept when p < --pvalue, as Otava does), each change point re-tested against its\n"
 	"neighbouring segments. Every change point is printed with the runs before and after it, the size of\n"
 	"the step (ratio of the segments' geometric means) and its interval.\n"
 	"\n"
-	"options:\n"
-	"  --db PATH          database (default bench.db); opened read-only\n"
-	"  --metric KEY       iops (default), mbps, cpu_pct, read_lat_ms, write_lat_ms, read_p99_ms, write_p99_ms\n"
-	"  --order KEY        started_at (default) or a label; label values that are all numbers sort as numbers\n"
-	"  --where key=value  select runs as in 'bench report' (a label or a workload parameter); repeatable\n"
-	"  --pvalue P         significance of a split (default 0.001)\n"
-	"  --threshold PCT    a newest step worse than this is a regression (default 5)\n"
-	"  --confidence PCT   level of the step intervals (default 95)\n"
-	"  --min-segment N    fewest runs of a segment (default 5)\n"
-	"  --format FMT       text (default), markdown (md) or json\n"
-	"  --chart DIR        also write a gnuplot chart per series into DIR (the runs and each segment's\n"
-	"                     mean; PNG and SVG; needs gnuplot)\n"
-	"  --dpi N            PNG resolution of the charts, for print (e.g. 300; default 96: screen)\n"
-	"  -h, --help         this help\n"
+	"";
+
+static const char trend_help_tail[] =
 	"\n"
 	"exit codes: 0 no regression in the newest segment, 1 the newest segment of a series is a regression,\n"
 	"2 usage error, 3 no run with the metric, 4 gnuplot failed or missing, 5 storage error.\n";
 
-enum {
-	OPT_DB = 256, OPT_METRIC, OPT_ORDER, OPT_WHERE, OPT_PVALUE, OPT_THRESHOLD, OPT_CONFIDENCE, OPT_MIN_SEGMENT,
-	OPT_FORMAT, OPT_CHART, OPT_DPI,
-};
 
-static const struct option trend_options[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "order", required_argument, NULL, OPT_ORDER },
-	{ "where", required_argument, NULL, OPT_WHERE },
-	{ "pvalue", required_argument, NULL, OPT_PVALUE },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "confidence", required_argument, NULL, OPT_CONFIDENCE },
-	{ "min-segment", required_argument, NULL, OPT_MIN_SEGMENT },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "chart", required_argument, NULL, OPT_CHART },
-	{ "dpi", required_argument, NULL, OPT_DPI },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 struct trend_args {
 	const char *db, *order, *chart_dir;
@@ -84,59 +54,61 @@ struct trend_args {
 /* Parses the options; returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct trend_args *a)
 {
+	int argi = 0;
 	struct errbuf err;
 	int c;
 
 	errbuf_init(&err);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", trend_options, NULL)) != -1) {
+	argi = 0;
+	while ((c = opt_getopt("trend", OPT_TREND, argc, argv, &argi)) != -1) {
 		long n;
 		switch (c) {
-		case 'h': fputs(trend_help, stdout); return EXIT_OK;
-		case OPT_DB: a->db = optarg; break;
-		case OPT_ORDER: a->order = optarg; break;
-		case OPT_CHART: a->chart_dir = optarg; break;
-		case OPT_DPI:
+		case 'h': fputs(trend_help, stdout);
+			opt_help(stdout, OPT_TREND);
+			fputs(trend_help_tail, stdout); return EXIT_OK;
+		case OK_DB: a->db = optarg; break;
+		case OK_SORT: a->order = optarg; break;
+		case OK_CHART: a->chart_dir = optarg; break;
+		case OK_DPI:
 			if (chart_dpi_parse(optarg, &a->dpi) < 0)
 				return cli_usage("trend", "--dpi wants a resolution of %d to %d, got '%s'", CHART_DPI_MIN,
 						 CHART_DPI_MAX, optarg);
 			break;
-		case OPT_METRIC:
+		case OK_METRIC:
 			if ((a->metric = trend_metric_parse(optarg)) < 0)
 				return cli_usage("trend", "--metric wants iops, mbps, cpu_pct, read_lat_ms, write_lat_ms, "
 						 "read_p99_ms or write_p99_ms, got '%s'", optarg);
 			break;
-		case OPT_WHERE:
+		case OK_WHERE:
 			if (rep_where_add(&a->where, optarg, &err) < 0)
 				return cli_usage("trend", "%s", err.msg);
 			break;
-		case OPT_PVALUE:
+		case OK_PVALUE:
 			if (parse_double(optarg, &a->o.pvalue) < 0 || !(a->o.pvalue > 0 && a->o.pvalue < 1))
 				return cli_usage("trend", "--pvalue wants a probability between 0 and 1, got '%s'", optarg);
 			break;
-		case OPT_THRESHOLD:
+		case OK_THRESHOLD:
 			if (parse_percent_fraction(optarg, 0, 100, &a->o.threshold) < 0)
 				return cli_usage("trend", "--threshold wants a percentage between 0 and 100, got '%s'", optarg);
 			break;
-		case OPT_CONFIDENCE:
+		case OK_CONFIDENCE:
 			if (parse_percent_fraction(optarg, 50, 100, &a->o.conf) < 0)
 				return cli_usage("trend", "--confidence wants a percentage between 50 and 100, got '%s'",
 						 optarg);
 			break;
-		case OPT_MIN_SEGMENT:
+		case OK_MIN_SEGMENT:
 			if (parse_long(optarg, 2, 100000, &n) < 0)
 				return cli_usage("trend", "--min-segment wants a whole number >= 2, got '%s'", optarg);
 			a->o.min_size = (unsigned)n;
 			break;
-		case OPT_FORMAT:
+		case OK_FORMAT:
 			if (!strcmp(optarg, "text") || !strcmp(optarg, "markdown") || !strcmp(optarg, "md") ||
 			    !strcmp(optarg, "json"))
 				a->format = optarg[0];
 			else
-				return cli_usage("trend", "--format wants text, markdown or json, got '%s'", optarg);
+				return opt_choice("trend", "--format", "text|markdown|json", optarg), EXIT_USAGE;
 			break;
-		default: return cli_bad_option("trend", c, argv);
+		default: return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)

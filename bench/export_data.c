@@ -10,13 +10,13 @@
  */
 #include <curl/curl.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/cli.h"
+#include "bench/options.h"
 #include "bench/push.h"
 #include "core/store_admin.h"
 #include "core/strbuf.h"
@@ -37,27 +37,9 @@ static const char usage_text[] =
 	"their start time, samples with start time + t_ms. Labels become tags (InfluxDB) or labels\n"
 	"(OpenMetrics), escaped by each format's rules.\n"
 	"\n"
-	"options:\n"
-	"  --format FMT         csv, json, influx (line protocol) or openmetrics\n"
-	"  --db PATH            database file (default bench.db); opened read-only\n"
-	"  --where key=value    select runs as 'bench report' does; repeat to narrow\n"
-	"  --all                also runs that are not done or partial\n"
-	"  --no-samples         runs only\n"
-	"  --samples            csv: one row per sample instead of one per run\n"
-	"  -o, --output FILE    write to FILE instead of standard output\n"
-	"  --push URL           send to a server instead: with influx an InfluxDB 1.x base URL\n"
-	"                       (http://host:8086; POST /write?db=NAME&precision=ns is added unless the URL has\n"
-	"                       /write), with openmetrics a Pushgateway (http://host:9091; PUT /metrics/job/JOB is\n"
-	"                       added unless the URL has /metrics/); runs only, without timestamps, for a\n"
-	"                       Pushgateway refuses them (bench_run_started_seconds carries the start time)\n"
-	"  --influx-db NAME     InfluxDB database (default bench; it must exist)\n"
-	"  --job NAME           Pushgateway job of the group (default bench; [A-Za-z0-9_.-])\n"
-	"  --batch N            InfluxDB points per request (default 5000)\n"
-	"  --connect-timeout S  seconds to connect, per attempt (default 3)\n"
-	"  --timeout S          seconds for a whole request, per attempt (default 10)\n"
-	"  --retries N          attempts after a failed one (default 2), after 0.5 s, 1 s, 2 s ...; refused\n"
-	"                       connections, timeouts, HTTP 5xx and 429 are retried, other HTTP errors not\n"
-	"  -h, --help           show this help\n"
+	"";
+
+static const char usage_text_tail[] =
 	"\n"
 	"A push gives up after at most (retries + 1) x timeout + the backoffs (default 31.5 s) per request.\n"
 	"exit codes: 0 ok, 2 usage error, 3 bad input (a run without a start time), 4 the server refused or did\n"
@@ -73,21 +55,6 @@ struct export_args {
 	struct kvlist where;
 };
 
-static int parse_seconds(const char *opt, const char *s, long *ms)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0) || v > 86400)
-		return cli_usage("export", "%s wants seconds (0 < S <= 86400), got '%s'", opt, s);
-	*ms = (long)(v * 1000.0 + 0.5);
-	if (*ms < 1)
-		*ms = 1;
-	return 0;
-}
-
 static int valid_job(const char *s)
 {
 	if (!*s)
@@ -101,83 +68,74 @@ static int valid_job(const char *s)
 
 static int parse_args(int argc, char **argv, struct export_args *a)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },	 { "db", required_argument, NULL, 'd' },
-		{ "where", required_argument, NULL, 'w' },	 { "all", no_argument, NULL, 'a' },
-		{ "no-samples", no_argument, NULL, 'N' },	 { "samples", no_argument, NULL, 'S' },
-		{ "output", required_argument, NULL, 'o' },	 { "push", required_argument, NULL, 'p' },
-		{ "influx-db", required_argument, NULL, 'I' },	 { "job", required_argument, NULL, 'j' },
-		{ "batch", required_argument, NULL, 'b' },	 { "connect-timeout", required_argument, NULL, 'C' },
-		{ "timeout", required_argument, NULL, 'T' },	 { "retries", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },		 { NULL, 0, NULL, 0 },
-	};
+	int argi = 0;
 	struct errbuf err;
 	long v;
 	int c;
 
 	errbuf_init(&err);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	argi = 0;
+	while ((c = opt_getopt("export", OPT_EXPORT, argc, argv, &argi)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("%s", usage_text);
+			opt_help(stdout, OPT_EXPORT);
+			fputs(usage_text_tail, stdout);
 			return -1;
-		case 'f':
+		case OK_FORMAT:
 			if (export_format_parse(optarg, &a->format) < 0)
-				return cli_usage("export", "--format wants csv, json, influx or openmetrics, got '%s'",
-						 optarg);
+				return opt_choice("export", "--format", "csv|json|influx|openmetrics", optarg), EXIT_USAGE;
 			a->have_format = 1;
 			break;
-		case 'd':
+		case OK_DB:
 			a->db = optarg;
 			break;
-		case 'w':
+		case OK_WHERE:
 			if (rep_where_add(&a->where, optarg, &err) < 0)
 				return cli_usage("export", "%s", err.msg);
 			break;
-		case 'a':
+		case OK_ALL:
 			a->all = 1;
 			break;
-		case 'N':
+		case OK_NO_SAMPLES:
 			a->flags |= EXPORT_NO_SAMPLES;
 			break;
-		case 'S':
+		case OK_SAMPLES:
 			a->flags |= EXPORT_SAMPLES_ONLY;
 			break;
 		case 'o':
 			a->output = optarg;
 			break;
-		case 'p':
+		case OK_PUSH:
 			a->push = optarg;
 			break;
-		case 'I':
+		case OK_INFLUX_DB:
 			a->influx_db = optarg;
 			break;
-		case 'j':
+		case OK_JOB:
 			if (!valid_job(optarg))
 				return cli_usage("export", "--job wants a name of [A-Za-z0-9_.-], got '%s'", optarg);
 			a->job = optarg;
 			break;
-		case 'b':
+		case OK_BATCH:
 			if (parse_long(optarg, 1, 1000000, &a->batch) < 0)
 				return cli_usage("export", "--batch wants 1..1000000 points, got '%s'", optarg);
 			break;
-		case 'C':
-			if (parse_seconds("--connect-timeout", optarg, &a->push_opts.connect_timeout_ms) != 0)
+		case OK_CONNECT_TIMEOUT:
+			if (opt_duration_ms("export", "--connect-timeout", optarg, 86400, &a->push_opts.connect_timeout_ms) != 0)
 				return EXIT_USAGE;
 			break;
-		case 'T':
-			if (parse_seconds("--timeout", optarg, &a->push_opts.timeout_ms) != 0)
+		case OK_TIMEOUT:
+			if (opt_duration_ms("export", "--timeout", optarg, 86400, &a->push_opts.timeout_ms) != 0)
 				return EXIT_USAGE;
 			break;
-		case 'r':
+		case OK_RETRIES:
 			if (parse_long(optarg, 0, 10, &v) < 0)
 				return cli_usage("export", "--retries wants 0..10, got '%s'", optarg);
 			a->push_opts.retries = (int)v;
 			break;
 		default:
-			return cli_bad_option("export", c, argv);
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)

@@ -49,7 +49,7 @@ charts() { # charts DIR [OPTIONS...]: every kind into DIR
 		2>"$dir.err" || fail "report --charts $*: $(cat "$dir.err")"
 	"$BENCH" report --db c.db --charts "$dir/c" "$@" >/dev/null 2>"$dir.err" ||
 		fail "report (curves) --charts $*: $(cat "$dir.err")"
-	"$BENCH" trend --db t.db --order git_seq --chart "$dir/t" "$@" >/dev/null 2>"$dir.err"
+	"$BENCH" trend --db t.db --sort git_seq --chart "$dir/t" "$@" >/dev/null 2>"$dir.err"
 	[ $? = 1 ] || fail "trend --chart $* (a drop at build 11: exit 1): $(cat "$dir.err")"
 }
 mkdir screen print

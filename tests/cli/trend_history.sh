@@ -3,7 +3,7 @@
 #
 # A real bench database (gate_db.bash: schema.sql, rows as bench writes them) holds 40 nightly runs of one
 # workload, labelled git-seq=1..40 and stored out of order, with IOPS 10000 +- 3% (seeded lognormal noise),
-# -15% from build 15 on and +10% from build 30 on. bench trend --order git-seq must report exactly those two
+# -15% from build 15 on and +10% from build 30 on. bench trend --sort git-seq must report exactly those two
 # change points (+-1 run) with the runs before and after them, exit 0 (the newest step is an improvement);
 # with a history whose newest step is a drop it exits 1; --format json and markdown carry the same; --chart
 # writes and draws a gnuplot chart. The database is not modified.
@@ -49,7 +49,7 @@ history() {
 
 history "$db" 1.10
 before=$(sqlite3 "$db" "SELECT count(*), total(iops) FROM result; PRAGMA user_version;" | md5sum)
-"$BENCH" trend --db "$db" --order git-seq --where branch=main --chart "$work/charts" >"$work/out" 2>"$work/err"
+"$BENCH" trend --db "$db" --sort git-seq --where branch=main --chart "$work/charts" >"$work/out" 2>"$work/err"
 rc=$?
 cat "$work/out" "$work/err"
 [ $rc -eq 0 ] || fail "two steps, the newest up: expected exit 0, got $rc"
@@ -62,7 +62,7 @@ grep -q '^trend: OK' "$work/out" || fail "the newest segment is not OK"
 ls "$work"/charts/trend-01-rr-4k.png "$work"/charts/trend-01-rr-4k.svg >/dev/null || fail "no chart drawn"
 grep -q 'with histeps' "$work"/charts/trend-01-rr-4k.gp || fail "the chart has no segment means"
 
-"$BENCH" trend --db "$db" --order git-seq --format json >"$work/out.json" || fail "--format json failed"
+"$BENCH" trend --db "$db" --sort git-seq --format json >"$work/out.json" || fail "--format json failed"
 python3 - "$work/out.json" <<'EOF' || fail "the JSON does not carry the change points"
 import json, sys
 t = json.load(open(sys.argv[1]))
@@ -73,7 +73,7 @@ assert [p["order"] for p in s["points"]][:3] == ["1", "2", "3"]
 assert len(s["segments"]) == 3 and t["outcome"] == "OK"
 print("json: change points at runs", cps)
 EOF
-"$BENCH" trend --db "$db" --order git-seq --format markdown >"$work/out.md" || fail "--format markdown failed"
+"$BENCH" trend --db "$db" --sort git-seq --format markdown >"$work/out.md" || fail "--format markdown failed"
 grep -q '^### bench trend: OK' "$work/out.md" || fail "the Markdown heading"
 [ "$(grep -c '^| rr-4k | 40 | .*#[0-9]* run [0-9]* (git-seq' "$work/out.md")" -eq 2 ] || fail "the Markdown table has not two change points"
 after=$(sqlite3 "$db" "SELECT count(*), total(iops) FROM result; PRAGMA user_version;" | md5sum)
@@ -81,7 +81,7 @@ after=$(sqlite3 "$db" "SELECT count(*), total(iops) FROM result; PRAGMA user_ver
 
 # the newest step a drop: exit 1
 history "$db" 0.90
-"$BENCH" trend --db "$db" --order git-seq >"$work/out" 2>&1
+"$BENCH" trend --db "$db" --sort git-seq >"$work/out" 2>&1
 rc=$?
 cat "$work/out"
 [ $rc -eq 1 ] || fail "the newest step a drop: expected exit 1, got $rc"
@@ -90,6 +90,6 @@ grep -q '^trend: REGRESSION' "$work/out" || fail "no REGRESSION headline"
 # usage errors
 "$BENCH" trend --db "$db" --metric nope >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--metric nope: expected exit 2"
-"$BENCH" trend --db "$db" --order no-such-label >/dev/null 2>"$work/err"
+"$BENCH" trend --db "$db" --sort no-such-label >/dev/null 2>"$work/err"
 [ $? -eq 3 ] || fail "an order label no run has: expected exit 3"
 echo "trend_history: ok"
