@@ -545,3 +545,13 @@ int rep_check_keys(const struct rep_set *set, const struct kvlist *by, const cha
 	kvlist_release(&keys);
 	return rc;
 }
+
+const char *rep_run_workload_name(const struct rep_run *r)
+{
+	return r->name ? r->name : r->identity;
+}
+
+int rep_run_is_workload(const struct rep_run *r, const char *name, const char *identity)
+{
+	return !strcmp(rep_run_workload_name(r), name) && !strcmp(r->identity, identity);
+}

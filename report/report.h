@@ -124,6 +124,14 @@ const char *rep_run_value(const struct rep_run *r, const char *key, char *buf, s
  */
 int rep_label_is_method(const char *key);
 
+/*
+ * Whether run r is the workload named `name` with identity `identity`: the one rule of "the same workload" for
+ * a report's rows and a trend's series (name and identity, never identity alone; a run without a name goes by
+ * its identity).
+ */
+const char *rep_run_workload_name(const struct rep_run *r);
+int rep_run_is_workload(const struct rep_run *r, const char *name, const char *identity);
+
 /* Reads runs (done and partial, or all with REP_ALL_STATUS) that match `where` (may be NULL). */
 int report_load(struct store *st, const struct kvlist *where, unsigned flags, struct rep_set *out,
 		struct errbuf *err);

@@ -127,11 +127,11 @@ static struct rep_row *find_row(struct rep_group *g, const struct rep_run *r)
 	struct rep_row *row;
 
 	for (size_t i = 0; i < g->n; i++)
-		if (!strcmp(g->rows[i].name, r->name) && !strcmp(g->rows[i].runs[0]->identity, r->identity))
+		if (rep_run_is_workload(r, g->rows[i].name, g->rows[i].runs[0]->identity))
 			return &g->rows[i];
 	row = ARRAY_PUSH_ZEROED(g->rows, g->cap, g->n);
-	row->name = xstrdup(r->name);
-	row->match = xstrdup(r->name);
+	row->name = xstrdup(rep_run_workload_name(r));
+	row->match = xstrdup(rep_run_workload_name(r));
 	return row;
 }
 

@@ -266,11 +266,11 @@ int trend_metric_parse(const char *key)
  */
 static struct trend_series *series_for(struct trend *t, const struct rep_run *r)
 {
-	const char *name = r->name ? r->name : r->identity;
+	const char *name = rep_run_workload_name(r);
 	struct trend_series *s;
 
 	for (size_t i = 0; i < t->n; i++)
-		if (!strcmp(t->v[i].identity, r->identity) && !strcmp(t->v[i].workload, name))
+		if (rep_run_is_workload(r, t->v[i].workload, t->v[i].identity))
 			return &t->v[i];
 	s = ARRAY_PUSH_ZEROED(t->v, t->cap, t->n);
 	s->identity = xstrdup(r->identity);
