@@ -169,9 +169,17 @@ int cmd_gate(int argc, char **argv)
 		case OK_BASELINE: base_sel = optarg; break;
 		case OK_CANDIDATE: cand_sel = optarg; break;
 		case OK_THRESHOLD:
-			if (parse_percent_fraction(optarg, 0, 100, &go.threshold) < 0)
-				return cli_usage("gate", "--threshold wants a percentage between 0 and 100, got '%s'",
-						 optarg);
+			if (strchr(optarg, '=')) { /* METRIC=PCT,... */
+				if (gate_parse_thresholds(optarg, go.group_threshold, &err) < 0)
+					return cli_usage("gate", "%s", err.msg);
+			} else if (parse_percent_fraction(optarg, 0, 100, &go.threshold) < 0) {
+				return cli_usage("gate", "--threshold wants a percentage between 0 and 100 or "
+						 "METRIC=PCT,... (e.g. iops=5%%,p99=15%%), got '%s'", optarg);
+			}
+			break;
+		case OK_METRIC:
+			if (gate_parse_metrics(optarg, &go.judged, &err) < 0)
+				return cli_usage("gate", "%s", err.msg);
 			break;
 		case OK_CONFIDENCE:
 			if (parse_percent_fraction(optarg, 50, 100, &go.conf) < 0)

@@ -224,8 +224,11 @@ const struct bench_option bench_options[] = {
 	{ "plan", OK_PLAN, OPT_GATE, 0, OPT_ID(OK_PLAN), NULL,
 	  "the same from the noise measured so far; without --candidate, from the baseline alone" },
 	/* ---- trend ---- */
-	{ "metric", OK_METRIC, OPT_TREND, V, OPT_ID(OK_METRIC), "KEY",
-	  "iops (default), mbps, cpu_pct, read_lat_ms, write_lat_ms, read_p99_ms, write_p99_ms" },
+	{ "metric", OK_METRIC, OPT_GATE | OPT_TREND, V, OPT_ID(OK_METRIC), "KEY",
+	  "gate: what the verdict judges: iops, mbps, lat (mean), p99, cpu_per_io, or all\n"
+	  "(default iops,mbps,p99; the rest is shown as information; per-metric thresholds:\n"
+	  "--threshold iops=5%,p99=15%); trend: the one metric of the history: iops (default),\n"
+	  "mbps, cpu_pct, read_lat_ms, write_lat_ms, read_p99_ms, write_p99_ms" },
 	{ "sort", OK_SORT, OPT_TREND, V, OPT_ID(OK_SORT), "KEY",
 	  "order of the runs: started_at (default) or a label; numbers sort as numbers" },
 	{ "order", OK_RENAMED, OPT_TREND, V | OPT_HIDDEN, OPT_ID(OK_RENAMED), "sort", "renamed --sort" },

@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "core/identity.h"
+#include "core/strbuf.h"
+#include "core/suggest.h"
+#include "core/units.h"
 #include "report/strlist.h"
 
 /* ---- metrics and verdict names ----------------------------------------------------------------- */
@@ -36,6 +39,116 @@ static const struct gate_metric_info metric_info[GM_NR + 1] = {
 const struct gate_metric_info *gate_metric_info(enum gate_metric m)
 {
 	return &metric_info[(unsigned)m <= GM_NR ? m : GM_WORKLOAD];
+}
+
+/* ---- what is judged ----------------------------------------------------------------------------------- */
+
+static const char *const group_names[GG_NR] = { "iops", "mbps", "lat", "p99", "cpu_per_io" };
+
+const char *gate_group_name(enum gate_group g)
+{
+	return (unsigned)g < GG_NR ? group_names[g] : "?";
+}
+
+enum gate_group gate_metric_group(enum gate_metric m)
+{
+	switch (m) {
+	case GM_IOPS_READ: case GM_IOPS_WRITE: case GM_IOPS_TRIM: return GG_IOPS;
+	case GM_MBPS_READ: case GM_MBPS_WRITE: case GM_MBPS_TRIM: return GG_MBPS;
+	case GM_LAT_MEAN_READ: case GM_LAT_MEAN_WRITE: case GM_LAT_MEAN_TRIM: return GG_LAT;
+	case GM_LAT_P99_READ: case GM_LAT_P99_WRITE: case GM_LAT_P99_TRIM: return GG_P99;
+	default: return GG_CPU;
+	}
+}
+
+/* The group a name means (report names and a few spellings users write), or -1. */
+static int group_of_name(const char *s, size_t len)
+{
+	static const struct {
+		const char *name;
+		enum gate_group g;
+	} alias[] = { { "iops", GG_IOPS }, { "mbps", GG_MBPS }, { "mibps", GG_MBPS }, { "bw", GG_MBPS },
+		      { "lat", GG_LAT }, { "latency", GG_LAT }, { "p99", GG_P99 }, { "cpu_per_io", GG_CPU },
+		      { "cpu", GG_CPU } };
+
+	for (size_t i = 0; i < sizeof(alias) / sizeof(alias[0]); i++)
+		if (strlen(alias[i].name) == len && !strncmp(alias[i].name, s, len))
+			return (int)alias[i].g;
+	return -1;
+}
+
+static int bad_group(const char *what, const char *s, size_t len, struct errbuf *err)
+{
+	char *w = xstrndup(s, len);
+	const char *near = suggest_closest(w, (const char *const *)group_names, GG_NR);
+
+	err_set(err, ERR_USAGE, "%s: unknown metric '%s'%s%s%s (metrics: iops, mbps, lat, p99, cpu_per_io, all)", what,
+		w, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	free(w);
+	return -1;
+}
+
+int gate_parse_metrics(const char *arg, unsigned *mask, struct errbuf *err)
+{
+	unsigned m = 0;
+
+	for (const char *p = arg;;) {
+		size_t len = strcspn(p, ",");
+		int g;
+		if (len == 3 && !strncmp(p, "all", 3))
+			m |= GATE_JUDGE_ALL;
+		else if ((g = group_of_name(p, len)) >= 0)
+			m |= 1u << g;
+		else
+			return bad_group("--metric", p, len, err);
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	*mask = m;
+	return 0;
+}
+
+int gate_parse_thresholds(const char *arg, double *thresholds, struct errbuf *err)
+{
+	for (const char *p = arg;;) {
+		size_t len = strcspn(p, ","), klen = strcspn(p, "=");
+		char *v;
+		double f;
+		int g;
+		if (klen >= len)
+			return err_set(err, ERR_USAGE, "--threshold wants PCT or METRIC=PCT,... (e.g. iops=5%%,p99=15%%), "
+				       "got '%s'", arg);
+		if ((g = group_of_name(p, klen)) < 0)
+			return bad_group("--threshold", p, klen, err);
+		v = xstrndup(p + klen + 1, len - klen - 1);
+		if (parse_percent_fraction(v, 0, 100, &f) < 0 || !(f > 0 && f < 1)) {
+			err_set(err, ERR_USAGE, "--threshold %.*s: wants a percentage between 0 and 100, got '%s'",
+				(int)klen, p, v);
+			free(v);
+			return -1;
+		}
+		free(v);
+		thresholds[g] = f;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	return 0;
+}
+
+double gate_threshold_of(const struct gate_opts *o, enum gate_metric m)
+{
+	double t = o->group_threshold[gate_metric_group(m)];
+	return t > 0 ? t : o->threshold;
+}
+
+int gate_metric_judged(const struct gate_opts *o, enum gate_metric m)
+{
+	unsigned mask = o->judged ? o->judged : GATE_JUDGE_DEFAULT;
+	if ((unsigned)m >= GM_NR)
+		return 1; /* a workload's own cell (no figure at all) */
+	return (int)(mask >> gate_metric_group(m)) & 1;
 }
 
 static const char *const verdict_names[GATE_VERDICT_NR] = {
@@ -808,7 +921,7 @@ static int shift_of_cell(struct gate *g, struct gate_cell *c, const double *lb, 
 		c->sd_log = df > 0 ? sqrt((vb + vc) / (double)df) : 0;
 	}
 	if (!rank && o->method == GATE_METHOD_AUTO && n >= GATE_TRIM_MIN_RUNS &&
-	    outlier_note(c, lb, lc, d, o->threshold, why, sizeof(why))) {
+	    outlier_note(c, lb, lc, d, gate_threshold_of(o, c->metric), why, sizeof(why))) {
 		set_cell_note(c, xasprintf("%s: 20%%-trimmed t interval instead of the t interval", why));
 		rc = o->paired ? stats_trimmed_t_shift(d, c->nbase, o->conf, &c->s, err)
 			       : stats_yuen_shift(lb, c->nbase, lc, c->ncand, o->conf, &c->s, err);
@@ -899,7 +1012,8 @@ static unsigned runs_for_margin(const struct gate_opts *o, double sigma, double 
 static void explain_inconclusive(struct gate *g, struct gate_cell *c, size_t judged)
 {
 	const struct gate_opts *o = &g->opts;
-	double alpha = 1 - o->conf, tl = log1p(o->threshold), e = fabs(c->s.est);
+	double th = gate_threshold_of(o, c->metric);
+	double alpha = 1 - o->conf, tl = log1p(th), e = fabs(c->s.est);
 	size_t have = c->nbase < c->ncand ? c->nbase : c->ncand;
 	char runs[64];
 
@@ -912,7 +1026,7 @@ static void explain_inconclusive(struct gate *g, struct gate_cell *c, size_t jud
 		fmt_runs(runs, sizeof(runs), c->runs_needed, RUNS_CAP);
 		set_cell_note(c, xasprintf("%zu/%zu runs cannot give a %g%% %s interval; %s would likely settle it",
 					   c->nbase, c->ncand, o->conf * 100, c->method, runs));
-	} else if ((c->ratio > 1 + o->threshold || c->ratio < 1 - o->threshold) &&
+	} else if ((c->ratio > 1 + th || c->ratio < 1 - th) &&
 		   (c->ratio_lo > 1 || c->ratio_hi < 1) && !(c->q <= alpha)) {
 		/* it would have been flagged on its own: the other cells' p-values hold it back */
 		if (c->runs_needed <= have)
@@ -923,13 +1037,27 @@ static void explain_inconclusive(struct gate *g, struct gate_cell *c, size_t jud
 	} else if (c->runs_needed >= RUNS_CAP) {
 		set_cell_note(c, xasprintf("more than %u runs per side would be needed (noise %.1f%% per run, "
 					   "estimate %+.1f%% against a threshold of %g%%)",
-					   RUNS_CAP, expm1(c->sd_log) * 100, (c->ratio - 1) * 100, o->threshold * 100));
+					   RUNS_CAP, expm1(c->sd_log) * 100, (c->ratio - 1) * 100, th * 100));
 	} else {
 		if (c->runs_needed <= have)
 			c->runs_needed = (unsigned)have + 1;
 		set_cell_note(c, xasprintf("~%u more runs per side would likely settle it (%u in all)",
 					   c->runs_needed - (unsigned)have, c->runs_needed));
 	}
+}
+
+/* Benjamini-Hochberg over the cells of one family (judged: info == 0), in place in p (NAN: not judged). */
+static void bh_by_family(struct gate *g, double *p, int info)
+{
+	double *f = xmalloc((g->ncells ? g->ncells : 1) * sizeof(*f));
+
+	for (size_t i = 0; i < g->ncells; i++)
+		f[i] = g->cells[i].info == info ? p[i] : NAN;
+	stats_bh_adjust(f, g->ncells, f);
+	for (size_t i = 0; i < g->ncells; i++)
+		if (g->cells[i].info == info)
+			p[i] = f[i];
+	free(f);
 }
 
 int gate_evaluate(struct gate *g, struct errbuf *err)
@@ -952,27 +1080,44 @@ int gate_evaluate(struct gate *g, struct errbuf *err)
 		int r = analyse_cell(g, &g->cells[i], err);
 		if (r < 0)
 			goto out;
+		g->cells[i].info = !gate_metric_judged(o, g->cells[i].metric);
 		p[i] = r ? g->cells[i].s.p : NAN;
-		judged += r;
+		judged += r && !g->cells[i].info;
 	}
-	stats_bh_adjust(p, g->ncells, p);
+	/* Benjamini-Hochberg over the judged cells; the information cells are a family of their own, so that
+	 * metrics nobody asked about cannot hold the judged ones back */
+	bh_by_family(g, p, 1);
+	bh_by_family(g, p, 0);
 	memset(g->count, 0, sizeof(g->count));
+	g->ninfo = 0;
 	for (size_t i = 0; i < g->ncells; i++) {
 		struct gate_cell *c = &g->cells[i];
 
+		if (c->info)
+			g->ninfo++;
 		if (isnan(p[i])) {
 			c->verdict = GATE_INVALID;
-			g->count[GATE_INVALID]++;
+			if (!c->info)
+				g->count[GATE_INVALID]++;
 			continue;
 		}
 		c->q = p[i];
-		if (isfinite(c->s.lo) && isfinite(c->s.hi) &&
+		if (!c->info && isfinite(c->s.lo) && isfinite(c->s.hi) &&
 		    (isnan(g->conf_achieved_min) || c->s.conf < g->conf_achieved_min))
 			g->conf_achieved_min = c->s.conf;
-		c->verdict = gate_judge(&c->s, c->q, alpha, o->threshold, metric_info[c->metric].lower_is_better);
-		g->count[c->verdict]++;
+		c->verdict = gate_judge(&c->s, c->q, alpha, gate_threshold_of(o, c->metric),
+					metric_info[c->metric].lower_is_better);
+		if (!c->info)
+			g->count[c->verdict]++;
 		if (c->verdict == GATE_INCONCLUSIVE)
 			explain_inconclusive(g, c, judged);
+		if (c->info) { /* first in its note: this verdict is no part of the gate's */
+			char *n = c->note;
+			c->note = NULL;
+			set_cell_note(c, xasprintf("information (not in --metric)"));
+			if (n)
+				set_cell_note(c, n);
+		}
 	}
 	qsort(g->cells, g->ncells, sizeof(*g->cells), cmp_cells);
 	ret = 0;

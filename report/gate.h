@@ -54,6 +54,21 @@ struct gate_metric_info {
 };
 const struct gate_metric_info *gate_metric_info(enum gate_metric m); /* GM_WORKLOAD gives "all metrics" */
 
+/*
+ * What a gate judges (--metric): groups of metrics by the report's names. The default is what a storage CI job
+ * gates on, throughput and a high percentile: iops, mbps and p99 (GATE_JUDGE_DEFAULT); mean latency (lat) and
+ * CPU per IO (cpu_per_io) are then computed and shown as information, never the verdict.
+ */
+enum gate_group { GG_IOPS = 0, GG_MBPS, GG_LAT, GG_P99, GG_CPU, GG_NR };
+#define GATE_JUDGE_DEFAULT ((1u << GG_IOPS) | (1u << GG_MBPS) | (1u << GG_P99))
+#define GATE_JUDGE_ALL ((1u << GG_NR) - 1)
+const char *gate_group_name(enum gate_group g);      /* "iops", "mbps", "lat", "p99", "cpu_per_io" */
+enum gate_group gate_metric_group(enum gate_metric m);
+/* Parses "iops,p99" or "all" into a mask of groups: 0, or -1 with ERR_USAGE naming the closest group name. */
+int gate_parse_metrics(const char *arg, unsigned *mask, struct errbuf *err);
+/* Parses "iops=5%,p99=15%" into per-group thresholds (fractions; untouched groups keep theirs): 0 or -1. */
+int gate_parse_thresholds(const char *arg, double *thresholds, struct errbuf *err);
+
 enum gate_verdict { GATE_REGRESSION = 0, GATE_IMPROVEMENT, GATE_EQUIVALENT, GATE_INCONCLUSIVE, GATE_INVALID,
 		    GATE_VERDICT_NR };
 const char *gate_verdict_name(enum gate_verdict v); /* "REGRESSION", ... */
@@ -139,7 +154,12 @@ struct gate_opts {
 	const char *const *allow_diff; /* fingerprint items that may differ (--allow-diff), borrowed */
 	size_t nallow_diff;
 	const char *db_path;  /* shown in the commands of the next steps; NULL = the default database */
+	unsigned judged;      /* groups judged (--metric): mask of 1 << enum gate_group; 0 = GATE_JUDGE_DEFAULT */
+	double group_threshold[GG_NR]; /* per group (--threshold iops=5%,p99=15%); 0 = threshold */
 };
+/* The threshold of metric m's cells, and whether its group is judged (else its cells are information). */
+double gate_threshold_of(const struct gate_opts *o, enum gate_metric m);
+int gate_metric_judged(const struct gate_opts *o, enum gate_metric m);
 void gate_opts_default(struct gate_opts *o); /* 5%, 95%, min runs from the method, unpaired, auto */
 /* The --min-runs in force: o->min_runs, or the method's own minimum at o->conf. */
 unsigned gate_min_runs(const struct gate_opts *o);
@@ -165,6 +185,7 @@ struct gate_cell {
 	double sd_log;        /* pooled spread (paired: of the log differences) */
 	unsigned runs_needed; /* per side, to likely settle the cell (INCONCLUSIVE) or for calibration */
 	double badness;       /* log effect signed so that positive = worse; for sorting */
+	int info;             /* its metric is not judged (--metric): shown, not counted in the outcome */
 	int force_invalid;    /* set by gate_build: the figure is missing from one side's valid runs */
 };
 
@@ -183,7 +204,8 @@ struct gate {
 	size_t ncells, cells_cap;
 	char **notes;         /* workloads only on one side, metrics not measured on one side, ... */
 	size_t nnotes, notes_cap;
-	size_t count[GATE_VERDICT_NR];
+	size_t count[GATE_VERDICT_NR]; /* of the judged cells; information cells are not counted */
+	size_t ninfo;         /* information cells (metrics --metric does not judge) */
 	double conf_achieved_min; /* smallest confidence level the judged cells' intervals reached */
 };
 

@@ -115,12 +115,25 @@ static const char *method_text(const struct gate *g)
 
 static void settings_line(const struct gate *g, struct strbuf *out)
 {
+	unsigned mask = g->opts.judged ? g->opts.judged : GATE_JUDGE_DEFAULT;
+	int first = 1;
+
+	strbuf_adds(out, "judged: ");
+	for (int k = 0; k < GG_NR; k++)
+		if (mask >> k & 1) {
+			double t = g->opts.group_threshold[k] > 0 ? g->opts.group_threshold[k] : g->opts.threshold;
+			strbuf_addf(out, "%s%s +-%g%%", first ? "" : ", ", gate_group_name((enum gate_group)k), t * 100);
+			first = 0;
+		}
+	if (g->ninfo)
+		strbuf_addf(out, " (%zu more cells shown as information)", g->ninfo);
+	strbuf_adds(out, "; ");
 	strbuf_addf(out, "threshold +-%g%%, %g%% intervals", g->opts.threshold * 100, g->opts.conf * 100);
 	if (!isnan(g->conf_achieved_min) && g->conf_achieved_min > g->opts.conf + 1e-9)
 		strbuf_addf(out, " (achieved >= %.1f%%)", g->conf_achieved_min * 100);
 	strbuf_addf(out, ", %s, %s, Benjamini-Hochberg over %zu cells, at least %u valid runs per side",
 		    g->opts.paired ? "paired by repetition" : "independent runs", method_text(g),
-		    g->ncells - g->count[GATE_INVALID], gate_min_runs(&g->opts));
+		    g->ncells - g->ninfo - g->count[GATE_INVALID], gate_min_runs(&g->opts));
 }
 
 
@@ -350,6 +363,8 @@ void gate_render_junit(const struct gate *g, struct strbuf *out)
 	strbuf_init(&sb);
 	for (size_t i = 0; i < g->ncells; i++) {
 		enum gate_verdict v = g->cells[i].verdict;
+		if (g->cells[i].info)
+			continue; /* information (not in --metric): a passing testcase */
 		if (v == GATE_REGRESSION || (v == GATE_INCONCLUSIVE && gate_cell_fails(g, &g->cells[i])))
 			failures++;
 		else if (v == GATE_INCONCLUSIVE || v == GATE_INVALID)
@@ -378,6 +393,7 @@ void gate_render_junit(const struct gate *g, struct strbuf *out)
 		strbuf_adds(out, "\" time=\"0\">\n      <properties>\n");
 		strbuf_addf(out, "        <property name=\"metric\" value=\"%s\"/>\n", mi->key);
 		strbuf_addf(out, "        <property name=\"verdict\" value=\"%s\"/>\n", gate_verdict_name(c->verdict));
+		strbuf_addf(out, "        <property name=\"judged\" value=\"%s\"/>\n", c->info ? "false" : "true");
 		xml_prop_num(out, "ratio", c->ratio);
 		xml_prop_num(out, "ci_low", c->ratio_lo);
 		xml_prop_num(out, "ci_high", c->ratio_hi);
@@ -390,7 +406,9 @@ void gate_render_junit(const struct gate *g, struct strbuf *out)
 		strbuf_adds(out, "      </properties>\n");
 		strbuf_reset(&sb);
 		cell_message(c, &sb);
-		if (c->verdict == GATE_REGRESSION || (c->verdict == GATE_INCONCLUSIVE && gate_cell_fails(g, c))) {
+		if (c->info) {
+			/* shown, not judged */
+		} else if (c->verdict == GATE_REGRESSION || (c->verdict == GATE_INCONCLUSIVE && gate_cell_fails(g, c))) {
 			strbuf_addf(out, "      <failure type=\"%s\" message=\"", gate_verdict_name(c->verdict));
 			esc_xml_attr(out, sb.buf);
 			strbuf_adds(out, "\">");
@@ -486,6 +504,7 @@ void gate_render_json(const struct gate *g, struct strbuf *out)
 		cJSON_AddStringToObject(o, "title", mi->title);
 		cJSON_AddBoolToObject(o, "lower_is_better", mi->lower_is_better);
 		cJSON_AddStringToObject(o, "verdict", gate_verdict_name(c->verdict));
+		cJSON_AddBoolToObject(o, "judged", !c->info);
 		cJSON_AddItemToObject(o, "ratio", num_or_null(c->ratio));
 		cJSON_AddItemToObject(o, "ci_low", num_or_null(c->ratio_lo));
 		cJSON_AddItemToObject(o, "ci_high", num_or_null(c->ratio_hi));

@@ -252,7 +252,10 @@ static void test_verdicts_from_store(void **state)
 	assert_true(cell->verdict != GATE_REGRESSION);
 	assert_null(find_cell(&g, "rw-4k", GM_IOPS_READ)); /* no read figures in a write workload */
 	assert_int_equal(g.ncells, 8);
-	assert_int_equal(g.count[GATE_REGRESSION], 4);
+	/* judged by default: IOPS, MiB/s and p99 (--metric); mean latency and CPU per IO are information */
+	assert_int_equal(g.count[GATE_REGRESSION], 3);
+	assert_true(find_cell(&g, "rr-4k", GM_LAT_MEAN_READ)->info);
+	assert_false(find_cell(&g, "rr-4k", GM_LAT_P99_READ)->info);
 	assert_int_equal(gate_outcome(&g), GATE_FAIL_REGRESSION);
 	/* sorted by effect: the worst first */
 	assert_int_equal(g.cells[0].verdict, GATE_REGRESSION);
@@ -261,8 +264,9 @@ static void test_verdicts_from_store(void **state)
 	strbuf_init(&out);
 	gate_render_junit(&g, &out);
 	assert_int_equal(count_str(out.buf, "<testcase "), g.ncells);
-	assert_int_equal(count_str(out.buf, "<failure "), 4);
+	assert_int_equal(count_str(out.buf, "<failure "), 3);
 	assert_int_equal(count_str(out.buf, "<skipped "), g.count[GATE_INCONCLUSIVE] + g.count[GATE_INVALID]);
+	assert_int_equal(count_str(out.buf, "name=\"judged\" value=\"false\""), g.ninfo);
 	assert_non_null(strstr(out.buf, "name=\"ci_low\""));
 
 	/* Markdown: a table with one row per cell */
@@ -304,7 +308,7 @@ static void test_verdicts_from_store(void **state)
 	load(st, "suite:1", "git=abc", NULL, &b, &c, &g);
 	assert_int_equal(g.count[GATE_REGRESSION], 0);
 	assert_int_equal(g.count[GATE_IMPROVEMENT], 0);
-	assert_int_equal(g.count[GATE_EQUIVALENT], g.ncells);
+	assert_int_equal(g.count[GATE_EQUIVALENT], g.ncells - g.ninfo); /* the judged cells */
 	assert_int_equal(gate_outcome(&g), GATE_PASS);
 	release_all(&g, &b, &c);
 	store_close(st);
