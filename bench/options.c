@@ -14,10 +14,12 @@
 
 #include "bench/cli.h"
 #include "core/hostsfile.h"
+#include "core/paths.h"
 #include "core/suggest.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "engines/engine.h"
+#include "engines/fio_check.h"
 #include "engines/target.h"
 
 #define HELP_COLUMN 26
@@ -25,7 +27,7 @@
 /* The handlers of the table (an opt_handler each, defined below it). */
 typedef int opt_fn(struct run_args *a, const struct bench_option *o, const char *v);
 static opt_fn opt_flag, opt_text, opt_target, opt_matrix, opt_repeat, opt_label, opt_engine_opt, opt_hosts, opt_grace,
-	opt_format, opt_db, opt_method, opt_rounds;
+	opt_format, opt_db, opt_method, opt_rounds, opt_no_fio_check;
 
 #define F(member) offsetof(struct run_args, member)
 #define OPT_FLAG(member) opt_flag, F(member)
@@ -84,6 +86,9 @@ const struct bench_option bench_options[] = {
 	  "most steady-state rounds of a --precondition (default 25, at least 5)" },
 	{ "round-time", 0, OPT_BOTH, VSM, OPT_CALL(opt_rounds), "DURATION",
 	  "length of a steady-state round (default 60s; --quick: the workload's runtime)" },
+	{ "no-fio-check", 0, OPT_BOTH, 0, OPT_CALL(opt_no_fio_check), NULL,
+	  "do not have the local fio parse every job file first (fio --parse-only; for a\n"
+	  "machine without fio: plan only)" },
 	{ "format", 0, OPT_PLAN, V, OPT_CALL(opt_format), "text|json", "output format (default text)" },
 	{ "verbose", 'v', OPT_PLAN, 0, OPT_FLAG(verbose), NULL,
 	  "also print each run's fio job (the translation of vdbench runs)" },
@@ -248,6 +253,15 @@ static int opt_rounds(struct run_args *a, const struct bench_option *o, const ch
 	return 0;
 }
 
+static int no_fio_check; /* --no-fio-check (lead: a run_args field with OPT_FLAG once options.h allows) */
+
+static int opt_no_fio_check(struct run_args *a, const struct bench_option *o, const char *v)
+{
+	(void)a, (void)o, (void)v;
+	no_fio_check = 1;
+	return 0;
+}
+
 /* The store of --db is opened by main for the commands that ask for one (cli_prepare); here it is only checked. */
 static int opt_db(struct run_args *a, const struct bench_option *o, const char *v)
 {
@@ -273,6 +287,7 @@ static int opt_hosts(struct run_args *a, const struct bench_option *o, const cha
 void run_args_init(struct run_args *a, unsigned cmd)
 {
 	memset(a, 0, sizeof(*a));
+	no_fio_check = 0;
 	a->cmd = cmd;
 	a->cmd_name = cmd == OPT_PLAN ? "plan" : "run";
 	plan_options_init(&a->plan);
@@ -589,6 +604,23 @@ static void apply_command_line(const struct run_args *a, struct plan *p)
 			kvlist_set(&p->runs[i].engine_opts, a->engine_opts.v[k].key, a->engine_opts.v[k].value);
 }
 
+/* fio parses every job file of the plan (engines/fio_check.h): its complaint is bad input (exit 3); a fio that
+ * cannot be asked is a warning (plan on a machine without fio; run then fails as it always did). */
+static int check_with_fio(const struct run_args *a, const struct plan *p)
+{
+	struct fio_check_opts o = { a->hosts.n ? &a->hosts : NULL, paths_sim_so(), NULL };
+	struct errbuf err;
+
+	errbuf_init(&err);
+	if (no_fio_check)
+		cli_warn("the job files were not checked by fio (--no-fio-check)");
+	else if (fio_check_plan(p->runs, p->n, &o, NULL, &err) < 0 && err.kind == ERR_INPUT)
+		return cli_fail(&err);
+	else if (err.msg[0])
+		cli_warn("the job files were not checked by fio: %s", err.msg);
+	return EXIT_OK;
+}
+
 int run_args_start(struct run_args *a, unsigned cmd, int argc, char **argv, void (*usage)(void), struct plan *plan)
 {
 	int rc;
@@ -636,5 +668,5 @@ int run_args_plan(struct run_args *a, struct plan *out)
 	    (rc = check_config_members(a, a->run.configs)) != EXIT_OK)
 		return rc;
 	apply_command_line(a, out);
-	return EXIT_OK;
+	return check_with_fio(a, out);
 }
