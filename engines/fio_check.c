@@ -25,8 +25,8 @@
 /* One distinct job file. */
 struct check_file {
 	char *text;        /* as the engine writes it for run `run` */
-	const char *body;  /* the text past its leading ';' comment lines: what runs sharing the file share */
-	uint64_t hash;     /* of body */
+	char *key;         /* what runs sharing the file share (text_key) */
+	uint64_t hash;     /* of key */
 	size_t run;        /* the first run (index into the plan) that writes it */
 	char *path;        /* in the temporary directory */
 };
@@ -59,15 +59,35 @@ static uint64_t text_hash(const char *s)
 	return h;
 }
 
-static const char *text_body(const char *t)
+/* Longest section name that text_key folds: fio reads longer header lines in pieces. */
+#define SECTION_NAME_FOLD 256
+
+/*
+ * What decides whether fio accepts a job file: the text without its comment lines (the run's number) and
+ * with its section names folded to "[*]" (run names: a plan of 20000 sections that differ only in their
+ * names is one file). Names fio treats apart stay as they are: "global..." and names too long to fold.
+ */
+static char *text_key(const char *t)
 {
-	while (*t == ';') {
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	while (*t) {
 		const char *nl = strchr(t, '\n');
-		if (!nl)
-			return t + strlen(t);
-		t = nl + 1;
+		size_t len = nl ? (size_t)(nl - t) : strlen(t);
+
+		if (*t == ';') {
+			/* a comment: fio skips it */
+		} else if (*t == '[' && len >= 2 && t[len - 1] == ']' && len - 2 < SECTION_NAME_FOLD &&
+			   strncmp(t + 1, "global", 6)) {
+			strbuf_adds(&sb, "[*]\n");
+		} else {
+			strbuf_add(&sb, t, len);
+			strbuf_addc(&sb, '\n');
+		}
+		t += len + (nl ? 1 : 0);
 	}
-	return t;
+	return strbuf_detach(&sb, NULL);
 }
 
 static void set_grow_slots(struct check_set *s)
@@ -83,11 +103,11 @@ static void set_grow_slots(struct check_set *s)
 	}
 }
 
-/* Adds the text (taken) unless a file with the same body is there already. */
+/* Adds the text (taken) unless a file with the same key is there already. */
 static void set_add(struct check_set *s, char *text, size_t run)
 {
-	const char *body = text_body(text);
-	uint64_t h = text_hash(body);
+	char *key = text_key(text);
+	uint64_t h = text_hash(key);
 	struct check_file *f;
 	size_t k;
 
@@ -95,14 +115,15 @@ static void set_add(struct check_set *s, char *text, size_t run)
 		set_grow_slots(s);
 	for (k = h & (s->nslots - 1); s->slots[k]; k = (k + 1) & (s->nslots - 1)) {
 		const struct check_file *o = &s->v[s->slots[k] - 1];
-		if (o->hash == h && !strcmp(o->body, body)) {
+		if (o->hash == h && !strcmp(o->key, key)) {
 			free(text);
+			free(key);
 			return;
 		}
 	}
 	f = ARRAY_PUSH_ZEROED(s->v, s->cap, s->n);
 	f->text = text;
-	f->body = body;
+	f->key = key;
 	f->hash = h;
 	f->run = run;
 	s->slots[k] = s->n;
@@ -172,10 +193,20 @@ static int collect_files(const struct run_spec *runs, size_t n, const struct fio
 	return 0;
 }
 
-static int write_files(struct check_set *set, struct errbuf *err)
+/* $TMPDIR, else /dev/shm (memory: a plan of 20000 distinct jobs costs half the CPU time it costs on a disk),
+ * else /tmp. */
+static const char *temp_root(void)
 {
 	const char *tmp = getenv("TMPDIR");
-	char *dir = xasprintf("%s/bench-fio-check-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+
+	if (tmp && *tmp)
+		return tmp;
+	return access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp";
+}
+
+static int write_files(struct check_set *set, struct errbuf *err)
+{
+	char *dir = xasprintf("%s/bench-fio-check-XXXXXX", temp_root());
 
 	if (!mkdtemp(dir)) {
 		err_set(err, ERR_HOST, "cannot create a temporary directory '%s': %s", dir, strerror(errno));
@@ -206,6 +237,7 @@ static void set_release(struct check_set *set)
 			unlink(set->v[i].path);
 		free(set->v[i].path);
 		free(set->v[i].text);
+		free(set->v[i].key);
 	}
 	free(set->v);
 	free(set->slots);
@@ -297,14 +329,25 @@ static int parse_range(struct check_set *set, size_t first, size_t end, int *cod
 }
 
 /*
- * The failing file of a failed batch files[first..end) (fio stops at the first file it refuses): bisected,
- * one fio call a step. *bad gets its index, e / o fio's outputs for it alone.
+ * The failing file of a failed batch files[first..end) (fio stops at the first file it refuses): the first
+ * file holding what fio complained of (`subject`, may be NULL) when fio refuses it alone, else bisected, one
+ * fio call a step. *bad gets its index, e / o fio's outputs for it alone.
  */
-static int narrow_down(struct check_set *set, size_t first, size_t end, size_t *bad, struct strbuf *e,
-		       struct strbuf *o, struct errbuf *err)
+static int narrow_down(struct check_set *set, size_t first, size_t end, const char *subject, size_t *bad,
+		       struct strbuf *e, struct strbuf *o, struct errbuf *err)
 {
 	int code = 1;
 
+	for (size_t i = first; subject && end - first > 1 && i < end; i++)
+		if (strstr(set->v[i].text, subject)) {
+			if (parse_range(set, i, i + 1, &code, e, o, err) < 0)
+				return -1;
+			if (code != 0) {
+				*bad = i;
+				return 0;
+			}
+			break;
+		}
 	while (end - first > 1) {
 		size_t mid = first + (end - first) / 2;
 		if (parse_range(set, first, mid, &code, e, o, err) < 0)
@@ -652,7 +695,7 @@ static int check_engines(struct check_set *set, const struct run_spec *runs, con
 
 	kvlist_init(&seen);
 	for (size_t i = 0; i < set->n && rc == 0; i++) {
-		const char *p = set->v[i].body, *next;
+		const char *p = set->v[i].text, *next;
 		char *name;
 
 		while (rc == 0 && (name = next_ioengine(p, &next))) {
@@ -673,9 +716,9 @@ static int check_engines(struct check_set *set, const struct run_spec *runs, con
 
 /* ---- the check ---------------------------------------------------------------------------------------- */
 
-/* The first failing batch's failing file, narrowed down, as a refusal. */
+/* The first failing batch's failing file, narrowed down, as a refusal; `call` is the batch's fio call. */
 static int batch_refused(struct check_set *set, const struct run_spec *runs, size_t first, size_t end,
-			 struct errbuf *err)
+			 const struct fio_call *call, struct errbuf *err)
 {
 	struct strbuf e, o;
 	struct fio_complaint c;
@@ -684,7 +727,10 @@ static int batch_refused(struct check_set *set, const struct run_spec *runs, siz
 
 	strbuf_init(&e);
 	strbuf_init(&o);
-	rc = narrow_down(set, first, end, &bad, &e, &o, err);
+	strbuf_read_file(&e, call->err);
+	fio_complaint_parse(e.buf, "", &c);
+	rc = narrow_down(set, first, end, c.subject, &bad, &e, &o, err);
+	fio_complaint_release(&c);
 	if (rc == 0) {
 		fio_complaint_parse(e.buf, o.buf, &c);
 		rc = refusal(&runs[set->v[bad].run], &c, err);
@@ -714,7 +760,7 @@ static int parse_all(struct check_set *set, const struct run_spec *runs, struct 
 	for (b = 0; rc == 0 && b < nb; b++)
 		if (calls[b + 1].code != 0) {
 			size_t end = (b + 1) * FIO_CHECK_BATCH < set->n ? (b + 1) * FIO_CHECK_BATCH : set->n;
-			rc = batch_refused(set, runs, b * FIO_CHECK_BATCH, end, err);
+			rc = batch_refused(set, runs, b * FIO_CHECK_BATCH, end, &calls[b + 1], err);
 		}
 	if (rc == 0) {
 		strbuf_read_file(&list, calls[0].out);

@@ -17,7 +17,7 @@
 #include "core/model.h"
 
 /* Job files given to one fio call, and fio calls running at once. */
-#define FIO_CHECK_BATCH 32
+#define FIO_CHECK_BATCH 8192
 #define FIO_CHECK_PARALLEL 3
 /* Longest a fio call may take before the check gives up (ERR_HOST), milliseconds. */
 #define FIO_CHECK_TIMEOUT_MS 60000
