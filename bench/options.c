@@ -15,10 +15,12 @@
 
 #include "bench/cli.h"
 #include "core/hostsfile.h"
+#include "core/paths.h"
 #include "core/suggest.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "engines/engine.h"
+#include "engines/fio_check.h"
 #include "engines/target.h"
 
 #define HELP_COLUMN 26
@@ -97,6 +99,9 @@ const struct bench_option bench_options[] = {
 	  "most steady-state rounds of a --precondition (default 25, at least 5)" },
 	{ "round-time", 0, OPT_BOTH, VSM, OPT_CALL(opt_rounds), "DURATION",
 	  "length of a steady-state round (default 60s; --quick: the workload's runtime)" },
+	{ "no-fio-check", 0, OPT_BOTH, 0, OPT_FLAG(no_fio_check), NULL,
+	  "do not have the local fio parse every job file first (fio --parse-only; for a\n"
+	  "machine without fio: plan only)" },
 	{ "resume", 0, OPT_RUN, 0, OPT_FLAG(run.resume), NULL,
 	  "finish the newest suite started with the same arguments: run only what is not 'done'" },
 	{ "allow-partial", OK_ALLOW_PARTIAL, OPT_RUN | OPT_HOSTS, S, OPT_FLAG(run.allow_partial), NULL,
@@ -935,6 +940,23 @@ static void apply_command_line(const struct run_args *a, struct plan *p)
 			kvlist_set(&p->runs[i].engine_opts, a->engine_opts.v[k].key, a->engine_opts.v[k].value);
 }
 
+/* fio parses every job file of the plan (engines/fio_check.h): its complaint is bad input (exit 3); a fio that
+ * cannot be asked is a warning (plan on a machine without fio; run then fails as it always did). */
+static int check_with_fio(const struct run_args *a, const struct plan *p)
+{
+	struct fio_check_opts o = { a->hosts.n ? &a->hosts : NULL, paths_sim_so(), NULL };
+	struct errbuf err;
+
+	errbuf_init(&err);
+	if (a->no_fio_check)
+		cli_warn("the job files were not checked by fio (--no-fio-check)");
+	else if (fio_check_plan(p->runs, p->n, &o, NULL, &err) < 0 && err.kind == ERR_INPUT)
+		return cli_fail(&err);
+	else if (err.msg[0])
+		cli_warn("the job files were not checked by fio: %s", err.msg);
+	return EXIT_OK;
+}
+
 int run_args_start(struct run_args *a, unsigned cmd, int argc, char **argv, void (*usage)(void), struct plan *plan)
 {
 	int rc;
@@ -982,5 +1004,5 @@ int run_args_plan(struct run_args *a, struct plan *out)
 	    (rc = check_config_members(a, a->run.configs)) != EXIT_OK)
 		return rc;
 	apply_command_line(a, out);
-	return EXIT_OK;
+	return check_with_fio(a, out);
 }

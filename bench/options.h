@@ -79,6 +79,7 @@ struct run_args {
 	struct host_list hosts;        /* --hosts FILE (empty: this host) */
 	const char *hosts_file;
 	int interleave;
+	int no_fio_check;              /* --no-fio-check: fio does not parse the job files first */
 	const char **profiles;         /* the positional arguments that are not variables, in order */
 	size_t nprofiles;
 	struct runloop_opts run;       /* run-only settings */

@@ -57,7 +57,7 @@ done
 value_for() {
   case "$1" in
     target) echo "$T/t0.dat" ;; matrix) echo "iodepth=1,2" ;; repeat) echo 2 ;; engine) echo null ;;
-    engine-opt) echo "k=v" ;; hosts) echo hosts.txt ;; label) echo "x=y" ;; workdir) echo wd ;;
+    engine-opt) echo "thinktime=0" ;; hosts) echo hosts.txt ;; label) echo "x=y" ;; workdir) echo wd ;;
     curve) echo 50,100 ;; sweep) echo iodepth=1,2 ;; until) echo 'p99>1ms' ;; max-rounds) echo 5 ;;
     round-time) echo 1s ;; runtime) echo 2s ;; ramp) echo 1s ;; size) echo 8m ;; iodepth) echo 2 ;;
     numjobs) echo 1 ;;
