@@ -639,6 +639,9 @@ static int expand_suite_file(const char *path, const char *plan_name, const stru
 	self.from_file = from_file;
 	self.from_line = from_line;
 	rc = expand_suite(&su, opt, plan, out, &self, err);
+	/* the configurations of a suite named on the command line (one a suite refers to keeps its own) */
+	if (rc == 0 && !up && config_list_merge(&plan->configs, &su.configs, err) < 0)
+		rc = -1;
 out:
 	suite_release(&su);
 	free(real);
@@ -1122,6 +1125,9 @@ int plan_build_interleaved(const char *const *profiles, size_t n, const struct p
 	for (size_t i = 0; i < n; i++)
 		for (size_t w = 0; w < parts[i].nwarnings; w++)
 			plan_warn(out, "%s", parts[i].warnings[w]);
+	for (size_t i = 0; i < n; i++)
+		if (config_list_merge(&out->configs, &parts[i].configs, err) < 0)
+			goto out;
 	ret = 0;
 out:
 	ARRAY_RELEASE(parts, n, plan_release);

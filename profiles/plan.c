@@ -34,6 +34,7 @@ void plan_init(struct plan *p)
 {
 	*p = (struct plan){ .name = NULL };
 	kvlist_init(&p->labels);
+	config_list_init(&p->configs);
 }
 
 void plan_release(struct plan *p)
@@ -45,6 +46,7 @@ void plan_release(struct plan *p)
 		free(p->warnings);
 		free(p->name);
 		kvlist_release(&p->labels);
+		config_list_release(&p->configs);
 		plan_init(p);
 	}
 }

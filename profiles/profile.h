@@ -11,6 +11,7 @@
 
 #include "core/errbuf.h"
 #include "core/model.h"
+#include "profiles/config.h"
 
 /* The most runs a plan may hold (--matrix products, --repeat, vdbench for-loops): more is refused, exit 3,
  * before anything is allocated for them. */
@@ -42,6 +43,8 @@ struct plan {
 	char **warnings;         /* things translated approximately, "file:line: ..." */
 	size_t nwarnings;
 	unsigned repeat;         /* repetitions the plan holds (--repeat, else the suite's, else 1) */
+	struct config_list configs; /* [config] sections of the suites named (not of suites they refer to), in
+	                               order, read by plan_build in the same parse as the runs; names unique */
 };
 
 void plan_options_init(struct plan_options *o);
