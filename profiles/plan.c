@@ -34,7 +34,6 @@ void plan_init(struct plan *p)
 {
 	*p = (struct plan){ .name = NULL };
 	kvlist_init(&p->labels);
-	config_list_init(&p->configs);
 }
 
 void plan_release(struct plan *p)
@@ -46,7 +45,6 @@ void plan_release(struct plan *p)
 		free(p->warnings);
 		free(p->name);
 		kvlist_release(&p->labels);
-		config_list_release(&p->configs);
 		plan_init(p);
 	}
 }
