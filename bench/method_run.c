@@ -4,19 +4,14 @@
  */
 #include "bench/method_run.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/xattr.h>
-#include <unistd.h>
 
 #include "bench/cli.h"
 #include "core/fio_options.h"
-#include "core/proc.h"
 #include "core/store_admin.h"
 #include "core/store_read.h"
 #include "core/strbuf.h"
@@ -433,13 +428,6 @@ int method_after(struct method_ctx *mc, size_t i, int64_t run_id, struct errbuf 
 
 /* ---- run time: purge and rounds ---------------------------------------------------------------------- */
 
-static int is_bench_file(const char *path)
-{
-	char v[16];
-
-	return getxattr(path, TARGET_XATTR, v, sizeof(v)) > 0;
-}
-
 /* A sim wear state file (docs/sim.md) is small: the count per member. */
 #define SIM_STATE_MAX_BYTES 65536
 
@@ -447,14 +435,13 @@ int method_purge(const struct method_ctx *mc, const struct run_spec *s, char **l
 {
 	struct strbuf sb;
 	int sim = s->engine && !strcmp(s->engine, "sim");
+	int flags = (mc->destructive ? TARGET_DESTRUCTIVE : 0) | (mc->overwrite_files ? TARGET_OVERWRITE_FILES : 0);
 
-	strbuf_init(&sb);
 	*log = NULL;
-	if (mc->hosts && mc->hosts->n) {
-		strbuf_release(&sb);
+	if (mc->hosts && mc->hosts->n)
 		return err_set(err, ERR_USAGE, "precondition purge: targets on --hosts are purged by their "
 			       "configuration's steps, not by bench (set precondition.purge = off)");
-	}
+	strbuf_init(&sb);
 	for (size_t t = 0; t < s->ntargets; t++) {
 		const char *path = s->targets[t];
 		struct stat st;
@@ -462,41 +449,9 @@ int method_purge(const struct method_ctx *mc, const struct run_spec *s, char **l
 		if (sim && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 			/* the sim engine models the target: a device path is never touched */
 			strbuf_addf(&sb, "%s: not touched (the sim engine models it; its wear state: sim_wear_state)\n", path);
-		} else if (stat(path, &st) == 0 && S_ISBLK(st.st_mode)) {
-			char *argv[] = { "blkdiscard", (char *)path, NULL }, *out = NULL;
-			int code = -1;
-
-			if (!mc->destructive) {
-				strbuf_release(&sb);
-				return err_set(err, ERR_USAGE, "precondition: purging block device '%s' discards its data: "
-					       "give --destructive, or precondition.purge = off", path);
-			}
-			if (proc_run_capture(argv, 600000, &out, &code, err) < 0 || code != 0) {
-				if (code != 0)
-					err_set(err, ERR_HOST, "blkdiscard %s: exit %d: %.200s", path, code, out ? out : "");
-				free(out);
-				strbuf_release(&sb);
-				return -1;
-			}
-			free(out);
-			strbuf_addf(&sb, "blkdiscard %s: done\n", path);
-		} else if (errno = 0, stat(path, &st) == 0) {
-			int fd;
-
-			if (!is_bench_file(path) && !mc->overwrite_files && !mc->destructive &&
-			    !(sim && st.st_size <= SIM_STATE_MAX_BYTES)) {
-				strbuf_release(&sb);
-				return err_set(err, ERR_USAGE, "precondition: '%s' is not a file bench created: give "
-					       "--overwrite-files to recreate it", path);
-			}
-			if ((fd = open(path, O_WRONLY | O_TRUNC)) < 0) {
-				strbuf_release(&sb);
-				return err_set(err, ERR_HOST, "precondition: cannot recreate '%s': %s", path, strerror(errno));
-			}
-			close(fd);
-			strbuf_addf(&sb, "%s: recreated empty\n", path);
-		} else {
-			strbuf_addf(&sb, "%s: does not exist yet (nothing to purge)\n", path);
+		} else if (target_purge(path, flags, sim ? SIM_STATE_MAX_BYTES : 0, &sb, err) < 0) {
+			strbuf_release(&sb);
+			return -1;
 		}
 	}
 	*log = strbuf_detach(&sb, NULL);
