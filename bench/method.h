@@ -1,10 +1,8 @@
 /*
- * method: the measurement-method planning that the suite run loop calls (docs/method.md): curves (a max run,
- * then points throttled to NN % of its measured IOPS, each checked against its target), sweeps over iodepth,
- * numjobs or rate that stop when a limit is passed (--until), and the SNIA PTS preconditioning sequence
- * (purge, workload-independent fill, workload-dependent rounds until steady state, report/steady.h) with the
- * rule that skips it when the same target was already preconditioned in the suite. Pure functions over plain
- * numbers and strings: nothing here runs fio, prints or touches the store.
+ * method: the run-time numbers of the measurement method (docs/method.md), on top of its plan-time half
+ * (profiles/method.h): a curve point's throttle from its max run's measured IOPS and the check of what it
+ * achieved, a sweep's stop when a limit is passed, a phase's ETA. Pure functions over plain numbers: nothing
+ * here runs fio, prints or touches the store.
  */
 #ifndef BENCH_BENCH_METHOD_H
 #define BENCH_BENCH_METHOD_H
@@ -13,25 +11,14 @@
 #include <stdint.h>
 
 #include "core/errbuf.h"
-#include "core/kv.h"
+#include "profiles/method.h"
+#include "report/curve.h"
 #include "report/steady.h"
 
-#define METHOD_MAX_POINTS 64
 #define METHOD_CURVE_TOL_PCT 5.0 /* a curve point whose achieved IOPS miss the target by more is flagged */
 
-/* ---- curves ------------------------------------------------------------------------------------ */
-
-/* vdbench's default curve points when iorate=curve has no curve=(...): 10,50,70,80,90,100. */
-extern const double method_vdbench_curve[6];
-
-struct method_curve {
-	double pct[METHOD_MAX_POINTS]; /* points, % of the max run's total IOPS, in run order */
-	size_t n;
-	double stopcurve_ms;           /* vdbench stopcurve: stop after a point whose mean latency > this; 0 none */
-};
-
-/* Parses "10,50,90,100" (each 0 < pct <= 100; order kept; duplicates refused). */
-int method_curve_parse(const char *arg, struct method_curve *c, struct errbuf *err);
+/* Zero settings with the steady-state rule's defaults and report's curve-point labels filled in. */
+void method_settings_init(struct method_settings *m);
 
 /* One curve point's throttle. */
 struct method_rate {
@@ -55,37 +42,6 @@ int method_curve_ok(double target_total_iops, double achieved_total_iops, double
 /* vdbench stopcurve: 1 when the curve stops after a point of this mean latency (ms). */
 int method_curve_stop(const struct method_curve *c, double mean_lat_ms);
 
-/* ---- sweeps ------------------------------------------------------------------------------------ */
-
-enum method_sweep_key { SWEEP_IODEPTH, SWEEP_NUMJOBS, SWEEP_RATE_IOPS };
-
-struct method_sweep {
-	enum method_sweep_key key;
-	const char *option;            /* the fio option it sets: "iodepth", "numjobs", "rate_iops" */
-	const char *label;             /* the run label it sets: "sweep.iodepth", ... */
-	double v[METHOD_MAX_POINTS];   /* values in run order */
-	size_t n;
-};
-
-/* Parses "iodepth=1,2,4,...,256" (whole numbers >= 1; "rate"/"rate_iops" for rate). */
-int method_sweep_parse(const char *arg, struct method_sweep *s, struct errbuf *err);
-
-enum method_until_metric {
-	UNTIL_P99,       /* 99th percentile completion latency, ms: the worse of read and write */
-	UNTIL_LAT,       /* mean completion latency, ms: the worse of read and write */
-	UNTIL_IOPS_GAIN, /* IOPS gain over the previous point, % */
-};
-
-struct method_until {
-	enum method_until_metric metric;
-	char op;                       /* '>' or '<' */
-	double value;                  /* ms for latencies, % for the gain */
-	char text[64];                 /* as given, for labels and messages */
-};
-
-/* Parses "p99>2ms", "lat>500us", "p99>1.5" (bare = ms), "iops_gain<5%". */
-int method_until_parse(const char *expr, struct method_until *u, struct errbuf *err);
-
 /* A measured point, as the run loop reads it from the stored run ('*' host). */
 struct method_point {
 	double iops;         /* total IOPS */
@@ -101,76 +57,6 @@ int method_until_passed(const struct method_until *u, const struct method_point 
 
 /* The first of `nu` limits passed at pts[n-1], or -1. */
 int method_sweep_stop(const struct method_until *u, size_t nu, const struct method_point *pts, size_t n);
-
-/* ---- preconditioning (SNIA PTS) ---------------------------------------------------------------- */
-
-enum precond_kind {
-	PRECOND_PURGE,  /* blkdiscard (block device, --destructive) or the file recreated */
-	PRECOND_WIPC,   /* workload-independent: sequential writes of multiple x the working set */
-	PRECOND_WDPC,   /* workload-dependent: rounds of the workload until steady state (or max rounds) */
-};
-
-struct precond_opts {
-	int purge;                 /* run the purge phase */
-	int secure;                /* purge with blkdiscard -s (secure discard) */
-	int destructive;           /* --destructive was given: block devices may be discarded */
-	double wipc_multiple;      /* working sets written by the WIPC (default 2) */
-	uint64_t wipc_bs_bytes;    /* WIPC block size (default 128 KiB) */
-	unsigned wipc_iodepth;     /* default 32 */
-	unsigned round_s;          /* WDPC round length, seconds (default 60, SNIA's one minute) */
-	struct ss_rule rule;       /* the steady-state rule of the WDPC rounds */
-};
-
-/* Defaults: purge on, not secure, 2 x working set, 128 KiB, iodepth 32, 60 s rounds, steady.h defaults. */
-void precond_opts_defaults(struct precond_opts *o);
-
-struct precond_target {
-	const char *path;          /* the target (file or block device) */
-	int is_block;              /* 1: a block device */
-	uint64_t working_set_bytes;
-	int read_pct, random_pct;  /* of the measured workload (-1 unknown) */
-	uint64_t bs_bytes;         /* of the measured workload (0 unknown) */
-};
-
-struct precond_phase {
-	enum precond_kind kind;
-	const char *name;          /* "purge", "wipc", "wdpc": the label precondition=NAME */
-	char *argv[5];             /* PRECOND_PURGE of a block device: blkdiscard [-s] PATH; else argv[0] NULL */
-	int recreate;              /* PRECOND_PURGE of a file: remove and recreate it empty */
-	struct kvlist fio_opts;    /* PRECOND_WIPC: the fio options replacing the workload's */
-	uint64_t bytes;            /* PRECOND_WIPC: bytes it writes (progress and ETA) */
-	struct kvlist labels;      /* phase=precondition, precondition=NAME, precondition.class=CLASS */
-};
-
-/* What was preconditioned in this suite so far: "target\tclass" entries (the skip rule). */
-struct precond_history {
-	struct kvlist done;        /* key: target path, value: class */
-};
-
-struct precond_plan {
-	struct precond_phase v[3];
-	size_t n;
-	char skipped[160];         /* why phases were skipped ("" = none) */
-};
-
-/*
- * The workload class that decides the skip rule: "random-write", "random-read", "sequential-write" or
- * "sequential-read" (random: random_pct >= 50; write: read_pct < 100 or unknown).
- */
-const char *precond_class(const struct precond_target *t);
-
-/*
- * Plans the phases for one measured workload on one target. Skip rule: purge and WIPC run once per target per
- * suite (the first workload on it); WDPC runs once per (target, class): a later workload of the same class on a
- * preconditioned target skips it. Read-only classes need no WDPC (reads do not change a drive's state) but get
- * purge and WIPC when they come first. A block-device purge without --destructive fails (ERR_USAGE).
- * Records the target and class in `hist`. plan must be released.
- */
-int precond_plan(const struct precond_opts *o, const struct precond_target *t, struct precond_history *hist,
-		 struct precond_plan *plan, struct errbuf *err);
-void precond_plan_release(struct precond_plan *plan);
-void precond_history_init(struct precond_history *h);
-void precond_history_release(struct precond_history *h);
 
 /* Seconds left of a phase that has written done of total bytes in elapsed_s; NAN before any progress. */
 double precond_eta_s(uint64_t total_bytes, uint64_t done_bytes, double elapsed_s);

@@ -1,13 +1,6 @@
 /*
- * method_run: the measurement method of docs/method.md executed, on top of the planning of method.h.
- *
- * At plan time (method_expand, called by options.c for `bench plan` and `bench run` alike) curves, sweeps and
- * the SNIA preconditioning phases become plan entries, so that `bench plan` shows them and `--resume` finds
- * them by their place: a curve is its max run (curve_pct=max) followed by one entry per point (curve_pct=NN);
- * a sweep one entry per point (sweep.KEY=V); preconditioning puts purge, wipc and wdpc entries
- * (phase=precondition) before the measured run they serve. Where a point belongs is said by the plan itself:
- * a curve point's max run is the nearest earlier entry labelled curve_pct=max; the points of one sweep are
- * consecutive entries, the first with engine annotation method.point=1 (keys with a dot never reach fio).
+ * method_run: the measurement method of docs/method.md executed, on top of its plan-time half
+ * (profiles/method.h: the plan entries of curves, sweeps and preconditioning).
  *
  * At run time (method_before / method_after, called by the run loop around each entry) the figures come from
  * the store, never from memory, so a suite cut and resumed gives the same answers: a point's rate from its max
@@ -26,33 +19,6 @@
 #include "core/store.h"
 #include "profiles/config.h"
 #include "profiles/profile.h"
-
-#define METHOD_MAX_UNTIL 8
-
-/* What the command line says (options.c); NULL / 0: not given (a suite's keys apply, else the defaults). */
-struct method_settings {
-	const char *curve;              /* --curve 10,50,90,100 */
-	const char *sweep;              /* --sweep iodepth=1,2,4 */
-	const char *until[METHOD_MAX_UNTIL]; /* --until EXPR, in order */
-	size_t nuntil;
-	int precondition;               /* --precondition */
-	unsigned max_rounds;            /* --max-rounds N (0: 25) */
-	unsigned round_s;               /* --round-time T, seconds (0: 60, --quick: the workload's runtime) */
-};
-
-/* Checks one --curve / --sweep / --until value: 0, or -1 with the message in err. */
-int method_check_arg(const char *option, const char *value, struct errbuf *err);
-
-/*
- * Expands the plan (before configurations are crossed in: `precondition` 0) with its curves and sweeps, or
- * (after: `precondition` 1) with the preconditioning phases of the runs that ask for them (--precondition,
- * suite `precondition = on`, a configuration's precondition.* keys). Renumbers seq. ERR_INPUT / ERR_USAGE.
- */
-int method_expand(struct plan *p, const struct method_settings *m, const struct config_list *configs, int quick,
-		  int precondition, struct errbuf *err);
-
-/* One line saying what a plan entry is for the method ("" when nothing), for `bench plan`. */
-void method_describe(const struct run_spec *s, char *buf, size_t len);
 
 /* ---- run time ------------------------------------------------------------------------------------------ */
 

@@ -443,6 +443,7 @@ void run_args_init(struct run_args *a, unsigned cmd)
 	host_list_init(&a->hosts);
 	a->run.grace_s = 60;
 	a->format = "text";
+	method_settings_init(&a->method);
 	a->suite_args = cJSON_CreateArray();
 	{
 		size_t n = 0;
@@ -983,22 +984,15 @@ int run_args_plan(struct run_args *a, struct plan *out)
 				 "name (e.g. 'bench %s hcibench-easyrun --quick')", a->cmd_name);
 	if (a->interleave && a->nprofiles < 2)
 		return cli_usage(a->cmd_name, "--interleave needs two or more profiles to alternate");
-	if (a->interleave ? plan_build_interleaved(a->profiles, a->nprofiles, &a->plan, out, &err) < 0
-			  : plan_build(a->profiles, a->nprofiles, &a->plan, out, &err) < 0)
-		return cli_fail(&err);
-	for (size_t i = 0; i < out->nwarnings; i++)
-		cli_warn("%s", out->warnings[i]);
-	if (!out->n)
-		return cli_error(EXIT_INPUT, "'%s' expands to no runs", a->profiles[0]);
-	/* curves and sweeps, then [config] sections: every run once per configuration (profiles/config.h), then
-	 * the preconditioning phases, which depend on the configuration (method_run.h) */
 	a->run.configs = xcalloc(1, sizeof(*a->run.configs));
 	config_list_init(a->run.configs);
-	if (method_expand(out, &a->method, NULL, a->plan.quick, 0, &err) < 0 ||
-	    config_collect(a->profiles, a->nprofiles, a->run.configs, &err) < 0 ||
-	    config_plan_cross(out, a->run.configs, a->plan.ntargets > 0, &err) < 0 ||
-	    method_expand(out, &a->method, a->run.configs, a->plan.quick, 1, &err) < 0)
+	rc = plan_build_full(a->profiles, a->nprofiles, a->interleave, &a->plan, &a->method, out, a->run.configs, &err);
+	for (size_t i = 0; i < out->nwarnings; i++)
+		cli_warn("%s", out->warnings[i]);
+	if (rc < 0)
 		return cli_fail(&err);
+	if (!out->n)
+		return cli_error(EXIT_INPUT, "'%s' expands to no runs", a->profiles[0]);
 
 	if ((rc = check_engines(a, out)) != EXIT_OK || (rc = check_config_hosts(a, a->run.configs)) != EXIT_OK ||
 	    (rc = check_config_members(a, a->run.configs)) != EXIT_OK)

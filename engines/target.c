@@ -9,6 +9,7 @@
 #include "engines/target.h"
 #include "engines/fio_jobfile.h"
 #include "core/paths.h"
+#include "core/proc.h"
 #include "core/strbuf.h"
 
 #include <blkid/blkid.h>
@@ -663,4 +664,41 @@ int target_prepare_spec(const struct run_spec *s, uint64_t size_bytes, int flags
 	}
 	kvlist_release(&paths);
 	return ret;
+}
+
+int target_purge(const char *path, int flags, uint64_t small_ok_bytes, struct strbuf *log, struct errbuf *err)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) != 0) {
+		strbuf_addf(log, "%s: does not exist yet (nothing to purge)\n", path);
+		return 0;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		char *argv[] = { "blkdiscard", (char *)path, NULL }, *out = NULL;
+		int code = -1;
+
+		if (!(flags & TARGET_DESTRUCTIVE))
+			return err_set(err, ERR_USAGE, "precondition: purging block device '%s' discards its data: give "
+				       "--destructive, or precondition.purge = off", path);
+		if (proc_run_capture(argv, 600000, &out, &code, err) < 0 || code != 0) {
+			if (code != 0)
+				err_set(err, ERR_HOST, "blkdiscard %s: exit %d: %.200s", path, code, out ? out : "");
+			free(out);
+			return -1;
+		}
+		free(out);
+		strbuf_addf(log, "blkdiscard %s: done\n", path);
+		return 0;
+	}
+	if (!bench_made(path) && !(flags & (TARGET_OVERWRITE_FILES | TARGET_DESTRUCTIVE)) &&
+	    !(small_ok_bytes && (uint64_t)st.st_size <= small_ok_bytes))
+		return err_set(err, ERR_USAGE, "precondition: '%s' is not a file bench created: give "
+			       "--overwrite-files to recreate it", path);
+	if ((fd = open(path, O_WRONLY | O_TRUNC)) < 0)
+		return err_set(err, ERR_HOST, "precondition: cannot recreate '%s': %s", path, strerror(errno));
+	close(fd);
+	strbuf_addf(log, "%s: recreated empty\n", path);
+	return 0;
 }

@@ -15,6 +15,7 @@
 #include "core/errbuf.h"
 #include "core/kv.h"
 #include "core/model.h"
+#include "core/strbuf.h"
 
 /* Flags of the checks; 1 is TARGET_DESTRUCTIVE so that callers passing a 0/1 "destructive" keep working. */
 enum target_flags {
@@ -112,5 +113,14 @@ int target_check_spec(const struct run_spec *spec, int flags, struct errbuf *err
  * does not exist yet is created empty and marked, so that fio lays it out and a later run knows it as bench's.
  */
 int target_prepare_spec(const struct run_spec *spec, uint64_t size_bytes, int flags, struct errbuf *err);
+
+/*
+ * The precondition purge of one local target (docs/method.md): a block device discarded (blkdiscard; only with
+ * TARGET_DESTRUCTIVE), a regular file truncated to empty (only when bench created it, TARGET_OVERWRITE_FILES
+ * or TARGET_DESTRUCTIVE was given, or it is at most small_ok_bytes long (0: no such allowance): the sim engine's state file), a path
+ * that does not exist left alone. What was done is appended to *log as one line. ERR_USAGE: not allowed;
+ * ERR_HOST: the discard or truncation failed.
+ */
+int target_purge(const char *path, int flags, uint64_t small_ok_bytes, struct strbuf *log, struct errbuf *err);
 
 #endif

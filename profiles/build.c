@@ -443,7 +443,7 @@ static void not_found(const char *arg, struct errbuf *err)
 
 static int expand_arg(const char *arg, const char *rel_dir, const struct plan_options *opt, struct plan *plan,
 		      struct protos *out, const struct chain *up, const char *from_file, int from_line,
-		      struct errbuf *err);
+		      struct config_list *configs, struct errbuf *err);
 
 static int load_library_suite(const char *name, struct suite *s, struct errbuf *err)
 {
@@ -533,7 +533,7 @@ static int expand_suite(const struct suite *su, const struct plan_options *opt, 
 			}
 			break;
 		case SUITE_PROFILE:
-			if (expand_arg(it->text, dir, opt, plan, &mine, self, it->file, it->line, err) < 0)
+			if (expand_arg(it->text, dir, opt, plan, &mine, self, it->file, it->line, NULL, err) < 0)
 				goto out;
 			break;
 		}
@@ -610,7 +610,7 @@ static enum fmt sniff(const char *path)
 /* Parses and expands one suite file, refusing a suite that is already being expanded. */
 static int expand_suite_file(const char *path, const char *plan_name, const struct plan_options *opt,
 			     struct plan *plan, struct protos *out, const struct chain *up, const char *from_file,
-			     int from_line, struct errbuf *err)
+			     int from_line, struct config_list *configs, struct errbuf *err)
 {
 	struct suite su;
 	struct chain self;
@@ -639,6 +639,8 @@ static int expand_suite_file(const char *path, const char *plan_name, const stru
 	self.from_file = from_file;
 	self.from_line = from_line;
 	rc = expand_suite(&su, opt, plan, out, &self, err);
+	if (rc == 0 && configs && config_list_merge(configs, &su.configs, err) < 0)
+		rc = -1;
 out:
 	suite_release(&su);
 	free(real);
@@ -647,7 +649,7 @@ out:
 
 static int expand_arg(const char *arg, const char *rel_dir, const struct plan_options *opt, struct plan *plan,
 		      struct protos *out, const struct chain *up, const char *from_file, int from_line,
-		      struct errbuf *err)
+		      struct config_list *configs, struct errbuf *err)
 {
 	struct protos mine;
 	struct profile_name pn;
@@ -672,7 +674,7 @@ static int expand_arg(const char *arg, const char *rel_dir, const struct plan_op
 	if (is_file(path)) {
 		switch (sniff(path)) {
 		case FMT_SUITE:
-			if (expand_suite_file(path, NULL, opt, plan, &mine, up, from_file, from_line, err) < 0)
+			if (expand_suite_file(path, NULL, opt, plan, &mine, up, from_file, from_line, configs, err) < 0)
 				goto out;
 			break;
 		case FMT_FIO:
@@ -694,7 +696,7 @@ static int expand_arg(const char *arg, const char *rel_dir, const struct plan_op
 		if (!plan->name)
 			plan->name = xstrdup(base_name(path));
 	} else if (lib && is_file(lib)) {
-		if (expand_suite_file(lib, arg, opt, plan, &mine, up, from_file, from_line, err) < 0)
+		if (expand_suite_file(lib, arg, opt, plan, &mine, up, from_file, from_line, configs, err) < 0)
 			goto out;
 	} else if (profile_name_parse(arg, &pn) == 0) {
 		if (expand_name(arg, &pn, &mine, err) < 0)
@@ -1033,6 +1035,12 @@ static int apply_final(struct protos *ps, const struct suite *su, const struct p
 int plan_build(const char *const *args, size_t nargs, const struct plan_options *opt, struct plan *out,
 	       struct errbuf *err)
 {
+	return plan_build_configs(args, nargs, opt, out, NULL, err);
+}
+
+int plan_build_configs(const char *const *args, size_t nargs, const struct plan_options *opt, struct plan *out,
+		       struct config_list *configs, struct errbuf *err)
+{
 	struct protos all;
 	unsigned reps;
 	int rc = -1;
@@ -1043,7 +1051,7 @@ int plan_build(const char *const *args, size_t nargs, const struct plan_options 
 		goto out;
 	}
 	for (size_t i = 0; i < nargs; i++)
-		if (expand_arg(args[i], NULL, opt, out, &all, NULL, NULL, 0, err) < 0)
+		if (expand_arg(args[i], NULL, opt, out, &all, NULL, NULL, 0, configs, err) < 0)
 			goto out;
 	if (nargs > 1) {
 		free(out->name);
@@ -1077,7 +1085,7 @@ out:
  * each run labelled profile=<argument>, so that slow drift of the machine hits both sides alike.
  */
 int plan_build_interleaved(const char *const *profiles, size_t n, const struct plan_options *opt, struct plan *out,
-			     struct errbuf *err)
+			   struct config_list *configs, struct errbuf *err)
 {
 	struct plan *parts = xcalloc(n, sizeof(*parts));
 	unsigned reps = 1;
@@ -1086,7 +1094,7 @@ int plan_build_interleaved(const char *const *profiles, size_t n, const struct p
 
 	for (size_t i = 0; i < n; i++) {
 		plan_init(&parts[i]);
-		if (plan_build(&profiles[i], 1, opt, &parts[i], err) < 0)
+		if (plan_build_configs(&profiles[i], 1, opt, &parts[i], configs, err) < 0)
 			goto out;
 		total += parts[i].n;
 		if (total > PLAN_MAX_RUNS) {

@@ -81,6 +81,18 @@ static char **strv_dup(char *const *v, size_t n)
 	return o;
 }
 
+int config_list_merge(struct config_list *dst, const struct config_list *src, struct errbuf *err)
+{
+	for (size_t k = 0; k < src->n; k++) {
+		const struct suite_config *dup = config_list_find(dst, src->v[k].name);
+		if (dup)
+			return err_set(err, ERR_INPUT, "%s:%d: configuration '%s' is also in %s:%d", src->v[k].file,
+				       src->v[k].line, dup->name, dup->file, dup->line);
+	}
+	config_list_copy(dst, src);
+	return 0;
+}
+
 void config_list_copy(struct config_list *dst, const struct config_list *src)
 {
 	for (size_t i = 0; i < src->n; i++) {

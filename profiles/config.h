@@ -56,6 +56,8 @@ struct config_list {
 void config_list_init(struct config_list *l);
 void config_list_release(struct config_list *l);
 void config_list_copy(struct config_list *dst, const struct config_list *src); /* dst initialised; appends */
+/* Appends copies of src's configurations to dst, refusing a name dst already has (ERR_INPUT, both places). */
+int config_list_merge(struct config_list *dst, const struct config_list *src, struct errbuf *err);
 struct suite_config *config_list_add(struct config_list *l, const char *name, const char *file, int line);
 const struct suite_config *config_list_find(const struct config_list *l, const char *name);
 
@@ -96,7 +98,8 @@ int config_plan_cross(struct plan *plan, const struct config_list *configs, int 
 /*
  * The configurations of the suites among `args` (suite files and built-in suite names, as plan_build reads
  * them; other arguments have none), appended to `out` in order. Names must be unique across the suites.
- * Defined in config_collect.c (it reads suite files).
+ * Defined in config_collect.c (it reads suite files). A plan has them already (plan.configs, read by
+ * plan_build in the same parse): this is for a caller that wants the configurations without a plan.
  */
 int config_collect(const char *const *args, size_t nargs, struct config_list *out, struct errbuf *err);
 

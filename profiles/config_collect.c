@@ -43,14 +43,8 @@ int config_collect(const char *const *args, size_t nargs, struct config_list *ou
 		suite_init(&su);
 		if (suite_parse_file(path, &su, err) < 0)
 			rc = -1;
-		for (size_t k = 0; !rc && k < su.configs.n; k++) {
-			const struct suite_config *dup = config_list_find(out, su.configs.v[k].name);
-			if (dup)
-				rc = err_set(err, ERR_INPUT, "%s:%d: configuration '%s' is also in %s:%d", su.configs.v[k].file,
-					     su.configs.v[k].line, dup->name, dup->file, dup->line);
-		}
-		if (!rc)
-			config_list_copy(out, &su.configs);
+		if (!rc && config_list_merge(out, &su.configs, err) < 0)
+			rc = -1;
 		suite_release(&su);
 		free(lib);
 		if (rc)

@@ -56,12 +56,22 @@ void plan_warn(struct plan *p, const char *fmt, ...) __attribute__((format(print
 int plan_build(const char *const *args, size_t nargs, const struct plan_options *opt, struct plan *out,
 	       struct errbuf *err);
 
+struct config_list;
+/*
+ * plan_build that also returns, from the same parse, the configurations ([config] sections, config.h) of the
+ * suites named (not of the suites they refer to), appended to `configs` (NULL: not wanted) in order; a name
+ * already there is refused (ERR_INPUT, both places).
+ */
+int plan_build_configs(const char *const *args, size_t nargs, const struct plan_options *opt, struct plan *out,
+		       struct config_list *configs, struct errbuf *err);
+
 /*
  * Like plan_build, but alternates the profiles repetition by repetition in blocks (A B, B A, A B, ...) so that
- * slow drift of the machine hits every side alike; each run gets the label profile=<argument>.
+ * slow drift of the machine hits every side alike; each run gets the label profile=<argument>. Configurations
+ * as plan_build_configs.
  */
 int plan_build_interleaved(const char *const *args, size_t nargs, const struct plan_options *opt, struct plan *out,
-			   struct errbuf *err);
+			   struct config_list *configs, struct errbuf *err);
 
 /* Estimated wall time of the whole plan in seconds (ramp + runtime + a per-run allowance). */
 double plan_estimate_s(const struct plan *p);

@@ -149,12 +149,51 @@ static void test_regular_files(void **state)
 	free(empty);
 }
 
+/* target_purge: a file bench did not make is refused unless allowed; allowed, it is truncated; none: logged. */
+static void test_purge_file(void **state)
+{
+	char dir[] = "/tmp/test_target_purge.XXXXXX", *path, *none;
+	struct strbuf log;
+	struct errbuf err;
+	struct stat st;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = xasprintf("%s/user.dat", dir);
+	none = xasprintf("%s/none.dat", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("the user's data", f);
+	fclose(f);
+	strbuf_init(&log);
+	errbuf_init(&err);
+	assert_int_equal(target_purge(path, 0, 0, &log, &err), -1);
+	assert_non_null(strstr(err.msg, "is not a file bench created"));
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 15); /* untouched */
+	assert_int_equal(target_purge(path, 0, 15, &log, &err), 0); /* small enough (a sim state file) */
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	assert_int_equal(target_purge(path, 0, 0, &log, &err), -1); /* empty, still not bench's */
+	assert_int_equal(target_purge(path, TARGET_OVERWRITE_FILES, 0, &log, &err), 0);
+	assert_int_equal(target_purge(none, 0, 0, &log, &err), 0);
+	assert_non_null(strstr(log.buf, "recreated empty"));
+	assert_non_null(strstr(log.buf, "none.dat: does not exist yet"));
+	strbuf_release(&log);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(none);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_opened_paths),
 		cmocka_unit_test(test_opendir_refused),
 		cmocka_unit_test(test_regular_files),
+		cmocka_unit_test(test_purge_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
