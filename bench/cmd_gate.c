@@ -137,6 +137,22 @@ static int outcome_exit(const struct gate *g)
 			 g->count[GATE_INVALID], gate_min_runs(&g->opts));
 }
 
+/* --threshold PCT or METRIC=PCT,..., and --metric M1,M2: what the verdict judges, at which threshold. */
+static int judged_option(int c, const char *arg, struct gate_opts *go)
+{
+	struct errbuf err;
+
+	errbuf_init(&err);
+	if (c == OK_METRIC)
+		return gate_parse_metrics(arg, &go->judged, &err) < 0 ? cli_usage("gate", "%s", err.msg) : 0;
+	if (strchr(arg, '=')) /* METRIC=PCT,... */
+		return gate_parse_thresholds(arg, go->group_threshold, &err) < 0 ? cli_usage("gate", "%s", err.msg) : 0;
+	if (parse_percent_fraction(arg, 0, 100, &go->threshold) < 0)
+		return cli_usage("gate", "--threshold wants a percentage between 0 and 100 or METRIC=PCT,... (e.g. "
+				 "iops=5%%,p99=15%%), got '%s'", arg);
+	return 0;
+}
+
 int cmd_gate(int argc, char **argv)
 {
 	int argi = 0;
@@ -169,17 +185,9 @@ int cmd_gate(int argc, char **argv)
 		case OK_BASELINE: base_sel = optarg; break;
 		case OK_CANDIDATE: cand_sel = optarg; break;
 		case OK_THRESHOLD:
-			if (strchr(optarg, '=')) { /* METRIC=PCT,... */
-				if (gate_parse_thresholds(optarg, go.group_threshold, &err) < 0)
-					return cli_usage("gate", "%s", err.msg);
-			} else if (parse_percent_fraction(optarg, 0, 100, &go.threshold) < 0) {
-				return cli_usage("gate", "--threshold wants a percentage between 0 and 100 or "
-						 "METRIC=PCT,... (e.g. iops=5%%,p99=15%%), got '%s'", optarg);
-			}
-			break;
 		case OK_METRIC:
-			if (gate_parse_metrics(optarg, &go.judged, &err) < 0)
-				return cli_usage("gate", "%s", err.msg);
+			if ((n = judged_option(c, optarg, &go)) != 0)
+				return (int)n;
 			break;
 		case OK_CONFIDENCE:
 			if (parse_percent_fraction(optarg, 50, 100, &go.conf) < 0)

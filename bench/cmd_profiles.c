@@ -69,19 +69,19 @@ static void fmt_time(char *buf, size_t len, double s)
 static int build(const char *name, int quick, struct plan *p, struct errbuf *err)
 {
 	struct plan_options o;
+	struct config_list configs;
 	const char *args[1] = { name };
 	int rc;
 
 	plan_options_init(&o);
+	config_list_init(&configs);
 	o.quick = quick;
-	rc = plan_build(args, 1, &o, p, err);
+	/* one read of the suite: its runs and its [config] sections; every workload runs on every configuration */
+	rc = plan_build_configs(args, 1, &o, p, &configs, err);
+	if (rc == 0)
+		rc = config_plan_cross(p, &configs, 0, err);
+	config_list_release(&configs);
 	plan_options_release(&o);
-	if (rc == 0) { /* a suite with [config] sections runs every workload on every configuration */
-		struct config_list configs;
-		config_list_init(&configs);
-		rc = config_collect(args, 1, &configs, err) < 0 || config_plan_cross(p, &configs, 0, err) < 0 ? -1 : 0;
-		config_list_release(&configs);
-	}
 	return rc;
 }
 

@@ -1,7 +1,7 @@
 /*
  * config: the configurations of a suite in their parsed form (lists, steps, the quoting of step lines) and the
  * crossing of a plan with them (see config.h). The keys of a [config] section are read in config_keys.c, the
- * configurations of the suites a command names in config_collect.c.
+ * configurations of a suite come with its plan (plan_build_configs: one read of the file).
  */
 #include "profiles/config.h"
 

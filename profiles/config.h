@@ -95,12 +95,5 @@ const char *config_phase_name(enum config_phase ph);
  */
 int config_plan_cross(struct plan *plan, const struct config_list *configs, int keep_targets, struct errbuf *err);
 
-/*
- * The configurations of the suites among `args` (suite files and built-in suite names, as plan_build reads
- * them; other arguments have none), appended to `out` in order. Names must be unique across the suites.
- * Defined in config_collect.c (it reads suite files). A plan has them already (plan.configs, read by
- * plan_build in the same parse): this is for a caller that wants the configurations without a plan.
- */
-int config_collect(const char *const *args, size_t nargs, struct config_list *out, struct errbuf *err);
 
 #endif
