@@ -41,8 +41,9 @@ PYTHONPATH="$BENCH_SRC/tests/lib" python3 "$T/silent.py" 127.0.70.3 "$PORT" "$(f
 echo $! >>"$T/pids"
 for _ in $(seq 50); do grep -q listening "$T/silent.out" 2>/dev/null && break; sleep 0.1; done
 sleep 1
-printf 'h1 127.0.70.1:%s target=%s\nh2 127.0.70.2:%s target=%s\nquiet 127.0.70.3:%s target=%s\n' \
-	"$PORT" "$T/target1.dat" "$PORT" "$T/target2.dat" "$PORT" "$T/target3.dat" >"$T/hosts"
+# (workdir=: bench accepts a target on a host it cannot probe only below the directory declared for its files)
+printf 'h1 127.0.70.1:%s target=%s workdir=%s\nh2 127.0.70.2:%s target=%s workdir=%s\nquiet 127.0.70.3:%s target=%s workdir=%s\n' \
+	"$PORT" "$T/target1.dat" "$T" "$PORT" "$T/target2.dat" "$T" "$PORT" "$T/target3.dat" "$T" >"$T/hosts"
 
 start=$(date +%s)
 "$BENCH" hosts check --hosts "$T/hosts" >"$T/c.out" 2>"$T/c.err"
@@ -69,8 +70,8 @@ expect_eq "run --allow-partial: the run is partial" "$(q "$T/r.db" "SELECT statu
 
 # a stopped server: the third PID is the fio server on 127.0.70.4
 kill -STOP "$(sed -n 3p "$T/pids")"
-printf 'h1 127.0.70.1:%s target=%s\nstopped 127.0.70.4:%s target=%s\n' "$PORT" "$T/target1.dat" "$PORT" \
-	"$T/target4.dat" >"$T/hosts.stopped"
+printf 'h1 127.0.70.1:%s target=%s workdir=%s\nstopped 127.0.70.4:%s target=%s workdir=%s\n' "$PORT" \
+	"$T/target1.dat" "$T" "$PORT" "$T/target4.dat" "$T" >"$T/hosts.stopped"
 start=$(date +%s)
 "$BENCH" hosts check --hosts "$T/hosts.stopped" >"$T/s.out" 2>"$T/s.err"
 rc=$? took=$(($(date +%s) - start))
