@@ -22,9 +22,9 @@
 #include "core/store_admin.h"
 #include "core/strbuf.h"
 #include "core/units.h"
-#include "report/config_diff.h"
+#include "report/analysis/config_diff.h"
 #include "report/cpuview.h"
-#include "report/escape.h"
+#include "report/text/escape.h"
 #include "report/report.h"
 
 enum db_opt {

@@ -14,7 +14,7 @@
 
 #include "core/errbuf.h"
 #include "core/kv.h"
-#include "report/steady.h"
+#include "report/analysis/steady.h"
 
 #define METHOD_MAX_POINTS 64
 #define METHOD_CURVE_TOL_PCT 5.0 /* a curve point whose achieved IOPS miss the target by more is flagged */

@@ -25,7 +25,7 @@
 #include "profiles/fio_workload.h"
 #include "profiles/suite.h"
 #include "profiles/text.h"
-#include "report/curve.h"
+#include "report/analysis/curve.h"
 #include "report/figures.h"
 
 /* Engine annotations (keys with a dot stay out of the job file: engines/fio_engine.c). */

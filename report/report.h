@@ -125,6 +125,13 @@ const char *rep_run_value(const struct rep_run *r, const char *key, char *buf, s
 int rep_label_is_method(const char *key);
 
 /*
+ * Whether a label names where a run stands in a curve or sweep (curve_pct, vdbench.curve_pct,
+ * curve.target_iops, sweep.*): a subset of rep_label_is_method, from the same one list (labels.c);
+ * the run loop does not copy them onto precondition entries.
+ */
+int rep_label_is_curve_point(const char *key);
+
+/*
  * Whether run r is the workload named `name` with identity `identity`: the one rule of "the same workload" for
  * a report's rows and a trend's series (name and identity, never identity alone; a run without a name goes by
  * its identity).

@@ -15,7 +15,7 @@
 
 #include "core/identity.h"
 #include "core/strbuf.h"
-#include "report/chart_bars.h"
+#include "report/chart/chart_bars.h"
 #include "report/report.h"
 #include "testutil.h"
 
