@@ -23,7 +23,9 @@
 #include "report/format/html.h"
 #include "report/format/render.h"
 #include "report/analysis/stall.h"
-#include "report/report.h"
+#include "report/load.h"
+#include "report/table.h"
+#include "report/labels.h"
 
 static const char usage_text[] =
 	"usage: bench report [--db PATH] [--format text|csv|json|markdown|html] [--where key=value]...\n"

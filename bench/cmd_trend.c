@@ -17,7 +17,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "report/chart/chart_gnuplot.h"
-#include "report/report.h"
+#include "report/load.h"
 #include "report/analysis/trend.h"
 
 

@@ -22,7 +22,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "report/format/export.h"
-#include "report/report.h"
+#include "report/load.h"
 
 static const char usage_text[] =
 	"usage: bench export --format csv|json|influx|openmetrics [--db PATH] [--where key=value]... [--all]\n"

@@ -1,18 +1,19 @@
 /*
- * labels: what a label means to the tables, and how its values are presented, not what they are. The labels
- * of the measurement method (the one list: never a group key; rep_label_is_method, rep_label_is_curve_point);
- * aliases (--alias transport=nvmeof:NVMe-oF, or a suite label alias.transport = "nvmeof:NVMe-oF,iser:iSER")
+ * labels: how label values are presented, not what they are (that the method's labels are never a group key
+ * is method_labels.h's): aliases (--alias transport=nvmeof:NVMe-oF, or a suite label alias.transport = "nvmeof:NVMe-oF,iser:iSER")
  * and the order of groups as given (--order stack=mdadm-raid0,zfs-raidz). Aliases are kept as pairs
  * "key=value" -> alias; nothing here escapes, every renderer escapes the alias as it escapes any label
  * (report/text/escape.h).
  */
-#include "report/report.h"
+#include "report/labels.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "report/load.h"
+#include "report/table.h"
 
 int rep_alias_add(struct kvlist *aliases, const char *arg, struct errbuf *err)
 {
@@ -172,43 +173,4 @@ void cmp_order(struct cmp_table *t, const struct kvlist *order)
 	order_sort(t->v, t->n, sizeof(*t->v), offsetof(struct cmp_group, keys), order);
 	for (size_t s = 0; s < t->nvals; s++)
 		rep_table_order(&t->sides[s], order);
-}
-
-/*
- * The labels of the measurement method (docs/method.md), the one list: a key, or a prefix (ending in '.', or
- * "fio.ss" for fio.ss and fio.ss.*), and whether it names a point of a curve or sweep (where a run stands in
- * it) rather than a phase or a result of the method. The first entry that matches a key decides.
- */
-static const struct method_label {
-	const char *key;
-	int prefix;
-	int point;
-} method_labels[] = {
-	{ "curve_pct", 0, 1 },     { "vdbench.curve_pct", 0, 1 }, { "curve.target_iops", 0, 1 },
-	{ "sweep.", 1, 1 },        { "curve.", 1, 0 },            { "ss_round", 0, 0 },
-	{ "steady_state", 0, 0 },  { "ss.", 1, 0 },               { "precondition", 0, 0 },
-	{ "precondition.", 1, 0 }, { "fio.ss", 1, 0 },
-};
-
-static const struct method_label *method_label(const char *key)
-{
-	for (size_t i = 0; i < sizeof(method_labels) / sizeof(method_labels[0]); i++) {
-		const struct method_label *m = &method_labels[i];
-
-		if (m->prefix ? !strncmp(key, m->key, strlen(m->key)) : !strcmp(key, m->key))
-			return m;
-	}
-	return NULL;
-}
-
-int rep_label_is_method(const char *key)
-{
-	return method_label(key) != NULL;
-}
-
-int rep_label_is_curve_point(const char *key)
-{
-	const struct method_label *m = method_label(key);
-
-	return m && m->point;
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/store_read.h"
-#include "report/report.h"
+#include "report/load.h"
 
 #define DIFF_MAX_LINES 4000 /* longer records are compared line by line without alignment */
 

@@ -28,7 +28,8 @@
 
 #include "core/kv.h"
 #include "core/strbuf.h"
-#include "report/report.h"
+#include "report/load.h"
+#include "report/method_labels.h"
 
 struct curve_point {
 	const struct rep_run *run;

@@ -13,7 +13,7 @@
 #include "core/store.h"
 #include "core/store_read.h"
 #include "core/strbuf.h"
-#include "report/report.h"
+#include "report/load.h"
 
 #define STALL_DEFAULT_FRACTION 0.5
 

@@ -27,7 +27,7 @@
 
 #include "core/errbuf.h"
 #include "core/strbuf.h"
-#include "report/report.h"
+#include "report/load.h"
 
 struct trend_opts {
 	double pvalue;        /* a split is kept when the t-test's two-sided p is below this (default 0.001) */

@@ -18,7 +18,7 @@
 #include "core/errbuf.h"
 #include "core/store.h"
 #include "report/chart/chart_gnuplot.h"
-#include "report/report.h"
+#include "report/load.h"
 
 /*
  * Writes the time charts of up to 24 runs of set into the chart set (kind 'e', numbered on from the set's

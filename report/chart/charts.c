@@ -16,6 +16,7 @@
 #include "core/units.h"
 #include "report/chart/chart_bars.h"
 #include "report/chart/chart_time.h"
+#include "report/labels.h"
 #include "report/text/escape.h"
 #include "report/strlist.h"
 

@@ -21,11 +21,12 @@
 #include "core/store.h"
 #include "core/strbuf.h"
 #include "report/chart/chart_gnuplot.h"
-#include "report/report.h"
+#include "report/load.h"
+#include "report/table.h"
 
 /* Presentation of the charts (every field may be 0/NULL: the defaults). */
 struct chart_opts {
-	const struct kvlist *aliases; /* label value aliases (report.h rep_alias_get) */
+	const struct kvlist *aliases; /* label value aliases (labels.h rep_alias_get) */
 	const char *title;            /* prefixed to every chart title ("TITLE: ...") */
 	const char *caption;          /* a line under every bar chart */
 	int log;                      /* bar charts: -1 auto (span > 20x; the default), 0 never, 1 always */

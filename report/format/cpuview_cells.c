@@ -11,7 +11,7 @@
 
 #include "report/cpuview.h"
 #include "report/text/numfmt.h"
-#include "report/report.h"
+#include "report/load.h"
 #include "report/strlist.h"
 
 static void add_num(struct strlist *c, double v, int decimals)

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-struct rep_run; /* report.h */
+struct rep_run; /* report/load.h */
 
 struct cpuview_table {
 	const char *title;

@@ -15,7 +15,7 @@
 #include "core/strbuf.h"
 #include "report/analysis/curve.h"
 #include "report/format/render.h"
-#include "report/report.h"
+#include "report/load.h"
 
 /* Runs taken out of the measured rows (rep_set_drop_method). */
 struct method_left {

@@ -1,6 +1,6 @@
 /*
  * export: stored runs and their samples as data for other tools (docs/export.md): CSV, JSON, InfluxDB line
- * protocol and OpenMetrics text. The runs come from report_load() (report.h), the samples from
+ * protocol and OpenMetrics text. The runs come from report_load() (load.h), the samples from
  * store_admin_samples() (core/store_admin.h), one list per run in the same order.
  *
  * Every run is one point (InfluxDB measurement "bench_run", OpenMetrics families bench_<figure>) at its
@@ -18,7 +18,7 @@
 #include "core/errbuf.h"
 #include "core/store_admin.h"
 #include "core/strbuf.h"
-#include "report/report.h"
+#include "report/load.h"
 
 enum export_format { EXPORT_CSV = 0, EXPORT_JSON, EXPORT_INFLUX, EXPORT_OPENMETRICS };
 

@@ -13,6 +13,7 @@
 #include "report/text/escape.h"
 #include "report/format/render.h"
 #include "report/strlist.h"
+#include "report/labels.h"
 
 static const enum rep_metric ratio_cols[RM_NR] = { RM_IOPS, RM_MBPS, RM_RLAT, RM_WLAT, RM_RP99, RM_WP99, RM_CPU };
 static const char *const ratio_names[RM_NR] = { "IOPS", "MiB/s", "read lat", "write lat", "read p99",

@@ -11,7 +11,8 @@
 
 #include "core/strbuf.h"
 #include "report/chart/charts.h"
-#include "report/report.h"
+#include "report/load.h"
+#include "report/table.h"
 
 /* Appends the page. `cmp` may be NULL (no ratio table); `cs` may be empty (no charts). */
 void html_report(struct strbuf *out, const struct rep_set *set, const struct rep_table *t,
@@ -21,7 +22,7 @@ void html_report(struct strbuf *out, const struct rep_set *set, const struct rep
 struct html_opts {
 	const char *title;            /* the page's heading and <title> (default "bench report") */
 	const char *caption;          /* a paragraph under the heading and under every chart */
-	const struct kvlist *aliases; /* label value aliases (report.h rep_alias_get) */
+	const struct kvlist *aliases; /* label value aliases (labels.h rep_alias_get) */
 	struct store *st;             /* to list each configuration's stored artifacts (configuration records,
 				       * job files, engine output); NULL: not listed */
 	const char *method_html;      /* the sections of curve_report.h (curves, steady state, jobs) as HTML, put

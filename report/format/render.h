@@ -9,7 +9,8 @@
 
 #include "core/strbuf.h"
 #include "report/text/numfmt.h"
-#include "report/report.h"
+#include "report/load.h"
+#include "report/table.h"
 
 enum rep_format { FMT_TEXT = 0, FMT_CSV, FMT_JSON, FMT_MARKDOWN, FMT_HTML };
 

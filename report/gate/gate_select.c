@@ -16,7 +16,8 @@
 #include "core/store_read.h"
 #include "core/strbuf.h"
 #include "core/units.h"
-#include "report/report.h"
+#include "report/load.h"
+#include "report/table.h"
 #include "report/analysis/steady.h"
 
 void gate_select_opts_default(struct gate_select_opts *o)

@@ -1,7 +1,7 @@
 /*
  * gate_select: choosing the baseline and candidate runs of a gate from the store and reading, per run, the
  * figures the gate compares (aggregate host '*', or the only host). Runs are chosen as `bench report` chooses
- * them: report_load (report.h) with the one selection language (select.h), so a run's label overrides its
+ * them: report_load (load.h) with the one selection language (select.h), so a run's label overrides its
  * suite's; figures are read through core/store_read.h.
  *
  * Figures (stored units) are the report's, from the one figures layer (report/figures.h, rep_run.fig): IOPS,
@@ -36,10 +36,10 @@
 #include "core/model.h"
 #include "core/store.h"
 #include "report/gate/gate.h"
-#include "report/report.h"
+#include "report/table.h"
 
 struct gate_select_opts {
-	enum rep_match match;   /* how workloads pair across sides: rep_match_key (report.h), as in bench report */
+	enum rep_match match;   /* how workloads pair across sides: rep_match_key (table.h), as in bench report */
 	double min_runtime_s;   /* runs measured for less are excluded; 0 = no floor */
 	double short_fraction;  /* time_based runs measured for less than this share of runtime are excluded (0.9) */
 	int allow_unsteady;     /* runs labelled steady_state other than reached:N are valid (with a remark) */

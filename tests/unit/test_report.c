@@ -20,7 +20,8 @@
 #include "core/strbuf.h"
 #include "report/chart/charts.h"
 #include "core/identity.h"
-#include "report/report.h"
+#include "report/load.h"
+#include "report/table.h"
 #include "testutil.h"
 
 static void test_cell(void **state)

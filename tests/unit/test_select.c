@@ -21,7 +21,7 @@
 #include "core/strbuf.h"
 #include "report/gate/gate.h"
 #include "report/gate/gate_select.h"
-#include "report/report.h"
+#include "report/load.h"
 #include "report/select.h"
 #include "testutil.h"
 

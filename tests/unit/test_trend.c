@@ -21,7 +21,7 @@
 #include <cjson/cJSON.h>
 
 #include "core/store.h"
-#include "report/report.h"
+#include "report/load.h"
 #include "report/analysis/stats.h"
 #include "report/analysis/trend.h"
 #include "testutil.h"
