@@ -3,7 +3,7 @@
  * table's flags ask for (the store) for every command.
  */
 #include "bench/cli.h"
-#include "report/escape.h"
+#include "report/text/escape.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -34,7 +34,7 @@ static int kind_to_exit(enum err_kind k)
 static void print_one_line(const char *prefix, const char *msg)
 {
 	/* One line: newlines inside a message (from foreign tools) become spaces; other control characters
-	 * (ESC sequences in a label or a file name) never reach the terminal (report/escape.h esc_text). */
+	 * (ESC sequences in a label or a file name) never reach the terminal (report/text/escape.h esc_text). */
 	struct strbuf sb;
 	char *flat = xstrdup(msg);
 

@@ -2,7 +2,7 @@
  * cmd_db: `bench db list|show|rm|relabel|merge|check|vacuum` (docs/db.md): looking after the database
  * without sqlite3. One option table serves every subcommand (an option means the same thing in each), and a
  * subcommand table says which options each one takes and whether it writes. Runs are selected by id or by
- * the --where selection of `bench report` (report.h); the SQL lives in core/store_admin.c.
+ * the --where selection of `bench report` (report/load.h); the SQL lives in core/store_admin.c.
  *
  * exit codes: 0 ok, 2 usage error, 3 bad input (no such run, OTHER.db is not a bench database of this
  * version), 5 storage error (cannot open or write the database; check found damage), 70 internal error.
@@ -22,10 +22,10 @@
 #include "core/store_admin.h"
 #include "core/strbuf.h"
 #include "core/units.h"
-#include "report/config_diff.h"
+#include "report/analysis/config_diff.h"
 #include "report/cpuview.h"
-#include "report/escape.h"
-#include "report/report.h"
+#include "report/text/escape.h"
+#include "report/load.h"
 
 enum db_opt {
 	O_DB = 1 << 0, O_FORMAT = 1 << 1, O_WHERE = 1 << 2, O_ALL = 1 << 3, O_DRY = 1 << 4, O_SET = 1 << 5,

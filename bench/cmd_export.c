@@ -27,7 +27,7 @@
 #include "core/store_read.h"
 #include "core/strbuf.h"
 #include "core/units.h"
-#include "report/escape.h"
+#include "report/text/escape.h"
 
 static int usage(void)
 {

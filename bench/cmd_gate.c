@@ -1,6 +1,6 @@
 /*
  * cmd_gate: `bench gate`, the CI performance regression gate. Selects baseline and candidate runs from the
- * store, judges every workload x metric cell (report/gate.h), prints the table sorted by effect, writes the
+ * store, judges every workload x metric cell (report/gate/gate.h), prints the table sorted by effect, writes the
  * Markdown, JUnit XML and JSON files asked for, and turns the outcome into the exit code:
  * 0 pass, 1 regression, 3 bad selection, too few valid runs or sides not like for like, 6 inconclusive
  * (--on-inconclusive pass gives 0, fail gives 1).
@@ -16,8 +16,8 @@
 #include "bench/commands.h"
 #include "core/strbuf.h"
 #include "core/units.h"
-#include "report/gate.h"
-#include "report/gate_select.h"
+#include "report/gate/gate.h"
+#include "report/gate/gate_select.h"
 
 /* Exit code of an INCONCLUSIVE gate (no regression, not enough evidence for a pass); README and `bench help`
  * list it. TODO(lead): move into enum of bench/cli.h as EXIT_INCONCLUSIVE when merging. */

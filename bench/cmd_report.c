@@ -3,7 +3,7 @@
  * Without --compare: the raw-data table (one block per label group, one row per workload). With --compare
  * key=A:B: the ratio table A/B; key=A,A2,...:B compares each value with the baseline B. --alias, --order,
  * --title, --caption, --log, --dpi and --names shape the charts and the HTML page. --charts DIR writes the
- * chart scripts (report/charts.h, chart_curve.c) and draws them (bench/gnuplot_run.h); --html FILE writes one
+ * chart scripts (report/chart/charts.h, chart_curve.c) and draws them (bench/gnuplot_run.h); --html FILE writes one
  * self-contained page. The store is opened read-only.
  */
 #include <errno.h>
@@ -18,12 +18,14 @@
 #include "bench/gnuplot_run.h"
 #include "core/strbuf.h"
 #include "core/units.h"
-#include "report/charts.h"
-#include "report/curve_report.h"
-#include "report/html.h"
-#include "report/render.h"
-#include "report/stall.h"
-#include "report/report.h"
+#include "report/chart/charts.h"
+#include "report/format/curve_report.h"
+#include "report/format/html.h"
+#include "report/format/render.h"
+#include "report/analysis/stall.h"
+#include "report/load.h"
+#include "report/table.h"
+#include "report/labels.h"
 
 static const char usage_text[] =
 	"usage: bench report [--db PATH] [--format text|csv|json|markdown|html] [--where key=value]...\n"
@@ -416,12 +418,12 @@ int cmd_report(int argc, char **argv)
 	} else {
 		render_table(&out, &table, &set, a.format, &ro);
 	}
-	/* curves, steady state, runs left out and --jobs (report/curve_report.h) */
+	/* curves, steady state, runs left out and --jobs (report/format/curve_report.h) */
 	if (a.format != FMT_HTML && method_render(&out, &mv, a.format, a.jobs, &err) < 0) {
 		rc = cli_fail(&err);
 		goto out;
 	}
-	/* -v: the stall list (report/stall.h) */
+	/* -v: the stall list (report/analysis/stall.h) */
 	if (a.verbose && a.format == FMT_TEXT && stall_report(&out, st, &set, STALL_DEFAULT_FRACTION, &err) < 0) {
 		rc = cli_fail(&err);
 		goto out;

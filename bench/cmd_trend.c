@@ -1,7 +1,7 @@
 /*
  * cmd_trend: `bench trend`, the history of a metric. Reads the selected runs (report_load), groups them by
- * workload identity, orders them by start time or a label, finds the change points (report/trend.h), prints
- * them as text, Markdown or JSON, optionally writes a gnuplot chart per series (report/trend.h) and draws it
+ * workload identity, orders them by start time or a label, finds the change points (report/analysis/trend.h), prints
+ * them as text, Markdown or JSON, optionally writes a gnuplot chart per series (report/analysis/trend.h) and draws it
  * (bench/gnuplot_run.h), and exits 1 when the newest segment of a series is a regression beyond the
  * threshold.
  */
@@ -16,9 +16,9 @@
 #include "bench/gnuplot_run.h"
 #include "core/strbuf.h"
 #include "core/units.h"
-#include "report/chart_gnuplot.h"
-#include "report/report.h"
-#include "report/trend.h"
+#include "report/chart/chart_gnuplot.h"
+#include "report/load.h"
+#include "report/analysis/trend.h"
 
 
 static const char trend_help[] =

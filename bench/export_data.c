@@ -1,7 +1,7 @@
 /*
  * export_data: `bench export --format csv|json|influx|openmetrics [--where k=v]... [-o FILE | --push URL]`
  * (docs/export.md). Loads the selected runs (report_load) and their samples (core/store_admin.h), renders
- * them with report/export.h and writes a file, standard output, or pushes them: line protocol to an
+ * them with report/format/export.h and writes a file, standard output, or pushes them: line protocol to an
  * InfluxDB 1.x /write endpoint in batches, OpenMetrics text (without timestamps or samples, which a
  * Pushgateway refuses) to a Pushgateway group /metrics/job/JOB. A push that fails is exit 4 and says how
  * many points the server had accepted before.
@@ -21,8 +21,8 @@
 #include "core/store_admin.h"
 #include "core/strbuf.h"
 #include "core/units.h"
-#include "report/export.h"
-#include "report/report.h"
+#include "report/format/export.h"
+#include "report/load.h"
 
 static const char usage_text[] =
 	"usage: bench export --format csv|json|influx|openmetrics [--db PATH] [--where key=value]... [--all]\n"

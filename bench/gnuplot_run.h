@@ -1,6 +1,6 @@
 /*
  * gnuplot_run: the one runner of gnuplot, for every command that draws charts (report, trend). It runs the
- * scripts of a chart set (report/chart_gnuplot.h) in the set's directory, a few scripts per process (its
+ * scripts of a chart set (report/chart/chart_gnuplot.h) in the set's directory, a few scripts per process (its
  * start-up costs more than a chart), each process from an argv array with a time limit (gnuplot_process). It
  * lives in bench/ because report/ never runs a program (design.md).
  */
@@ -8,7 +8,7 @@
 #define BENCH_BENCH_GNUPLOT_RUN_H
 
 #include "core/errbuf.h"
-#include "report/chart_gnuplot.h"
+#include "report/chart/chart_gnuplot.h"
 
 enum gnuplot_run_flags {
 	/* A chart gnuplot cannot draw is left out of the set with a warning and the others are drawn (report:

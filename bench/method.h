@@ -12,8 +12,8 @@
 
 #include "core/errbuf.h"
 #include "profiles/method.h"
-#include "report/curve.h"
-#include "report/steady.h"
+#include "report/analysis/curve.h"
+#include "report/analysis/steady.h"
 
 #define METHOD_CURVE_TOL_PCT 5.0 /* a curve point whose achieved IOPS miss the target by more is flagged */
 

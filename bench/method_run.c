@@ -20,7 +20,7 @@
 #include "profiles/fio_workload.h"
 #include "profiles/suite.h"
 #include "profiles/text.h"
-#include "report/curve.h"
+#include "report/analysis/curve.h"
 #include "report/figures.h"
 
 /* ---- run time: reading the store ------------------------------------------------------------------------ */

@@ -37,7 +37,7 @@ int store_admin_rm(struct store *st, const int64_t *run_ids, size_t n, int dry_r
 
 /*
  * Sets (value non-NULL) or removes (value NULL) run labels of the given runs; `*changed` counts label rows
- * inserted, updated or deleted. A suite label of a removed key still applies to the run (report.h).
+ * inserted, updated or deleted. A suite label of a removed key still applies to the run (report/load.h).
  */
 int store_admin_relabel(struct store *st, const int64_t *run_ids, size_t n, const struct kvlist *changes,
 			int dry_run, size_t *changed, struct errbuf *err);

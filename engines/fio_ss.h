@@ -3,7 +3,7 @@
  * `steadystate` object of a job in its JSON output (docs/fio-facts.md "The steady-state object"): which
  * criterion, whether it was attained (fio then stops the job early, by design), the value reached, the window
  * and how long the job ran. A job stopped early by an attained ss= is complete and valid, not short. fio's
- * rule is not the SNIA PTS rule (report/steady.h): one variable, a deviation or slope limit over one window of
+ * rule is not the SNIA PTS rule (report/analysis/steady.h): one variable, a deviation or slope limit over one window of
  * per-second samples.
  */
 #ifndef BENCH_ENGINES_FIO_SS_H

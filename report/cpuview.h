@@ -16,7 +16,7 @@
  *
  * The headline CPU figures (rep_run.m[RM_CPU], rep_run.target_cpu_pct) follow core's one preference rule
  * (store_cpu_pick, core/store_read.h). Cells for the text tables are in cpuview_cells.h, JSON in
- * cpuview_json.h. Nothing here reads the database, prints or knows of report.h.
+ * cpuview_json.h. Nothing here reads the database, prints or knows of load.h.
  */
 #ifndef BENCH_REPORT_CPUVIEW_H
 #define BENCH_REPORT_CPUVIEW_H

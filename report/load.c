@@ -1,10 +1,10 @@
 /*
- * load: runs and their figures for reports (report.h), read through core/store_read.h. Every figure of a
+ * load: runs and their figures for reports (load.h), read through core/store_read.h. Every figure of a
  * run (rep_run.fig, and the table's rep_run.m from it) comes from the one figures layer (figures.h: the host
  * that stands for the run, p99 with the bins fallback, core's one CPU rule). With REP_CPU_DETAIL the cpu and
  * disk rows become rep_run.cpuview (cpuview.h). Selections are select.h's.
  */
-#include "report/report.h"
+#include "report/load.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /*
- * table: the raw-data table and the ratio table (report.h). Runs are grouped by their label set (or the --by
+ * table: the raw-data table and the ratio table (table.h). Runs are grouped by their label set (or the --by
  * keys), rows are workloads: one row per name and workload identity (core/identity.h), so runs of one name
  * but different configurations (a vdbench for-loop, a changed rate_iops) are separate rows, named by what
  * differs. Several runs of one row (repetitions) become one cell per figure holding the median and the
@@ -7,7 +7,7 @@
  * is the baseline) by workload identity or by name, gives every value's ratio to the baseline, and lists
  * what has no counterpart instead of dropping it.
  */
-#include "report/report.h"
+#include "report/table.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -18,6 +18,8 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "report/strlist.h"
+#include "report/load.h"
+#include "report/method_labels.h"
 
 /* Whether the identity text holds an item `key` (items are "key=value" joined by '|'). */
 static int identity_has(const char *id, const char *key)

@@ -87,8 +87,8 @@ for p in glob.glob('screen/*/*.svg'):
 PY
 
 # ---- one writer of terminals; one colour per label value across kinds ------------------------------------
-[ "$(grep -l 'set terminal' "$BENCH_SRC"/report/*.c | xargs -n1 basename)" = chart_gnuplot.c ] ||
-	fail "'set terminal' written by: $(grep -l 'set terminal' "$BENCH_SRC"/report/*.c)"
+[ "$(grep -rl --include='*.c' 'set terminal' "$BENCH_SRC"/report | xargs -n1 basename)" = chart_gnuplot.c ] ||
+	fail "'set terminal' written by: $(grep -rl --include='*.c' 'set terminal' "$BENCH_SRC"/report)"
 "$PY3" - <<'PY' || fail "a configuration's curve is not in its bars' colour"
 import glob, re
 # bars: category i of a-01 is stack raid0 then raid5, its colour the last column (decimal RGB)

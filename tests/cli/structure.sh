@@ -34,4 +34,18 @@ printf 'int x(void);\nint z(void)\n{\n\treturn x();\n}\nstatic int w(void)\n{\n\
 planted=$(python3 "$BENCH_SRC/tests/lib/structure.py" planted 150 2>&1) || true
 printf '%s\n' "$planted" | grep -q '^call circle: engines/x engines/y profiles/z: ' && ok "a planted call circle is found" ||
   fail "planted call circle: $planted"
+# the rooms of report/ (design.md): a room includes only the rooms under it, calls keep the same table, and
+# a folder with C files that the table does not name is found
+rm -rf planted && mkdir -p planted/report/gate planted/report/analysis planted/report/extra
+printf '#include "report/format/render.h"\n' >planted/report/gate/g.c
+printf 'int stat_fn(void)\n{\n\treturn 0;\n}\n' >planted/report/analysis/s.c
+printf 'int stat_fn(void);\nint base_fn(void)\n{\n\treturn stat_fn();\n}\n' >planted/report/b.c
+printf 'int e(void);\n' >planted/report/extra/e.c
+planted=$(python3 "$BENCH_SRC/tests/lib/structure.py" planted 150 2>&1) || true
+printf '%s\n' "$planted" | grep -q '^folder rule: report/gate/g.c:1 includes "report/format/render.h"' &&
+  ok "a room that includes a room above it is found" || fail "planted room include: $planted"
+printf '%s\n' "$planted" | grep -q '^folder rule: report/b.c calls stat_fn of report/analysis/s.c' &&
+  ok "a call against the folder table is found" || fail "planted call: $planted"
+printf '%s\n' "$planted" | grep -q '^folder rule: report/extra/ holds C files and is not in the folder table' &&
+  ok "a folder outside the table is found" || fail "planted folder: $planted"
 finish

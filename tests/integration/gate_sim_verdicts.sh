@@ -46,7 +46,7 @@ for mode in --paired ""; do
 done
 
 # --- acceptance 3: rate_iops on the candidate only -----------------------------------------------------------
-if ! grep -q 'gate_run_set_like' "$BENCH_SRC/report/gate_select.c"; then
+if ! grep -q 'gate_run_set_like' "$BENCH_SRC/report/gate/gate_select.c"; then
 	echo "SKIP: like-for-like on stored runs (gate_select_load does not call gate_run_set_like yet)"
 else
 	"$BENCH" gate --db "$db" --paired --baseline cfg=A --candidate cfg=C >c.out 2>c.err

@@ -1,4 +1,4 @@
-"""Reads bench's chart-over-time data back (report/chart_time.c): for every plotted line of an e-*-time chart,
+"""Reads bench's chart-over-time data back (report/chart/chart_time.c): for every plotted line of an e-*-time chart,
 its panel (the y label with its unit), its title (host, "all hosts", "p99" ...) and its points in the panel's
 unit converted back to the stored unit (ns for latency). Used by the series_* integration tests."""
 import re

@@ -7,18 +7,38 @@ profiles, collectors, report or bench over LIMIT lines (150)."""
 import os, re, sys
 root = sys.argv[1] if len(sys.argv) > 1 else '.'
 LIMIT = int(sys.argv[2]) if len(sys.argv) > 2 else 150
-folders = ['core', 'engines', 'engines/sim', 'profiles', 'collectors', 'report', 'bench']
-# design.md's folder table: what each folder's files may include (bench/, the driver, everything)
+folders = ['core', 'engines', 'engines/sim', 'profiles', 'collectors', 'report', 'report/text', 'report/analysis',
+           'report/gate', 'report/chart', 'report/format', 'bench']
+# design.md's folder table: what each folder's files may include (bench/, the driver, everything). report/ is
+# rooms, each above the ones it may include: report/ (the view of the store) and report/text/ (escaping and
+# number cells) at the bottom, report/analysis/ on them, report/gate/ and report/chart/ on analysis, and
+# report/format/ (the renderers, the HTML page with its charts) on top.
+REPORT = {'core', 'report'}
 INCLUDES = {
     'core': {'core'},
     'engines': {'core', 'engines'},
     'engines/sim': {'core', 'engines/sim'},
     'profiles': {'core', 'profiles'},
     'collectors': {'core', 'collectors'},
-    'report': {'core', 'report'},
-    'bench': {'core', 'engines', 'profiles', 'collectors', 'report', 'bench'},
+    'report': REPORT,
+    'report/text': {'core', 'report/text'},
+    'report/analysis': REPORT | {'report/text', 'report/analysis'},
+    'report/gate': REPORT | {'report/text', 'report/analysis', 'report/gate'},
+    'report/chart': REPORT | {'report/text', 'report/analysis', 'report/chart'},
+    'report/format': REPORT | {'report/text', 'report/analysis', 'report/chart', 'report/format'},
+    'bench': {'core', 'engines', 'profiles', 'collectors', 'bench'} | {f for f in folders if f.startswith('report')},
 }
 bad = 0
+
+
+# every folder of ours with C files is in the table: a new room cannot stand outside the rules
+for top in ('core', 'engines', 'profiles', 'collectors', 'report', 'bench'):
+    for dp, dn, fn in os.walk(os.path.join(root, top)):
+        rel = os.path.relpath(dp, root)
+        if rel not in INCLUDES and any(f.endswith(('.c', '.h')) for f in fn):
+            print(f'folder rule: {rel}/ holds C files and is not in the folder table (tests/lib/structure.py, '
+                  f'design.md)')
+            bad += 1
 
 
 def include_folder(inc):
@@ -97,7 +117,7 @@ for fo in folders:
                 k -= 1
             if j < 0 or re.match(r'\s*static\b', ' '.join(lines[k:j + 1])):
                 continue
-            m = re.search(r'(\w+)\s*\(', lines[j])
+            m = re.search(r'(\w+)\s*\(', ' '.join(lines[k:j + 1]))
             if m and m.group(1) not in KEYWORDS:
                 defs.setdefault(m.group(1), unit)
 calls = {u: set() for u in texts}
@@ -106,6 +126,19 @@ for u, t in texts.items():
         v = defs.get(m.group(1))
         if v and v != u:
             calls[u].add(v)
+# the folder table holds for calls too: a file calls no function that a file of a folder it may not include
+# defines (a declaration written by hand instead of the include would pass the include rule)
+for u in sorted(calls):
+    fu = u.rsplit('/', 1)[0]
+    for v in sorted(calls[u]):
+        fv = v.rsplit('/', 1)[0]
+        own = set(re.findall(r'^static\b[^;{=(]*?\b(\w+)\s*\(', texts[u], re.M))  # namesakes of its own
+        names = sorted(n for n in set(re.findall(r'\b(\w+)\s*\(', texts[u])) if defs.get(n) == v and n not in own)
+        if names and fv not in INCLUDES[fu]:
+            print(f'folder rule: {u}.c calls {", ".join(names)} of {v}.c ({fu}/ may include '
+                  f'{", ".join(sorted(INCLUDES[fu]))})')
+            bad += 1
+
 for comp in sccs(calls):
     names = sorted(comp)
     via = []

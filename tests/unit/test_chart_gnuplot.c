@@ -1,5 +1,5 @@
 /*
- * test_chart_gnuplot: the one chart writer (report/chart_gnuplot.h). The script of a chart: its preamble, one
+ * test_chart_gnuplot: the one chart writer (report/chart/chart_gnuplot.h). The script of a chart: its preamble, one
  * terminal per image asked for, the PNG scaled by the set's dpi (size, fontscale, linewidth, pointscale) and
  * the SVG never, the body once per image; the chart registered in the set with its stem, script and width;
  * colours per label value the same across charts of a set; --dpi values; slugs; user text in single-quoted
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "report/chart_gnuplot.h"
+#include "report/chart/chart_gnuplot.h"
 #include "testutil.h"
 
 /* The count of non-overlapping occurrences of needle in s. */

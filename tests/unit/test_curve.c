@@ -1,5 +1,5 @@
 /*
- * test_curve: curves per configuration, the knee and "max IOPS at p99 <= X" (report/curve.c) on the figures
+ * test_curve: curves per configuration, the knee and "max IOPS at p99 <= X" (report/analysis/curve.c) on the figures
  * the sim model gives (fixed service time S = 100 us, U = 8 units, one job): an iodepth sweep q = 1..128 has
  * IOPS = min(q / (T + S), U / S) and latency max(T + S, q S / U), T the transport latency. The knee must be
  * the first point with every unit busy; the latency-vs-IOPS chart scripts are run through real gnuplot.
@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "core/proc.h"
-#include "report/charts.h"
-#include "report/curve.h"
+#include "report/chart/charts.h"
+#include "report/analysis/curve.h"
 
 #define NQ 8
 static struct rep_run runs[3 * NQ + 1];

@@ -1,5 +1,5 @@
 /*
- * test_curve_report: what `bench report` adds for the measurement method (report/curve_report.c), on runs made
+ * test_curve_report: what `bench report` adds for the measurement method (report/format/curve_report.c), on runs made
  * in memory as report_load gives them: precondition runs and steady-state rounds taken out and counted, the
  * steady-state words of every steady_state= value (a table of cases), fio's ss= labels, method labels that
  * never form a table group, and the comparison at equal latency (a ratio only against the baseline's curve of
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "core/strbuf.h"
-#include "report/curve_report.h"
+#include "report/format/curve_report.h"
 
 /* Appends a run with heap-owned fields (rep_set_release frees them); labels "k=v k=v". */
 static struct rep_run *add_run(struct rep_set *set, const char *name, const char *labels, double iops, double p99)

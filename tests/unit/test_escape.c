@@ -1,5 +1,5 @@
 /*
- * test_escape: every escaper of report/escape.c on a table of hostile inputs (quotes, line breaks, markup,
+ * test_escape: every escaper of report/text/escape.c on a table of hostile inputs (quotes, line breaks, markup,
  * gnuplot command substitution, spreadsheet formulas, control characters).
  */
 #include <setjmp.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "report/escape.h"
+#include "report/text/escape.h"
 
 typedef void (*escaper)(struct strbuf *, const char *);
 

@@ -1,5 +1,5 @@
 /*
- * test_escape_hostile: report/escape.c on hostile bytes (issue 18): invalid UTF-8, overlong forms, surrogates,
+ * test_escape_hostile: report/text/escape.c on hostile bytes (issue 18): invalid UTF-8, overlong forms, surrogates,
  * code points beyond U+10FFFF, cut-short sequences, control bytes (ESC, DEL, C1 CSI), "]]>", spreadsheet
  * formulas hidden behind a number, blanks, a tab or a CR. Every escaper's output must be valid UTF-8; XML
  * output must hold no character XML 1.0 forbids and never "]]>"; JSON no raw control character; terminal
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "report/escape.h"
+#include "report/text/escape.h"
 
 typedef void (*escaper)(struct strbuf *, const char *);
 

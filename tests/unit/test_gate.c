@@ -23,8 +23,8 @@
 
 #include "core/identity.h"
 #include "core/store.h"
-#include "report/gate.h"
-#include "report/gate_select.h"
+#include "report/gate/gate.h"
+#include "report/gate/gate_select.h"
 #include "testutil.h"
 
 static char dbpath[256];

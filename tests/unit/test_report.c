@@ -1,5 +1,5 @@
 /*
- * test_report: the report model (report/load.c, report/table.c, report/charts.c helpers): medians and
+ * test_report: the report model (report/load.c, report/table.c, report/chart/charts.c helpers): medians and
  * spreads, ratio colour classes, --compare and --where parsing, grouping and matching of two sides with
  * unmatched rows kept, and a round trip through a real SQLite store (runs written with the store API,
  * read back by report_load).
@@ -18,9 +18,10 @@
 
 #include "core/store.h"
 #include "core/strbuf.h"
-#include "report/charts.h"
+#include "report/chart/charts.h"
 #include "core/identity.h"
-#include "report/report.h"
+#include "report/load.h"
+#include "report/table.h"
 #include "testutil.h"
 
 static void test_cell(void **state)

@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "core/strbuf.h"
-#include "report/json_print.h"
-#include "report/render.h"
+#include "report/text/json_print.h"
+#include "report/format/render.h"
 #include "report/strlist.h"
 
 static void test_strlist(void **state)

@@ -15,8 +15,10 @@
 
 #include "core/identity.h"
 #include "core/strbuf.h"
-#include "report/chart_bars.h"
-#include "report/report.h"
+#include "report/chart/chart_bars.h"
+#include "report/load.h"
+#include "report/table.h"
+#include "report/labels.h"
 #include "testutil.h"
 
 static void test_parse_n(void **state)

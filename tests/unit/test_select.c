@@ -1,5 +1,5 @@
 /*
- * test_select: one selection language for report and gate (report/select.c, report/gate_select.c). On one
+ * test_select: one selection language for report and gate (report/select.c, report/gate/gate_select.c). On one
  * database written with the store API, the runs `report --where k=v` chooses (report_load) equal the runs
  * the gate chooses for the selection k=v (gate_select_load), across run/suite label combinations: suite
  * only, run only, both disagreeing (the run's label wins). The CPU figure of a run is the same row in both
@@ -19,9 +19,9 @@
 
 #include "core/store.h"
 #include "core/strbuf.h"
-#include "report/gate.h"
-#include "report/gate_select.h"
-#include "report/report.h"
+#include "report/gate/gate.h"
+#include "report/gate/gate_select.h"
+#include "report/load.h"
 #include "report/select.h"
 #include "testutil.h"
 

@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "report/gate.h"
-#include "report/stats.h"
+#include "report/gate/gate.h"
+#include "report/analysis/stats.h"
 
 /* ---- exact distributions against enumeration ---------------------------------------------------- */
 

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "report/stats.h"
+#include "report/analysis/stats.h"
 
 /* ---- the reference: all pairs formed and sorted ----------------------------------------------------- */
 

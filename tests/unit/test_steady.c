@@ -1,5 +1,5 @@
 /*
- * test_steady: the SNIA PTS steady-state rule (report/steady.c) on series that pass and fail each of its two
+ * test_steady: the SNIA PTS steady-state rule (report/analysis/steady.c) on series that pass and fail each of its two
  * conditions exactly at the boundary ("<=" passes, just above fails), windows shorter than 5, the round at
  * which steady state is reached, max rounds and several tracked variables.
  */
@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/steady.h"
+#include "report/analysis/steady.h"
 
 struct ss_case {
 	const char *what;

@@ -1,5 +1,5 @@
 /*
- * test_trend: change points in the history of a metric (report/trend.h).
+ * test_trend: change points in the history of a metric (report/analysis/trend.h).
  *
  * Seeded synthetic histories (lognormal noise, cv 3%): 40 runs with steps of -15% at run 15 and +10% at run
  * 30 must give exactly those two change points (+-1 run); 100 histories of 40 runs without a step must give
@@ -21,9 +21,9 @@
 #include <cjson/cJSON.h>
 
 #include "core/store.h"
-#include "report/report.h"
-#include "report/stats.h"
-#include "report/trend.h"
+#include "report/load.h"
+#include "report/analysis/stats.h"
+#include "report/analysis/trend.h"
 #include "testutil.h"
 
 #define NRUNS 40

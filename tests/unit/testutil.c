@@ -20,7 +20,7 @@
 #include "core/proc.h"
 #include "core/store.h"
 #include "core/strbuf.h"
-#include "report/report.h"
+#include "report/load.h"
 #include "testutil.h"
 
 char tu_dir[64];

@@ -1,0 +1,323 @@
+/*
+ * chart_time: charts over time and the latency heat map (see chart_time.h).
+ */
+#include "report/chart/chart_time.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/series.h"
+#include "core/store_read.h"
+#include "core/strbuf.h"
+#include "report/text/escape.h"
+
+#define MAX_TIME_RUNS 24
+#define COLOR_ALL "#222222"
+
+/* A chart over time: its data blocks (gnuplot index) are counted as they are written. */
+struct tchart {
+	struct chart_gp g;
+	size_t nblocks;
+};
+
+/* One series as a data block; a missing window (a step over w) is a blank line: gnuplot draws a gap there. */
+static void add_block(struct tchart *c, const struct series_point *p, size_t n, unsigned w, double scale)
+{
+	if (c->nblocks)
+		strbuf_adds(&c->g.data, "\n\n");
+	for (size_t i = 0; i < n; i++) {
+		if (i && p[i].t_ms - p[i - 1].t_ms > (int64_t)w)
+			strbuf_addc(&c->g.data, '\n');
+		strbuf_addf(&c->g.data, "%.3f %.10g\n", (double)p[i].t_ms / 1000.0, p[i].value * scale);
+	}
+	c->nblocks++;
+}
+
+/* A panel: its metric family, axis title and how values are taken. */
+enum pkind { PK_RATE, PK_LAT, PK_PCT, PK_PCTS, PK_CPU };
+struct panel {
+	const char *metric;
+	const char *ytitle;
+	enum pkind kind;
+	double scale;
+};
+
+/* The latency unit for values up to max_ns: us below 1 ms, else ms. */
+static double lat_unit(double max_ns, const char **name)
+{
+	*name = max_ns < 1e6 ? "us" : "ms";
+	return max_ns < 1e6 ? 1e-3 : 1e-6;
+}
+
+static size_t panel_points(const struct store_sample *v, size_t n, const struct panel *pn, const char *host,
+			   unsigned w, struct series_point **p)
+{
+	return pn->kind == PK_PCT ? series_percentile(v, n, pn->metric, host, w, 99.0, p)
+				  : series_aggregate(v, n, pn->metric, host, w, p);
+}
+
+/* p50, p90, p99, p99.9 of all hosts (summed bins), one line each. */
+static void add_pcts_panel(struct tchart *c, const struct store_sample *v, size_t n, const struct panel *pn)
+{
+	static const double pcts[] = { 50.0, 90.0, 99.0, 99.9 };
+	static const char *const names[] = { "p50", "p90", "p99", "p99.9" };
+	unsigned w = series_window_ms(v, n, pn->metric);
+	struct series_point *p[4];
+	size_t np[4], nplot = 0;
+	double mx = 0, scale;
+	const char *unit;
+
+	for (int k = 0; k < 4; k++) {
+		np[k] = series_percentile(v, n, pn->metric, NULL, w, pcts[k], &p[k]);
+		for (size_t i = 0; i < np[k]; i++)
+			if (p[k][i].value > mx)
+				mx = p[k][i].value;
+	}
+	scale = lat_unit(mx, &unit);
+	strbuf_addf(&c->g.body, "set ylabel '%s (%s)'\nplot ", pn->ytitle, unit);
+	for (int k = 0; k < 4; k++) {
+		if (!np[k])
+			continue;
+		if (nplot++)
+			strbuf_adds(&c->g.body, ", ");
+		strbuf_addf(&c->g.body, "'%s.dat' index %zu using 1:2 with lines lw 1.5 title '%s'", c->g.stem.buf,
+			    c->nblocks, names[k]);
+		add_block(c, p[k], np[k], w, scale);
+	}
+	strbuf_adds(&c->g.body, nplot ? "\n" : "NaN notitle\n");
+	for (int k = 0; k < 4; k++)
+		free(p[k]);
+}
+
+/* The plot command of one panel: per host, then all hosts (bold) when there are several. */
+static int add_panel(struct tchart *c, const struct store_sample *v, size_t n, struct panel *pn)
+{
+	const char **hosts;
+	size_t nh = series_hosts(v, n, pn->metric, &hosts), nplot = 0;
+	unsigned w = series_window_ms(v, n, pn->metric);
+	struct series_point **pts = xcalloc(nh + 1, sizeof(*pts));
+	size_t *np = xcalloc(nh + 1, sizeof(*np));
+	double mx = 0;
+	const char *unit = NULL;
+	char ytitle[64];
+
+	for (size_t h = 0; h <= nh; h++) {
+		if (h == nh && (nh < 2 || pn->kind == PK_CPU))
+			break;
+		np[h] = panel_points(v, n, pn, h < nh ? hosts[h] : NULL, w, &pts[h]);
+		for (size_t k = 0; k < np[h]; k++)
+			if (pts[h][k].value > mx)
+				mx = pts[h][k].value;
+	}
+	if (pn->kind == PK_LAT || pn->kind == PK_PCT) {
+		pn->scale = lat_unit(mx, &unit);
+		snprintf(ytitle, sizeof(ytitle), "%s (%s)", pn->ytitle, unit);
+	} else {
+		snprintf(ytitle, sizeof(ytitle), "%s", pn->ytitle);
+	}
+	strbuf_adds(&c->g.body, "set ylabel ");
+	chart_gp_str(&c->g.body, ytitle);
+	strbuf_adds(&c->g.body, "\nplot ");
+	for (size_t h = 0; h <= nh; h++) {
+		if (!np[h])
+			continue;
+		if (nplot++)
+			strbuf_adds(&c->g.body, ", ");
+		strbuf_addf(&c->g.body, "'%s.dat' index %zu using 1:2 with lines lw %s", c->g.stem.buf, c->nblocks,
+			    h == nh ? "2.5" : "1.2");
+		if (h == nh)
+			strbuf_addf(&c->g.body, " lc rgb '%s'", COLOR_ALL);
+		strbuf_adds(&c->g.body, " title ");
+		chart_gp_str(&c->g.body, h < nh ? hosts[h] : "all hosts");
+		add_block(c, pts[h], np[h], w, pn->scale);
+	}
+	strbuf_adds(&c->g.body, nplot ? "\n" : "NaN notitle\n");
+	for (size_t h = 0; h <= nh; h++)
+		free(pts[h]);
+	free(pts);
+	free(np);
+	free(hosts);
+	return (int)nplot;
+}
+
+static int has_metric(const struct store_sample *v, size_t n, const char *metric)
+{
+	for (size_t i = 0; i < n; i++)
+		if (series_metric_match(v[i].metric, metric))
+			return 1;
+	return 0;
+}
+
+static void run_name(struct strbuf *sb, const struct rep_run *r)
+{
+	strbuf_addf(sb, "run %lld %s", (long long)r->id, r->name);
+	for (size_t i = 0; i < r->labels.n; i++)
+		strbuf_addf(sb, " %s=%s", r->labels.v[i].key, r->labels.v[i].value ? r->labels.v[i].value : "");
+}
+
+static int time_chart(struct chart_set *cs, const struct rep_run *r, const struct store_sample *v, size_t n,
+		      struct errbuf *err)
+{
+	struct panel panels[] = {
+		{ "iops", "IOPS", PK_RATE, 1.0 },
+		{ "bw_bytes", "MiB/s", PK_RATE, 1.0 / 1048576.0 },
+		{ "lat_ns", "mean latency", PK_LAT, 1.0 },
+		{ "clat_hist", "p99 latency", PK_PCT, 1.0 },
+		{ "clat_hist", "all hosts: percentiles", PK_PCTS, 1.0 },
+		{ "cpu.util_pct", "CPU (%)", PK_CPU, 1.0 },
+	};
+	struct tchart c;
+	struct strbuf name;
+	char file[48]; /* the file name's part after "e-NN-" */
+	int npanels = 0;
+
+	if (!has_metric(v, n, "lat_ns") && has_metric(v, n, "clat_ns"))
+		panels[2].metric = "clat_ns";
+	for (size_t k = 0; k < sizeof(panels) / sizeof(panels[0]); k++)
+		npanels += has_metric(v, n, panels[k].metric);
+	if (!npanels)
+		return 0;
+	strbuf_init(&name);
+	run_name(&name, r);
+	snprintf(file, sizeof(file), "run-%lld-time", (long long)r->id);
+	chart_gp_begin(&c.g, cs, 'e', file, 1100, 230 * npanels + 80);
+	c.nblocks = 0;
+	strbuf_addf(&c.g.title, "%s: over time per host and all hosts (t = 0 at the end of ramp)", name.buf);
+	strbuf_addf(&c.g.body, "set grid lc rgb '#dddddd'\nset border 3\nset tics nomirror\nset key outside right\n"
+			     "set lmargin 12\nset rmargin 18\nset xlabel 'time since the end of ramp (s)'\n"
+			     "set multiplot layout %d,1 title ", npanels);
+	chart_gp_str(&c.g.body, c.g.title.buf);
+	strbuf_adds(&c.g.body, "\n");
+	for (size_t k = 0; k < sizeof(panels) / sizeof(panels[0]); k++) {
+		if (!has_metric(v, n, panels[k].metric))
+			continue;
+		if (panels[k].kind == PK_PCTS)
+			add_pcts_panel(&c, v, n, &panels[k]);
+		else
+			add_panel(&c, v, n, &panels[k]);
+	}
+	strbuf_adds(&c.g.body, "unset multiplot\n");
+	strbuf_release(&name);
+	return chart_gp_finish(&c.g, err);
+}
+
+struct cell {
+	int64_t slot, lo, hi;
+	double count;
+};
+
+static int cmp_cell(const void *pa, const void *pb)
+{
+	const struct cell *a = pa, *b = pb;
+	int c = (a->slot > b->slot) - (a->slot < b->slot);
+
+	return c ? c : (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+/*
+ * The heat map's band of a fio bucket starting at lo ns: 8 bands per fio group of 64 buckets (8 per octave),
+ * so that the colours show a distribution rather than 64 thin stripes per octave.
+ */
+static void band_of(int64_t lo, int64_t *blo, int64_t *bhi)
+{
+	int64_t base = 0, width = 1;
+
+	if (lo >= 64) {
+		int g = 63 - __builtin_clzll((unsigned long long)lo) - 5; /* base = 2^(g + 5) */
+		base = (int64_t)1 << (g + 5);
+		width = (int64_t)1 << (g - 1);
+	}
+	*blo = base + (lo - base) / (8 * width) * (8 * width);
+	*bhi = *blo + 8 * width;
+}
+
+/* Heat map: one box per interval and bucket, all hosts and directions summed, colour = IO count. */
+static int heat_map(struct chart_set *cs, const struct rep_run *r, const struct store_sample *v, size_t n,
+		    struct errbuf *err)
+{
+	unsigned w = series_window_ms(v, n, "clat_hist");
+	struct tchart c;
+	struct strbuf name;
+	char file[48]; /* the file name's part after "e-NN-" */
+	struct cell *cell = NULL;
+	size_t nc = 0, cap = 0;
+	int64_t maxhi = 0, minlo = 0;
+	double scale;
+	const char *unit;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].is_bin || !series_metric_match(v[i].metric, "clat_hist") || !strcmp(v[i].host, "*"))
+			continue;
+		ARRAY_GROW(cell, cap, nc + 1);
+		cell[nc].slot = series_slot(v[i].t_ms, w);
+		band_of(v[i].bucket_lo_ns, &cell[nc].lo, &cell[nc].hi);
+		cell[nc++].count = v[i].value;
+		if (cell[nc - 1].hi > maxhi)
+			maxhi = cell[nc - 1].hi;
+		if (!minlo || cell[nc - 1].lo < minlo)
+			minlo = cell[nc - 1].lo > 0 ? cell[nc - 1].lo : 1;
+	}
+	if (nc) { /* by interval and bucket, the same cell of all hosts and directions summed */
+		size_t k = 0;
+		qsort(cell, nc, sizeof(*cell), cmp_cell);
+		for (size_t i = 1; i < nc; i++) {
+			if (cell[i].slot == cell[k].slot && cell[i].lo == cell[k].lo)
+				cell[k].count += cell[i].count;
+			else
+				cell[++k] = cell[i];
+		}
+		nc = k + 1;
+	}
+	if (!nc)
+		return 0;
+	scale = lat_unit((double)maxhi, &unit);
+	strbuf_init(&name);
+	run_name(&name, r);
+	snprintf(file, sizeof(file), "run-%lld-heatmap", (long long)r->id);
+	chart_gp_begin(&c.g, cs, 'e', file, 1100, 520);
+	c.nblocks = 0;
+	strbuf_addf(&c.g.title, "%s: completion latency heat map, all hosts (IOs per %u ms, 8 bands per octave)",
+		    name.buf, w);
+	for (size_t k = 0; k < nc; k++) {
+		/* x from to, y from to (bucket edges; a 1 ns bucket [lo, lo + 1) is drawn from lo, never 0 on a log axis) */
+		double lo = cell[k].lo > 0 ? (double)cell[k].lo : 0.5;
+		strbuf_addf(&c.g.data, "%.3f %.10g %.3f %.3f %.10g %.10g %.10g\n",
+			    ((double)cell[k].slot - 0.5) * w / 1000.0, lo * scale, ((double)cell[k].slot - 1) * w / 1000.0,
+			    (double)cell[k].slot * w / 1000.0, lo * scale, (double)cell[k].hi * scale, cell[k].count);
+	}
+	strbuf_adds(&c.g.body, "set border 3\nset tics nomirror\nset logscale y\nset logscale cb\n"
+			     "set xlabel 'time since the end of ramp (s)'\n");
+	strbuf_addf(&c.g.body, "set ylabel 'completion latency (%s)'\nset cblabel 'IOs (log scale)'\n"
+			     "set yrange [%.10g:%.10g]\n", unit, (double)minlo * scale, (double)maxhi * scale);
+	strbuf_adds(&c.g.body, "set palette defined (0 '#f7fbff', 1 '#6baed6', 2 '#2171b5', 3 '#08306b', 4 '#d7301f')\n"
+			     "set title ");
+	chart_gp_str(&c.g.body, c.g.title.buf);
+	strbuf_addf(&c.g.body, "\nplot '%s.dat' using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder "
+			     "fc palette notitle\n", c.g.stem.buf);
+	free(cell);
+	strbuf_release(&name);
+	return chart_gp_finish(&c.g, err);
+}
+
+int chart_time_write(struct chart_set *cs, struct store *st, const struct rep_set *set, struct errbuf *err)
+{
+	int done = 0, ret = 0;
+
+	for (size_t i = 0; i < set->n && done < MAX_TIME_RUNS && ret == 0; i++) {
+		struct store_sample *v;
+		size_t n, before = cs->n;
+
+		if (store_read_samples(st, set->v[i].id, &v, &n, err) < 0) {
+			ret = -1;
+			break;
+		}
+		if (time_chart(cs, &set->v[i], v, n, err) < 0 || heat_map(cs, &set->v[i], v, n, err) < 0)
+			ret = -1;
+		store_samples_free(v, n);
+		done += cs->n > before;
+	}
+	return ret;
+}

@@ -1,0 +1,624 @@
+/*
+ * charts: what the report's bar charts, ratio grid and latency CDFs draw (charts.h); the charts over time are
+ * chart_time.c's. Each chart is a body and a data file handed to the one chart writer (chart_gnuplot.h), which
+ * adds the terminals, --dpi and the files. User text reaches scripts only as chart_gp_str strings and data
+ * files only through esc_gnuplot_data (read, never evaluated).
+ */
+#include "report/chart/charts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/store_read.h"
+#include "core/strbuf.h"
+#include "core/units.h"
+#include "report/chart/chart_bars.h"
+#include "report/chart/chart_time.h"
+#include "report/labels.h"
+#include "report/text/escape.h"
+#include "report/strlist.h"
+
+#define MAX_CDF_LINES 16    /* CDF chart: at most this many lines */
+
+/* Ratio cell colours by class and magnitude level 0..3 (the HTML report uses the same). */
+static const char *const good_rgb[4] = { "#d9f0d3", "#a6dba0", "#5aae61", "#1b7837" };
+static const char *const bad_rgb[4] = { "#f6e8c3", "#dfc27d", "#bf812d", "#8c510a" };
+
+/* ---- labels and colours ------------------------------------------------------------------------------ */
+
+static const char *alias_of(const struct chart_set *cs, const char *key, const char *value)
+{
+	return rep_alias_get(cs->o ? cs->o->aliases : NULL, key, value);
+}
+
+/* The values of a group's keys, aliased (cs NULL: as stored, for file names), joined by ' ' ("mdadm-raid5"),
+ * or its title. */
+static void group_label(const struct chart_set *cs, struct strbuf *sb, const struct kvlist *keys,
+			const char *title)
+{
+	if (!keys->n) {
+		strbuf_adds(sb, title);
+		return;
+	}
+	for (size_t i = 0; i < keys->n; i++) {
+		const char *v = keys->v[i].value ? keys->v[i].value : "";
+		strbuf_addf(sb, "%s%s", i ? " " : "", cs ? alias_of(cs, keys->v[i].key, v) : v);
+	}
+}
+
+/* A group's title with aliased values: "stack=mdadm-raid5 transport=NVMe-oF", or its title. */
+static void group_title(const struct chart_set *cs, struct strbuf *sb, const struct kvlist *keys,
+			const char *title)
+{
+	if (!keys->n) {
+		strbuf_adds(sb, title);
+		return;
+	}
+	for (size_t i = 0; i < keys->n; i++)
+		strbuf_addf(sb, "%s%s=%s", i ? " " : "", keys->v[i].key,
+			    alias_of(cs, keys->v[i].key, keys->v[i].value ? keys->v[i].value : ""));
+}
+
+/* The keys of a group's keys joined by ", " ("stack"): the categories' axis title. */
+static void group_axis(struct strbuf *sb, const struct kvlist *keys)
+{
+	for (size_t i = 0; i < keys->n; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", keys->v[i].key);
+	if (!keys->n)
+		strbuf_adds(sb, "group");
+}
+
+static double med(const struct rep_row *r, enum rep_metric m)
+{
+	return r && r->c[m].n ? r->c[m].med : NAN;
+}
+
+/* The panels of a bar chart: IOPS and MiB/s, or read and write mean latency. */
+enum panels { PANELS_THROUGHPUT, PANELS_LATENCY };
+
+static const struct { enum rep_metric m; const char *title, *ylabel; } panel_defs[2][2] = {
+	[PANELS_THROUGHPUT] = { { RM_IOPS, "IOPS", "IOPS (IO/s)" }, { RM_MBPS, "Bandwidth", "bandwidth (MiB/s)" } },
+	[PANELS_LATENCY] = { { RM_RLAT, "Read mean latency", "read latency, mean (ms)" },
+			     { RM_WLAT, "Write mean latency", "write latency, mean (ms)" } },
+};
+
+/*
+ * One bar chart: categories `cats`, series `series` with colours `rgb` (per category when per_cat), values
+ * from `rows[cat * nser + s]` (NULL: missing) for the two panels of `which`.
+ */
+static int bar_chart(struct chart_set *cs, char kind, const char *name, const char *title,
+		     const char *xlabel, const struct strlist *cats, const struct strlist *series, const char **rgb,
+		     int per_cat, const struct rep_row *const *rows, enum panels which, struct errbuf *err)
+{
+	struct bar_panel panels[2];
+	double *v[2];
+	struct bar_spec b;
+	struct strbuf df;
+	struct chart_gp g;
+	size_t n = cats->n * series->n;
+	int ret;
+
+	chart_gp_begin(&g, cs, kind, name, 0, 0);
+	if (cs->o && cs->o->title)
+		strbuf_addf(&g.title, "%s: ", cs->o->title);
+	strbuf_adds(&g.title, title);
+	strbuf_init(&df);
+	strbuf_addf(&df, "%s.dat", g.stem.buf);
+	for (int p = 0; p < 2; p++) {
+		v[p] = xcalloc(n ? n : 1, sizeof(double));
+		for (size_t i = 0; i < n; i++)
+			v[p][i] = med(rows[i], panel_defs[which][p].m);
+		panels[p].title = panel_defs[which][p].title;
+		panels[p].ylabel = panel_defs[which][p].ylabel;
+		panels[p].v = v[p];
+		panels[p].log = 0;
+	}
+	memset(&b, 0, sizeof(b));
+	b.title = g.title.buf;
+	b.caption = cs->o ? cs->o->caption : NULL;
+	b.xlabel = xlabel;
+	b.cats = (const char *const *)cats->v;
+	b.ncat = cats->n;
+	b.series = (const char *const *)series->v;
+	b.nser = series->n;
+	b.rgb = rgb;
+	b.per_cat = per_cat;
+	b.panels = panels;
+	b.npanels = 2;
+	b.log = cs->o ? cs->o->log : -1;
+	b.short_names = cs->o && cs->o->short_names && !strcmp(xlabel, "workload");
+	b.datafile = df.buf;
+	bars_write(&g.body, &g.data, &b);
+	g.width = b.width_px;
+	g.height = b.height_px;
+	ret = chart_gp_finish(&g, err);
+	strbuf_release(&df);
+	free(v[0]);
+	free(v[1]);
+	return ret;
+}
+
+/* ---- (a)-(d) with a comparison ------------------------------------------------------------------- */
+
+/* The series of a comparison: its values (aliased), coloured by key=value. */
+static void cmp_series(struct chart_set *cs, const struct cmp_table *t, struct strlist *names, const char ***rgb)
+{
+	struct strbuf k;
+
+	strbuf_init(&k);
+	*rgb = xcalloc(t->nvals, sizeof(**rgb));
+	for (size_t i = 0; i < t->nvals; i++) {
+		strbuf_reset(&k);
+		strbuf_addf(&k, "%s=%s", t->key, t->vals[i]);
+		strlist_add(names, alias_of(cs, t->key, t->vals[i]));
+		(*rgb)[i] = chart_color(cs, k.buf);
+	}
+	strbuf_release(&k);
+}
+
+/* (a) per workload: one category per group that has it, one bar per value. */
+static int cmp_chart_workload(struct chart_set *cs, const struct cmp_table *t, const struct cmp_row *row0,
+			      const struct strlist *series, const char **rgb, struct errbuf *err)
+{
+	struct strlist cats = { 0 };
+	const struct rep_row **rows = NULL;
+	size_t cap = 0, nrow = 0;
+	struct strbuf lab, title, axis;
+	int ret;
+
+	strbuf_init(&lab);
+	strbuf_init(&title);
+	strbuf_init(&axis);
+	for (size_t gj = 0; gj < t->n; gj++)
+		for (size_t rj = 0; rj < t->v[gj].n; rj++) {
+			const struct cmp_row *row = &t->v[gj].rows[rj];
+			if (strcmp(row->match, row0->match))
+				continue;
+			strbuf_reset(&lab);
+			group_label(cs, &lab, &t->v[gj].keys, t->v[gj].title);
+			strlist_add(&cats, lab.buf);
+			ARRAY_GROW(rows, cap, nrow + t->nvals);
+			for (size_t s = 0; s < t->nvals; s++)
+				rows[nrow++] = row->at[s];
+		}
+	group_axis(&axis, t->n ? &t->v[0].keys : NULL);
+	strbuf_addf(&title, "%s: IOPS and bandwidth by %s", row0->workload, axis.buf);
+	ret = bar_chart(cs, 'a', row0->workload, title.buf, axis.buf, &cats, series, rgb, 0, rows,
+			PANELS_THROUGHPUT, err);
+	free(rows);
+	strlist_release(&cats);
+	strbuf_release(&lab);
+	strbuf_release(&title);
+	strbuf_release(&axis);
+	return ret;
+}
+
+/* (b) and (d) per group: one category per workload, one bar per value. */
+static int cmp_chart_group(struct chart_set *cs, const struct cmp_table *t, const struct cmp_group *grp,
+			   const struct strlist *series, const char **rgb, enum panels which,
+			   struct errbuf *err)
+{
+	struct strlist cats = { 0 };
+	const struct rep_row **rows = xcalloc(grp->n * t->nvals + 1, sizeof(*rows));
+	struct strbuf lab, title;
+	int ret;
+
+	strbuf_init(&lab);
+	strbuf_init(&title);
+	for (size_t ri = 0; ri < grp->n; ri++) {
+		strlist_add(&cats, grp->rows[ri].workload);
+		for (size_t s = 0; s < t->nvals; s++)
+			rows[ri * t->nvals + s] = grp->rows[ri].at[s];
+	}
+	group_title(cs, &title, &grp->keys, grp->title);
+	group_label(NULL, &lab, &grp->keys, grp->title); /* the file name: stored values */
+	strbuf_addf(&title, ": %s per workload",
+		    which == PANELS_THROUGHPUT ? "IOPS and bandwidth" : "mean latency");
+	ret = bar_chart(cs, which == PANELS_THROUGHPUT ? 'b' : 'd', lab.buf, title.buf, "workload", &cats,
+			series, rgb, 0, rows, which, err);
+	free(rows);
+	strlist_release(&cats);
+	strbuf_release(&lab);
+	strbuf_release(&title);
+	return ret;
+}
+
+/* Row ri of the group when it has a ratio for compared value vi (a row of that value and a baseline), else NULL. */
+static const struct cmp_row *ratio_row(const struct cmp_group *grp, size_t ri, size_t vi)
+{
+	const struct cmp_row *row = &grp->rows[ri];
+
+	return row->at[vi] && row->b ? row : NULL;
+}
+
+/* (c) the ratios of a group as coloured cells: one row per workload and compared value, columns metrics. */
+static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, const struct cmp_group *grp,
+			    struct errbuf *err)
+{
+	static const enum rep_metric cols[RM_NR] = { RM_IOPS, RM_MBPS, RM_RLAT, RM_WLAT, RM_RP99, RM_WP99, RM_CPU };
+	static const char *const names[RM_NR] = { "IOPS", "MiB/s", "read lat", "write lat", "read p99",
+						  "write p99", "CPU" };
+	struct strbuf lab;
+	size_t nrows = 0, longest = 8;
+	struct chart_gp g;
+
+	strbuf_init(&lab);
+	group_label(NULL, &lab, &grp->keys, grp->title);
+	chart_gp_begin(&g, cs, 'c', lab.buf, 1100, 0);
+	if (cs->o && cs->o->title)
+		strbuf_addf(&g.title, "%s: ", cs->o->title);
+	group_title(cs, &g.title, &grp->keys, grp->title);
+	strbuf_addf(&g.title, ": ratio to %s", alias_of(cs, t->key, t->b));
+	/* index 0: cells (x y colour); index 1: values on light cells; index 2: on dark cells */
+	for (int pass = 0; pass < 3; pass++) {
+		nrows = 0;
+		for (size_t ri = 0; ri < grp->n; ri++)
+			for (size_t vi = 0; vi + 1 < t->nvals; vi++) {
+				const struct cmp_row *row = &grp->rows[ri];
+				if (!(row->at[vi] && row->b))
+					continue;
+				for (int k = 0; k < RM_NR; k++) {
+					double x = row->ratios[vi][cols[k]];
+					int level;
+					const char *cls = cmp_class(cols[k], x, &level);
+					const char *rgb = !*cls ? "#eeeeee" : !strcmp(cls, "good") ? good_rgb[level] : bad_rgb[level];
+					if (pass == 0) {
+						strbuf_addf(&g.data, "%d %zu %ld\n", k, nrows, strtol(rgb + 1, NULL, 16));
+						continue;
+					}
+					if ((pass == 2) != (level == 3))
+						continue;
+					if (isnan(x))
+						strbuf_addf(&g.data, "%d %zu \"-\"\n", k, nrows);
+					else
+						strbuf_addf(&g.data, "%d %zu \"%.3f\"\n", k, nrows, x);
+				}
+				nrows++;
+			}
+		if (pass < 2)
+			strbuf_adds(&g.data, pass == 0 ? "\n\n" : "0 -10 \"\"\n\n\n");
+		else
+			strbuf_adds(&g.data, "0 -10 \"\"\n");
+	}
+	if (!nrows) {
+		chart_gp_discard(&g);
+		strbuf_release(&lab);
+		return 0;
+	}
+	strbuf_adds(&g.body, "set title ");
+	chart_gp_str(&g.body, g.title.buf);
+	strbuf_adds(&g.body, "\nset ytics (");
+	nrows = 0;
+	for (size_t ri = 0; ri < grp->n; ri++)
+		for (size_t vi = 0; vi + 1 < t->nvals; vi++) {
+			const struct cmp_row *row = ratio_row(grp, ri, vi);
+
+			if (!row)
+				continue;
+			strbuf_reset(&lab);
+			strbuf_adds(&lab, row->workload);
+			if (t->nvals > 2)
+				strbuf_addf(&lab, " (%s)", alias_of(cs, t->key, t->vals[vi]));
+			if (strlen(lab.buf) > longest)
+				longest = strlen(lab.buf);
+			strbuf_adds(&g.body, nrows ? ", '" : "'");
+			esc_gnuplot_tic(&g.body, lab.buf);
+			strbuf_addf(&g.body, "' %zu", nrows);
+			nrows++;
+		}
+	/* rows of 24 px; the left margin holds the longest row name */
+	g.height = 110 + 24 * (int)nrows;
+	g.width = 560 + (int)((double)longest * 6.9);
+	strbuf_addf(&g.body, ")\nunset key\nset border 0\nset tics scale 0\nunset xtics\nset link x2\n"
+			     "set xrange [-0.5:%d.5]\nset yrange [%zu.5:-0.5]\nset lmargin at screen %.4f\n"
+			     "set rmargin at screen 0.98\nset tmargin at screen %.4f\nset bmargin at screen %.4f\nset x2tics (",
+		    RM_NR - 1, nrows - 1, ((double)longest * 6.9 + 20) / g.width, 1.0 - 70.0 / g.height, 20.0 / g.height);
+	for (int k = 0; k < RM_NR; k++)
+		strbuf_addf(&g.body, "%s'%s' %d", k ? ", " : "", names[k], k);
+	strbuf_adds(&g.body, ")\nplot ");
+	chart_gp_datafile(&g, &g.body);
+	strbuf_adds(&g.body, " index 0 using 1:2:(0.49):(0.46):3 with boxxyerror fs solid 1.0 noborder "
+			     "lc rgb variable, '' index 1 using 1:2:3 with labels tc rgb '#111111', "
+			     "'' index 2 using 1:2:3 with labels tc rgb '#ffffff'\n");
+	strbuf_release(&lab);
+	return chart_gp_finish(&g, err);
+}
+
+static int cmp_charts(struct chart_set *cs, const struct cmp_table *t, struct errbuf *err)
+{
+	struct strlist series = { 0 };
+	const char **rgb = NULL;
+	const char **seen = NULL;
+	size_t nseen = 0, seen_cap = 0;
+	int ret = -1;
+
+	cmp_series(cs, t, &series, &rgb);
+	/* (a) per workload, in the order rows first appear */
+	for (size_t gi = 0; gi < t->n; gi++)
+		for (size_t ri = 0; ri < t->v[gi].n; ri++) {
+			const struct cmp_row *row0 = &t->v[gi].rows[ri];
+			size_t k;
+
+			for (k = 0; k < nseen && strcmp(seen[k], row0->match); k++)
+				;
+			if (k < nseen)
+				continue;
+			ARRAY_GROW(seen, seen_cap, nseen + 1);
+			seen[nseen++] = row0->match;
+			if (cmp_chart_workload(cs, t, row0, &series, rgb, err) < 0)
+				goto out;
+		}
+	for (size_t gi = 0; gi < t->n; gi++) {
+		const struct cmp_group *grp = &t->v[gi];
+		size_t compared = 0;
+
+		for (size_t ri = 0; ri < grp->n; ri++)
+			compared += grp->rows[ri].b && grp->rows[ri].present > 1;
+		if (!compared)
+			continue; /* a group of one value only: listed as unmatched, nothing to compare */
+		if (cmp_chart_group(cs, t, grp, &series, rgb, PANELS_THROUGHPUT, err) < 0 ||
+		    cmp_chart_ratios(cs, t, grp, err) < 0 ||
+		    cmp_chart_group(cs, t, grp, &series, rgb, PANELS_LATENCY, err) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(seen);
+	free(rgb);
+	strlist_release(&series);
+	return ret;
+}
+
+/* ---- (a), (b), (d) without a comparison: the raw table's groups ------------------------------------ */
+
+static int table_charts(struct chart_set *cs, const struct rep_table *t, struct errbuf *err)
+{
+	struct strbuf lab, title, axis;
+	const char **seen = NULL;
+	size_t nseen = 0, seen_cap = 0;
+	int ret = -1;
+
+	strbuf_init(&lab);
+	strbuf_init(&title);
+	strbuf_init(&axis);
+	group_axis(&axis, t->n ? &t->v[0].keys : NULL);
+	/* (a) per workload name: IOPS and MiB/s by group, when it appears in more than one group */
+	for (size_t gi = 0; gi < t->n; gi++)
+		for (size_t ri = 0; ri < t->v[gi].n; ri++) {
+			const struct rep_row *row0 = &t->v[gi].rows[ri];
+			struct strlist cats = { 0 }, one = { 0 };
+			const struct rep_row **rows = NULL;
+			const char **rgb = NULL;
+			size_t k, cap = 0, rcap = 0;
+			int r = 0;
+
+			for (k = 0; k < nseen && strcmp(seen[k], row0->name); k++)
+				;
+			if (k < nseen)
+				continue;
+			ARRAY_GROW(seen, seen_cap, nseen + 1);
+			seen[nseen++] = row0->name;
+			for (size_t gj = 0; gj < t->n; gj++)
+				for (size_t rj = 0; rj < t->v[gj].n; rj++) {
+					if (strcmp(t->v[gj].rows[rj].name, row0->name))
+						continue;
+					strbuf_reset(&lab);
+					group_label(cs, &lab, &t->v[gj].keys, t->v[gj].title);
+					ARRAY_GROW(rows, cap, cats.n + 1);
+					ARRAY_GROW(rgb, rcap, cats.n + 1);
+					rows[cats.n] = &t->v[gj].rows[rj];
+					rgb[cats.n] = chart_color(cs, t->v[gj].title);
+					strlist_add(&cats, lab.buf);
+				}
+			if (cats.n >= 2) {
+				strlist_add(&one, "median");
+				strbuf_reset(&title);
+				strbuf_addf(&title, "%s: IOPS and bandwidth by %s", row0->name, axis.buf);
+				r = bar_chart(cs, 'a', row0->name, title.buf, axis.buf, &cats, &one, rgb, 1, rows,
+					      PANELS_THROUGHPUT, err);
+			}
+			strlist_release(&cats);
+			strlist_release(&one);
+			free(rows);
+			free(rgb);
+			if (r < 0)
+				goto out;
+		}
+	for (size_t gi = 0; gi < t->n; gi++) {
+		const struct rep_group *grp = &t->v[gi];
+		struct strlist cats = { 0 }, one = { 0 };
+		const struct rep_row **rows = xcalloc(grp->n + 1, sizeof(*rows));
+		const char *rgb[1];
+		int r;
+
+		rgb[0] = chart_color(cs, grp->title);
+		for (size_t ri = 0; ri < grp->n; ri++) {
+			strlist_add(&cats, grp->rows[ri].name);
+			rows[ri] = &grp->rows[ri];
+		}
+		strbuf_reset(&lab);
+		group_label(cs, &lab, &grp->keys, grp->title);
+		strlist_add(&one, lab.buf);
+		strbuf_reset(&lab);
+		group_label(NULL, &lab, &grp->keys, grp->title); /* the file name: stored values */
+		strbuf_reset(&title);
+		group_title(cs, &title, &grp->keys, grp->title);
+		strbuf_adds(&title, ": IOPS and bandwidth per workload");
+		r = bar_chart(cs, 'b', lab.buf, title.buf, "workload", &cats, &one, rgb, 0, rows,
+			      PANELS_THROUGHPUT, err);
+		if (r == 0) {
+			strbuf_reset(&title);
+			group_title(cs, &title, &grp->keys, grp->title);
+			strbuf_adds(&title, ": mean latency per workload");
+			r = bar_chart(cs, 'd', lab.buf, title.buf, "workload", &cats, &one, rgb, 0, rows,
+				      PANELS_LATENCY, err);
+		}
+		strlist_release(&cats);
+		strlist_release(&one);
+		free(rows);
+		if (r < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(seen);
+	strbuf_release(&lab);
+	strbuf_release(&title);
+	strbuf_release(&axis);
+	return ret;
+}
+
+/* ---- (e) time series and (f) latency CDF ---------------------------------------------------------- */
+
+static void run_title(struct strbuf *sb, const struct rep_run *r, int with_name)
+{
+	strbuf_addf(sb, "run %lld", (long long)r->id);
+	if (with_name)
+		strbuf_addf(sb, " %s", r->name);
+	for (size_t i = 0; i < r->labels.n; i++)
+		strbuf_addf(sb, " %s=%s", r->labels.v[i].key, r->labels.v[i].value ? r->labels.v[i].value : "");
+	if (r->repetition > 1)
+		strbuf_addf(sb, " rep %d", r->repetition);
+}
+
+/* The histogram bins of the aggregate read (bins[0]) and write (bins[1]) results of a run. */
+static int run_bins(struct store *st, int64_t run_id, struct hist_bin *bins[2], size_t nbins[2],
+		    struct errbuf *err)
+{
+	struct store_result *res;
+	size_t nres;
+	int ret = 0;
+
+	bins[0] = bins[1] = NULL;
+	nbins[0] = nbins[1] = 0;
+	if (store_read_results(st, run_id, "*", &res, &nres, err) < 0)
+		return -1;
+	for (size_t i = 0; i < nres && ret == 0; i++) {
+		int d = res[i].ddir == DDIR_READ ? 0 : res[i].ddir == DDIR_WRITE ? 1 : -1;
+
+		if (d >= 0 && !bins[d])
+			ret = store_read_bins(st, res[i].id, &bins[d], &nbins[d], err);
+	}
+	store_results_free(res, nres);
+	if (ret < 0) {
+		free(bins[0]);
+		free(bins[1]);
+	}
+	return ret;
+}
+
+static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_set *set,
+		      struct errbuf *err)
+{
+	struct strbuf lab;
+	char **seen = NULL;
+	size_t nseen = 0, seen_cap = 0;
+	int ret = -1;
+
+	strbuf_init(&lab);
+	/* One chart per workload name: every selected run of it overlaid, read and write. */
+	for (size_t i = 0; i < set->n; i++) {
+		struct chart_gp g;
+		struct strlist titles = { 0 };
+		size_t k;
+
+		for (k = 0; k < nseen; k++)
+			if (!strcmp(seen[k], set->v[i].name))
+				break;
+		if (k < nseen)
+			continue;
+		ARRAY_GROW(seen, seen_cap, nseen + 1);
+		seen[nseen++] = set->v[i].name;
+		chart_gp_begin(&g, cs, 'f', set->v[i].name, 1100, 520);
+		strbuf_addf(&g.title, "%s: latency CDF from histogram bins", set->v[i].name);
+		for (size_t j = i; j < set->n && titles.n < MAX_CDF_LINES; j++) {
+			const struct rep_run *r = &set->v[j];
+			struct hist_bin *bins[2];
+			size_t nbins[2];
+
+			if (strcmp(r->name, set->v[i].name) || (strcmp(r->status, "done") && strcmp(r->status, "partial")))
+				continue;
+			if (run_bins(st, r->id, bins, nbins, err) < 0) {
+				strlist_release(&titles);
+				chart_gp_discard(&g);
+				goto out;
+			}
+			for (int d = 0; d < 2; d++) {
+				double run = 0, total = 0;
+
+				for (size_t b = 0; b < nbins[d]; b++)
+					total += (double)bins[d][b].count;
+				if (nbins[d] && total > 0 && titles.n < MAX_CDF_LINES) {
+					if (titles.n)
+						strbuf_adds(&g.data, "\n\n");
+					for (size_t b = 0; b < nbins[d]; b++) {
+						run += (double)bins[d][b].count;
+						chart_gp_num(&g.data, (double)bins[d][b].value_ns / 1e6);
+						chart_gp_num(&g.data, run / total);
+						strbuf_addc(&g.data, '\n');
+					}
+					strbuf_reset(&lab);
+					run_title(&lab, r, 0);
+					strbuf_adds(&lab, d ? " write" : " read");
+					strlist_add(&titles, lab.buf);
+				}
+				free(bins[d]);
+			}
+		}
+		if (titles.n) {
+			strbuf_adds(&g.body, "set grid lc rgb '#dddddd'\nset border 3\nset tics nomirror\nset logscale x\n"
+					     "set xlabel 'latency (ms)'\nset ylabel 'fraction of IOs'\nset yrange [0:1]\n"
+					     "set key bottom right\nset title ");
+			chart_gp_str(&g.body, g.title.buf);
+			strbuf_adds(&g.body, "\nplot ");
+			for (size_t x = 0; x < titles.n; x++) {
+				if (x)
+					strbuf_adds(&g.body, ", ");
+				chart_gp_datafile(&g, &g.body);
+				strbuf_addf(&g.body, " index %zu using 1:2 with steps lw 1.5 title ", x);
+				chart_gp_str(&g.body, titles.v[x]);
+			}
+			strbuf_adds(&g.body, "\n");
+			ret = chart_gp_finish(&g, err);
+		} else {
+			chart_gp_discard(&g);
+			ret = 0;
+		}
+		strlist_release(&titles);
+		if (ret < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&lab);
+	free(seen);
+	return ret;
+}
+
+int charts_write(struct chart_set *cs, const char *dir, struct store *st, const struct rep_set *set,
+		 const struct rep_table *t, const struct cmp_table *cmp, unsigned fmts, struct errbuf *err)
+{
+	return charts_write_opts(cs, dir, st, set, t, cmp, fmts, NULL, err);
+}
+
+int charts_write_opts(struct chart_set *cs, const char *dir, struct store *st, const struct rep_set *set,
+		      const struct rep_table *t, const struct cmp_table *cmp, unsigned fmts,
+		      const struct chart_opts *o, struct errbuf *err)
+{
+	int ret = 0;
+
+	if (chart_set_dir(cs, dir, err) < 0)
+		return -1;
+	cs->fmts = fmts;
+	if (o && o->dpi)
+		cs->dpi = o->dpi;
+	cs->o = o;
+	if (cmp ? cmp_charts(cs, cmp, err) < 0 : table_charts(cs, t, err) < 0)
+		ret = -1;
+	else if (st && (chart_time_write(cs, st, set, err) < 0 || cdf_charts(cs, st, set, err) < 0))
+		ret = -1;
+	cs->o = NULL;
+	return ret;
+}

@@ -1,0 +1,120 @@
+/*
+ * table: the raw-data table storage articles publish and the ratio table (table.c).
+ *
+ * rep_table_build() groups runs (load.h) into one block per label group, one row per workload, repetitions
+ * folded into median and min-max; cmp_build_n() compares the values of a label (--compare
+ * transport=nvmeof,nvmeof-tcp:iser, the last one the baseline): one block per group with every value and its
+ * ratios to the baseline (cmp_build: two values, A:B).
+ */
+#ifndef BENCH_REPORT_TABLE_H
+#define BENCH_REPORT_TABLE_H
+
+#include <stddef.h>
+
+#include "core/errbuf.h"
+#include "core/kv.h"
+#include "report/load.h"
+
+/* ---- raw-data table ---------------------------------------------------------------------------- */
+
+/* Repetitions of one figure: median and spread of the known values. */
+struct rep_cell {
+	unsigned n;               /* values that were known; 0: the cell is empty */
+	double med, min, max;
+};
+
+struct rep_row {
+	char *name;               /* workload name of its first run */
+	char *match;              /* the key rows are matched by: identity "fio|4k|70|100" or the name */
+	const struct rep_run **runs; /* the repetitions (done or partial), in store order */
+	size_t nruns;
+	int partial;              /* at least one run is partial */
+	struct rep_cell c[RM_NR];
+};
+
+struct rep_group {
+	char *title;              /* "stack=zfs-raidz transport=iser" or "(no labels)" */
+	struct kvlist keys;       /* the label values that define the group */
+	struct rep_row *rows;
+	size_t n, cap;
+};
+
+struct rep_table {
+	struct rep_group *v;
+	size_t n, cap;
+	struct kvlist by;         /* the --by keys (empty: full label sets) */
+};
+
+enum rep_match { REP_MATCH_IDENTITY = 0, REP_MATCH_NAME = 1 };
+
+/* The key `r` is matched by in `bench report --compare` and `bench gate` alike (identity: rep_run.identity,
+ * core/identity.h, or "name:NAME" when its block size, read % or random % is unknown; name: the run name).
+ * Returned malloc'd. */
+char *rep_match_key(const struct rep_run *r, enum rep_match how);
+
+/* Median (of sorted copy), min and max of v[0..n) ignoring NANs. */
+void rep_cell_fill(struct rep_cell *c, const double *v, size_t n);
+
+/*
+ * Groups the done/partial runs of `set`: by the --by keys (a list of keys, value ignored; empty: by the
+ * whole label set), rows by workload name. Runs of other statuses are skipped (they are listed by -v).
+ */
+void rep_table_build(struct rep_table *t, const struct rep_set *set, const struct kvlist *by);
+void rep_table_release(struct rep_table *t);
+
+/* ---- ratio table ------------------------------------------------------------------------------- */
+
+struct cmp_row {
+	char *workload;           /* name of the A row, else the B row */
+	char *match;
+	const struct rep_row *a, *b; /* NULL: unmatched on that side */
+	double ratio[RM_NR];      /* A/B of the medians; NAN when either is missing or B is 0 */
+	/* N-way (every comparison; with two values at[0] == a, at[1] == b, ratios[0] == ratio): */
+	const struct rep_row **at; /* [cmp_table.nvals]: the row of each compared value, NULL when it has none */
+	double (*ratios)[RM_NR];  /* [nvals]: median of that value / median of the baseline (NAN as above) */
+	size_t present;           /* how many values have a row */
+};
+
+struct cmp_group {
+	char *title;
+	struct kvlist keys;
+	struct cmp_row *rows;
+	size_t n, cap;
+};
+
+struct cmp_table {
+	char *key, *a, *b;        /* --compare key=A:B; B is the baseline (N-way: A is the first value) */
+	char **vals;              /* every compared value in the order given, the baseline last */
+	size_t nvals;             /* >= 2 */
+	enum rep_match match;
+	struct rep_table *sides;  /* [nvals]: each value's runs grouped alike (owned) */
+	struct cmp_group *v;
+	size_t n, cap;
+	size_t matched;           /* rows every value has */
+	size_t unmatched_a, unmatched_b; /* rows without the baseline / rows of the baseline alone */
+	size_t unmatched;         /* rows some value lacks (n rows - matched) */
+};
+
+/* Parses "key=A:B". */
+int cmp_parse(const char *arg, char **key, char **a, char **b, struct errbuf *err);
+
+/* Parses "key=A[,A2...]:B" (N-way; B is the baseline): *vals gets the values, B last, *nvals >= 2; a value
+ * may appear once. Free each and the array. */
+int cmp_parse_n(const char *arg, char **key, char ***vals, size_t *nvals, struct errbuf *err);
+
+/*
+ * Builds the ratio table: runs of `set` whose label `key` is A or B, grouped by `by` (empty: every label but
+ * `key`), rows matched by identity or name. Fails (ERR_INPUT) when a side has no runs at all.
+ */
+int cmp_build(struct cmp_table *t, const struct rep_set *set, const char *key, const char *a, const char *b,
+	      const struct kvlist *by, enum rep_match match, struct errbuf *err);
+/* As cmp_build for vals[0..nvals) (the baseline last): one block per group with every value's row and
+ * every ratio to the baseline. */
+int cmp_build_n(struct cmp_table *t, const struct rep_set *set, const char *key, char *const *vals, size_t nvals,
+		const struct kvlist *by, enum rep_match match, struct errbuf *err);
+void cmp_release(struct cmp_table *t);
+
+/* Colour class of a ratio: "good" or "bad" by the metric's direction, "" for NAN; level 0..3 by magnitude. */
+const char *cmp_class(enum rep_metric m, double ratio, int *level);
+
+#endif
