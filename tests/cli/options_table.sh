@@ -25,8 +25,10 @@ for c in $cmds; do
 	options_of "help.$c" >"opts.$c"
 	all="$all $(cat "opts.$c")"
 done
+k=0
 for c in $cmds; do
 	[ "$c" = help ] || [ "$c" = version ] && continue
+	k=$((k + 1))
 	[ -s "opts.$c" ] || { fail "bench $c --help lists no option"; continue; }
 	bad=""
 	while read -r o; do
@@ -37,7 +39,9 @@ for c in $cmds; do
 	[ -z "$bad" ] && ok "bench $c accepts every option its help lists ($(wc -l <"opts.$c"))" ||
 		fail "bench $c refuses options its help lists:$bad"
 	bad=""
-	for o in $(printf '%s\n' $all | sort -u); do
+	# a sixth of the other commands' options per command, a different sixth for each (the whole set over six
+	# commands): each refusal is one bench start, and all of them for every command took minutes
+	for o in $(printf '%s\n' $all | sort -u | awk -v k="$k" 'NR % 6 == k % 6'); do
 		grep -qx -- "$o" "opts.$c" && continue
 		grep -qx -- "${o%=x}" "opts.$c" && continue
 		grep -qx -- "${o%=x}=x" "opts.$c" && continue
