@@ -987,10 +987,10 @@ int run_args_plan(struct run_args *a, struct plan *out)
 	a->run.configs = xcalloc(1, sizeof(*a->run.configs));
 	config_list_init(a->run.configs);
 	rc = plan_build_full(a->profiles, a->nprofiles, a->interleave, &a->plan, &a->method, out, a->run.configs, &err);
+	if (rc < 0) /* one error line: the warnings of a plan that is refused say nothing more */
+		return cli_fail(&err);
 	for (size_t i = 0; i < out->nwarnings; i++)
 		cli_warn("%s", out->warnings[i]);
-	if (rc < 0)
-		return cli_fail(&err);
 	if (!out->n)
 		return cli_error(EXIT_INPUT, "'%s' expands to no runs", a->profiles[0]);
 

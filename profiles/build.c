@@ -462,7 +462,7 @@ static int load_library_suite(const char *name, struct suite *s, struct errbuf *
 
 static int apply_suite(struct protos *ps, const struct suite *su, const struct plan_options *opt,
 		       struct errbuf *err);
-static int apply_final(struct protos *ps, const struct suite *su, const struct plan_options *opt,
+static int apply_final(struct plan *plan, struct protos *ps, const struct suite *su, const struct plan_options *opt,
 		       struct errbuf *err);
 
 static int expand_suite(const struct suite *su, const struct plan_options *opt, struct plan *plan, struct protos *out,
@@ -548,7 +548,7 @@ static int expand_suite(const struct suite *su, const struct plan_options *opt, 
 	rc = -1; /* a SUITE_WORKLOAD item left rc at 0 */
 	if (apply_suite(&mine, su, opt, err) < 0)
 		goto out;
-	if (!self->up && apply_final(&mine, su, opt, err) < 0)
+	if (!self->up && apply_final(plan, &mine, su, opt, err) < 0)
 		goto out;
 	rc = 0;
 	protos_move(out, &mine);
@@ -683,13 +683,13 @@ static int expand_arg(const char *arg, const char *rel_dir, const struct plan_op
 			/* A user's job file keeps its job names: two jobs never share a name in the store. */
 			for (size_t k = 0; k < mine.n; k++)
 				mine.explicit_name[k] = 1;
-			if (!up && apply_final(&mine, NULL, opt, err) < 0)
+			if (!up && apply_final(plan, &mine, NULL, opt, err) < 0)
 				goto out;
 			break;
 		case FMT_VDBENCH:
 			if (vdbench_expand_file(path, &opt->vars, plan, &mine, err) < 0)
 				goto out;
-			if (!up && apply_final(&mine, NULL, opt, err) < 0)
+			if (!up && apply_final(plan, &mine, NULL, opt, err) < 0)
 				goto out;
 			break;
 		}
@@ -702,7 +702,7 @@ static int expand_arg(const char *arg, const char *rel_dir, const struct plan_op
 		if (expand_name(arg, &pn, &mine, err) < 0)
 			goto out;
 		mine.explicit_name[0] = 0;
-		if (!up && apply_final(&mine, NULL, opt, err) < 0)
+		if (!up && apply_final(plan, &mine, NULL, opt, err) < 0)
 			goto out;
 		if (!plan->name)
 			plan->name = xstrdup(arg);
@@ -1000,17 +1000,23 @@ static int check_engine(const struct suite *su, const struct plan_options *opt, 
  * What the command line and the top-level profile (`su`, NULL for a job file, parameter file or name) decide,
  * once per argument: --matrix, targets, names (before --quick), --quick, the engine.
  */
-static int apply_final(struct protos *ps, const struct suite *su, const struct plan_options *opt,
+static int apply_final(struct plan *plan, struct protos *ps, const struct suite *su, const struct plan_options *opt,
 		       struct errbuf *err)
 {
 	if (cross_matrix(ps, &opt->matrix, 1, err) < 0)
 		return -1;
 	for (size_t i = 0; i < ps->n; i++) {
 		struct run_spec *s = &ps->v[i];
-		if (s->njobs)
+		if (s->njobs) {
 			set_job_targets(s, su, opt);
-		else
+		} else {
 			set_targets(s, ps->disks[i], su, opt);
+			if (opt->ntargets && ps->disks[i] > opt->ntargets) /* never collapse without a word */
+				plan_warn(plan, "run '%s': %u disks in its workload (HCIbench %uvmdk), %zu --target: it runs "
+					  "one job per target given, %zu in all; name %u targets for HCIbench's %u jobs",
+					  s->name ? s->name : "?", ps->disks[i], ps->disks[i], opt->ntargets,
+					  opt->ntargets, ps->disks[i], ps->disks[i]);
+		}
 		if (!ps->explicit_name[i]) {
 			char *n = profile_run_name(s);
 			free(s->name);

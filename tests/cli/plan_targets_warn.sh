@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# plan_targets_warn (issue 28): a workload of N disks (HCIbench Nvmdk) planned with fewer --target paths is said,
+# not collapsed onto one file without a word: one warning naming the run, its disks and the targets given; with
+# as many targets as disks, no warning.
+. "$BENCH_SRC/tests/lib/common.sh"
+name=fio-8vmdk-100ws-4k-70rdpct-100randompct-4threads
+"$BENCH" plan "$name" --target a.dat --no-fio-check >plan.txt 2>err.txt
+expect_eq "plan with one target: exit" "$?" 0
+if grep -q "^bench: warning: run '$name': 8 disks in its workload (HCIbench 8vmdk), 1 --target" err.txt; then
+	ok "the collapse is said"
+else
+	fail "no warning: $(cat err.txt)"
+fi
+targets=()
+for i in 1 2 3 4 5 6 7 8; do targets+=(--target "t$i.dat"); done
+"$BENCH" plan "$name" "${targets[@]}" --no-fio-check >plan.txt 2>err.txt
+expect_eq "plan with eight targets: exit" "$?" 0
+expect_eq "plan with eight targets: warnings" "$(grep -c 'warning' err.txt)" 0
+finish
