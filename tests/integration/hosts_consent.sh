@@ -15,20 +15,20 @@ needed fio losetup mkfs.ext4 ssh ssh-keygen python3 sha256sum
 [ -x /usr/sbin/sshd ] || { echo "SKIP: /usr/sbin/sshd is not installed"; exit 77; }
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (loop devices, sshd)"; exit 77; }
 lab_scratch hosts-consent
-LOOPS=() SSHD_PID= MADE_RUN_SSHD=
+SSHD_PID= MADE_RUN_SSHD=
 cleanup() {
 	[ -n "$SSHD_PID" ] && kill "$SSHD_PID" 2>/dev/null
 	"$BENCH" lab down --dir "$LAB" >/dev/null 2>&1
-	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null; done
+	[ -f "$T/loops" ] && while read -r l; do losetup -d "$l" 2>/dev/null; done <"$T/loops"
 	[ -n "$MADE_RUN_SSHD" ] && rmdir /run/sshd 2>/dev/null
 	rm -rf "$T"
 }
 trap cleanup EXIT
 
-attach() { # attach IMAGE: prints the loop device, remembered for cleanup
+attach() { # attach IMAGE: prints the loop device, remembered for cleanup in a file (attach runs in $(...))
 	local l
 	l=$(losetup -f --show "$1") || fail "losetup $1"
-	LOOPS+=("$l")
+	echo "$l" >>"$T/loops"
 	echo "$l"
 }
 truncate -s 64M "$T/ext4.img" && mkfs.ext4 -q -F "$T/ext4.img" || fail "mkfs.ext4"
