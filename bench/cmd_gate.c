@@ -109,11 +109,14 @@ static int parse_choice(int opt, const char *arg, struct gate_opts *go, struct g
 			go->method = (enum gate_method)choices[i].value;
 		return 0;
 	}
+	/* not one of them: the usage error with the closest value (opt_choice) */
 	if (opt == OK_MATCH)
-		return cli_usage("gate", "--match wants 'identity' or 'name', got '%s'", arg);
-	if (opt == OK_ON_INCONCLUSIVE)
-		return cli_usage("gate", "--on-inconclusive wants 'pass' or 'fail', got '%s'", arg);
-	return cli_usage("gate", "--method wants 'auto', 't' or 'rank', got '%s'", arg);
+		opt_choice("gate", "--match", "identity|name", arg);
+	else if (opt == OK_ON_INCONCLUSIVE)
+		opt_choice("gate", "--on-inconclusive", "pass|fail", arg);
+	else
+		opt_choice("gate", "--method", "auto|t|rank", arg);
+	return EXIT_USAGE;
 }
 
 /* The exit code of a judged gate (INVALID prints its one-line error). */

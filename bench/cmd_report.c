@@ -178,29 +178,27 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case OK_CAPTION:
 			a->chart.caption = optarg;
 			break;
-		case OK_LOG:
-			if (!strcmp(optarg, "auto") || !strcmp(optarg, "on") || !strcmp(optarg, "off"))
-				a->chart.log = !strcmp(optarg, "auto") ? -1 : !strcmp(optarg, "on");
-			else
-				return cli_usage("report", "--log wants auto, on or off, got '%s'", optarg);
+		case OK_LOG: {
+			int k = opt_choice("report", "--log", "auto|on|off", optarg);
+			if (k < 0)
+				return EXIT_USAGE;
+			a->chart.log = k == 0 ? -1 : k == 1;
 			break;
+		}
 		case OK_DPI:
 			if (chart_dpi_parse(optarg, &a->chart.dpi) < 0)
 				return cli_usage("report", "--dpi wants a resolution of %d to %d, got '%s'", CHART_DPI_MIN,
 						 CHART_DPI_MAX, optarg);
 			break;
 		case OK_NAMES:
-			if (strcmp(optarg, "full") && strcmp(optarg, "short"))
-				return cli_usage("report", "--names wants full or short, got '%s'", optarg);
+			if (opt_choice("report", "--names", "full|short", optarg) < 0)
+				return EXIT_USAGE;
 			a->chart.short_names = !strcmp(optarg, "short");
 			break;
 		case OK_MATCH:
-			if (!strcmp(optarg, "identity"))
-				a->match = REP_MATCH_IDENTITY;
-			else if (!strcmp(optarg, "name"))
-				a->match = REP_MATCH_NAME;
-			else
-				return cli_usage("report", "--match wants identity or name, got '%s'", optarg);
+			if (opt_choice("report", "--match", "identity|name", optarg) < 0)
+				return EXIT_USAGE;
+			a->match = !strcmp(optarg, "identity") ? REP_MATCH_IDENTITY : REP_MATCH_NAME;
 			break;
 		case OK_COLOR:
 			if (!strcmp(optarg, "auto"))
