@@ -209,6 +209,21 @@ static int query_int(sqlite3 *db, const char *sql, int *v)
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* Two integers of one row of `sql` (no row: both 0). 0, or -1 with the error left in db. */
+static int query_int2(sqlite3 *db, const char *sql, int *a, int *b)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+
+	*a = *b = 0;
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*a = sqlite3_column_int(st, 0);
+		*b = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
 /*
  * Whether the file is bench's to use, read before anything is written (a refused file stays byte-unchanged):
  * bench's application_id; or no schema objects at all (a new or empty file); or, from before application_id
@@ -231,7 +246,10 @@ static int check_owner(sqlite3 *db, const char *path, struct errbuf *err)
 		return err_set(err, ERR_STORE,
 			       "'%s' belongs to another application (application_id 0x%08x): not a bench database", path,
 			       (unsigned)app);
-	if (query_int(db, "SELECT count(*) FROM sqlite_schema", &objects) < 0 || query_int(db, "PRAGMA user_version", &uv) < 0) {
+	/* both in one statement, so from one snapshot: read apart, another bench creating the file could commit its
+	 * schema between them (0 objects, then its user_version) and this one would call the file another program's */
+	if (query_int2(db, "SELECT (SELECT count(*) FROM sqlite_schema), (SELECT user_version FROM pragma_user_version)",
+		       &objects, &uv) < 0) {
 		sql_err(err, db, "cannot read the database");
 		return err_prefix(err, "'%s'", path);
 	}
