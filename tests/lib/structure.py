@@ -169,24 +169,7 @@ for fo in folders:
                 if v != u:
                     graph[u].add(v)
     # find cycles with Tarjan SCC
-    idx = {}; low = {}; st = []; on = set(); out = []; c = [0]
-    def sc(v):
-        idx[v] = low[v] = c[0]; c[0] += 1; st.append(v); on.add(v)
-        for w in graph.get(v, ()):
-            if w not in graph: continue
-            if w not in idx:
-                sc(w); low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], idx[w])
-        if low[v] == idx[v]:
-            comp = []
-            while True:
-                w = st.pop(); on.discard(w); comp.append(w)
-                if w == v: break
-            if len(comp) > 1: out.append(comp)
-    sys.setrecursionlimit(10000)
-    for v in list(graph):
-        if v not in idx: sc(v)
+    out = sccs(graph)
     for comp in out:
         print(f'circle in {fo}/: ' + ' '.join(sorted(comp)))
         bad += 1
