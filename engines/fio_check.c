@@ -129,20 +129,8 @@ static void set_add(struct check_set *s, char *text, size_t run)
 	s->slots[k] = s->n;
 }
 
-/* The options the fio engine adds to a run's job (fio_engine.c extra_options): sim's ioengine, and the engine
- * options that are fio options (keys without a dot). Log options are bench's own and left out. */
-static void engine_extras(const struct run_spec *s, const char *sim_so, struct kvlist *extra)
-{
-	if (s->engine && !strcmp(s->engine, "sim")) {
-		char *v = xasprintf("external:%s", sim_so);
-		kvlist_add(extra, "ioengine", v);
-		free(v);
-	}
-	for (size_t i = 0; i < s->engine_opts.n; i++)
-		if (!strchr(s->engine_opts.v[i].key, '.'))
-			kvlist_add(extra, s->engine_opts.v[i].key, s->engine_opts.v[i].value);
-}
-
+/* One job file of the check: written as the engine writes it, with `extra` from fio_jobfile_engine_extras (log
+ * options are bench's own and left out). */
 static int add_text(struct check_set *set, const struct run_spec *s, size_t run, char *const *targets,
 		    size_t ntargets, const struct kvlist *extra, struct errbuf *err)
 {
@@ -176,7 +164,7 @@ static int collect_files(const struct run_spec *runs, size_t n, const struct fio
 		}
 		set->st.runs_checked++;
 		kvlist_init(&extra);
-		engine_extras(s, sim_so, &extra);
+		fio_jobfile_engine_extras(s, sim_so, &extra);
 		if (!hl)
 			rc = add_text(set, s, i, s->targets, s->ntargets, &extra, err);
 		for (size_t h = 0; hl && rc == 0 && h < hl->n; h++) {

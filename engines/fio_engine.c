@@ -46,18 +46,7 @@ static int multihost(const struct engine_run *run)
 
 static void extra_options(const struct engine_run *run, struct kvlist *extra)
 {
-	const struct run_spec *s = run->spec;
-
-	if (s->engine && !strcmp(s->engine, "sim")) {
-		char *v = xasprintf("external:%s", run->sim_so ? run->sim_so : "");
-		kvlist_add(extra, "ioengine", v);
-		free(v);
-	}
-	/* Engine options are fio options (sim_* model options for sim); keys with a dot are bench's own
-	 * annotations from the profiles (vdbench.curve_pct) and stay out of the job file. */
-	for (size_t i = 0; i < s->engine_opts.n; i++)
-		if (!strchr(s->engine_opts.v[i].key, '.'))
-			kvlist_add(extra, s->engine_opts.v[i].key, s->engine_opts.v[i].value);
+	fio_jobfile_engine_extras(run->spec, run->sim_so, extra);
 }
 
 /* Checks and prepares the targets of a run of one job (target.c) for its working set. */

@@ -466,3 +466,15 @@ int fio_jobfile_write_jobs(const struct run_spec *spec, const struct kvlist *ext
 	}
 	return 0;
 }
+
+void fio_jobfile_engine_extras(const struct run_spec *s, const char *sim_so, struct kvlist *extra)
+{
+	if (s->engine && !strcmp(s->engine, "sim")) {
+		char *v = xasprintf("external:%s", sim_so ? sim_so : "");
+		kvlist_add(extra, "ioengine", v);
+		free(v);
+	}
+	for (size_t i = 0; i < s->engine_opts.n; i++)
+		if (!strchr(s->engine_opts.v[i].key, '.'))
+			kvlist_add(extra, s->engine_opts.v[i].key, s->engine_opts.v[i].value);
+}
