@@ -301,8 +301,10 @@ static int expand_fio(const char *path, const struct plan_options *opt, const st
 		stonewall[out->n - 1 - first] = kvlist_find(&res, "stonewall") != NULL;
 		if ((fn = kvlist_find(&res, "filename")) && fn->value) {
 			add_filenames(s, fn->value);
-		} else if ((fn = kvlist_find(&res, "directory")) && fn->value && *fn->value) {
-			/* files in a directory (the engine writes filename=, which replaces directory=): one file there */
+		} else if (!kvlist_find(&res, "filename_format") && (fn = kvlist_find(&res, "directory")) && fn->value &&
+			   *fn->value) {
+			/* files in a directory: one file of bench's there (a job that names its files by
+			 * filename_format= keeps them: fio_files_plan computes them as fio does) */
 			char *dir = xstrndup(fn->value, strcspn(fn->value, ":"));
 			char *t = xasprintf("%s/%s", dir, DEFAULT_TARGET);
 			run_spec_add_target(s, t);
@@ -885,6 +887,10 @@ static void set_targets(struct run_spec *s, unsigned disks, const struct suite *
 	}
 	if (s->ntargets)
 		return;
+	/* a job that names its files by filename_format= is run as fio runs it: its own files (under its
+	 * directory=), never bench's default target put there instead (engines/fio_jobfile.c fio_files_plan) */
+	if (!opt->ntargets && kvlist_find(&s->wl.opts, "filename_format"))
+		return;
 	default_targets(s, disks, opt);
 }
 
@@ -895,6 +901,8 @@ static void set_job_targets(struct run_spec *s, const struct suite *su, const st
 		struct job_spec *job = &s->jobs[j];
 		struct run_spec one;
 
+		if (!job->ntargets && !opt->ntargets && kvlist_find(&job->wl.opts, "filename_format"))
+			continue; /* its own files, as in set_targets */
 		run_spec_init(&one);
 		one.targets = job->targets;
 		one.ntargets = job->ntargets;
