@@ -197,6 +197,12 @@ const struct bench_option bench_options[] = {
 	{ "p99-limit", OK_P99_LIMIT, OPT_REPORT, V, OPT_ID(OK_P99_LIMIT), "DUR",
 	  "the latency limit of \"max IOPS at p99 <= X\" for curves and sweeps (1ms, 500us; a bare\n"
 	  "number is ms; default 1ms); repeat for several columns" },
+	{ "explain", OK_EXPLAIN, OPT_REPORT, 0, OPT_ID(OK_EXPLAIN), NULL,
+	  "for every row: the ceiling this setup could reach, the % of it measured and what\n"
+	  "limited the result, with the evidence (docs/explain.md)" },
+	{ "map", OK_MAP, OPT_REPORT, V, OPT_ID(OK_MAP), "FILE",
+	  "with --compare and --match name: a file of 'NAME = NAME' lines that pair workload\n"
+	  "names of the two sides (a published table's names with a suite's)" },
 	{ "jobs", OK_JOBS, OPT_REPORT, 0, OPT_ID(OK_JOBS), NULL,
 	  "also list the per-job figures of runs of several jobs fio ran together" },
 	/* ---- gate ---- */
@@ -228,6 +234,12 @@ const struct bench_option bench_options[] = {
 	  "A/A mode: prints the noise (CV) per cell and how many runs per side --threshold needs" },
 	{ "plan", OK_PLAN, OPT_GATE, 0, OPT_ID(OK_PLAN), NULL,
 	  "the same from the noise measured so far; without --candidate, from the baseline alone" },
+	{ "run", OK_RUN, OPT_GATE, V, OPT_ID(OK_RUN), "SUITE",
+	  "run the suite's baseline and candidate side by side, pair after pair, judging after\n"
+	  "each pair, until every chosen metric is decided or --budget is spent (docs/gate.md)" },
+	{ "budget", OK_BUDGET, OPT_GATE, V, OPT_ID(OK_BUDGET), "N|DURATION",
+	  "with --run: most pairs (a number) or most time (10m) before the gate stops\n"
+	  "INCONCLUSIVE (default 12 pairs)" },
 	/* ---- trend ---- */
 	{ "metric", OK_METRIC, OPT_GATE | OPT_TREND, V, OPT_ID(OK_METRIC), "KEY",
 	  "gate: what the verdict judges: iops, mbps, lat (mean), p99, cpu_per_io, or all\n"
@@ -249,6 +261,11 @@ const struct bench_option bench_options[] = {
 	{ "port", OK_PORT, OPT_LAB, V, OPT_ID(OK_PORT), "PORT", "fio server port on every address (default 8765)" },
 	{ "base", OK_BASE, OPT_LAB, V, OPT_ID(OK_BASE), "ADDR",
 	  "address of the first server, inside 127.0.0.0/8 (default 127.0.0.11)" },
+	{ "netns", OK_NETNS, OPT_LAB, 0, OPT_ID(OK_NETNS), NULL,
+	  "up: each host in its own network namespace (lab1..labN and a target host) with sshd,\n"
+	  "a fio server and node_exporter, on 198.18.0.0/15 (docs/lab.md)" },
+	{ "link", OK_LINK, OPT_LAB, V, OPT_ID(OK_LINK), "RATE",
+	  "with --netns: shape every host's link to RATE (tc), e.g. 1gbit, 10gbit" },
 	/* ---- export ---- */
 	{ "histogram", OK_HISTOGRAM, OPT_EXPORT, V, OPT_ID(OK_HISTOGRAM), "RUN",
 	  "write the latency histogram of this run for the sim ioengine instead" },
