@@ -20,6 +20,7 @@
 #include "core/units.h"
 #include "report/chart/charts.h"
 #include "report/format/curve_report.h"
+#include "report/format/explain_render.h"
 #include "report/format/html.h"
 #include "report/format/render.h"
 #include "report/analysis/stall.h"
@@ -69,6 +70,7 @@ struct report_args {
 	double p99_ms[8];   /* --p99-limit values, ms */
 	size_t nlim;
 	int jobs;           /* --jobs */
+	int explain;        /* --explain: ceiling, % of it and what limited each row (docs/explain.md) */
 };
 
 static int parse_by(struct kvlist *by, const char *arg)
@@ -147,6 +149,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		switch (c) {
 		case OK_DB:
 			a->db = optarg;
+			break;
+		case OK_EXPLAIN:
+			a->explain = 1;
 			break;
 		case OK_FORMAT:
 			if (rep_format_parse(optarg, &a->format) < 0)
@@ -415,6 +420,11 @@ int cmd_report(int argc, char **argv)
 		render_compare(&out, &cmp, a.format, &ro);
 	} else {
 		render_table(&out, &table, &set, a.format, &ro);
+	}
+	/* --explain: one verdict per row after the table (report/format/explain_render.h) */
+	if (a.explain && explain_render(&out, st, &set, &table, have_cmp ? &cmp : NULL, a.format, &err) < 0) {
+		rc = cli_fail(&err);
+		goto out;
 	}
 	/* curves, steady state, runs left out and --jobs (report/format/curve_report.h) */
 	if (a.format != FMT_HTML && method_render(&out, &mv, a.format, a.jobs, &err) < 0) {
