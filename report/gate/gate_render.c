@@ -576,14 +576,19 @@ static void report_command(const struct gate *g, const struct gate_side *s, cons
 }
 
 /* "11 12 13" - the ids of the side's runs of workload key */
-static void run_ids(const struct gate_side *s, const char *key, struct strbuf *out)
+static void run_ids(const struct gate_side *s, const char *key, const char *name, struct strbuf *out)
 {
-	size_t n = 0;
+	size_t n = 0, by_name = 0;
 
 	for (size_t i = 0; s && i < s->n; i++)
 		if (!strcmp(s->runs[i].key, key))
 			strbuf_addf(out, "%s%lld", n++ ? " " : "", (long long)s->runs[i].id);
-	if (!n)
+	/* else the runs of the same name and another identity the gate put beside it (docs/gate.md "Like for
+	 * like": --allow-diff) */
+	for (size_t i = 0; !n && s && i < s->n; i++)
+		if (s->runs[i].name && !strcmp(s->runs[i].name, name))
+			strbuf_addf(out, "%s%lld", by_name++ ? " " : "", (long long)s->runs[i].id);
+	if (!n && !by_name)
 		strbuf_adds(out, "none");
 }
 
@@ -605,11 +610,11 @@ static void workload_step(const struct gate *g, size_t first, struct strbuf *raw
 				    c->runs_needed);
 	}
 	strbuf_adds(raw, "\n  baseline runs ");
-	run_ids(g->base, c0->key, raw);
+	run_ids(g->base, c0->key, c0->workload, raw);
 	strbuf_adds(raw, "; show them: ");
 	report_command(g, g->base, c0->workload, raw);
 	strbuf_adds(raw, "\n  candidate runs ");
-	run_ids(g->cand, c0->key, raw);
+	run_ids(g->cand, c0->key, c0->workload, raw);
 	strbuf_adds(raw, "; show them: ");
 	report_command(g, g->cand, c0->workload, raw);
 	strbuf_adds(raw, "\n");

@@ -1,0 +1,31 @@
+#!/bin/bash
+# gate_run_input: what `bench gate --run SUITE` refuses before it runs anything (issue 30): a suite that does
+# not name exactly two profiles (exit 3, one line with file:line), a missing suite file (exit 3), --budget
+# below 3 pairs or not a number or duration (exit 2), --budget without --run and --run with --baseline (exit 2).
+# None of them may create the database.
+. "$BENCH_SRC/tests/lib/common.sh"
+
+write_lines "$T/a.fio" "[rr]" "rw=randread" "size=1m" "rate_iops=100"
+write_lines "$T/one.suite" "[suite]" "name = one" "profile = a.fio"
+write_lines "$T/three.suite" "[suite]" "profile = a.fio" "profile = a.fio" "[workload w]" "rw=read"
+write_lines "$T/two.suite" "[suite]" "profile = a.fio" "profile = a.fio"
+db=$T/g.db
+
+check() { # check WHAT WANT-EXIT WANT-STDERR-REGEX ARGS...
+	local what=$1 want=$2 re=$3
+	shift 3
+	"$BENCH" gate --db "$db" "$@" >"$T/out" 2>"$T/err"
+	expect_eq "$what: exit" "$?" "$want"
+	expect_eq "$what: one error line" "$(wc -l <"$T/err")" 1
+	grep -qE -e "$re" "$T/err" && ok "$what: says why" || fail "$what: $(cat "$T/err")"
+	[ -e "$db" ] && fail "$what: created the database" || ok "$what: no database"
+}
+check "one profile" 3 "^bench: error: .*one\.suite:3: a gate suite names its two sides as 'profile =' lines.*found 1 item" \
+	--run "$T/one.suite"
+check "three items" 3 "three\.suite:[0-9]+: a gate suite .*found 3 item\(s\), 2 of them" --run "$T/three.suite"
+check "missing suite" 3 "^bench: error: .*nothing\.suite" --run "$T/nothing.suite"
+check "budget 2" 2 "^bench: error: .*--budget wants a number of pairs 3\.\.1000 or a duration" --run "$T/two.suite" --budget 2
+check "budget words" 2 "--budget wants .* got 'soon'" --run "$T/two.suite" --budget soon
+check "budget alone" 2 "--budget goes with --run SUITE" --baseline a=b --candidate a=c --budget 5
+check "run and baseline" 2 "--run SUITE chooses the sides itself" --run "$T/two.suite" --baseline a=b
+finish

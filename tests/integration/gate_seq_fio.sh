@@ -1,0 +1,50 @@
+#!/bin/bash
+# gate_seq_fio: the sequential gate on real fio (issue 30, acceptance 2): `bench gate --run SUITE` runs the
+# suite's baseline and candidate as interleaved pairs on this machine and judges after each pair.
+#
+# Three fio jobs on a small file in the test's own directory, rate-capped so that a shared machine still
+# delivers their rate: base.fio rate_iops=3000, cand.fio 2700 (-10%), same.fio 3000, 1 s each (psync).
+#   reg.suite (base, cand), --metric iops --allow-diff rate_iops --budget 8: REGRESSION, exit 1, within the
+#   budget; every run stored with the labels gate.suite and gate.side; the same command again finds the stored
+#   pairs and gives the same verdict without running another pair (a resumed gate continues).
+#   aa.suite (base, same), --metric iops --threshold iops=5% --budget 10: never exit 1; EQUIVALENT for read IOPS
+#   within the budget (exit 0).
+# About 45 s on a quiet machine (3 pairs for the regression, 4-6 for A/A, ~4 s a pair with the runs' overhead).
+. "$BENCH_SRC/tests/lib/common.sh"
+command -v fio >/dev/null || { skip "fio is not installed"; finish; }
+
+for side in base:3000 cand:2700 same:3000; do
+	write_lines "$T/${side%%:*}.fio" "[global]" "ioengine=psync" "rw=randread" "bs=4k" "size=16m" "time_based" \
+		"runtime=1" "rate_iops=${side##*:}" "" "[rr]"
+done
+write_lines "$T/reg.suite" "[suite]" "name = reg" "targets = $T/target.dat" "profile = base.fio" "profile = cand.fio"
+write_lines "$T/aa.suite" "[suite]" "name = aa" "targets = $T/target.dat" "profile = base.fio" "profile = same.fio"
+db=$T/g.db
+start=$(date +%s)
+
+"$BENCH" gate --run "$T/reg.suite" --db "$db" --metric iops --allow-diff rate_iops --budget 8 >"$T/reg.out" 2>&1
+expect_eq "base 3000 vs cand 2700 IOPS: exit" "$?" 1
+cat "$T/reg.out"
+grep -q '^REGRESSION  *rr  *read IOPS .* -[89]\.[0-9]%\|^REGRESSION  *rr  *read IOPS .* -1[01]\.[0-9]%' "$T/reg.out" &&
+	ok "read IOPS REGRESSION near -10%" || fail "no REGRESSION near -10% for read IOPS"
+pairs=$(sed -n "s/^sequential gate 'reg': decided after \([0-9]*\) pair(s) of a budget of 8 .*/\1/p" "$T/reg.out")
+[ -n "$pairs" ] && [ "$pairs" -le 8 ] && ok "decided within the budget ($pairs pairs)" || fail "not decided within the budget"
+runs=$(q "$db" "SELECT count(*) FROM run_label WHERE key = 'gate.suite' AND value = 'reg'")
+expect_eq "runs stored with gate.suite=reg" "$runs" "$((2 * ${pairs:-0}))"
+expect_eq "baseline runs labelled gate.side=baseline" \
+	"$(q "$db" "SELECT count(*) FROM run_label l JOIN run_label p ON p.run_id = l.run_id WHERE l.key = 'gate.side'
+		AND l.value = 'baseline' AND p.key = 'profile' AND p.value LIKE '%base.fio'")" "${pairs:-0}"
+
+"$BENCH" gate --run "$T/reg.suite" --db "$db" --metric iops --allow-diff rate_iops --budget 8 >"$T/again.out" 2>&1
+expect_eq "resumed: exit" "$?" 1
+expect_eq "resumed: no new pair run" "$(q "$db" "SELECT count(*) FROM run_label WHERE key = 'gate.suite' AND value = 'reg'")" "$runs"
+grep -q "^gate: pair" "$T/again.out" && fail "resumed: ran a pair: $(cat "$T/again.out")" || ok "resumed: judged the stored pairs"
+
+"$BENCH" gate --run "$T/aa.suite" --db "$db" --metric iops --threshold iops=5% --budget 10 >"$T/aa.out" 2>&1
+rc=$?
+cat "$T/aa.out"
+[ "$rc" != 1 ] && ok "A/A: not exit 1 (exit $rc)" || fail "A/A: exit 1"
+expect_eq "A/A: exit" "$rc" 0
+grep -q '^EQUIVALENT  *rr  *read IOPS ' "$T/aa.out" && ok "A/A: read IOPS EQUIVALENT" || fail "A/A: read IOPS not EQUIVALENT"
+echo "took $(($(date +%s) - start)) s"
+finish
