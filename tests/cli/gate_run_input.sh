@@ -2,7 +2,7 @@
 # gate_run_input: what `bench gate --run SUITE` refuses before it runs anything (issue 30): a suite that does
 # not name exactly two profiles (exit 3, one line with file:line), a missing suite file (exit 3), --budget
 # below 3 pairs or not a number or duration (exit 2), --budget without --run and --run with --baseline (exit 2).
-# None of them may create the database.
+# None of them may create the database. A time budget shorter than one pair runs nothing: exit 3.
 . "$BENCH_SRC/tests/lib/common.sh"
 
 write_lines "$T/a.fio" "[rr]" "rw=randread" "size=1m" "rate_iops=100"
@@ -28,4 +28,16 @@ check "budget 2" 2 "^bench: error: .*--budget wants a number of pairs 3\.\.1000 
 check "budget words" 2 "--budget wants .* got 'soon'" --run "$T/two.suite" --budget soon
 check "budget alone" 2 "--budget goes with --run SUITE" --baseline a=b --candidate a=c --budget 5
 check "run and baseline" 2 "--run SUITE chooses the sides itself" --run "$T/two.suite" --baseline a=b
+
+# a time budget shorter than a pair: nothing runs, and a gate without 3 pairs is no verdict (exit 3)
+if command -v fio >/dev/null; then
+	write_lines "$T/time.suite" "[suite]" "name = t" "targets = $T/t.dat" "profile = a.fio" "profile = a.fio"
+	"$BENCH" gate --db "$db" --run "$T/time.suite" --budget 1s >"$T/out" 2>"$T/err"
+	expect_eq "budget 1s: exit" "$?" 3
+	grep -q "^bench: error: gate: 0 valid pair(s) stored for 't' and the budget is spent; the gate needs 3" "$T/err" &&
+		ok "budget 1s: says why" || fail "budget 1s: $(cat "$T/err")"
+	expect_eq "budget 1s: no run stored" "$(q "$db" "SELECT count(*) FROM run")" 0
+else
+	skip "fio is not installed: the time budget is not checked"
+fi
 finish
