@@ -107,6 +107,20 @@ static long long sync_extra_ms = FIO_CLIENT_SYNC_FIRST_EXTRA_MS;
  * tells its servers to quit; SIGKILL after as long again).
  */
 #define FIO_CLIENT_HANG_MS 10000
+
+/*
+ * FIO_CLIENT_HANG_MS, or for tests only the environment's BENCH_TEST_HANG_MS (100..600000 ms; anything else is
+ * ignored): tests/integration/hosts_hung.sh would otherwise wait 10 s for each hang it provokes.
+ */
+static long long hang_ms(void)
+{
+	const char *v = getenv("BENCH_TEST_HANG_MS");
+	long ms;
+
+	if (v && parse_long(v, 100, 600000, &ms) == 0)
+		return ms;
+	return FIO_CLIENT_HANG_MS;
+}
 #define FIO_CLIENT_QUIT_MS 3000
 
 struct client_host {
@@ -627,7 +641,7 @@ static int fail_hung_hosts(struct client_priv *p)
 	}
 	if (!p->first_done_ms)
 		return 0;
-	limit = (p->first_done_ms > p->end_ms ? p->first_done_ms : p->end_ms) + FIO_CLIENT_HANG_MS;
+	limit = (p->first_done_ms > p->end_ms ? p->first_done_ms : p->end_ms) + hang_ms();
 	if (now < limit)
 		return 0;
 	for (size_t i = 0; i < p->n; i++) {
@@ -638,9 +652,9 @@ static int fail_hung_hosts(struct client_priv *p)
 		if (ch->skipped || ch->done)
 			continue;
 		stopped = stop_local_jobs(h, 0);
-		ch->hung = xasprintf("host '%s' (%s:%u) hung: its job had not ended %d s after the run time and %d s "
-				     "after the first host's; %s%s%s", h->name, h->addr, h->port, FIO_CLIENT_HANG_MS / 1000,
-				     FIO_CLIENT_HANG_MS / 1000,
+		ch->hung = xasprintf("host '%s' (%s:%u) hung: its job had not ended %g s after the run time and %g s "
+				     "after the first host's; %s%s%s", h->name, h->addr, h->port, hang_ms() / 1000.0,
+				     hang_ms() / 1000.0,
 				     stopped ? "its fio server's job processes were stopped (" : "the server is not on this "
 				     "machine: its jobs were told to quit (fio's QUIT)", stopped ? stopped : "", stopped ? ")" : "");
 		free(stopped);
