@@ -71,22 +71,33 @@
 #define PROBE_TIMEOUT_MS FIO_PROBE_TIMEOUT_MS
 /*
  * The start barrier: every host's jobs wait (exec_prerun, after laying out their files) until the same wall
- * clock time, this far after the job files are written: the time fio's client needs to hand the job to
- * every server (a fio 3.33 server looks at an idle connection once a second) plus a share per host.
+ * clock time, this far after the job files are written. What it covers (fio 3.33 server.c handle_connection):
+ * a server's connection process reads fio's client's PROBE at once only when it is there at its first look;
+ * else it sleeps 1 s first (fio's idle timer: nothing but the server itself wakes it). After answering it sleeps
+ * 1 s again, and the job file and RUN command, sent meanwhile, wait for that: a host gets its job 1 s, or 2 s,
+ * after fio's client connected. Then fio's client start-up, the server's fork, parse and layout: 200 ms, and
+ * a share per host.
  */
-#define FIO_CLIENT_SYNC_LEAD_MS(n) (1200 + 8 * (long long)(n))
+#define FIO_CLIENT_SYNC_LEAD_MS(n) (2200 + 8 * (long long)(n))
 /*
- * ... and learnt: when the latest host reached the barrier late in a run, the next run of this process waits
- * that much longer (plus 100 ms); when every host was early, the wait shrinks by the margin. Kept within
+ * ... and learnt: when the latest host reached the barrier more than FIO_CLIENT_SYNC_LATE_MS late, the next
+ * run of this process waits that much longer (plus 100 ms); after a run where no host was that late, the wait
+ * shrinks by 100 ms (a host that waits at the barrier cannot say how early it was). Kept within
  * [0, FIO_CLIENT_SYNC_EXTRA_MAX_MS] on top of the lead above.
  */
 #define FIO_CLIENT_SYNC_EXTRA_MAX_MS 30000
+#define FIO_CLIENT_SYNC_LATE_MS 20
 /*
  * One run changes the learnt wait by at most this much: a host that was late by more (a server stopped in the
  * middle of the run, a hung host) says nothing about the start spread and must not hold every later run.
  */
 #define FIO_CLIENT_SYNC_LEARN_MAX_MS 2000
-static long long sync_extra_ms;
+/*
+ * The first run of a process starts with this much learnt already: its fio client starts cold, and on a busy
+ * 2-core machine its 4 hosts reached a 2.2 s barrier 60-320 ms late; later runs shrink it by 100 ms each.
+ */
+#define FIO_CLIENT_SYNC_FIRST_EXTRA_MS 800
+static long long sync_extra_ms = FIO_CLIENT_SYNC_FIRST_EXTRA_MS;
 /*
  * A host's own deadline (docs/multihost.md "A hung host"): each host's job sends its logs to the client when
  * it ends, so a host is done when its log file is there. Once some host is done, a host that is not done
@@ -96,6 +107,20 @@ static long long sync_extra_ms;
  * tells its servers to quit; SIGKILL after as long again).
  */
 #define FIO_CLIENT_HANG_MS 10000
+
+/*
+ * FIO_CLIENT_HANG_MS, or for tests only the environment's BENCH_TEST_HANG_MS (100..600000 ms; anything else is
+ * ignored): tests/integration/hosts_hung.sh would otherwise wait 10 s for each hang it provokes.
+ */
+static long long hang_ms(void)
+{
+	const char *v = getenv("BENCH_TEST_HANG_MS");
+	long ms;
+
+	if (v && parse_long(v, 100, 600000, &ms) == 0)
+		return ms;
+	return FIO_CLIENT_HANG_MS;
+}
 #define FIO_CLIENT_QUIT_MS 3000
 
 struct client_host {
@@ -151,12 +176,17 @@ static int write_file(const char *path, const char *text, size_t len, struct err
 /*
  * exec_prerun text that sleeps until epoch_ms on the host running the job (POSIX sh arithmetic and GNU
  * date's %3N; fio passes it to system()). Never fails the job: a host whose shell or date cannot do it, or
- * that reaches the barrier late, just starts at once (its offset shows it).
+ * that reaches the barrier late, just starts at once (its offset shows it). It says how early it was
+ * ("bench start barrier: reached 812 ms before"; negative: late) in JOB.prerun.txt in the server's working
+ * directory (fio appends "> JOB.prerun.txt 2>&1" to the text). One sh command that always exits 0: the
+ * arithmetic only runs on a time of digits (a date without %3N would end the shell with an error), and no ';'
+ * (fio's job file parser takes it for the start of a comment).
  */
 static char *barrier_cmd(long long epoch_ms)
 {
-	return xasprintf("sh -c 'd=$(( %lld - $(date +%%s%%3N) )) && [ $d -gt 0 ] && sleep $(( d / 1000 )).$(( d %% 1000 "
-			 "/ 100 ))$(( d / 10 %% 10 ))$(( d %% 10 )) || :' || :",
+	return xasprintf("sh -c 't=$(date +%%s%%3N) && [ \"$t\" -eq \"$t\" ] 2>/dev/null && d=$(( %lld - t )) && echo "
+			 "\"bench start barrier: reached $d ms before\" && [ $d -gt 0 ] && sleep $(( d / 1000 )).$(( d %% 1000 "
+			 "/ 100 ))$(( d / 10 %% 10 ))$(( d %% 10 )) || :'",
 			 epoch_ms);
 }
 
@@ -611,7 +641,7 @@ static int fail_hung_hosts(struct client_priv *p)
 	}
 	if (!p->first_done_ms)
 		return 0;
-	limit = (p->first_done_ms > p->end_ms ? p->first_done_ms : p->end_ms) + FIO_CLIENT_HANG_MS;
+	limit = (p->first_done_ms > p->end_ms ? p->first_done_ms : p->end_ms) + hang_ms();
 	if (now < limit)
 		return 0;
 	for (size_t i = 0; i < p->n; i++) {
@@ -622,9 +652,9 @@ static int fail_hung_hosts(struct client_priv *p)
 		if (ch->skipped || ch->done)
 			continue;
 		stopped = stop_local_jobs(h, 0);
-		ch->hung = xasprintf("host '%s' (%s:%u) hung: its job had not ended %d s after the run time and %d s "
-				     "after the first host's; %s%s%s", h->name, h->addr, h->port, FIO_CLIENT_HANG_MS / 1000,
-				     FIO_CLIENT_HANG_MS / 1000,
+		ch->hung = xasprintf("host '%s' (%s:%u) hung: its job had not ended %g s after the run time and %g s "
+				     "after the first host's; %s%s%s", h->name, h->addr, h->port, hang_ms() / 1000.0,
+				     hang_ms() / 1000.0,
 				     stopped ? "its fio server's job processes were stopped (" : "the server is not on this "
 				     "machine: its jobs were told to quit (fio's QUIT)", stopped ? stopped : "", stopped ? ")" : "");
 		free(stopped);
@@ -776,7 +806,8 @@ static void learn_barrier(const struct client_priv *p, const double *starts, lon
 	if (isnan(latest) || !p->barrier_ms)
 		return;
 	{
-		long long step = (long long)latest - ramp_ms - p->barrier_ms + 100;
+		long long late = (long long)latest - ramp_ms - p->barrier_ms;
+		long long step = late > FIO_CLIENT_SYNC_LATE_MS ? late + 100 : -100;
 		if (step > FIO_CLIENT_SYNC_LEARN_MAX_MS)
 			step = FIO_CLIENT_SYNC_LEARN_MAX_MS;
 		sync_extra_ms += step;

@@ -5,7 +5,9 @@
  *  - fio_server_probe(): connects over TCP and speaks fio's own client/server protocol: it sends the PROBE
  *    command (the one `fio --client` sends first) and reads the server's PROBE reply, which carries the
  *    server's host name, fio version string, OS, architecture and CPU count. A listener that is not a fio
- *    server, or one that speaks another protocol version, gives no valid reply within the timeout.
+ *    server, or one that speaks another protocol version, gives no valid reply within the timeout. The probe
+ *    is sent with the connection (TCP Fast Open's send, see fio_hosts.c), so that the server's 1 s idle timer
+ *    is not in the round trip it measures; a failure names its cause (refused, reset, timed out, closed).
  *  - the target check: one fio client process runs, on every reachable server, a read of 4 KiB from each of
  *    the host's targets with allow_file_create=0 (nothing is written or created); a target that is missing or
  *    unreadable gives a job error on that host. When that client does not finish in time (a silent server
@@ -32,6 +34,9 @@
  * costs one bound, not one per host, and fails only its own host.
  */
 #define FIO_PROBE_TIMEOUT_MS 3000
+/* A probe is repeated, on a new connection each time, up to this many times while its RTT is FIO_PROBE_GOOD_MS or more. */
+#define FIO_PROBE_ROUNDS 3
+#define FIO_PROBE_GOOD_MS 1.0
 #define FIO_TARGET_CHECK_TIMEOUT_MS 10000
 /*
  * The target check first runs as ONE fio client for all n hosts, bounded by this; only when that does not
@@ -47,13 +52,16 @@ struct fio_server_info {
 	unsigned cpus;
 	int big_endian;
 	unsigned bits;           /* pointer size of the server's fio, in bits */
-	double rtt_ms;           /* connect + probe round trip, milliseconds: up to ~1000 is normal, a fio 3.33
-	                            server looks at a connection's socket once a second while it is idle */
+	double rtt_ms;           /* fio's PROBE round trip, milliseconds: from the start of the connection (the
+	                            probe goes with it) to the end of the reply, best of up to FIO_PROBE_ROUNDS connections (each probe travels with
+	                            its connection, so fio's 1 s idle timer is never in it; the server's fork of
+	                            its connection process is) */
 };
 
 /*
  * Probes the fio server at addr:port within timeout_ms. 0 and *info filled; -1 with ERR_HOST and a message
- * like "127.0.0.13:8765: connection refused" / "... no fio probe reply within 2000 ms".
+ * like "127.0.0.13:8765: cannot reach the fio server: connection refused (no fio server listens there)" /
+ * "... no fio probe reply within 2000 ms (...)" / "...: connection reset by the server before its fio probe reply (...)".
  */
 int fio_server_probe(const char *addr, unsigned port, int timeout_ms, struct fio_server_info *info,
 		     struct errbuf *err);

@@ -34,7 +34,7 @@ echo "ghost 127.0.0.19:$PORT target=$T/ghost.dat workdir=$T" >>"$T/hosts.dead"
 rc=$?
 [ $rc = 4 ] || { cat "$T/dead.out" "$T/dead.err"; fail "unreachable host: exit $rc, want 4"; }
 [ "$(wc -l <"$T/dead.err")" = 1 ] || fail "error is not one line: $(cat "$T/dead.err")"
-grep -q "^bench: error: .*ghost (127.0.0.19:$PORT: cannot connect" "$T/dead.err" || fail "error does not name ghost: $(cat "$T/dead.err")"
+grep -q "^bench: error: .*ghost (127.0.0.19:$PORT: cannot reach the fio server: connection refused" "$T/dead.err" || fail "error does not name ghost: $(cat "$T/dead.err")"
 grep -q "^ghost .*UNREACHABLE" "$T/dead.out" || fail "table row for ghost: $(cat "$T/dead.out")"
 "$BENCH" hosts check --hosts "$T/hosts.dead" --allow-partial --no-targets >"$T/dead2.out" 2>&1 || fail "--allow-partial with 2 of 3 fine must exit 0"
 grep -q "2 of 3 initiators ok" "$T/dead2.out" || fail "summary: $(cat "$T/dead2.out")"

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # hosts_hung: a hung host is one failed host (issue 26, acceptance 3). A 4-host loopback lab, a suite of 3
 # short runs (runtime 4 s). lab3's fio server (its process group: daemon, connection, backend) is SIGSTOPped
-# 1.5 s into run 1's load and SIGCONTed STOP_S (20) s later: longer than a host's own bound
-# (FIO_CLIENT_HANG_MS, 10 s after the run time), shorter than fio's own client timeout (~40 s).
+# 1.5 s into run 1's load and SIGCONTed STOP_S (12) s later: longer than a host's own bound (here 3 s after
+# the run time: BENCH_TEST_HANG_MS=3000, the test-only setting of FIO_CLIENT_HANG_MS, 10 s; with 10 s and
+# STOP_S 20 the test took 96 s, with 3 s and 12 s: see the report of issue 31), shorter than fio's own client
+# timeout (~40 s).
 # Before the fix run 1 came out 'done' 20 s late and the later runs waited 20 s more at the start barrier;
 # with a stop past fio's client timeout, run 2 hung until the run's whole deadline and was stored 'failed' with
 # no host rows. Checked for each run:
 #  - it is stored 'done' or 'partial' with results and a run_host row (no error) for lab1, lab2 and lab4 and
 #    the all-hosts row '*'; a failed lab3 has a run_host row with its reason;
-#  - it took at most its ramp + runtime + RUN_BOUND_S (18 s: probe, start barrier, the 10 s host bound, the
-#    client's end; before the fix run 1 took 24 s here);
+#  - it took at most its ramp + runtime + RUN_BOUND_S (the hang bound + 9 s: probe, start barrier, the
+#    client's end; before the fix run 1 took 24 s here with the 10 s bound);
 #  - the suite's exit code is 4 when a run is partial (0 when all are done);
 #  - afterwards no fio process is left on any lab server but the daemon and idle connections (pgrep).
 # Part 2, leftover jobs: a fio client of its own runs a 2 s job on lab2; lab2's server is stopped 0.5 s in
@@ -23,8 +25,9 @@ set -u
 : "${BENCH:?}" "${BENCH_SRC:?}"
 for p in fio sqlite3 pgrep; do command -v $p >/dev/null || { echo "SKIP: $p is needed"; exit 77; }; done
 . "$BENCH_SRC/tests/lib/common.sh"
-STOP_S=${STOP_S:-20}
-RUN_BOUND_S=18
+export BENCH_TEST_HANG_MS=${BENCH_TEST_HANG_MS:-3000}
+STOP_S=${STOP_S:-12}
+RUN_BOUND_S=$((BENCH_TEST_HANG_MS / 1000 + 9))
 PORT=$((20000 + RANDOM % 12000))
 BASE=127.0.$((100 + RANDOM % 100)).1
 LAB="$T/lab"
