@@ -485,9 +485,40 @@ out:
 }
 
 /* bench gate --run SUITE: reads the suite, plans one pair, checks it as bench run does and runs the loop. */
-static int gate_run_suite(const char *path, const char *budget, const struct gate_opts *go,
+/*
+ * The suite's gate.metric, gate.threshold and gate.budget where the command line did not give them (`given`:
+ * bit 0 --metric, bit 1 --threshold): into go and *budget. 0, or the exit code after printing the error.
+ */
+static int gate_suite_settings(const struct gate_suite *gs, unsigned given, struct gate_opts *go,
+			       const char **budget)
+{
+	static const char *const keys[2] = { "metric", "threshold" };
+	struct errbuf err;
+	const char *v;
+	int rc;
+
+	errbuf_init(&err);
+	for (int i = 0; i < 2; i++) {
+		char at[32];
+		if ((given & (1u << i)) || !(v = kvlist_get(&gs->su.gate, keys[i], NULL)))
+			continue;
+		snprintf(at, sizeof(at), "%s.at", keys[i]);
+		rc = i == 0 ? gate_parse_metrics(v, &go->judged, &err)
+			    : strchr(v, '=') ? gate_parse_thresholds(v, go->group_threshold, &err)
+					     : parse_percent_fraction(v, 0, 100, &go->threshold);
+		if (rc < 0)
+			return cli_error(EXIT_INPUT, "%s: gate.%s: %s", kvlist_get(&gs->su.gate, at, "?"), keys[i],
+					 err.msg[0] ? err.msg : "wants a percentage between 0 and 100 or METRIC=PCT,...");
+	}
+	if (!*budget)
+		*budget = kvlist_get(&gs->su.gate, "budget", NULL);
+	return EXIT_OK;
+}
+
+static int gate_run_suite(const char *path, const char *budget, unsigned given, const struct gate_opts *go_cli,
 			  const struct gate_select_opts *so, int quiet, const struct gate_paths *paths)
 {
+	struct gate_opts judged = *go_cli, *go = &judged;
 	struct gate_suite gs;
 	struct run_args a;
 	struct plan ab;
@@ -500,7 +531,8 @@ static int gate_run_suite(const char *path, const char *budget, const struct gat
 	suite_init(&gs.su);
 	run_args_init(&a, OPT_RUN);
 	plan_init(&ab);
-	if ((code = parse_budget(budget, &gs)) != EXIT_OK || (code = gate_suite_read(path, &gs)) != EXIT_OK)
+	if ((code = gate_suite_read(path, &gs)) != EXIT_OK || (code = gate_suite_settings(&gs, given, go, &budget)) ||
+	    (code = parse_budget(budget, &gs)) != EXIT_OK)
 		goto out;
 	run_args_release(&a);
 	plan_release(&ab);
@@ -536,6 +568,7 @@ int cmd_gate(int argc, char **argv)
 	struct gate_paths paths = { NULL, NULL, NULL };
 	const char *run_suite = NULL, *budget = NULL;
 	int calibrate = 0, plan = 0, quiet = 0, c, rc = EXIT_INTERNAL;
+	unsigned given = 0; /* bit 0: --metric, bit 1: --threshold (a suite's gate.* keys do not override them) */
 	const char *allow[MAX_ALLOW_DIFF];
 	size_t nallow = 0;
 	struct gate_opts go;
@@ -563,6 +596,7 @@ int cmd_gate(int argc, char **argv)
 		case OK_CANDIDATE: cand_sel = optarg; break;
 		case OK_THRESHOLD:
 		case OK_METRIC:
+			given |= c == OK_METRIC ? 1u : 2u;
 			if ((n = judged_option(c, optarg, &go)) != 0)
 				return (int)n;
 			break;
@@ -620,7 +654,7 @@ int cmd_gate(int argc, char **argv)
 			return cli_usage("gate", "--run SUITE chooses the sides itself (the suite's first profile is the "
 					 "baseline, the second the candidate): no --baseline, --candidate, --calibrate "
 					 "or --plan with it");
-		return gate_run_suite(run_suite, budget, &go, &so, quiet, &paths);
+		return gate_run_suite(run_suite, budget, given, &go, &so, quiet, &paths);
 	}
 	if (plan && !cand_sel)
 		cand_sel = base_sel; /* the noise of the baseline's runs alone */

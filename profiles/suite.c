@@ -25,6 +25,7 @@ void suite_init(struct suite *s)
 	kvlist_init(&s->options);
 	kvlist_init(&s->matrix);
 	kvlist_init(&s->method);
+	kvlist_init(&s->gate);
 	config_list_init(&s->configs);
 }
 
@@ -51,6 +52,7 @@ void suite_release(struct suite *s)
 	kvlist_release(&s->options);
 	kvlist_release(&s->matrix);
 	kvlist_release(&s->method);
+	kvlist_release(&s->gate);
 	for (size_t i = 0; i < s->nitems; i++) {
 		kvlist_release(&s->items[i].opts);
 		kvlist_release(&s->items[i].labels);
@@ -125,6 +127,25 @@ static int method_key(struct suite *s, const char *key, const char *val, const c
 	return rc;
 }
 
+/* gate.metric, gate.threshold, gate.budget: kept as text with their place; bench gate --run checks them. */
+static int gate_key(struct suite *s, const char *key, const char *val, const char *file, int line,
+		    struct errbuf *err)
+{
+	const char *k = key + 5;
+	char *at, *where;
+
+	if (strcmp(k, "metric") && strcmp(k, "threshold") && strcmp(k, "budget"))
+		return err_set(err, ERR_INPUT, "%s:%d: unknown gate key '%s' (gate.metric, gate.threshold, "
+			       "gate.budget)", file, line, key);
+	at = xasprintf("%s.at", k);
+	where = xasprintf("%s:%d", file, line);
+	kvlist_set(&s->gate, k, val);
+	kvlist_set(&s->gate, at, where);
+	free(at);
+	free(where);
+	return 0;
+}
+
 static int suite_key(struct suite *s, char *key, char *val, const char *file, int line, struct errbuf *err)
 {
 	int common;
@@ -170,10 +191,13 @@ static int suite_key(struct suite *s, char *key, char *val, const char *file, in
 	} else if (!strcmp(key, "curve") || !strcmp(key, "sweep") || !strcmp(key, "until") ||
 		   !strcmp(key, "precondition")) {
 		return method_key(s, key, val, file, line, err);
+	} else if (!strncmp(key, "gate.", 5)) {
+		return gate_key(s, key, val, file, line, err);
 	} else {
 		return err_set(err, ERR_INPUT,
 			       "%s:%d: unknown suite key '%s' (name description label engine repeat ramp runtime "
-			       "quick.ramp quick.runtime quick.size targets profile curve sweep until precondition)",
+			       "quick.ramp quick.runtime quick.size targets profile curve sweep until precondition "
+			       "gate.metric gate.threshold gate.budget)",
 			       file, line, key);
 	}
 	return 0;

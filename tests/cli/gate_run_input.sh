@@ -29,6 +29,21 @@ check "budget words" 2 "--budget wants .* got 'soon'" --run "$T/two.suite" --bud
 check "budget alone" 2 "--budget goes with --run SUITE" --baseline a=b --candidate a=c --budget 5
 check "run and baseline" 2 "--run SUITE chooses the sides itself" --run "$T/two.suite" --baseline a=b
 
+# the suite's own gate settings (gate.metric, gate.threshold, gate.budget): checked with their file:line
+write_lines "$T/keys.suite" "[suite]" "profile = a.fio" "profile = a.fio" "gate.metric = iops,speed"
+check "suite gate.metric" 3 "keys\.suite:4: gate\.metric: .*speed" --run "$T/keys.suite"
+write_lines "$T/thr.suite" "[suite]" "profile = a.fio" "gate.threshold = 500" "profile = a.fio"
+check "suite gate.threshold" 3 "thr\.suite:3: gate\.threshold" --run "$T/thr.suite"
+write_lines "$T/bud.suite" "[suite]" "profile = a.fio" "profile = a.fio" "gate.budget = 2"
+check "suite gate.budget" 2 "--budget wants a number of pairs 3\.\.1000 .* got '2'" --run "$T/bud.suite"
+write_lines "$T/unk.suite" "[suite]" "profile = a.fio" "profile = a.fio" "gate.metrics = iops"
+check "suite gate key unknown" 3 "unk\.suite:4: unknown gate key 'gate\.metrics' \(gate\.metric, gate\.threshold" \
+	--run "$T/unk.suite"
+# the command line wins over the suite: --metric iops makes the suite's bad gate.metric unused
+"$BENCH" gate --db "$db" --run "$T/keys.suite" --metric iops --budget 2 >"$T/out" 2>"$T/err"
+grep -q "gate.metric" "$T/err" && fail "command line --metric did not win: $(cat "$T/err")" ||
+	ok "command line --metric wins over the suite's gate.metric"
+
 # a time budget shorter than a pair: nothing runs, and a gate without 3 pairs is no verdict (exit 3)
 if command -v fio >/dev/null; then
 	write_lines "$T/time.suite" "[suite]" "name = t" "targets = $T/t.dat" "profile = a.fio" "profile = a.fio"
