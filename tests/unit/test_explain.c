@@ -1,0 +1,168 @@
+/*
+ * test_explain: the ceiling model (report/analysis/explain.c) on runs built in memory, one table row per case
+ * with its known answer: the RAID geometry (raid0 scales with members, raid5 small writes cost 4 member
+ * operations, raid10 writes 2, raid5 over 3 members reconstruct-writes for 3), fio's rate cap per job, the
+ * link's caps, the CPU ceiling from fio's job CPU, Little's law at the modelled service time, "unexplained"
+ * when the latency is far above the model and nothing is at its limit, and no verdict named without its
+ * figures (a preset's device, a busy-waiting engine's CPU).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/kv.h"
+#include "core/model.h"
+#include "report/analysis/explain.h"
+
+struct xcase {
+	const char *what;
+	const char *engine_opts;  /* "k=v k=v" */
+	const char *fio_opts;     /* "k=v k=v" */
+	int read_pct, random_pct;
+	unsigned bs, iodepth, numjobs;
+	double iops, lat_ms;      /* measured */
+	double job_cpu_pct;       /* fio usr+sys per job; NAN none */
+	enum explain_limit want;
+	double want_ceiling;      /* NAN: any */
+	const char *evidence_has; /* a piece of the evidence */
+};
+
+static void kv_parse_list(struct kvlist *l, const char *s)
+{
+	char buf[512], *save = NULL;
+
+	if (!s)
+		return;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(t, '=');
+
+		*eq = 0;
+		kvlist_add(l, t, eq + 1);
+	}
+}
+
+static void judge(const struct xcase *c, struct explain_verdict *v)
+{
+	struct run_spec spec;
+	struct rep_run r;
+	struct rep_host hosts[2];
+	double rf = c->read_pct / 100.0;
+
+	memset(&spec, 0, sizeof(spec));
+	memset(&r, 0, sizeof(r));
+	memset(hosts, 0, sizeof(hosts));
+	kvlist_init(&spec.engine_opts);
+	kvlist_init(&spec.wl.opts);
+	spec.engine = (char *)"sim";
+	kv_parse_list(&spec.engine_opts, c->engine_opts);
+	kv_parse_list(&spec.wl.opts, c->fio_opts);
+	figures_init(&r.fig);
+	r.fig.iops[DDIR_TOTAL] = c->iops;
+	r.fig.bw_bytes[DDIR_TOTAL] = c->iops * c->bs;
+	if (rf > 0) {
+		r.fig.iops[DDIR_READ] = c->iops * rf;
+		r.fig.lat_mean_ns[DDIR_READ] = c->lat_ms * 1e6;
+	}
+	if (rf < 1) {
+		r.fig.iops[DDIR_WRITE] = c->iops * (1 - rf);
+		r.fig.lat_mean_ns[DDIR_WRITE] = c->lat_ms * 1e6;
+	}
+	r.bs_bytes = c->bs;
+	r.read_pct = c->read_pct;
+	r.random_pct = c->random_pct;
+	r.iodepth = (int)c->iodepth;
+	r.numjobs = (int)c->numjobs;
+	r.spec = &spec;
+	hosts[0].host = (char *)"local";
+	hosts[0].usr_cpu_pct = hosts[0].sys_cpu_pct = NAN;
+	hosts[1].host = (char *)HOST_AGGREGATE;
+	hosts[1].usr_cpu_pct = c->job_cpu_pct;
+	hosts[1].sys_cpu_pct = isnan(c->job_cpu_pct) ? NAN : 0;
+	r.hosts = hosts;
+	r.nhosts = 2;
+	explain_run(&r, v);
+	kvlist_release(&spec.engine_opts);
+	kvlist_release(&spec.wl.opts);
+}
+
+static const struct xcase cases[] = {
+	{ "raid5 small writes: 4 ops", "sim_units=1 sim_lat=1ms sim_raid=raid5 sim_members=8", NULL, 0, 100, 4096, 32,
+	  1, 1950, 16.4, NAN, EXPLAIN_DEVICES, 2000, "writes 4.00" },
+	{ "raid0 scales with members", "sim_units=1 sim_lat=1ms sim_raid=raid0 sim_members=8", NULL, 0, 100, 4096, 32,
+	  1, 7900, 4.05, NAN, EXPLAIN_DEVICES, 8000, "x 8 members (raid0)" },
+	{ "raid10 writes twice", "sim_units=1 sim_lat=1ms sim_raid=raid10 sim_members=4", NULL, 0, 100, 4096, 16, 1,
+	  1990, 8.0, NAN, EXPLAIN_DEVICES, 2000, "writes 2.00" },
+	{ "raid5 over 3: reconstruct-write", "sim_units=1 sim_lat=1ms sim_raid=raid5 sim_members=3", NULL, 0, 100,
+	  4096, 16, 1, 995, 16, NAN, EXPLAIN_DEVICES, 1000, "writes 3.00" },
+	{ "4 units x 1 ms", "sim_units=4 sim_lat=1ms", NULL, 100, 100, 4096, 16, 1, 3985, 4.0, NAN, EXPLAIN_DEVICES,
+	  4000, "4 units x 1.00 ms" },
+	{ "rate cap per job", "sim_units=4 sim_lat=1ms", "rate_iops=500", 100, 100, 4096, 4, 2, 999, 1.0, NAN,
+	  EXPLAIN_RATE_CAP, 1000, "rate_iops=" },
+	{ "rate= in bytes", "sim_units=4 sim_lat=1ms", "rate=2m", 100, 100, 4096, 4, 1, 510, 1.0, NAN,
+	  EXPLAIN_RATE_CAP, 512, "rate=" },
+	{ "link iops", "sim_units=64 sim_lat=100us sim_link_iops=3000", NULL, 100, 100, 4096, 8, 1, 2990, 2.6, NAN,
+	  EXPLAIN_TRANSPORT, 3000, "link IOPS cap" },
+	{ "link bandwidth", "sim_units=64 sim_link_bw=100m", NULL, 100, 0, 131072, 8, 1, 797, 10, NAN,
+	  EXPLAIN_TRANSPORT, 800, "131,072 B per IO" },
+	{ "queue depth 1 at 1 ms", "sim_units=4 sim_lat=1ms", NULL, 100, 100, 4096, 1, 1, 985, 1.015, NAN,
+	  EXPLAIN_QUEUE_DEPTH, 1000, "iodepth 1 x 1 job x 1 host at 1.00 ms" },
+	{ "job CPU", "sim_cpu=500us sim_spin=0", NULL, 100, 100, 4096, 8, 1, 1980, 4.0, 99, EXPLAIN_INITIATOR_CPU,
+	  2000, "job threads 99.0 % busy" },
+	{ "busy-waiting engine: job CPU is no cost", "sim_cpu=500us", NULL, 100, 100, 4096, 8, 1, 1980, 4.0, 99,
+	  EXPLAIN_UNEXPLAINED, NAN, "modelled service time" },
+	{ "preset: no device facts, Little at the measured latency", "sim_preset=iser sim_raid=raid5 sim_members=8",
+	  NULL, 100, 100, 4096, 32, 1, 100000, 0.32, NAN, EXPLAIN_QUEUE_DEPTH, 100000, "mean latency" },
+	{ "far above the model", "sim_units=4 sim_lat=1ms", NULL, 100, 100, 4096, 8, 1, 2000, 4.0, NAN,
+	  EXPLAIN_UNEXPLAINED, 4000, "4.0x the modelled service time" },
+};
+
+static void test_cases(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct xcase *c = &cases[i];
+		struct explain_verdict v;
+
+		judge(c, &v);
+		if (v.limit != c->want || (!isnan(c->want_ceiling) && fabs(v.ceiling_iops - c->want_ceiling) > 0.5) ||
+		    !strstr(v.evidence, c->evidence_has))
+			fail_msg("case '%s': limited by %s, ceiling %.1f, evidence '%s'", c->what,
+				 explain_limit_key(v.limit), v.ceiling_iops, v.evidence);
+	}
+}
+
+/* A preset's devices are not named: no check of them at all. */
+static void test_no_verdict_without_figures(void **state)
+{
+	const struct xcase c = { "preset", "sim_preset=nvmeof-rdma", NULL, 100, 100, 4096, 32, 1, 1000, 1.0, NAN,
+				 EXPLAIN_QUEUE_DEPTH, NAN, "" };
+	struct explain_verdict v;
+
+	(void)state;
+	judge(&c, &v);
+	for (size_t i = 0; i < v.nchecks; i++)
+		assert_true(v.checks[i].limit != EXPLAIN_DEVICES && v.checks[i].limit != EXPLAIN_TRANSPORT &&
+			    v.checks[i].limit != EXPLAIN_INITIATOR_CPU);
+	judge(&(struct xcase){ "none", NULL, NULL, 100, 100, 4096, 1, 1, 0, 1.0, NAN, EXPLAIN_UNEXPLAINED, NAN, "" },
+	      &v);
+	assert_int_equal(v.limit, EXPLAIN_UNEXPLAINED);
+	assert_int_equal(v.nchecks, 0);
+	assert_string_equal(v.evidence, "no IOPS measured");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_no_verdict_without_figures),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
