@@ -15,7 +15,6 @@
 
 #include "report/analysis/explain.h"
 #include "report/text/escape.h"
-#include "report/text/json_print.h"
 #include "report/text/numfmt.h"
 
 /* One verdict to render. */
@@ -180,6 +179,19 @@ static cJSON *json_item(const struct xitem *it)
 	return o;
 }
 
+/* The object on one line after the report's own (one JSON document per line, as the report writes its own). */
+static void json_line(struct strbuf *out, cJSON *root)
+{
+	char *text = cJSON_PrintUnformatted(root);
+
+	if (text) {
+		strbuf_adds(out, text);
+		strbuf_addc(out, '\n');
+		cJSON_free(text);
+	}
+	cJSON_Delete(root);
+}
+
 static void html_items(struct strbuf *out, const struct xlist *l)
 {
 	strbuf_adds(out, "<section class=\"explain\">\n<h2>What limited each result</h2>\n<table>\n<thead><tr>"
@@ -235,7 +247,7 @@ static void render_list(struct strbuf *out, const struct xlist *l, enum rep_form
 		arr = cJSON_AddArrayToObject(root, "explain");
 		for (size_t i = 0; i < l->n; i++)
 			cJSON_AddItemToArray(arr, json_item(&l->v[i]));
-		json_print_delete(out, root);
+		json_line(out, root);
 		break;
 	case FMT_HTML:
 		html_items(out, l);
