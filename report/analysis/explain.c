@@ -37,6 +37,12 @@ struct facts {
 	double units, dev_lat_ns, dev_iops, dev_bw, members, chunk_bytes, transport_ns;
 	enum raid raid;
 	double link_iops, link_bw;
+	/* member baselines (stored runs labelled phase=baseline of the same workload, one per member device) */
+	size_t nbase;
+	double base_iops_sum;     /* their IOPS added (each member's median over its repetitions) */
+	char base_members[160];   /* "loop1 1,234; loop2 1,250" */
+	enum raid layout;         /* the layout the run's labels name (raid=, stack=, config=); -1 unknown */
+	int layout_known;
 };
 
 /* ---- reading the stored facts ------------------------------------------------------------------------ */
@@ -131,6 +137,76 @@ static void sim_facts(const struct run_spec *spec, struct facts *f)
 	f->raid = sim_raid(kvlist_get(o, "sim_raid", NULL));
 }
 
+/* The layout a label names: raid=, stack=, config= ("btrfs-raid5", "zfs-raidz2", "mdadm-raid10", "zfs-stripe"). */
+static int label_layout(const struct rep_run *r, enum raid *out)
+{
+	static const struct { const char *word; enum raid raid; } words[] = {
+		{ "raid10", RAID_10 }, { "raidz2", RAID_6 }, { "raid6", RAID_6 }, { "raidz", RAID_5 },
+		{ "raid5", RAID_5 }, { "raid1", RAID_1 }, { "mirror", RAID_1 }, { "raid0", RAID_0 }, { "stripe", RAID_0 },
+	};
+	static const char *const keys[] = { "raid", "stack", "config" };
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const char *v = kvlist_get(&r->labels, keys[k], NULL);
+
+		for (size_t i = 0; v && i < sizeof(words) / sizeof(words[0]); i++)
+			if (strstr(v, words[i].word)) {
+				*out = words[i].raid;
+				return 1;
+			}
+	}
+	return 0;
+}
+
+/*
+ * The member baselines of run r among `base` (runs labelled phase=baseline): those of the same workload
+ * identity, one per baseline.member label value (its first run's IOPS: the set holds the repetitions in store
+ * order, the median is taken over them).
+ */
+static void baseline_facts(const struct rep_run *r, const struct rep_set *base, struct facts *f)
+{
+	const char *seen[16];
+	size_t len = 0;
+
+	for (size_t i = 0; base && i < base->n && f->nbase < 16; i++) {
+		const struct rep_run *b = &base->v[i];
+		const char *m = kvlist_get(&b->labels, "baseline.member", NULL);
+		double vals[64];
+		size_t nv = 0, k;
+
+		if (!m || b == r || strcmp(b->identity, r->identity) || !(b->fig.iops[DDIR_TOTAL] > 0))
+			continue;
+		for (k = 0; k < f->nbase && strcmp(seen[k], m); k++)
+			;
+		if (k < f->nbase)
+			continue; /* this member is counted */
+		for (size_t j = i; j < base->n && nv < 64; j++) {
+			const struct rep_run *x = &base->v[j];
+			const char *xm = kvlist_get(&x->labels, "baseline.member", NULL);
+
+			if (xm && !strcmp(xm, m) && !strcmp(x->identity, r->identity) && x->fig.iops[DDIR_TOTAL] > 0)
+				vals[nv++] = x->fig.iops[DDIR_TOTAL];
+		}
+		for (size_t a = 1; a < nv; a++) /* sort for the median */
+			for (size_t c = a; c > 0 && vals[c] < vals[c - 1]; c--) {
+				double t = vals[c];
+				vals[c] = vals[c - 1];
+				vals[c - 1] = t;
+			}
+		seen[f->nbase++] = m;
+		f->base_iops_sum += nv % 2 ? vals[nv / 2] : (vals[nv / 2 - 1] + vals[nv / 2]) / 2;
+		if (len + 1 < sizeof(f->base_members))
+			len += (size_t)snprintf(f->base_members + len, sizeof(f->base_members) - len, "%s%s %.0f",
+						len ? "; " : "", m,
+						nv % 2 ? vals[nv / 2] : (vals[nv / 2 - 1] + vals[nv / 2]) / 2);
+	}
+	f->layout_known = label_layout(r, &f->layout);
+	if (!f->layout_known && f->nbase == 1) { /* one member and no layout: the device itself */
+		f->layout = RAID_NONE;
+		f->layout_known = 1;
+	}
+}
+
 /* fio's rate_iops= and rate= of the workload, per job and direction (fio_options' canonical value). */
 static void rate_facts(const struct workload *wl, struct facts *f)
 {
@@ -189,7 +265,7 @@ static void figure_facts(const struct rep_run *r, struct facts *f)
 	f->target_cpu_pct = g->target_cpu_pct;
 }
 
-static void explain_facts_of(const struct rep_run *r, struct facts *f)
+static void explain_facts_of(const struct rep_run *r, const struct rep_set *base, struct facts *f)
 {
 	memset(f, 0, sizeof(*f));
 	figure_facts(r, f);
@@ -211,6 +287,7 @@ static void explain_facts_of(const struct rep_run *r, struct facts *f)
 	if (r->spec && r->spec->engine && !strcmp(r->spec->engine, "sim"))
 		sim_facts(r->spec, f);
 	rate_facts(&r->spec->wl, f);
+	baseline_facts(r, base, f);
 }
 
 static double member_ops(const struct facts *f, int write, double *op_bytes);
@@ -442,6 +519,30 @@ static int rule_devices(const struct facts *f, struct explain_check *c)
 
 /* Little's law at the modelled service time when the model is stored (the sim), else at the measured mean
  * latency (then it says whether the load could have gone higher at the latency it got). */
+/* Member devices from their baselines: the members' own IOPS at this workload, added, over the member
+ * operations one IO costs on the layout the run's labels name. */
+static int rule_baselines(const struct facts *f, struct explain_check *c)
+{
+	struct facts g = *f;
+	double op_bytes, rops, wops, cost;
+	char nb[4][48];
+
+	if (!f->nbase || !f->layout_known || isnan(f->read_frac) || !(f->bs_bytes > 0))
+		return 0;
+	g.raid = f->layout;
+	g.members = (double)f->nbase;
+	g.chunk_bytes = 0; /* the layout's chunk is not stored: an IO is one piece */
+	rops = member_ops(&g, 0, &op_bytes);
+	wops = member_ops(&g, 1, &op_bytes);
+	cost = f->read_frac * rops + (1 - f->read_frac) * wops;
+	c->ceiling_iops = f->base_iops_sum / cost;
+	ev(c, "member baselines (phase=baseline, same workload): %s = %s IOPS over %zu member%s; %s costs %.2f "
+	   "member ops per IO (reads %.2f, writes %.2f) = %s IOPS (RAID geometry x member baselines)", f->base_members,
+	   N(0, f->base_iops_sum), f->nbase, f->nbase == 1 ? "" : "s", raid_names[f->layout], cost, rops, wops,
+	   N(1, c->ceiling_iops));
+	return 1;
+}
+
 static int rule_queue_depth(const struct facts *f, struct explain_check *c)
 {
 	double qd = (double)f->iodepth * f->numjobs * f->hosts, svc = service_ns(f);
@@ -477,6 +578,8 @@ static const struct explain_rule explain_rules[] = {
 	{ EXPLAIN_DEVICES, rule_devices,
 	  "members x min(units / device time, IOPS cap, bw cap / op size) / member ops per IO x job targets",
 	  "RAID geometry: RAID0 1 op per chunk, RAID1/10 writes 2, RAID5 small write 4, RAID6 6 (md RMW/RCW)" },
+	{ EXPLAIN_DEVICES, rule_baselines, "member baselines' IOPS added / member ops per IO on the labelled layout",
+	  "stored runs labelled phase=baseline, baseline.member=DEV of the same workload; RAID geometry as above" },
 	{ EXPLAIN_QUEUE_DEPTH, rule_queue_depth, "iodepth x jobs x hosts / mean latency", "Little's law (L = X R)" },
 };
 
@@ -548,7 +651,7 @@ static void verdict_of(const struct facts *f, struct explain_verdict *v, const s
 			 lowest ? lowest->evidence : (qd ? qd->evidence : "no ceiling has its figures stored"));
 }
 
-void explain_run(const struct rep_run *r, struct explain_verdict *v)
+void explain_run(const struct rep_run *r, const struct rep_set *baselines, struct explain_verdict *v)
 {
 	const struct explain_check *qd = NULL;
 	struct facts f;
@@ -556,7 +659,7 @@ void explain_run(const struct rep_run *r, struct explain_verdict *v)
 	memset(v, 0, sizeof(*v));
 	v->ceiling_iops = v->pct = NAN;
 	v->limit = EXPLAIN_UNEXPLAINED;
-	explain_facts_of(r, &f);
+	explain_facts_of(r, baselines, &f);
 	v->measured_iops = f.iops;
 	if (!(f.iops > 0)) {
 		v->measured_iops = NAN;

@@ -13,6 +13,7 @@
  *   target CPU       IOPS at 100 % busy of the targets' CPU rows;
  *   member devices   members x units / device time, divided by the member operations one IO costs on the
  *                    layout (RAID0 1, RAID1/10 writes 2, RAID5 small writes 4, RAID6 6; reads 1 per chunk);
+ *   member baselines the members' own stored IOPS (phase=baseline runs) added, over the same member operations;
  *   queue depth      Little's law: iodepth x jobs x hosts / mean latency.
  * A resource (every rule but queue depth) limits a result that reached EXPLAIN_AT_LIMIT_PCT of its ceiling (the
  * initiator CPU also when its threads or hosts are that busy); of several, the lowest ceiling. Without one,
@@ -60,7 +61,7 @@ struct explain_verdict {
 	double ceiling_iops;   /* of the limit; NAN for "unexplained" without any ceiling */
 	double pct;            /* measured as % of ceiling_iops; NAN as ceiling */
 	char evidence[640];    /* the limit's evidence and "measured N = P %", or why nothing explains it */
-	struct explain_check checks[EXPLAIN_NR];
+	struct explain_check checks[EXPLAIN_NR + 1]; /* (member devices has two rules: the sim model, baselines) */
 	size_t nchecks;        /* every rule that had its figures, in table order */
 };
 
@@ -69,8 +70,13 @@ struct explain_verdict {
 const char *explain_limit_title(enum explain_limit l);
 const char *explain_limit_key(enum explain_limit l);
 
-/* The verdict of run r (its figures, workload and stored facts). */
-void explain_run(const struct rep_run *r, struct explain_verdict *v);
+/*
+ * The verdict of run r (its figures, workload and stored facts). `baselines` (may be NULL) holds stored runs
+ * labelled phase=baseline: those with a baseline.member=DEV label and r's workload identity are the member
+ * devices' own IOPS, and with a layout named by r's labels (raid=, stack= or config= holding raid0, raid1,
+ * raid5, raid6, raid10, raidz, raidz2, mirror or stripe) give a member-devices ceiling.
+ */
+void explain_run(const struct rep_run *r, const struct rep_set *baselines, struct explain_verdict *v);
 
 /* The model table for docs and `--explain` headings: rule i's limit, its formula and its source (NULL past
  * the end). */

@@ -48,7 +48,8 @@ static const struct rep_run *row_run(const struct rep_row *row)
 	return best;
 }
 
-static void add_row(struct xlist *l, const char *group, const char *value, const struct rep_row *row)
+static void add_row(struct xlist *l, const char *group, const char *value, const struct rep_row *row,
+		    const struct rep_set *base)
 {
 	struct xitem *it;
 	const struct rep_run *r = row_run(row);
@@ -60,22 +61,24 @@ static void add_row(struct xlist *l, const char *group, const char *value, const
 	it->workload = row->name;
 	it->value = value;
 	it->run = r;
-	explain_run(r, &it->v);
+	explain_run(r, base, &it->v);
 }
 
-static void collect(struct xlist *l, const struct rep_table *table, const struct cmp_table *cmp)
+static void collect(struct xlist *l, const struct rep_table *table, const struct cmp_table *cmp,
+		    const struct rep_set *base)
 {
 	if (cmp) {
 		for (size_t g = 0; g < cmp->n; g++)
 			for (size_t i = 0; i < cmp->v[g].n; i++)
 				for (size_t k = 0; k < cmp->nvals; k++)
 					if (cmp->v[g].rows[i].at[k])
-						add_row(l, cmp->v[g].title, cmp->vals[k], cmp->v[g].rows[i].at[k]);
+						add_row(l, cmp->v[g].title, cmp->vals[k], cmp->v[g].rows[i].at[k],
+						base);
 		return;
 	}
 	for (size_t g = 0; table && g < table->n; g++)
 		for (size_t i = 0; i < table->v[g].n; i++)
-			add_row(l, table->v[g].title, NULL, &table->v[g].rows[i]);
+			add_row(l, table->v[g].title, NULL, &table->v[g].rows[i], base);
 }
 
 /* ---- formats ------------------------------------------------------------------------------------------ */
@@ -255,25 +258,52 @@ static void render_list(struct strbuf *out, const struct xlist *l, enum rep_form
 	}
 }
 
-void explain_render_html_section(struct strbuf *out, const struct rep_table *table, const struct cmp_table *cmp)
+/* The stored member baselines (runs labelled phase=baseline), whatever the report's --where. */
+static int load_baselines(struct store *st, struct rep_set *base, struct errbuf *err)
+{
+	struct kvlist where;
+	int ret;
+
+	kvlist_init(&where);
+	rep_set_init(base);
+	ret = rep_where_add(&where, "phase=baseline", err);
+	if (ret == 0 && st)
+		ret = report_load(st, &where, 0, base, err);
+	kvlist_release(&where);
+	return ret;
+}
+
+int explain_render_html_section(struct strbuf *out, struct store *st, const struct rep_table *table,
+				const struct cmp_table *cmp, struct errbuf *err)
 {
 	struct xlist l = { 0 };
+	struct rep_set base;
 
-	collect(&l, table, cmp);
+	if (load_baselines(st, &base, err) < 0) {
+		rep_set_release(&base);
+		return -1;
+	}
+	collect(&l, table, cmp, &base);
 	html_items(out, &l);
 	free(l.v);
+	rep_set_release(&base);
+	return 0;
 }
 
 int explain_render(struct strbuf *out, struct store *st, const struct rep_set *set, const struct rep_table *table,
 		   const struct cmp_table *cmp, enum rep_format format, struct errbuf *err)
 {
 	struct xlist l = { 0 };
+	struct rep_set base;
 
-	(void)st;  /* baselines (phase=baseline runs) are read from the set when stored */
-	(void)set;
-	(void)err;
-	collect(&l, table, cmp);
+	(void)set; /* the rows are the table's (or the comparison's); the baselines are read whatever --where says */
+	if (load_baselines(st, &base, err) < 0) {
+		rep_set_release(&base);
+		return -1;
+	}
+	collect(&l, table, cmp, &base);
 	render_list(out, &l, format);
 	free(l.v);
+	rep_set_release(&base);
 	return 0;
 }

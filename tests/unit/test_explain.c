@@ -48,7 +48,8 @@ static void kv_parse_list(struct kvlist *l, const char *s)
 	}
 }
 
-static void judge(const struct xcase *c, struct explain_verdict *v)
+static void judge_with(const struct xcase *c, const char *labels, const struct rep_set *base,
+		       struct explain_verdict *v)
 {
 	struct run_spec spec;
 	struct rep_run r;
@@ -60,7 +61,10 @@ static void judge(const struct xcase *c, struct explain_verdict *v)
 	memset(hosts, 0, sizeof(hosts));
 	kvlist_init(&spec.engine_opts);
 	kvlist_init(&spec.wl.opts);
-	spec.engine = (char *)"sim";
+	spec.engine = (char *)(base ? "fio" : "sim");
+	kvlist_init(&r.labels);
+	kv_parse_list(&r.labels, labels);
+	r.identity = (char *)"fio|randwrite|4096|q16";
 	kv_parse_list(&spec.engine_opts, c->engine_opts);
 	kv_parse_list(&spec.wl.opts, c->fio_opts);
 	figures_init(&r.fig);
@@ -87,9 +91,15 @@ static void judge(const struct xcase *c, struct explain_verdict *v)
 	hosts[1].sys_cpu_pct = isnan(c->job_cpu_pct) ? NAN : 0;
 	r.hosts = hosts;
 	r.nhosts = 2;
-	explain_run(&r, v);
+	explain_run(&r, base, v);
+	kvlist_release(&r.labels);
 	kvlist_release(&spec.engine_opts);
 	kvlist_release(&spec.wl.opts);
+}
+
+static void judge(const struct xcase *c, struct explain_verdict *v)
+{
+	judge_with(c, NULL, NULL, v);
 }
 
 static const struct xcase cases[] = {
@@ -157,11 +167,50 @@ static void test_no_verdict_without_figures(void **state)
 	assert_string_equal(v.evidence, "no IOPS measured");
 }
 
+/* Member baselines: 3 members at 1,000, 1,100 (the median of its repetitions 1,200, 1,100 and 900) and 900 IOPS of the same workload; raid5 over 3 reconstruct-writes (3 member ops), raid0 adds them up; a baseline
+ * of another workload does not count, and without a layout label nothing is named. */
+static void test_baselines(void **state)
+{
+	static const struct { const char *member, *identity; double iops; } b[] = {
+		{ "loop1", "fio|randwrite|4096|q16", 1000 }, { "loop2", "fio|randwrite|4096|q16", 1200 },
+		{ "loop2", "fio|randwrite|4096|q16", 1100 }, { "loop2", "fio|randwrite|4096|q16", 900 },
+		{ "loop3", "fio|randwrite|4096|q16", 900 }, { "loop4", "fio|randread|4096|q16", 5000 },
+	};
+	const struct xcase c = { "baselines", NULL, NULL, 0, 100, 4096, 16, 1, 950, 16.8, NAN, EXPLAIN_DEVICES, NAN,
+				 "" };
+	struct rep_run runs[6];
+	struct rep_set set = { runs, 6, 6, NULL };
+	struct explain_verdict v;
+
+	(void)state;
+	memset(runs, 0, sizeof(runs));
+	for (size_t i = 0; i < 6; i++) {
+		kvlist_init(&runs[i].labels);
+		kvlist_add(&runs[i].labels, "phase", "baseline");
+		kvlist_add(&runs[i].labels, "baseline.member", b[i].member);
+		runs[i].identity = (char *)b[i].identity;
+		figures_init(&runs[i].fig);
+		runs[i].fig.iops[DDIR_TOTAL] = b[i].iops;
+	}
+	judge_with(&c, "stack=btrfs-raid5", &set, &v);
+	assert_int_equal(v.limit, EXPLAIN_DEVICES);
+	assert_true(fabs(v.ceiling_iops - 3000.0 / 3) < 0.5);
+	assert_non_null(strstr(v.evidence, "loop1 1000; loop2 1100; loop3 900 = 3,000 IOPS over 3 members; raid5"));
+	judge_with(&c, "stack=mdadm-raid0", &set, &v);
+	assert_true(fabs(v.checks[0].ceiling_iops - 3000) < 0.5);
+	judge_with(&c, "stack=plain", &set, &v);
+	for (size_t i = 0; i < v.nchecks; i++)
+		assert_true(v.checks[i].limit != EXPLAIN_DEVICES);
+	for (size_t i = 0; i < 6; i++)
+		kvlist_release(&runs[i].labels);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_no_verdict_without_figures),
+		cmocka_unit_test(test_baselines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
