@@ -411,32 +411,34 @@ static int rule_transport(const struct facts *f, struct explain_check *c)
 	return 1;
 }
 
-static int rule_initiator_cpu(const struct facts *f, struct explain_check *c)
+/* fio's job threads: their CPU per IO from usr + sys (not with an engine that busy-waits: its CPU is no cost). */
+static int rule_job_cpu(const struct facts *f, struct explain_check *c)
 {
 	char nb[4][48];
 
-	if (!(f->iops > 0))
+	if (!(f->iops > 0) || !(f->job_cpu_pct > 0) || f->polls)
 		return 0;
-	if (f->job_cpu_pct > 0 && !f->polls) {
-		c->ceiling_iops = f->iops * 100.0 / f->job_cpu_pct;
-		c->at_limit = f->job_cpu_pct >= EXPLAIN_AT_LIMIT_PCT || f->host_cpu_pct >= EXPLAIN_AT_LIMIT_PCT;
-		ev(c, "fio's job threads %.1f %% busy (usr+sys, mean per job) at %s IOPS = %s us CPU per IO; ",
-		   f->job_cpu_pct, N(0, f->iops), N(1, 1e6 * f->job_cpu_pct / 100.0 * f->numjobs * f->hosts / f->iops));
-		ev_jobs(c, f);
-		ev(c, " at 100 %% = %s IOPS (CPU ceiling)", N(2, c->ceiling_iops));
-		if (f->host_cpu_pct > 0)
-			ev(c, "; initiator host CPU %.1f %% busy", f->host_cpu_pct);
-		return 1;
-	}
-	if (f->host_cpu_pct > 0) {
-		c->ceiling_iops = f->iops * 100.0 / f->host_cpu_pct;
-		ev(c, "initiator CPU %.1f %% busy at %s IOPS", f->host_cpu_pct, N(3, f->iops));
-		if (f->cpu_us_per_io > 0)
-			ev(c, " (%s us CPU per IO)", N(0, f->cpu_us_per_io));
-		ev(c, "; at 100 %% = %s IOPS (CPU ceiling)", N(1, c->ceiling_iops));
-		return 1;
-	}
-	return 0;
+	c->ceiling_iops = f->iops * 100.0 / f->job_cpu_pct;
+	ev(c, "fio's job threads %.1f %% busy (usr+sys, mean per job) at %s IOPS = %s us CPU per IO; ", f->job_cpu_pct,
+	   N(0, f->iops), N(1, 1e6 * f->job_cpu_pct / 100.0 * f->numjobs * f->hosts / f->iops));
+	ev_jobs(c, f);
+	ev(c, " at 100 %% = %s IOPS (CPU ceiling)", N(2, c->ceiling_iops));
+	return 1;
+}
+
+/* The initiators' host CPU (collector rows): a full host limits the load, whoever used the CPU. */
+static int rule_host_cpu(const struct facts *f, struct explain_check *c)
+{
+	char nb[4][48];
+
+	if (!(f->iops > 0) || !(f->host_cpu_pct > 0))
+		return 0;
+	c->ceiling_iops = f->iops * 100.0 / f->host_cpu_pct;
+	ev(c, "initiator host CPU %.1f %% busy at %s IOPS", f->host_cpu_pct, N(0, f->iops));
+	if (f->cpu_us_per_io > 0)
+		ev(c, " (%s us CPU per IO)", N(1, f->cpu_us_per_io));
+	ev(c, "; at 100 %% = %s IOPS (CPU ceiling)", N(2, c->ceiling_iops));
+	return 1;
 }
 
 static int rule_target_cpu(const struct facts *f, struct explain_check *c)
@@ -560,6 +562,7 @@ static int rule_queue_depth(const struct facts *f, struct explain_check *c)
 
 struct explain_rule {
 	enum explain_limit limit;
+	int weak;  /* an extrapolation that others' load can reach: named only when no other resource is at its limit */
 	int (*fn)(const struct facts *f, struct explain_check *c);
 	const char *formula;
 	const char *source;
@@ -567,20 +570,22 @@ struct explain_rule {
 
 /* The model table (docs/explain.md repeats it with the sources in full). */
 static const struct explain_rule explain_rules[] = {
-	{ EXPLAIN_RATE_CAP, rule_rate, "rate_iops (or rate / block size) per job x jobs x hosts",
+	{ EXPLAIN_RATE_CAP, 0, rule_rate, "rate_iops (or rate / block size) per job x jobs x hosts",
 	  "fio HOWTO: rate, rate_iops (per job)" },
-	{ EXPLAIN_TRANSPORT, rule_transport, "min(link IOPS cap, link bandwidth / block size) x job targets",
+	{ EXPLAIN_TRANSPORT, 0, rule_transport, "min(link IOPS cap, link bandwidth / block size) x job targets",
 	  "link rate / IO size (sim_link_iops, sim_link_bw)" },
-	{ EXPLAIN_INITIATOR_CPU, rule_initiator_cpu, "IOPS x 100 / CPU busy % (fio job threads or initiator hosts)",
+	{ EXPLAIN_INITIATOR_CPU, 0, rule_job_cpu, "IOPS x 100 / busy % of fio's job threads (usr + sys)",
 	  "CPU cost per IO from the measured CPU: IOPS at 100 % busy" },
-	{ EXPLAIN_TARGET_CPU, rule_target_cpu, "IOPS x 100 / target CPU busy %",
+	{ EXPLAIN_INITIATOR_CPU, 1, rule_host_cpu, "IOPS x 100 / initiator host CPU busy %",
+	  "the host's CPU rows (collectors): IOPS at 100 % busy" },
+	{ EXPLAIN_TARGET_CPU, 0, rule_target_cpu, "IOPS x 100 / target CPU busy %",
 	  "CPU cost per IO from the target's measured CPU" },
-	{ EXPLAIN_DEVICES, rule_devices,
+	{ EXPLAIN_DEVICES, 0, rule_devices,
 	  "members x min(units / device time, IOPS cap, bw cap / op size) / member ops per IO x job targets",
 	  "RAID geometry: RAID0 1 op per chunk, RAID1/10 writes 2, RAID5 small write 4, RAID6 6 (md RMW/RCW)" },
-	{ EXPLAIN_DEVICES, rule_baselines, "member baselines' IOPS added / member ops per IO on the labelled layout",
+	{ EXPLAIN_DEVICES, 0, rule_baselines, "member baselines' IOPS added / member ops per IO on the labelled layout",
 	  "stored runs labelled phase=baseline, baseline.member=DEV of the same workload; RAID geometry as above" },
-	{ EXPLAIN_QUEUE_DEPTH, rule_queue_depth, "iodepth x jobs x hosts / mean latency", "Little's law (L = X R)" },
+	{ EXPLAIN_QUEUE_DEPTH, 0, rule_queue_depth, "iodepth x jobs x hosts / mean latency", "Little's law (L = X R)" },
 };
 
 #define NRULES (sizeof(explain_rules) / sizeof(explain_rules[0]))
@@ -618,16 +623,17 @@ static void verdict_of(const struct facts *f, struct explain_verdict *v, const s
 	double svc = service_ns(f);
 	char nb[4][48], d1[32], d2[32];
 
-	for (size_t i = 0; i < v->nchecks; i++) {
-		const struct explain_check *c = &v->checks[i];
+	for (int weak = 0; weak < 2 && !best; weak++)
+		for (size_t i = 0; i < v->nchecks; i++) {
+			const struct explain_check *c = &v->checks[i];
 
-		if (!lowest || c->ceiling_iops < lowest->ceiling_iops)
-			lowest = c;
-		if (c->limit == EXPLAIN_QUEUE_DEPTH)
-			continue;
-		if (c->at_limit && (!best || c->ceiling_iops < best->ceiling_iops))
-			best = c;
-	}
+			if (!weak && (!lowest || c->ceiling_iops < lowest->ceiling_iops))
+				lowest = c;
+			if (c->limit == EXPLAIN_QUEUE_DEPTH || c->weak != weak)
+				continue;
+			if (c->at_limit && (!best || c->ceiling_iops < best->ceiling_iops))
+				best = c;
+		}
 	if (!best && qd && qd->at_limit && !(f->lat_ns > EXPLAIN_QUEUED_FACTOR * svc))
 		best = qd;
 	if (best) {
@@ -671,6 +677,7 @@ void explain_run(const struct rep_run *r, const struct rep_set *baselines, struc
 
 		memset(c, 0, sizeof(*c));
 		c->limit = explain_rules[i].limit;
+		c->weak = explain_rules[i].weak;
 		if (!explain_rules[i].fn(&f, c) || !(c->ceiling_iops > 0))
 			continue;
 		c->pct = 100.0 * f.iops / c->ceiling_iops;

@@ -9,14 +9,15 @@
  *   rate cap         fio rate_iops= / rate= per job x jobs x hosts;
  *   transport        the link's IOPS cap, its bandwidth / block size (sim_link_iops, sim_link_bw);
  *   initiator CPU    IOPS at 100 % busy from the measured CPU: fio's job threads (usr + sys, not with an
- *                    engine that busy-waits) and the initiators' host CPU rows;
+ *                    engine that busy-waits), and (a weak rule) the initiators' host CPU rows;
  *   target CPU       IOPS at 100 % busy of the targets' CPU rows;
  *   member devices   members x units / device time, divided by the member operations one IO costs on the
  *                    layout (RAID0 1, RAID1/10 writes 2, RAID5 small writes 4, RAID6 6; reads 1 per chunk);
  *   member baselines the members' own stored IOPS (phase=baseline runs) added, over the same member operations;
  *   queue depth      Little's law: iodepth x jobs x hosts / mean latency.
- * A resource (every rule but queue depth) limits a result that reached EXPLAIN_AT_LIMIT_PCT of its ceiling (the
- * initiator CPU also when its threads or hosts are that busy); of several, the lowest ceiling. Without one,
+ * A resource (every rule but queue depth) limits a result that reached EXPLAIN_AT_LIMIT_PCT of its ceiling; of
+ * several, the lowest ceiling; the weak rule (a host's CPU, which others' load can fill) only when no other
+ * resource is at its limit. Without one,
  * queue depth when the result reached that share of Little's law's ceiling (at the modelled service time when
  * the model is stored, else at the measured mean latency, unless that latency is well above the modelled
  * service time); else "unexplained". A limit whose figures are not stored is never named.
@@ -50,8 +51,9 @@ struct explain_check {
 	enum explain_limit limit;
 	double ceiling_iops;   /* IOs per second */
 	double pct;            /* measured as % of ceiling_iops */
-	int at_limit;          /* the resource is at its limit: pct >= EXPLAIN_AT_LIMIT_PCT, or (initiator CPU)
-	                          the job threads or the initiator hosts are that busy */
+	int at_limit;          /* the resource is at its limit: pct >= EXPLAIN_AT_LIMIT_PCT */
+	int weak;              /* the initiator host's CPU: others' load can fill it, so it is named only when
+	                          no other resource is at its limit */
 	char evidence[320];    /* "iodepth 1 x 1 job at 1.00 ms mean latency = 1,000 IOPS (Little's law)" */
 };
 
@@ -61,7 +63,8 @@ struct explain_verdict {
 	double ceiling_iops;   /* of the limit; NAN for "unexplained" without any ceiling */
 	double pct;            /* measured as % of ceiling_iops; NAN as ceiling */
 	char evidence[640];    /* the limit's evidence and "measured N = P %", or why nothing explains it */
-	struct explain_check checks[EXPLAIN_NR + 1]; /* (member devices has two rules: the sim model, baselines) */
+	struct explain_check checks[EXPLAIN_NR + 2]; /* (two rules each for member devices: the sim model and
+	                                              * baselines; initiator CPU: fio's job threads and the host) */
 	size_t nchecks;        /* every rule that had its figures, in table order */
 };
 

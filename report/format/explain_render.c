@@ -258,17 +258,25 @@ static void render_list(struct strbuf *out, const struct xlist *l, enum rep_form
 	}
 }
 
-/* The stored member baselines (runs labelled phase=baseline), whatever the report's --where. */
+/* The stored member baselines (runs labelled phase=baseline), whatever the report's --where; none when no run
+ * has a 'phase' label (the selection's "no such label" is no error here). */
 static int load_baselines(struct store *st, struct rep_set *base, struct errbuf *err)
 {
 	struct kvlist where;
-	int ret;
+	struct errbuf e;
+	int ret = 0;
 
 	kvlist_init(&where);
+	errbuf_init(&e);
 	rep_set_init(base);
-	ret = rep_where_add(&where, "phase=baseline", err);
-	if (ret == 0 && st)
-		ret = report_load(st, &where, 0, base, err);
+	if (st && rep_where_add(&where, "phase=baseline", &e) == 0 && report_load(st, &where, 0, base, &e) < 0) {
+		rep_set_release(base);
+		rep_set_init(base);
+		if (e.kind != ERR_INPUT) {
+			*err = e;
+			ret = -1;
+		}
+	}
 	kvlist_release(&where);
 	return ret;
 }

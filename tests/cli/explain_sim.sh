@@ -30,7 +30,7 @@ suite rate randread 4k 4 rate_iops=500
 suite link read 128k 8
 suite cpu randread 4k 8
 
-# verdict DB: "LIMIT CEILING" of the first explained row, and the evidence checks (exit 1 when absent)
+# verdict DB: "LIMIT CEILING MEASURED" of the first explained row, and the evidence checks (exit 1 when absent)
 verdict() {
 	"$BENCH" report --db "$1" --explain --format json >"$1.json" 2>"$1.err" || return 1
 	python3 - "$1.json" <<'EOF'
@@ -47,7 +47,11 @@ rows = [r for d in docs if "explain" in d for r in d["explain"]]
 r = rows[0]
 assert r["evidence"] and r["checks"] and all(c["evidence"] for c in r["checks"]), "evidence missing"
 assert any(c["limit"] == r["limited_by"] for c in r["checks"]) or r["limited_by"] == "unexplained"
-print(r["limited_by"], r["ceiling_iops"], r["measured_iops"])
+# the CPU case: the ceiling of fio's job threads (the host's CPU, full of others' work on a busy machine, is
+# named too, with the IOPS it got as its ceiling: the job's own cost per IO is the known answer)
+job = [c for c in r["checks"] if "job threads" in c["evidence"]]
+ceiling = job[0]["ceiling_iops"] if r["limited_by"] == "initiator_cpu" and job else r["ceiling_iops"]
+print(r["limited_by"], ceiling, r["measured_iops"])
 EOF
 }
 
@@ -55,7 +59,7 @@ EOF
 held() {
 	if [ "$2" = cpu ]; then
 		local busy
-		busy=$(q "$1" "SELECT ROUND(usr_cpu_pct + sys_cpu_pct) FROM run_host WHERE host = '*'")
+		busy=$(q "$1" "SELECT CAST(usr_cpu_pct + sys_cpu_pct AS INTEGER) FROM run_host WHERE host = '*'")
 		[ "${busy:-0}" -lt 90 ] && echo "fio's job thread got ${busy:-?} % of a CPU" && return 0
 		return 1
 	fi
@@ -74,13 +78,15 @@ check() {
 			--label 'note=a,b|c"d' --target "$T/$name.dat" --db "$name.db" -q 2>"$name.run.err" ||
 			{ fail "$name: bench run: $(tail -1 "$name.run.err")"; return; }
 		got=$(verdict "$name.db") || { fail "$name: report --explain: $(tail -1 "$name.db.err")"; return; }
-		if [ "${got%% *}" = "$want" ]; then
-			python3 -c "import sys; c = float('$(echo "$got" | cut -d' ' -f2)'); sys.exit(abs(c - $ceil) > 0.05 * $ceil)" &&
-				ok "$name: limited by $want, ceiling within 5 % of $ceil ($got)" ||
-				fail "$name: ceiling not within 5 % of $ceil: $got"
+		if [ "${got%% *}" = "$want" ] &&
+			python3 -c "import sys; c = float('$(echo "$got" | cut -d' ' -f2)'); sys.exit(abs(c - $ceil) > 0.05 * $ceil)"; then
+			ok "$name: limited by $want, ceiling within 5 % of $ceil ($got)"
 			return
 		fi
-		why=$(held "$name.db" "$name") || { fail "$name: limited by ${got%% *}, want $want ($got; $(grep -o '"evidence":"[^"]*' "$name.db.json" | head -1))"; return; }
+		why=$(held "$name.db" "$name") || {
+			fail "$name: want $want at a ceiling of $ceil, got $got ($(grep -o '"evidence":"[^"]*' "$name.db.json" | head -1))"
+			return
+		}
 		echo "$name: try $try: ${got%% *} ($got): $why; again"
 	done
 	skip "$name: the machine held every try back ($why): the verdict could not be checked here"

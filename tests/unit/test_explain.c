@@ -48,6 +48,8 @@ static void kv_parse_list(struct kvlist *l, const char *s)
 	}
 }
 
+static double host_cpu_pct = NAN; /* the initiators' host CPU of the next judged run (collector rows) */
+
 static void judge_with(const struct xcase *c, const char *labels, const struct rep_set *base,
 		       struct explain_verdict *v)
 {
@@ -69,6 +71,7 @@ static void judge_with(const struct xcase *c, const char *labels, const struct r
 	kv_parse_list(&spec.wl.opts, c->fio_opts);
 	figures_init(&r.fig);
 	r.fig.iops[DDIR_TOTAL] = c->iops;
+	r.fig.cpu_pct = host_cpu_pct;
 	r.fig.bw_bytes[DDIR_TOTAL] = c->iops * c->bs;
 	if (rf > 0) {
 		r.fig.iops[DDIR_READ] = c->iops * rf;
@@ -167,6 +170,26 @@ static void test_no_verdict_without_figures(void **state)
 	assert_string_equal(v.evidence, "no IOPS measured");
 }
 
+/* A host whose CPU others fill is named only when nothing else is at its limit. */
+static void test_host_cpu_is_weak(void **state)
+{
+	const struct xcase dev = { "device at its limit on a full host", "sim_units=4 sim_lat=1ms sim_spin=0", NULL, 100,
+				   100, 4096, 16, 1, 3900, 4.1, 20, EXPLAIN_DEVICES, 4000, "" };
+	const struct xcase slow = { "nothing else at its limit", "sim_units=4 sim_lat=1ms sim_spin=0", NULL, 100, 100,
+				    4096, 16, 1, 900, 17.7, 20, EXPLAIN_INITIATOR_CPU, NAN, "" };
+	struct explain_verdict v;
+
+	(void)state;
+	host_cpu_pct = 99;
+	judge(&dev, &v);
+	assert_int_equal(v.limit, EXPLAIN_DEVICES);
+	judge(&slow, &v);
+	assert_int_equal(v.limit, EXPLAIN_INITIATOR_CPU);
+	assert_non_null(strstr(v.evidence, "initiator host CPU 99.0 % busy"));
+	assert_true(fabs(v.ceiling_iops - 900 / 0.99) < 0.5);
+	host_cpu_pct = NAN;
+}
+
 /* Member baselines: 3 members at 1,000, 1,100 (the median of its repetitions 1,200, 1,100 and 900) and 900 IOPS of the same workload; raid5 over 3 reconstruct-writes (3 member ops), raid0 adds them up; a baseline
  * of another workload does not count, and without a layout label nothing is named. */
 static void test_baselines(void **state)
@@ -211,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_no_verdict_without_figures),
 		cmocka_unit_test(test_baselines),
+		cmocka_unit_test(test_host_cpu_is_weak),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
