@@ -286,7 +286,10 @@ static void explain_facts_of(const struct rep_run *r, const struct rep_set *base
 	f->units = f->dev_lat_ns = f->transport_ns = f->dev_iops = f->dev_bw = f->link_iops = f->link_bw = NAN;
 	if (r->spec && r->spec->engine && !strcmp(r->spec->engine, "sim"))
 		sim_facts(r->spec, f);
-	rate_facts(&r->spec->wl, f);
+	if (r->spec)
+		rate_facts(&r->spec->wl, f);
+	else
+		f->rate_iops[0] = f->rate_iops[1] = f->rate_bytes[0] = f->rate_bytes[1] = NAN;
 	baseline_facts(r, base, f);
 }
 
