@@ -190,8 +190,9 @@ static void test_host_cpu_is_weak(void **state)
 	host_cpu_pct = NAN;
 }
 
-/* Member baselines: 3 members at 1,000, 1,100 (the median of its repetitions 1,200, 1,100 and 900) and 900 IOPS of the same workload; raid5 over 3 reconstruct-writes (3 member ops), raid0 adds them up; a baseline
- * of another workload does not count, and without a layout label nothing is named. */
+/* Member baselines: 3 members at 1,000, 1,100 (the median of its repetitions 1,200, 1,100 and 900) and 900
+ * IOPS of the same workload; raid5 over 3 reconstruct-writes (3 member ops), raid0 adds them up; a baseline of
+ * another workload does not count, and without a layout label nothing is named. */
 static void test_baselines(void **state)
 {
 	static const struct { const char *member, *identity; double iops; } b[] = {
