@@ -14,6 +14,8 @@
 const struct cmd bench_commands[] = {
 	{ "run", cmd_run, "run a suite, fio job files or a built-in suite, and store the results",
 	  CMD_STORE_RW | CMD_STORE_LATE },
+	{ "baseline", cmd_baseline, "measure each member device alone (phase=baseline runs) for report --explain",
+	  CMD_STORE_RW | CMD_STORE_LATE },
 	{ "plan", cmd_plan, "show the runs a suite expands to, without running them", 0 },
 	{ "profiles", cmd_profiles, "list the built-in suites, or show one", 0 },
 	{ "recipes", cmd_recipes, "list the recipes that build storage stacks and exports, or show one's commands", 0 },

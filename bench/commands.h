@@ -8,6 +8,7 @@
 int cmd_help(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_baseline(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_profiles(int argc, char **argv);
 int cmd_recipes(int argc, char **argv);

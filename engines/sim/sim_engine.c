@@ -40,7 +40,7 @@
 struct sim_options {
 	void *pad; /* fio writes a pointer here; an option at offset 0 would read as unset */
 	char *preset, *transport_lat, *link_bw, *link_iops, *dist, *lat, *cv, *hist, *units, *iops, *bw, *raid,
-		*members, *chunk, *seed, *spin, *stall;
+		*members, *chunk, *seed, *spin, *stall, *cpu;
 	char *cliff, *cliff_factor, *drift, *wear_state, *purge; /* wear: handled here, not by sim_model.c */
 };
 
@@ -79,6 +79,8 @@ static struct fio_option options[] = {
 		"only, less precise)"),
 	SIM_OPT("stall", stall, "Inject a stall: START:LEN[:FACTOR][@WHERE], device time x FACTOR (20) from START "
 		"after the first IO for LEN, only where the working directory contains WHERE"),
+	SIM_OPT("cpu", cpu, "Initiator CPU per IO: the job's thread burns this much CPU time when it submits an "
+		"IO (e.g. 500us; default 0), so the initiator's CPU becomes the limit"),
 	/* from here on the wear options (SIM_FIRST_WEAR_OPTION), handled in this file, not by sim_config_set() */
 	SIM_OPT("cliff", cliff, "Write cliff: bytes written to a member since the last purge after which its "
 		"write device time is multiplied by sim_cliff_factor (SIZE, or Nx = N times the member's share of "
@@ -128,6 +130,7 @@ struct sim_data {
 	unsigned nheap, cap;
 	struct io_u **events;  /* due IOs handed out by getevents, read by event() */
 	double spin_max_ns;    /* cap of the busy-wait margin; < 0 adaptive */
+	double cpu_ns;         /* sim_cpu: thread CPU time burnt per submitted IO, ns */
 	double margin_ns;      /* current busy-wait margin */
 	double late_mean, late_dev; /* running estimates of how late sleeps wake up, ns */
 	int stats;             /* BENCH_SIM_STATS set: print timing statistics at the end */
@@ -418,6 +421,21 @@ static int wear_setup(struct thread_data *td, struct sim_wear *w, const struct s
 
 /* Called before IOs are submitted or handed back at now: when IOs are in flight and all of them were due by
  * now, the device has had nothing to do since the last of them completed; that interval joins starved_ns. */
+/* sim_cpu: burns ns of this thread's CPU time (CPU time, not wall time: a thread that loses the CPU to
+ * others burns as much, so the cost per IO is what the model says whatever the machine's load). */
+static void burn_cpu(double ns)
+{
+	struct timespec ts;
+	double start, now;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	start = (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+	do {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		now = (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+	} while (now - start < ns);
+}
+
 static void note_starved(struct sim_data *sd, double now)
 {
 	double from = sd->latest_done_ns > sd->starved_until_ns ? sd->latest_done_ns : sd->starved_until_ns;
@@ -444,6 +462,8 @@ static enum fio_q_status sim_queue(struct thread_data *td, struct io_u *io_u)
 	case DDIR_TRIM: op = SIM_TRIM; break;
 	default: op = SIM_SYNC; break;
 	}
+	if (sd->cpu_ns > 0)
+		burn_cpu(sd->cpu_ns);
 	now = mono_ns();
 	if (sd->first_ns == 0)
 		sd->first_ns = now;
@@ -602,6 +622,7 @@ static int sim_init(struct thread_data *td)
 		sim_model_set_wear(sd->model, wear_hook, &sd->wear);
 	sd->stats = getenv("BENCH_SIM_STATS") != NULL;
 	sd->spin_max_ns = c.spin_ns;
+	sd->cpu_ns = c.cpu_ns;
 	sd->margin_ns = c.spin_ns < 0 ? 20000.0 : c.spin_ns;
 	/* Precise sleeps: the default 50 us timer slack alone would cost half of a 100 us service time. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);

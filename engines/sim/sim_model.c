@@ -220,7 +220,7 @@ int sim_config_set(struct sim_config *c, const char *name, const char *value, ch
 		c->bw = presets[i].bw;
 		return 0;
 	}
-	if (!strcmp(name, "transport_lat") || !strcmp(name, "lat") || !strcmp(name, "spin")) {
+	if (!strcmp(name, "transport_lat") || !strcmp(name, "lat") || !strcmp(name, "spin") || !strcmp(name, "cpu")) {
 		if (!strcmp(name, "spin") && !strcmp(value, "auto")) {
 			c->spin_ns = -1;
 			return 0;
@@ -229,8 +229,11 @@ int sim_config_set(struct sim_config *c, const char *name, const char *value, ch
 			return sim_fail(err, errlen, "sim_%s: '%s' is not a duration (e.g. 100us, 0.1ms, 100000ns; a bare "
 				    "number is microseconds)", name, value);
 		if (!strcmp(name, "lat"))
-			c->lat_ns = v; else if (!strcmp(name, "spin"))
+			c->lat_ns = v;
+		else if (!strcmp(name, "spin"))
 			c->spin_ns = v;
+		else if (!strcmp(name, "cpu"))
+			c->cpu_ns = v;
 		else
 			c->transport_ns = v;
 		return 0;

@@ -41,6 +41,8 @@ struct sim_config {
 	uint64_t chunk_bytes;    /* RAID chunk (stripe unit), bytes */
 	uint64_t seed;           /* random seed */
 	double spin_ns;          /* longest busy-wait before a completion; < 0 = adaptive */
+	double cpu_ns;           /* initiator CPU burnt by the job's thread per IO at submission (thread CPU
+	                            time, ns; 0 = none): makes the initiator's CPU the binding limit */
 	/* sim_stall=START:LEN[:FACTOR][@WHERE]: device time x FACTOR (default 20) from START to START + LEN after
 	 * the job's first IO (ramp included), only where the process's working directory contains WHERE
 	 * (a lab host runs in DIR/host<i>: "@host2"); 0 length = no stall */
