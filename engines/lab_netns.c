@@ -171,6 +171,62 @@ static int make_keys(const struct lab_netns_conf *c, struct errbuf *err)
 	return ret;
 }
 
+/* The nbd-tls transport's X.509 files (nbdkit --tls-certificates=DIR/pki): a CA of the lab's and the target's
+ * certificate for its lab address; libnbd on the initiators finds the CA as $HOME/.pki/libnbd/ca-cert.pem (each
+ * fio server's HOME is its host directory). libnbd cannot take a PSK file through a URI (fio 3.33 does not allow
+ * local files in URIs), so the lab's TLS uses certificates; the PSK is for other clients. */
+static int make_pki(const struct lab_netns_conf *c, struct errbuf *err)
+{
+	char *pki = xasprintf("%s/pki", c->dir), *cakey = xasprintf("%s/ca-key.pem", pki);
+	char *ca = xasprintf("%s/ca-cert.pem", pki), *key = xasprintf("%s/server-key.pem", pki);
+	char *csr = xasprintf("%s/server.csr", pki), *cert = xasprintf("%s/server-cert.pem", pki);
+	char *ext = xasprintf("%s/server.ext", pki);
+	char *const careq[] = { "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+				"-nodes", "-keyout", cakey, "-out", ca, "-days", "30", "-subj", "/CN=bench-lab-ca", NULL };
+	char *const req[] = { "openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+			      "-keyout", key, "-out", csr, "-subj", "/CN=target", NULL };
+	char *const sign[] = { "openssl", "x509", "-req", "-in", csr, "-CA", ca, "-CAkey", cakey, "-CAcreateserial",
+			       "-out", cert, "-days", "30", "-extfile", ext, NULL };
+	int ret = -1;
+
+	if (mkdir(pki, 0700) < 0)
+		err_set(err, ERR_HOST, "cannot create '%s': %s", pki, strerror(errno));
+	else if (write_file(ext, "subjectAltName=IP:" NET_PREFIX "10,DNS:target\n", 0644, err) == 0 &&
+		 run(c->dir, careq, 0, err) == 0 && run(c->dir, req, 0, err) == 0 && run(c->dir, sign, 0, err) == 0)
+		ret = 0;
+	free(pki);
+	free(cakey);
+	free(ca);
+	free(key);
+	free(csr);
+	free(cert);
+	free(ext);
+	return ret;
+}
+
+/* HD/.pki/libnbd/ca-cert.pem: the lab's CA where libnbd looks for it ($HOME/.pki/libnbd). */
+static int install_ca(const struct lab_netns_conf *c, const char *hd, struct errbuf *err)
+{
+	char *d1 = xasprintf("%s/.pki", hd), *d2 = xasprintf("%s/.pki/libnbd", hd);
+	char *src = xasprintf("%s/pki/ca-cert.pem", c->dir), *dst = xasprintf("%s/ca-cert.pem", d2);
+	struct strbuf sb;
+	int ret = -1;
+
+	strbuf_init(&sb);
+	if (mkdir(d1, 0700) < 0 || mkdir(d2, 0700) < 0)
+		err_set(err, ERR_HOST, "cannot create '%s': %s", d2, strerror(errno));
+	else if (strbuf_read_file(&sb, src) < 0)
+		err_set(err, ERR_HOST, "cannot read '%s'", src);
+	else
+		ret = write_file(dst, sb.buf, 0644, err);
+	strbuf_release(&sb);
+	free(d1);
+	free(d2);
+	free(src);
+	free(dst);
+	return ret;
+}
+
 static int make_bridge(const struct lab_netns_conf *c, struct errbuf *err)
 {
 	char *const show[] = { "ip", "link", "show", LAB_NETNS_BRIDGE, NULL };
@@ -348,12 +404,16 @@ static int start_fio_exporter(const struct lab_netns_conf *c, pid_t holder, cons
 	char *srv = xasprintf("--server=%s,%u", addr, c->port), *flog = xasprintf("%s/server.log", hd);
 	char *listen = xasprintf("--web.listen-address=%s:%u", addr, LAB_NETNS_EXPORTER_PORT);
 	char *elog = xasprintf("%s/node_exporter.log", hd);
-	char *const fio[] = { "fio", srv, NULL };
+	char *home = xasprintf("HOME=%s", hd);
+	char *const fio[] = { "env", home, "fio", srv, NULL };
 	char *const ne[] = { "prometheus-node-exporter", listen, NULL };
-	int ret = start_in_host(holder, hd, flog, fio, err);
+	int ret = install_ca(c, hd, err);
 
 	if (ret == 0)
+		ret = start_in_host(holder, hd, flog, fio, err);
+	if (ret == 0)
 		ret = start_in_host(holder, hd, elog, ne, err);
+	free(home);
 	free(srv);
 	free(flog);
 	free(listen);
@@ -495,7 +555,7 @@ int lab_netns_up(const struct lab_netns_conf *c, struct host_list *out, struct e
 		return -1;
 	if (!run_netns_mounted() && state_add(c->dir, "mount", "/run/netns", err) < 0)
 		return -1;
-	if (make_bridge(c, err) < 0 || make_keys(c, err) < 0)
+	if (make_bridge(c, err) < 0 || make_keys(c, err) < 0 || make_pki(c, err) < 0)
 		return -1;
 	for (unsigned i = 0; i <= c->count; i++) {
 		struct host h;
@@ -762,13 +822,13 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
 /* The lab's files: the host directories, keys, known_hosts, PSK, hosts file, state file, and DIR if empty. */
 static void remove_files(const char *dir)
 {
-	static const char *const names[] = { "id_ed25519", "id_ed25519.pub", "authorized_keys", "known_hosts",
+	static const char *const names[] = { "id_ed25519", "id_ed25519.pub", "authorized_keys", "known_hosts", "pki",
 					     "nbd.psk", "hosts", ".cmd.log", LAB_NETNS_STATE };
 	DIR *d = opendir(dir);
 	struct dirent *de;
 
 	while (d && (de = readdir(d))) {
-		if (!strcmp(de->d_name, "target") || (!strncmp(de->d_name, "lab", 3) && de->d_name[3] >= '1' &&
+		if (!strcmp(de->d_name, "target") || !strcmp(de->d_name, "pki") || (!strncmp(de->d_name, "lab", 3) && de->d_name[3] >= '1' &&
 						       de->d_name[3] <= '9')) {
 			char *p = xasprintf("%s/%s", dir, de->d_name);
 			nftw(p, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
