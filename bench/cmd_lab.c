@@ -28,6 +28,7 @@
 #include "core/proc.h"
 #include "core/units.h"
 #include "engines/fio_hosts.h"
+#include "engines/lab_netns.h"
 #include "engines/target.h"
 
 #define LAB_MAX 200
@@ -38,11 +39,15 @@ struct lab {
 	char dir[PATH_MAX];  /* absolute */
 	unsigned port;
 	uint32_t base;       /* first server's IPv4 address, host byte order, inside 127.0.0.0/8 */
+	int netns;           /* --netns: the namespace lab (engines/lab_netns.h) */
+	const char *link;    /* --link RATE, or NULL */
+	uint64_t link_bps;
 };
 
 static int usage(void)
 {
 	printf("usage: bench lab up N [--dir DIR] [--port PORT] [--size SIZE] [--base ADDR]\n"
+	       "       bench lab up N --netns [--link RATE] [--dir DIR] [--port PORT] [--size SIZE]\n"
 	       "       bench lab down [--dir DIR]\n"
 	       "       bench lab status [--dir DIR] [--port PORT]\n\n"
 	       "A loopback lab: N fio servers on this machine, to rehearse and test multi-host suites without\n"
@@ -54,7 +59,12 @@ static int usage(void)
 	       "  down          stop every lab server (found from the pid files, also after bench was killed)\n"
 	       "                and remove everything the lab made\n"
 	       "  status        one line per server: address, pid, running, fio version\n\n"
-	       "", LAB_MAX);
+	       "With --netns (docs/lab.md \"The namespace lab\"): N initiator hosts lab1..labN and a host 'target',\n"
+	       "each in its own network and UTS namespace on 198.18.0.0/24 (bridge %s, no route out), each with\n"
+	       "sshd (root by the lab's key only), a fio server and node_exporter; the target has 4 loop devices\n"
+	       "of --size (default 256m) over sparse files in DIR/target. 'down' stops and removes all of it, also\n"
+	       "what a killed 'lab up' left.\n\n"
+	       "", LAB_MAX, LAB_NETNS_BRIDGE);
 	opt_help(stdout, OPT_LAB);
 	printf("\n"
 	       "exit codes: 0 ok, 2 usage, 4 a server did not start or is not running.\n");
@@ -183,12 +193,16 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
 static int lab_down(const struct lab *l, int quiet)
 {
 	pid_t *pids = NULL;
-	size_t n, killed = 0, hosts = 0;
+	size_t n, killed = 0, servers = 0, hosts = 0;
 	long long deadline;
 	DIR *d;
 	struct dirent *de;
 	int code = EXIT_OK;
 
+	/* every live lab process, counted before any is signalled (a daemon's children go with it) */
+	killed = lab_pids(l, &pids);
+	free(pids);
+	pids = NULL;
 	/* pid files first (the daemons), then whatever else carries the lab's marker (their children) */
 	d = opendir(l->dir);
 	while (d && (de = readdir(d))) {
@@ -197,6 +211,7 @@ static int lab_down(const struct lab *l, int quiet)
 		char *pf = xasprintf("%s/%s/fio.pid", l->dir, de->d_name);
 		pid_t pid;
 		if (read_pid(pf, &pid) == 0 && is_lab_process(l, pid)) {
+			servers++;
 			kill(-pid, SIGTERM);
 			kill(pid, SIGTERM);
 		}
@@ -205,10 +220,8 @@ static int lab_down(const struct lab *l, int quiet)
 	if (d)
 		closedir(d);
 	n = lab_pids(l, &pids);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		kill(pids[i], SIGTERM);
-		killed++;
-	}
 	free(pids);
 	deadline = mono_ms() + 3000;
 	while ((n = lab_pids(l, &pids)) > 0) {
@@ -251,7 +264,8 @@ static int lab_down(const struct lab *l, int quiet)
 	if (rmdir(l->dir) < 0 && errno != ENOENT && code == EXIT_OK)
 		cli_warn("'%s' not removed: %s (it holds files the lab did not make)", l->dir, strerror(errno));
 	if (!quiet && code == EXIT_OK)
-		printf("lab down: %zu host directories removed, %zu processes stopped (%s)\n", hosts, killed, l->dir);
+		printf("lab down: %zu host directories removed, %zu fio servers stopped, %zu other lab processes (%s)\n",
+		       hosts, servers, killed > servers ? killed - servers : 0, l->dir);
 	return code;
 }
 
@@ -404,7 +418,7 @@ static int lab_status(const struct lab *l)
 	unsigned down = 0;
 	pid_t *pids = NULL;
 	size_t nproc;
-	int code = EXIT_OK;
+	int code = EXIT_OK, netns = lab_netns_present(l->dir);
 
 	host_list_init(&hl);
 	errbuf_init(&err);
@@ -422,13 +436,17 @@ static int lab_status(const struct lab *l)
 		struct fio_server_info info;
 		char *pf = xasprintf("%s/host%zu/fio.pid", l->dir, i + 1), *ep = host_endpoint(h);
 		pid_t pid = 0;
-		int alive = read_pid(pf, &pid) == 0 && is_lab_process(l, pid);
+		/* the namespace lab's servers are found by their address (lab_netns: `ip netns pids`) */
+		int alive = netns || (read_pid(pf, &pid) == 0 && is_lab_process(l, pid));
 		int answers;
 
 		errbuf_init(&err);
 		answers = alive && fio_server_probe(h->addr, h->port, 3000, &info, &err) == 0;
-		printf("%-6s %-18s %-8d %-8s %s\n", h->name, ep, (int)pid, answers ? "up" : alive ? "silent" : "down",
+		printf("%-6s %-18s %-8d %-8s %s", h->name, ep, (int)pid, answers ? "up" : alive ? "silent" : "down",
 		       answers ? info.fio_version : alive ? err.msg : "-");
+		if (answers && netns)
+			printf("  %s %s", h->role == ROLE_TARGET ? "target" : "initiator", info.hostname);
+		printf("\n");
 		if (!answers)
 			down++;
 		free(pf);
@@ -442,15 +460,99 @@ static int lab_status(const struct lab *l)
 	return code;
 }
 
+static void print_counts(const struct lab_netns_counts *n, const char *dir)
+{
+	printf("lab down: %zu namespaces, %zu links, %zu loop devices, %zu mounts removed; %zu fio servers, %zu sshd, "
+	       "%zu node_exporters, %zu holders, %zu other processes stopped (%s)\n",
+	       n->netns, n->links, n->loops, n->mounts, n->fio, n->sshd, n->exporters, n->holders, n->other, dir);
+}
+
+static int netns_down(const struct lab *l, int quiet)
+{
+	struct lab_netns_counts n;
+	struct errbuf err;
+
+	errbuf_init(&err);
+	if (lab_netns_down(l->dir, &n, &err) < 0)
+		return cli_fail(&err);
+	if (!quiet)
+		print_counts(&n, l->dir);
+	return EXIT_OK;
+}
+
+static void print_netns_host(const struct host *h)
+{
+	printf("%-7s %-14s %s  ssh root@%s  exporter %s", h->name, h->role == ROLE_TARGET ? "target" : "initiator",
+	       h->addr, h->addr, h->exporter_url);
+	for (size_t k = 0; k < h->ntargets; k++)
+		printf("%s%s", k ? "," : "  targets ", h->targets[k]);
+	printf("\n");
+}
+
+static int netns_up(const struct lab *l, unsigned count, uint64_t size)
+{
+	struct lab_netns_conf c = { l->dir, count, l->port, 4, size, 64ull << 20, l->link_bps, l->link };
+	char *hosts_path = xasprintf("%s/hosts", l->dir);
+	struct host_list hl;
+	struct strbuf sb;
+	struct errbuf err;
+	int code = EXIT_OK;
+
+	host_list_init(&hl);
+	strbuf_init(&sb);
+	errbuf_init(&err);
+	if (geteuid() != 0) {
+		free(hosts_path);
+		return cli_error(EXIT_HOST, "the namespace lab needs root (network namespaces, veth links, loop devices)");
+	}
+	if (access(hosts_path, F_OK) == 0) {
+		free(hosts_path);
+		return cli_error(EXIT_HOST, "a lab is already up in '%s' (run 'bench lab down --dir %s' first)", l->dir,
+				 l->dir);
+	}
+	if (lab_netns_present(l->dir)) {
+		printf("lab up: removing what an earlier 'lab up' left in %s\n", l->dir);
+		if ((code = netns_down(l, 0)) != EXIT_OK)
+			goto out;
+	}
+	if (lab_netns_up(&c, &hl, &err) < 0) {
+		code = cli_fail(&err);
+		netns_down(l, 1);
+		goto out;
+	}
+	for (size_t i = 0; i < hl.n; i++) {
+		if (i && hl.v[i].ntargets && target_prepare(hl.v[i].targets[0], c.file_bytes, 0, &err) < 0) {
+			code = cli_fail(&err);
+			netns_down(l, 1);
+			goto out;
+		}
+		print_netns_host(&hl.v[i]);
+	}
+	hostsfile_write(&hl, &sb);
+	if (write_text(hosts_path, sb.buf, sb.len) < 0) {
+		code = cli_error(EXIT_HOST, "cannot write '%s': %s", hosts_path, strerror(errno));
+		netns_down(l, 1);
+		goto out;
+	}
+	printf("lab up: %u initiators and a target in network namespaces%s%s; hosts file %s\n", count,
+	       l->link ? ", links shaped to " : "", l->link ? l->link : "", hosts_path);
+out:
+	host_list_release(&hl);
+	strbuf_release(&sb);
+	free(hosts_path);
+	return code;
+}
+
 int cmd_lab(int argc, char **argv)
 {
 	int argi = 0;
 	const char *dir = LAB_DEFAULT_DIR, *verb;
 	struct lab l;
-	uint64_t size = 32ull << 20;
+	uint64_t size = 0;
 	long v;
 	int c;
 
+	memset(&l, 0, sizeof(l));
 	l.port = HOSTS_DEFAULT_PORT;
 	(void)parse_base(LAB_DEFAULT_BASE, &l.base);
 	argi = 0;
@@ -474,6 +576,15 @@ int cmd_lab(int argc, char **argv)
 		case OK_SIZE:
 			if (parse_size(optarg, &size) < 0 || size < 4096)
 				return cli_usage("lab", "--size wants a size of at least 4k (e.g. 64m), got '%s'", optarg);
+			break;
+		case OK_NETNS:
+			l.netns = 1;
+			break;
+		case OK_LINK:
+			if (lab_netns_parse_rate(optarg, &l.link_bps) < 0)
+				return cli_usage("lab", "--link wants a rate of at least 1mbit in kbit, mbit, gbit or tbit "
+						 "(e.g. 1gbit, 10gbit), got '%s'", optarg);
+			l.link = optarg;
 			break;
 		default:
 			return EXIT_USAGE;
@@ -499,6 +610,8 @@ int cmd_lab(int argc, char **argv)
 	}
 	while (strlen(l.dir) > 1 && l.dir[strlen(l.dir) - 1] == '/')
 		l.dir[strlen(l.dir) - 1] = '\0';
+	if (l.link && !l.netns)
+		return cli_usage("lab", "--link shapes the links of the namespace lab: it needs --netns");
 	if (!strcmp(verb, "up")) {
 		if (optind + 2 != argc)
 			return cli_usage("lab", "'lab up' wants the number of servers: bench lab up N");
@@ -506,12 +619,14 @@ int cmd_lab(int argc, char **argv)
 			return cli_usage("lab", "the number of servers must be 1..%d, got '%s'", LAB_MAX, argv[optind + 1]);
 		if ((uint64_t)l.base + (uint64_t)v - 1 > 0x7ffffffeull)
 			return cli_usage("lab", "%ld servers from --base run past 127.255.255.254", v);
-		return lab_up(&l, (unsigned)v, size);
+		if (l.netns)
+			return netns_up(&l, (unsigned)v, size ? size : 256ull << 20);
+		return lab_up(&l, (unsigned)v, size ? size : 32ull << 20);
 	}
 	if (optind + 1 != argc)
 		return cli_usage("lab", "unexpected argument '%s'", argv[optind + 1]);
 	if (!strcmp(verb, "down"))
-		return lab_down(&l, 0);
+		return lab_netns_present(l.dir) ? netns_down(&l, 0) : lab_down(&l, 0);
 	if (!strcmp(verb, "status"))
 		return lab_status(&l);
 	return cli_usage("lab", "unknown action '%s' (up N, down or status)", verb);

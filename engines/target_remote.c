@@ -13,7 +13,7 @@
  *     swap 1                   active swap
  *     holders dm-0             devices holding it or its partitions
  *     parts loop3p1 loop3p2    partitions in sysfs
- *     sig TYPE=xfs             what blkid -p found (or why it could not look)
+ *     sig TYPE=xfs             what blkid -p found (or why it could not look); USAGE=filesystem after it
  *     loop /dev/loop4 mounted at /mnt/y   regular file backing a mounted or held loop device
  *     end
  */
@@ -54,7 +54,7 @@ const char target_remote_script[] =
 	" if ! command -v blkid >/dev/null 2>&1; then echo 'sig unknown (blkid is not installed there)';"
 	" elif ! [ -r \"$r\" ]; then echo \"sig unknown ($(id -un) cannot read the device)\";"
 	" else o=$(blkid -p -o export -- \"$r\" 2>&1); rc=$?; case $rc in\n"
-	"  0) printf '%s\\n' \"$o\" | while IFS= read -r l; do case $l in TYPE=*|PTTYPE=*) echo \"sig $l\";; esac; done;;\n"
+	"  0) printf '%s\\n' \"$o\" | while IFS= read -r l; do case $l in TYPE=*|PTTYPE=*|USAGE=*) echo \"sig $l\";; esac; done;;\n"
 	"  2) ;;\n"
 	"  *) echo \"sig unknown (blkid -p exit $rc: $(printf '%s' \"$o\" | tr '\\n' ' '))\";; esac; fi\n"
 	"}\n"
@@ -147,7 +147,14 @@ static int parse_fact(struct target_facts *f, const char *key, const char *val)
 		f->loop_use = xstrdup(strchr(val, ' ') + 1);
 	} else if (!strcmp(key, "parts") && *val)
 		f->partitions = 1;
-	else if (!strcmp(key, "sig") && *val) {
+	else if (!strcmp(key, "sig") && !strncmp(val, "USAGE=", 6)) {
+		/* what the signature before it is used as, named as the local probe names it: "btrfs (filesystem)" */
+		if (f->signatures && val[6]) {
+			char *t = xasprintf("%s (%s)", f->signatures, val + 6);
+			free(f->signatures);
+			f->signatures = t;
+		}
+	} else if (!strcmp(key, "sig") && *val) {
 		char *t = !strncmp(val, "PTTYPE=", 7) ? xasprintf("%s partition table", val + 7)
 			  : !strncmp(val, "TYPE=", 5)  ? xstrdup(val + 5)
 						       : xstrdup(val);

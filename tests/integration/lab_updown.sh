@@ -42,6 +42,7 @@ rc=$?
 [ $rc = 4 ] || fail "second 'lab up' in the same dir: exit $rc, want 4"
 grep -q "already up" "$T/again.out" || fail "second up: $(cat "$T/again.out")"
 "$BENCH" lab down --dir "$LAB" >"$T/down.out" 2>&1 || { cat "$T/down.out"; fail "lab down"; }
+grep -q "^lab down: 4 host directories removed, 4 fio servers stopped, " "$T/down.out" || fail "down's count: $(cat "$T/down.out")"
 check_clean "up/down"
 "$BENCH" lab status --dir "$LAB" >"$T/st2.out" 2>&1 || fail "status without a lab must exit 0"
 grep -q "no lab" "$T/st2.out" || fail "status without a lab: $(cat "$T/st2.out")"
