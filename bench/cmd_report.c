@@ -251,6 +251,29 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	return 0;
 }
 
+/* A comparison that matches nothing is bad input (exit 3), with the command that would match: the
+ * command as given (--db, --where, --compare, --match) for cmp_check_matched to complete. */
+static int check_matched(const struct report_args *a, const struct cmp_table *cmp, struct errbuf *err)
+{
+	struct strbuf cmd;
+	int rc;
+
+	strbuf_init(&cmd);
+	strbuf_adds(&cmd, "bench report");
+	if (a->db)
+		strbuf_addf(&cmd, " --db %s", a->db);
+	for (size_t i = 0; i < a->where.n; i++)
+		strbuf_addf(&cmd, " --where %s=%s", a->where.v[i].key, a->where.v[i].value);
+	strbuf_addf(&cmd, " --compare %s=", a->cmp_key);
+	for (size_t i = 0; i < a->cmp_n; i++)
+		strbuf_addf(&cmd, "%s%s", i ? (i + 1 == a->cmp_n ? ":" : ",") : "", a->cmp_vals[i]);
+	if (a->match == REP_MATCH_NAME)
+		strbuf_adds(&cmd, " --match name");
+	rc = cmp_check_matched(cmp, cmd.buf, err);
+	strbuf_release(&cmd);
+	return rc;
+}
+
 static int write_file(const char *path, const struct strbuf *sb)
 {
 	FILE *f = fopen(path, "w");
@@ -388,7 +411,8 @@ int cmd_report(int argc, char **argv)
 	rep_table_build(&table, &set, &a.by);
 	rep_table_order(&table, &a.order);
 	if (a.cmp_key) {
-		if (cmp_build_n(&cmp, &set, a.cmp_key, a.cmp_vals, a.cmp_n, &a.by, a.match, &err) < 0) {
+		if (cmp_build_n(&cmp, &set, a.cmp_key, a.cmp_vals, a.cmp_n, &a.by, a.match, &err) < 0 ||
+		    check_matched(&a, &cmp, &err) < 0) {
 			rc = cli_fail(&err);
 			goto out;
 		}
