@@ -38,8 +38,13 @@ static const char usage_text[] =
 	"\n"
 	"Prints the stored results as the raw-data table storage articles publish: one block per label group\n"
 	"(runs with the same labels), one row per workload with IOPS, MiB/s, CPU %, read and write mean latency\n"
-	"and read and write 99th percentile latency (ms). Several runs of one workload in a group (repetitions)\n"
-	"show the median and the min-max spread. Only finished runs count (done; partial ones are marked).\n"
+	"and read and write 99th percentile latency (ms). Every figure shows its n; several runs of one workload\n"
+	"(repetitions) show the median and min-max (n >= 6: the 95 % interval of the median); single and short\n"
+	"runs are marked n=1 and short. --by never folds runs whose other labels differ: it splits the row.\n"
+	"Only finished runs count (done; partial ones are marked).\n"
+	"--compare key=A:B groups by the labels both sides share: labels that change with the key (stack with\n"
+	"config) and cfg.* facts are shown under the table, not grouped by; ratios within noise are marked ~;\n"
+	"a compare that matches nothing exits 3 naming the labels that kept the sides apart.\n"
 	"Runs of the measurement method (docs/method.md) add sections: curve and sweep points (labels\n"
 	"curve_pct=, sweep.*=) give one latency-vs-IOPS curve per configuration with its knee and the max\n"
 	"IOPS at p99 <= X; runs with steady_state= or fio.ss* labels get their steady-state result.\n"
@@ -49,7 +54,8 @@ static const char usage_text[] =
 
 static const char usage_text_tail[] =
 	"\n"
-	"exit codes: 0 ok, 2 usage error, 3 nothing to compare, 4 gnuplot failed or missing, 5 database error.\n";
+	"exit codes: 0 ok, 2 usage error, 3 nothing to compare (or nothing matched), 4 gnuplot failed or missing,\n"
+	"5 database error.\n";
 
 struct report_args {
 	const char *db;
