@@ -27,8 +27,8 @@ struct rep_cell {
 	double conf_pct;          /* coverage of [lo, hi] in % (binomial, distribution-free); 0 when n < 3 */
 };
 
-/* Runs measured for less than this are marked "short" in every output (a --quick run is). */
-#define REP_MIN_RUNTIME_S 10
+/* Runs measured for less than this, s, are marked "short" in every output (every --quick run: 10 s by default). */
+#define REP_MIN_RUNTIME_S 30
 
 struct rep_row {
 	char *name;               /* workload name of its first run */

@@ -5,7 +5,8 @@
 # matched row per workload, the labels that change with the key and the cfg.* facts shown under the table, never
 # as group keys; a run field (engine) is a compare key too; a compare that matches nothing exits 3 naming the
 # label that kept the sides apart and the command that matches; n and the interval of three repetitions in
-# text, CSV, JSON and Markdown, ratios within noise marked "~", a single short run marked n=1 short.
+# text, CSV, JSON and Markdown, ratios within noise marked "~", a single short run marked n=1 short; a real
+# `run --repeat 3 --quick` (null engine) shows n = 3, a spread and the short mark in every format.
 . "$BENCH_SRC/tests/lib/failfast.sh"
 DB=$T/b.db
 # runs 1-4: raid0 (w4k x3 repetitions, r64k x1), runs 5-8: raid5 alike; IOPS: raid0 w4k 1000,1100,1200,
@@ -109,4 +110,23 @@ sqlite3 "$DB" "UPDATE result SET iops = iops + 600 WHERE run_id IN (5, 6, 7) AND
 [ "$(run --compare config=raid5:raid0)" = 0 ] || fail "noise compare"
 grep -Eq '^  w4k +[0-9]\.[0-9]+~ ' "$T/out" || fail "ratio within noise not marked '~': $(cat "$T/out")"
 grep -q '^~ within noise' "$T/out" || fail "no line saying what ~ means"
+# ---- acceptance 3 with real runs: --repeat 3 of a --quick null-engine job: n = 3, a spread, marked short
+null_job "$T/j.fio" w rw=randread bs=4k
+"$BENCH" run --db "$T/r.db" --repeat 3 --quick --runtime 1s --no-collectors -q "$T/j.fio" 2>"$T/err" ||
+	fail "run --repeat 3: $(cat "$T/err")"
+"$BENCH" report --db "$T/r.db" >"$T/rt.txt"
+grep -Eq '^  w +3 +[0-9]+ \([0-9]+-[0-9]+\) .* short$' "$T/rt.txt" || fail "repeat 3 text: $(cat "$T/rt.txt")"
+"$BENCH" report --db "$T/r.db" --format markdown >"$T/rt.md"
+grep -Eq '^\| w \| 3 \| [0-9]+ \([0-9]+-[0-9]+\) \|.*\| short \|$' "$T/rt.md" || fail "repeat 3 markdown: $(cat "$T/rt.md")"
+"$BENCH" report --db "$T/r.db" --format csv >"$T/rt.csv"
+"$BENCH" report --db "$T/r.db" --format json >"$T/rt.json"
+"$PY3" - "$T/rt.csv" "$T/rt.json" <<'PY' || fail "repeat 3 csv/json"
+import csv, json, sys
+r = list(csv.DictReader(open(sys.argv[1], newline='')))[0]
+assert r['runs'] == '3' and r['iops_n'] == '3' and float(r['iops_lo']) <= float(r['iops']) <= float(r['iops_hi']), r
+assert r['short'] == '1' and r['single'] == '0', r
+c = json.load(open(sys.argv[2]))['groups'][0]['rows'][0]
+assert c['iops']['n'] == 3 and c['iops']['lo'] <= c['iops']['median'] <= c['iops']['hi'] and c['short'] is True, c
+print(f"--repeat 3: n = {c['iops']['n']}, IOPS {c['iops']['median']:.0f} [{c['iops']['lo']:.0f}-{c['iops']['hi']:.0f}] ({c['iops']['conf_pct']} %), short")
+PY
 echo "compare_default: ok"
