@@ -77,6 +77,8 @@ struct report_args {
 	size_t nlim;
 	int jobs;           /* --jobs */
 	int explain;        /* --explain: ceiling, % of it and what limited each row (docs/explain.md) */
+	const char *map_path; /* --map FILE: workload names paired for --match name */
+	struct kvlist map;
 };
 
 static int parse_by(struct kvlist *by, const char *arg)
@@ -236,6 +238,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case OK_JOBS:
 			a->jobs = 1;
 			break;
+		case OK_MAP:
+			a->map_path = optarg;
+			break;
 		case 'v':
 			a->verbose = 1;
 			break;
@@ -254,6 +259,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		return cli_usage("report", "--match only applies to --compare");
 	if (a->show && !a->cmp_key)
 		return cli_usage("report", "--show only applies to --compare");
+	if (a->map_path && a->match != REP_MATCH_NAME)
+		return cli_usage("report", "--map only applies to --compare with --match name");
 	return 0;
 }
 
@@ -275,8 +282,27 @@ static int check_matched(const struct report_args *a, const struct cmp_table *cm
 		strbuf_addf(&cmd, "%s%s", i ? (i + 1 == a->cmp_n ? ":" : ",") : "", a->cmp_vals[i]);
 	if (a->match == REP_MATCH_NAME)
 		strbuf_adds(&cmd, " --match name");
+	if (a->map_path)
+		strbuf_addf(&cmd, " --map %s", a->map_path);
 	rc = cmp_check_matched(cmp, cmd.buf, err);
 	strbuf_release(&cmd);
+	return rc;
+}
+
+/* --map FILE: read and parsed into a->map; the exit code. */
+static int read_map(struct report_args *a)
+{
+	struct strbuf sb;
+	struct errbuf err;
+	int rc = EXIT_OK;
+
+	strbuf_init(&sb);
+	errbuf_init(&err);
+	if (strbuf_read_file(&sb, a->map_path) < 0)
+		rc = cli_error(EXIT_INPUT, "cannot read '%s': %s", a->map_path, strerror(errno));
+	else if (cmp_map_parse(sb.buf, a->map_path, &a->map, &err) < 0)
+		rc = cli_fail(&err);
+	strbuf_release(&sb);
 	return rc;
 }
 
@@ -386,11 +412,14 @@ int cmd_report(int argc, char **argv)
 	strbuf_init(&mhtml);
 	errbuf_init(&err);
 
+	kvlist_init(&a.map);
 	rc = parse_args(argc, argv, &a);
 	if (rc) {
 		rc = rc == -2 ? EXIT_OK : rc;
 		goto out;
 	}
+	if (a.map_path && (rc = read_map(&a)) != EXIT_OK)
+		goto out;
 	if (!(st = cli_store())) {
 		rc = cli_store_code();
 		goto out;
@@ -417,7 +446,7 @@ int cmd_report(int argc, char **argv)
 	rep_table_build(&table, &set, &a.by);
 	rep_table_order(&table, &a.order);
 	if (a.cmp_key) {
-		if (cmp_build_n(&cmp, &set, a.cmp_key, a.cmp_vals, a.cmp_n, &a.by, a.match, &err) < 0 ||
+		if (cmp_build_map(&cmp, &set, a.cmp_key, a.cmp_vals, a.cmp_n, &a.by, a.match, &a.map, &err) < 0 ||
 		    check_matched(&a, &cmp, &err) < 0) {
 			rc = cli_fail(&err);
 			goto out;
@@ -480,5 +509,6 @@ out:
 	compare_free(&a);
 	kvlist_release(&a.order);
 	kvlist_release(&a.aliases);
+	kvlist_release(&a.map);
 	return rc;
 }

@@ -461,7 +461,7 @@ int cmp_parse_n(const char *arg, char **key, char ***vals, size_t *nvals, struct
 }
 
 /* Rows of a side re-keyed by the match key (identity or name): runs of one key in a group become one row. */
-static void rekey(struct rep_table *t, enum rep_match how)
+static void rekey(struct rep_table *t, enum rep_match how, const struct kvlist *map)
 {
 	for (size_t gi = 0; gi < t->n; gi++) {
 		struct rep_group *g = &t->v[gi];
@@ -470,6 +470,12 @@ static void rekey(struct rep_table *t, enum rep_match how)
 		for (size_t ri = 0; ri < g->n; ri++) {
 			/* by name: the row's label, which tells apart the workloads of one name */
 			char *m = how == REP_MATCH_NAME ? xstrdup(g->rows[ri].name) : rep_match_key(g->rows[ri].runs[0], how);
+			const char *mapped = how == REP_MATCH_NAME && map ? kvlist_get(map, m, NULL) : NULL;
+
+			if (mapped) {
+				free(m);
+				m = xstrdup(mapped);
+			}
 			size_t j;
 
 			for (j = 0; j < out; j++)
@@ -669,6 +675,55 @@ int cmp_build(struct cmp_table *t, const struct rep_set *set, const char *key, c
 int cmp_build_n(struct cmp_table *t, const struct rep_set *set, const char *key, char *const *vals, size_t nvals,
 		const struct kvlist *by, enum rep_match match, struct errbuf *err)
 {
+	return cmp_build_map(t, set, key, vals, nvals, by, match, NULL, err);
+}
+
+int cmp_map_parse(const char *text, const char *path, struct kvlist *map, struct errbuf *err)
+{
+	unsigned line = 0;
+
+	for (const char *p = text; p && *p;) {
+		size_t l = strcspn(p, "\n");
+		char *ln = xstrndup(p, l), *eq, *a, *b;
+
+		line++;
+		p += l + (p[l] == '\n');
+		a = ln + strspn(ln, " \t\r");
+		if (!*a || *a == '#') {
+			free(ln);
+			continue;
+		}
+		eq = strstr(a, " = ");
+		if (!eq) {
+			free(ln);
+			return err_set(err, ERR_INPUT, "%s:%u: want 'NAME = NAME' (a workload name of each side)", path, line);
+		}
+		*eq = '\0';
+		b = eq + 3;
+		b[strcspn(b, "\r")] = '\0';
+		for (char *e = a + strlen(a); e > a && (e[-1] == ' ' || e[-1] == '\t'); )
+			*--e = '\0';
+		for (char *e = b + strlen(b); e > b && (e[-1] == ' ' || e[-1] == '\t'); )
+			*--e = '\0';
+		b += strspn(b, " \t");
+		if (!*a || !*b || kvlist_find(map, a) || kvlist_find(map, b)) {
+			int dup = *a && *b;
+			err_set(err, ERR_INPUT, dup ? "%s:%u: '%s' is paired twice" : "%s:%u: want 'NAME = NAME' (a workload "
+				"name of each side)", path, line, kvlist_find(map, a) ? a : b);
+			free(ln);
+			return -1;
+		}
+		kvlist_add(map, a, a);
+		if (strcmp(a, b))
+			kvlist_add(map, b, a);
+		free(ln);
+	}
+	return 0;
+}
+
+int cmp_build_map(struct cmp_table *t, const struct rep_set *set, const char *key, char *const *vals, size_t nvals,
+		  const struct kvlist *by, enum rep_match match, const struct kvlist *map, struct errbuf *err)
+{
 	struct kvlist by_eff;
 	const struct rep_row **at;
 
@@ -695,7 +750,7 @@ int cmp_build_n(struct cmp_table *t, const struct rep_set *set, const char *key,
 		kvlist_copy(&t->sides[s].by, &by_eff);
 		table_add(&t->sides[s], set, &by_eff, key, key, vals[s], &t->away, 0);
 		label_rows(&t->sides[s], 0);
-		rekey(&t->sides[s], match);
+		rekey(&t->sides[s], match, map);
 		finish_rows(&t->sides[s]);
 	}
 	kvlist_release(&by_eff);

@@ -130,7 +130,18 @@ int cmp_build(struct cmp_table *t, const struct rep_set *set, const char *key, c
  * every ratio to the baseline. */
 int cmp_build_n(struct cmp_table *t, const struct rep_set *set, const char *key, char *const *vals, size_t nvals,
 		const struct kvlist *by, enum rep_match match, struct errbuf *err);
+/* As cmp_build_n with --match name and a map of workload names (cmp_map_parse; may be NULL): rows whose names
+ * the map pairs are matched as one. */
+int cmp_build_map(struct cmp_table *t, const struct rep_set *set, const char *key, char *const *vals, size_t nvals,
+		  const struct kvlist *by, enum rep_match match, const struct kvlist *map, struct errbuf *err);
 void cmp_release(struct cmp_table *t);
+
+/*
+ * Parses a --map file's text (`path` names it in errors): "NAME = NAME" lines pairing a workload name of one
+ * side with one of the other ('#' comments, blank lines); each name once. Into *map: both names -> the first
+ * (the key rows are matched by). ERR_INPUT "PATH:LINE: ..." on a bad line.
+ */
+int cmp_map_parse(const char *text, const char *path, struct kvlist *map, struct errbuf *err);
 
 /*
  * When no row has every value (t->matched == 0): ERR_INPUT saying what kept the sides apart (the group
