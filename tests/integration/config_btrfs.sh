@@ -79,6 +79,10 @@ case $rec in *"Label: 'bench-raid5'"*"Total devices 8"*) ok "record holds btrfs 
 case $rec in *"Data, RAID5"*) ok "record holds btrfs filesystem df";; *) fail "no 'Data, RAID5' in the record";; esac
 expect_eq "kernel label" "$(q a.db "SELECT value FROM run_label WHERE key = 'cfg.kernel' LIMIT 1")" "$(uname -r)"
 expect_eq "members label" "$(q a.db "SELECT value FROM run_label WHERE key = 'cfg.members' LIMIT 1")" 8
+# the host tuning (issue 29): network sysctls and hugepages as this host has them
+expect_eq "sysctl rmem_max label" "$(q a.db "SELECT value FROM run_label WHERE key = 'cfg.sysctl.net.core.rmem_max' LIMIT 1")" "$(sysctl -n net.core.rmem_max)"
+expect_eq "tcp_rmem label" "$(q a.db "SELECT value FROM run_label WHERE key = 'cfg.sysctl.net.ipv4.tcp_rmem' LIMIT 1")" "$(sysctl -n net.ipv4.tcp_rmem | tr '\t' ' ')"
+expect_eq "hugepages label" "$(q a.db "SELECT value FROM run_label WHERE key = 'cfg.hugepages' LIMIT 1")" "$(awk '/^HugePages_Total:/ { print $2 }' /proc/meminfo)"
 td=$(q a.db "SELECT count(*) FROM artifact WHERE name = 'config.teardown' AND CAST(content AS TEXT) LIKE '%umount%exit 0%'")
 expect_eq "teardown logs stored" "$td" 3
 # issue 29 acceptance 1: with no other option, one matched row per workload (stack changes with config and the
