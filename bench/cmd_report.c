@@ -38,8 +38,13 @@ static const char usage_text[] =
 	"\n"
 	"Prints the stored results as the raw-data table storage articles publish: one block per label group\n"
 	"(runs with the same labels), one row per workload with IOPS, MiB/s, CPU %, read and write mean latency\n"
-	"and read and write 99th percentile latency (ms). Several runs of one workload in a group (repetitions)\n"
-	"show the median and the min-max spread. Only finished runs count (done; partial ones are marked).\n"
+	"and read and write 99th percentile latency (ms). Every figure shows its n; several runs of one workload\n"
+	"(repetitions) show the median and min-max (n >= 6: the 95 % interval of the median); single and short\n"
+	"runs are marked n=1 and short. --by never folds runs whose other labels differ: it splits the row.\n"
+	"Only finished runs count (done; partial ones are marked).\n"
+	"--compare key=A:B groups by the labels both sides share: labels that change with the key (stack with\n"
+	"config) and cfg.* facts are shown under the table, not grouped by; ratios within noise are marked ~;\n"
+	"a compare that matches nothing exits 3 naming the labels that kept the sides apart.\n"
 	"Runs of the measurement method (docs/method.md) add sections: curve and sweep points (labels\n"
 	"curve_pct=, sweep.*=) give one latency-vs-IOPS curve per configuration with its knee and the max\n"
 	"IOPS at p99 <= X; runs with steady_state= or fio.ss* labels get their steady-state result.\n"
@@ -49,7 +54,8 @@ static const char usage_text[] =
 
 static const char usage_text_tail[] =
 	"\n"
-	"exit codes: 0 ok, 2 usage error, 3 nothing to compare, 4 gnuplot failed or missing, 5 database error.\n";
+	"exit codes: 0 ok, 2 usage error, 3 nothing to compare (or nothing matched), 4 gnuplot failed or missing,\n"
+	"5 database error.\n";
 
 struct report_args {
 	const char *db;
@@ -71,6 +77,8 @@ struct report_args {
 	size_t nlim;
 	int jobs;           /* --jobs */
 	int explain;        /* --explain: ceiling, % of it and what limited each row (docs/explain.md) */
+	const char *map_path; /* --map FILE: workload names paired for --match name */
+	struct kvlist map;
 };
 
 static int parse_by(struct kvlist *by, const char *arg)
@@ -230,6 +238,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case OK_JOBS:
 			a->jobs = 1;
 			break;
+		case OK_MAP:
+			a->map_path = optarg;
+			break;
 		case 'v':
 			a->verbose = 1;
 			break;
@@ -248,7 +259,51 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		return cli_usage("report", "--match only applies to --compare");
 	if (a->show && !a->cmp_key)
 		return cli_usage("report", "--show only applies to --compare");
+	if (a->map_path && a->match != REP_MATCH_NAME)
+		return cli_usage("report", "--map only applies to --compare with --match name");
 	return 0;
+}
+
+/* A comparison that matches nothing is bad input (exit 3), with the command that would match: the
+ * command as given (--db, --where, --compare, --match) for cmp_check_matched to complete. */
+static int check_matched(const struct report_args *a, const struct cmp_table *cmp, struct errbuf *err)
+{
+	struct strbuf cmd;
+	int rc;
+
+	strbuf_init(&cmd);
+	strbuf_adds(&cmd, "bench report");
+	if (a->db)
+		strbuf_addf(&cmd, " --db %s", a->db);
+	for (size_t i = 0; i < a->where.n; i++)
+		strbuf_addf(&cmd, " --where %s=%s", a->where.v[i].key, a->where.v[i].value);
+	strbuf_addf(&cmd, " --compare %s=", a->cmp_key);
+	for (size_t i = 0; i < a->cmp_n; i++)
+		strbuf_addf(&cmd, "%s%s", i ? (i + 1 == a->cmp_n ? ":" : ",") : "", a->cmp_vals[i]);
+	if (a->match == REP_MATCH_NAME)
+		strbuf_adds(&cmd, " --match name");
+	if (a->map_path)
+		strbuf_addf(&cmd, " --map %s", a->map_path);
+	rc = cmp_check_matched(cmp, cmd.buf, err);
+	strbuf_release(&cmd);
+	return rc;
+}
+
+/* --map FILE: read and parsed into a->map; the exit code. */
+static int read_map(struct report_args *a)
+{
+	struct strbuf sb;
+	struct errbuf err;
+	int rc = EXIT_OK;
+
+	strbuf_init(&sb);
+	errbuf_init(&err);
+	if (strbuf_read_file(&sb, a->map_path) < 0)
+		rc = cli_error(EXIT_INPUT, "cannot read '%s': %s", a->map_path, strerror(errno));
+	else if (cmp_map_parse(sb.buf, a->map_path, &a->map, &err) < 0)
+		rc = cli_fail(&err);
+	strbuf_release(&sb);
+	return rc;
 }
 
 static int write_file(const char *path, const struct strbuf *sb)
@@ -357,11 +412,14 @@ int cmd_report(int argc, char **argv)
 	strbuf_init(&mhtml);
 	errbuf_init(&err);
 
+	kvlist_init(&a.map);
 	rc = parse_args(argc, argv, &a);
 	if (rc) {
 		rc = rc == -2 ? EXIT_OK : rc;
 		goto out;
 	}
+	if (a.map_path && (rc = read_map(&a)) != EXIT_OK)
+		goto out;
 	if (!(st = cli_store())) {
 		rc = cli_store_code();
 		goto out;
@@ -388,7 +446,8 @@ int cmd_report(int argc, char **argv)
 	rep_table_build(&table, &set, &a.by);
 	rep_table_order(&table, &a.order);
 	if (a.cmp_key) {
-		if (cmp_build_n(&cmp, &set, a.cmp_key, a.cmp_vals, a.cmp_n, &a.by, a.match, &err) < 0) {
+		if (cmp_build_map(&cmp, &set, a.cmp_key, a.cmp_vals, a.cmp_n, &a.by, a.match, &a.map, &err) < 0 ||
+		    check_matched(&a, &cmp, &err) < 0) {
 			rc = cli_fail(&err);
 			goto out;
 		}
@@ -450,5 +509,6 @@ out:
 	compare_free(&a);
 	kvlist_release(&a.order);
 	kvlist_release(&a.aliases);
+	kvlist_release(&a.map);
 	return rc;
 }

@@ -88,7 +88,77 @@ static const struct host_fact {
 	{ "cpu", { "cat", "/proc/cpuinfo", NULL }, "model name", "Processor", 0 },
 	{ "cpus", { "nproc", "--all", NULL }, NULL, NULL, 0 },
 	{ "mem_kib", { "cat", "/proc/meminfo", NULL }, "MemTotal", NULL, 1 },
+	/* the host tuning storage articles list: hugepages, C-states, the kernel command line */
+	{ "hugepages", { "cat", "/proc/meminfo", NULL }, "HugePages_Total", NULL, 1 },
+	{ "hugepage_kib", { "cat", "/proc/meminfo", NULL }, "Hugepagesize", NULL, 1 },
+	{ "cpuidle_driver", { "cat", "/sys/devices/system/cpu/cpuidle/current_driver", NULL }, NULL, NULL, 0 },
+	{ "intel_idle.max_cstate", { "cat", "/sys/module/intel_idle/parameters/max_cstate", NULL }, NULL, NULL, 0 },
+	{ "cmdline", { "cat", "/proc/cmdline", NULL }, NULL, NULL, 0 },
 };
+
+/* The network sysctls of the host tuning (one `sysctl` call; a key the kernel lacks is left out). */
+static char *const sysctl_argv[] = {
+	"sysctl", "-e", "net.core.rmem_max", "net.core.wmem_max", "net.core.rmem_default", "net.core.wmem_default",
+	"net.core.netdev_max_backlog", "net.core.somaxconn", "net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem",
+	"net.ipv4.tcp_timestamps", "net.ipv4.tcp_sack", "net.ipv4.tcp_low_latency", "net.ipv4.tcp_congestion_control",
+	NULL
+};
+
+/* cfg.sysctl.KEY for every "KEY = VALUE" line of `sysctl` (tabs in tcp_rmem's value become blanks). */
+static void sysctl_facts(const struct suite_config *c, const char *host, const struct host_list *hosts,
+			 const char *prefix, struct kvlist *labels, struct strbuf *text)
+{
+	char *out = capture(c, host, sysctl_argv, hosts);
+
+	for (char *p = out, *nl; p && *p; p = nl ? nl + 1 : NULL) {
+		char *eq;
+		if ((nl = strchr(p, '\n')))
+			*nl = '\0';
+		if ((eq = strstr(p, " = "))) {
+			char *k;
+			*eq = '\0';
+			for (char *t = eq + 3; *t; t++)
+				if (*t == '\t')
+					*t = ' ';
+			k = xasprintf("sysctl.%s", p);
+			label(labels, text, prefix, k, eq + 3);
+			free(k);
+		}
+		if (!nl)
+			break;
+	}
+	free(out);
+}
+
+/* cfg.nic.IFACE.rx_ring / tx_ring: the current ring sizes `ethtool -g` gives for each interface but lo. */
+static void nic_facts(const struct suite_config *c, const char *host, const struct host_list *hosts,
+		      const char *prefix, struct kvlist *labels, struct strbuf *text)
+{
+	char *const ls_argv[] = { "ls", "/sys/class/net", NULL };
+	char *list = capture(c, host, ls_argv, hosts);
+
+	for (char *p = list, *nl; p && *p; p = nl ? nl + 1 : NULL) {
+		char *out, *cur;
+		if ((nl = strchr(p, '\n')))
+			*nl = '\0';
+		if (*p && strcmp(p, "lo")) {
+			char *const eg[] = { "ethtool", "-g", p, NULL };
+			out = capture(c, host, eg, hosts);
+			cur = out ? strstr(out, "Current hardware settings:") : NULL;
+			for (int d = 0; cur && d < 2; d++) {
+				char *v = field(cur, d ? "TX" : "RX"), *k = xasprintf("nic.%s.%s", p, d ? "tx_ring" : "rx_ring");
+				if (v)
+					label(labels, text, prefix, k, v);
+				free(v);
+				free(k);
+			}
+			free(out);
+		}
+		if (!nl)
+			break;
+	}
+	free(list);
+}
 
 static void host_facts(const struct suite_config *c, const char *host, const struct host_list *hosts,
 		       struct kvlist *labels, struct strbuf *text)
@@ -114,6 +184,8 @@ static void host_facts(const struct suite_config *c, const char *host, const str
 			free(v);
 		free(out);
 	}
+	sysctl_facts(c, host, hosts, prefix, labels, text);
+	nic_facts(c, host, hosts, prefix, labels, text);
 	free(prefix);
 }
 

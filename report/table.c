@@ -48,6 +48,31 @@ static int dbl_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* P(X <= k) for X ~ Binomial(n, 1/2), summed in log space (no overflow for large n). */
+static double binom_half_cdf(unsigned n, unsigned k)
+{
+	double p = 0;
+
+	for (unsigned i = 0; i <= k && i <= n; i++)
+		p += exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) - n * log(2.0));
+	return p;
+}
+
+/* The interval of the median of sorted s[0..k): x(j)..x(k+1-j) with the largest j whose coverage
+ * 1 - 2 P(X <= j-1) is >= 95 %; j = 1 (min-max) when no j reaches it (k < 6). */
+static void cell_interval(struct rep_cell *c, const double *s, unsigned k)
+{
+	unsigned j = 1;
+
+	if (k < 3)
+		return;
+	while (j + 1 <= k / 2 && 1.0 - 2.0 * binom_half_cdf(k, j) >= 0.95)
+		j++;
+	c->lo = s[j - 1];
+	c->hi = s[k - j];
+	c->conf_pct = 100.0 * (1.0 - 2.0 * binom_half_cdf(k, j - 1));
+}
+
 void rep_cell_fill(struct rep_cell *c, const double *v, size_t n)
 {
 	double *s = xmalloc((n ? n : 1) * sizeof(*s));
@@ -57,20 +82,33 @@ void rep_cell_fill(struct rep_cell *c, const double *v, size_t n)
 		if (!isnan(v[i]))
 			s[k++] = v[i];
 	memset(c, 0, sizeof(*c));
-	c->med = c->min = c->max = NAN;
+	c->med = c->min = c->max = c->lo = c->hi = NAN;
 	if (k) {
 		qsort(s, k, sizeof(*s), dbl_cmp);
 		c->n = (unsigned)k;
 		c->min = s[0];
 		c->max = s[k - 1];
 		c->med = (k % 2) ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2.0;
+		cell_interval(c, s, (unsigned)k);
 	}
 	free(s);
 }
 
+int rep_label_is_cfg(const char *key)
+{
+	return !strncmp(key, "cfg.", 4);
+}
+
+/* Whether a label is never a group key: presentation (alias.*), the method's, the configuration record's. */
+static int label_not_group(const char *key)
+{
+	return !strncmp(key, "alias.", 6) || rep_label_is_method(key) || rep_label_is_cfg(key);
+}
+
 /* The group keys of a run: the --by keys with their values ("-" when the run lacks one), or all labels
- * except `skip`, presentation (alias.*) and method labels (rep_label_is_method). */
-static void group_keys(struct kvlist *keys, const struct rep_run *r, const struct kvlist *by, const char *skip)
+ * except `skip`, the compared-away labels `away` and those never a group key (label_not_group). */
+static void group_keys(struct kvlist *keys, const struct rep_run *r, const struct kvlist *by, const char *skip,
+		       const struct kvlist *away)
 {
 	if (by && by->n) {
 		for (size_t i = 0; i < by->n; i++) {
@@ -81,9 +119,20 @@ static void group_keys(struct kvlist *keys, const struct rep_run *r, const struc
 		return;
 	}
 	for (size_t i = 0; i < r->labels.n; i++)
-		if ((!skip || strcmp(r->labels.v[i].key, skip)) && strncmp(r->labels.v[i].key, "alias.", 6) &&
-		    !rep_label_is_method(r->labels.v[i].key))
+		if ((!skip || strcmp(r->labels.v[i].key, skip)) && !label_not_group(r->labels.v[i].key) &&
+		    !(away && kvlist_find(away, r->labels.v[i].key)))
 			kvlist_add(keys, r->labels.v[i].key, r->labels.v[i].value ? r->labels.v[i].value : "");
+}
+
+/* With --by: the labels of r outside the --by keys that would be folded (not `skip`, not label_not_group);
+ * rows of runs whose lists differ are split (never one figure of different configurations). */
+static void split_labels(struct kvlist *out, const struct rep_run *r, const struct kvlist *by, const char *skip)
+{
+	for (size_t i = 0; by && by->n && i < r->labels.n; i++) {
+		const char *k = r->labels.v[i].key;
+		if ((!skip || strcmp(k, skip)) && !label_not_group(k) && !kvlist_find(by, k))
+			kvlist_add(out, k, r->labels.v[i].value ? r->labels.v[i].value : "");
+	}
 }
 
 static int keys_equal(const struct kvlist *a, const struct kvlist *b)
@@ -122,15 +171,45 @@ static struct rep_group *find_group(struct rep_table *t, const struct kvlist *ke
 	return g;
 }
 
-/* The row of a run in its group: one per name and identity, so that runs of one name but different
- * workloads are never folded into one median (label_rows tells them apart). */
-static struct rep_row *find_row(struct rep_group *g, const struct rep_run *r)
+/* Adds to t->split the keys whose values differ between the lists a and b (a key one lacks counts). */
+static void note_split(struct rep_table *t, const struct kvlist *a, const struct kvlist *b)
 {
-	struct rep_row *row;
+	for (int pass = 0; pass < 2; pass++) {
+		const struct kvlist *x = pass ? b : a, *y = pass ? a : b;
+		for (size_t i = 0; i < x->n; i++) {
+			const char *v = kvlist_get(y, x->v[i].key, NULL);
+			if ((!v || strcmp(v, x->v[i].value)) && !kvlist_find(&t->split, x->v[i].key))
+				kvlist_add(&t->split, x->v[i].key, NULL);
+		}
+	}
+}
 
-	for (size_t i = 0; i < g->n; i++)
-		if (rep_run_is_workload(r, g->rows[i].name, g->rows[i].runs[0]->identity))
-			return &g->rows[i];
+/* The row of a run in its group: one per name and identity, so that runs of one name but different
+ * workloads are never folded into one median (label_rows tells them apart), and with --by one per value of
+ * the labels outside the --by keys (split_labels). */
+static struct rep_row *find_row(struct rep_table *t, struct rep_group *g, const struct rep_run *r,
+				const struct kvlist *by, const char *skip)
+{
+	struct kvlist mine;
+	struct rep_row *row = NULL;
+
+	kvlist_init(&mine);
+	split_labels(&mine, r, by, skip);
+	for (size_t i = 0; i < g->n && !row; i++) {
+		struct kvlist theirs;
+		if (!rep_run_is_workload(r, g->rows[i].name, g->rows[i].runs[0]->identity))
+			continue;
+		kvlist_init(&theirs);
+		split_labels(&theirs, g->rows[i].runs[0], by, skip);
+		if (keys_equal(&mine, &theirs))
+			row = &g->rows[i];
+		else
+			note_split(t, &mine, &theirs);
+		kvlist_release(&theirs);
+	}
+	kvlist_release(&mine);
+	if (row)
+		return row;
 	row = ARRAY_PUSH_ZEROED(g->rows, g->cap, g->n);
 	row->name = xstrdup(rep_run_workload_name(r));
 	row->match = xstrdup(rep_run_workload_name(r));
@@ -163,7 +242,15 @@ static int kv_key_cmp(const void *a, const void *b)
 
 /* Names rows that share a workload name but not the identity: "NAME (rate_iops=15000 iodepth=8)" with the
  * items that differ between them ("key=-" when a row lacks one). */
-static void label_group(struct rep_group *g)
+/* Adds the labels of r whose keys are in `split` (may be NULL) to out ("-" when r lacks one). */
+static void split_items(struct kvlist *out, const struct rep_run *r, const struct kvlist *split)
+{
+	for (size_t i = 0; split && i < split->n; i++)
+		if (!kvlist_find(out, split->v[i].key))
+			kvlist_add(out, split->v[i].key, kvlist_get(&r->labels, split->v[i].key, "-"));
+}
+
+static void label_group(struct rep_group *g, const struct kvlist *split)
 {
 	for (size_t i = 0; i < g->n; i++) {
 		struct rep_row *row = &g->rows[i];
@@ -174,6 +261,7 @@ static void label_group(struct rep_group *g)
 		kvlist_init(&mine);
 		kvlist_init(&diff);
 		identity_items(row->runs[0]->identity, &mine);
+		split_items(&mine, row->runs[0], split);
 		for (size_t j = 0; j < g->n; j++) {
 			struct kvlist other;
 			if (j == i || strcmp(g->rows[j].runs[0]->name, row->runs[0]->name))
@@ -181,6 +269,7 @@ static void label_group(struct rep_group *g)
 			shared = 1;
 			kvlist_init(&other);
 			identity_items(g->rows[j].runs[0]->identity, &other);
+			split_items(&other, g->rows[j].runs[0], split);
 			for (size_t k = 0; k < mine.n; k++) {
 				const char *v = kvlist_get(&other, mine.v[k].key, NULL);
 				if ((!v || strcmp(v, mine.v[k].value)) && !kvlist_find(&diff, mine.v[k].key))
@@ -208,10 +297,11 @@ static void label_group(struct rep_group *g)
 	}
 }
 
-static void label_rows(struct rep_table *t)
+/* Names the rows of one name (label_group); a comparison's sides are not split by labels (split 0). */
+static void label_rows(struct rep_table *t, int split)
 {
 	for (size_t gi = 0; gi < t->n; gi++)
-		label_group(&t->v[gi]);
+		label_group(&t->v[gi], split ? &t->split : NULL);
 }
 
 static void finish_rows(struct rep_table *t)
@@ -227,14 +317,22 @@ static void finish_rows(struct rep_table *t)
 				rep_cell_fill(&row->c[m], v, row->nruns);
 			}
 			free(v);
+			row->single = row->nruns == 1;
+			for (size_t k = 0; k < row->nruns; k++) {
+				const struct rep_run *r = row->runs[k];
+				double s = r->fig.runtime_ms > 0 ? r->fig.runtime_ms / 1000.0 : (double)r->runtime_s;
+				if (s > 0 && s < REP_MIN_RUNTIME_S)
+					row->short_run = 1;
+			}
 		}
 	}
 }
 
-/* Adds the done/partial runs of `set` whose label pick_key is pick_value (pick_key NULL: all) to t, one row
- * per workload name. */
+/* Adds the done/partial runs of `set` whose label or field pick_key is pick_value (pick_key NULL: all) to
+ * t, one row per workload name; `away` (may be NULL) are not group keys; `split`: rows split by the labels
+ * outside the --by keys (a raw table; a comparison's sides are grouped by every other label instead). */
 static void table_add(struct rep_table *t, const struct rep_set *set, const struct kvlist *by, const char *skip,
-		      const char *pick_key, const char *pick_value)
+		      const char *pick_key, const char *pick_value, const struct kvlist *away, int split)
 {
 	for (size_t i = 0; i < set->n; i++) {
 		const struct rep_run *r = &set->v[i];
@@ -246,15 +344,16 @@ static void table_add(struct rep_table *t, const struct rep_set *set, const stru
 		if (strcmp(r->status, "done") && strcmp(r->status, "partial"))
 			continue;
 		if (pick_key) {
-			const char *v = kvlist_get(&r->labels, pick_key, NULL);
+			char buf[64];
+			const char *v = rep_run_value(r, pick_key, buf, sizeof(buf));
 			if (!v || strcmp(v, pick_value))
 				continue;
 		}
 		kvlist_init(&keys);
-		group_keys(&keys, r, by, skip);
+		group_keys(&keys, r, by, skip, away);
 		g = find_group(t, &keys);
 		kvlist_release(&keys);
-		row = find_row(g, r);
+		row = find_row(t, g, r, split ? by : NULL, skip);
 		cap = row->nruns;
 		ARRAY_GROW(row->runs, cap, row->nruns + 1);
 		row->runs[row->nruns++] = r;
@@ -267,10 +366,11 @@ void rep_table_build(struct rep_table *t, const struct rep_set *set, const struc
 {
 	memset(t, 0, sizeof(*t));
 	kvlist_init(&t->by);
+	kvlist_init(&t->split);
 	if (by)
 		kvlist_copy(&t->by, by);
-	table_add(t, set, by, NULL, NULL, NULL);
-	label_rows(t);
+	table_add(t, set, by, NULL, NULL, NULL, NULL, 1);
+	label_rows(t, 1);
 	finish_rows(t);
 }
 
@@ -290,6 +390,7 @@ void rep_table_release(struct rep_table *t)
 		return;
 	ARRAY_RELEASE(t->v, t->n, rep_group_release);
 	kvlist_release(&t->by);
+	kvlist_release(&t->split);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -360,7 +461,7 @@ int cmp_parse_n(const char *arg, char **key, char ***vals, size_t *nvals, struct
 }
 
 /* Rows of a side re-keyed by the match key (identity or name): runs of one key in a group become one row. */
-static void rekey(struct rep_table *t, enum rep_match how)
+static void rekey(struct rep_table *t, enum rep_match how, const struct kvlist *map)
 {
 	for (size_t gi = 0; gi < t->n; gi++) {
 		struct rep_group *g = &t->v[gi];
@@ -369,6 +470,12 @@ static void rekey(struct rep_table *t, enum rep_match how)
 		for (size_t ri = 0; ri < g->n; ri++) {
 			/* by name: the row's label, which tells apart the workloads of one name */
 			char *m = how == REP_MATCH_NAME ? xstrdup(g->rows[ri].name) : rep_match_key(g->rows[ri].runs[0], how);
+			const char *mapped = how == REP_MATCH_NAME && map ? kvlist_get(map, m, NULL) : NULL;
+
+			if (mapped) {
+				free(m);
+				m = xstrdup(mapped);
+			}
 			size_t j;
 
 			for (j = 0; j < out; j++)
@@ -398,6 +505,15 @@ static void rekey(struct rep_table *t, enum rep_match how)
 	}
 }
 
+/* Whether the ratio x/y is within noise: 1 when lo(x)/hi(y) <= 1 <= hi(x)/lo(y), 0 when not, -1 when a side
+ * has no interval (n < 3) or a bound is 0. */
+static int ratio_noise(const struct rep_cell *x, const struct rep_cell *y)
+{
+	if (!x || !y || x->n < 3 || y->n < 3 || !(y->lo > 0) || !(y->hi > 0))
+		return -1;
+	return x->lo / y->hi <= 1.0 && x->hi / y->lo >= 1.0;
+}
+
 /* A row of the comparison from the rows of each value (at[i] NULL: value i has none). */
 static void cmp_add_row(struct cmp_table *t, struct cmp_group *g, const struct rep_row **at)
 {
@@ -409,6 +525,7 @@ static void cmp_add_row(struct cmp_table *t, struct cmp_group *g, const struct r
 	row = ARRAY_PUSH_ZEROED(g->rows, g->cap, g->n);
 	row->at = xcalloc(t->nvals, sizeof(*row->at));
 	row->ratios = xcalloc(t->nvals, sizeof(*row->ratios));
+	row->noise = xcalloc(t->nvals, sizeof(*row->noise));
 	memcpy(row->at, at, t->nvals * sizeof(*at));
 	row->a = at[0];
 	row->b = base;
@@ -420,6 +537,7 @@ static void cmp_add_row(struct cmp_table *t, struct cmp_group *g, const struct r
 			double x = at[i] && at[i]->c[m].n ? at[i]->c[m].med : NAN;
 			double y = base && base->c[m].n ? base->c[m].med : NAN;
 			row->ratios[i][m] = (isnan(x) || isnan(y) || y == 0) ? NAN : x / y;
+			row->noise[i][m] = ratio_noise(at[i] ? &at[i]->c[m] : NULL, base ? &base->c[m] : NULL);
 		}
 	}
 	memcpy(row->ratio, row->ratios[0], sizeof(row->ratio));
@@ -463,6 +581,89 @@ static const struct rep_row *group_row(const struct rep_group *g, const char *ma
 	return NULL;
 }
 
+/* The index of the compared value run r has (its label or field `key`), or -1. */
+static int side_of(const struct rep_run *r, const char *key, char *const *vals, size_t nvals)
+{
+	char buf[64];
+	const char *v;
+
+	if (strcmp(r->status, "done") && strcmp(r->status, "partial"))
+		return -1;
+	v = rep_run_value(r, key, buf, sizeof(buf));
+	for (size_t i = 0; v && i < nvals; i++)
+		if (!strcmp(v, vals[i]))
+			return (int)i;
+	return -1;
+}
+
+/* Whether label `lk`'s values (absent: "") on the runs of value a and on those of value b never meet
+ * (side[i]: the value index of run i, or -1). */
+static int values_apart(const struct rep_set *set, const int *side, const char *lk, int a, int b)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		const char *vi;
+		if (side[i] != a)
+			continue;
+		vi = kvlist_get(&set->v[i].labels, lk, "");
+		for (size_t j = 0; j < set->n; j++)
+			if (side[j] == b && !strcmp(vi, kvlist_get(&set->v[j].labels, lk, "")))
+				return 0;
+	}
+	return 1;
+}
+
+/* The labels on the compared side (cmp_table.away): every label (not `key`, not label_not_group) whose
+ * values never occur on two compared values: it changes with the key, so it can never be matched. */
+static void compared_away(struct cmp_table *t, const struct rep_set *set, const char *key)
+{
+	int *side = xcalloc(set->n ? set->n : 1, sizeof(*side));
+	struct kvlist seen;
+
+	kvlist_init(&t->away);
+	kvlist_init(&seen);
+	for (size_t i = 0; i < set->n; i++)
+		side[i] = side_of(&set->v[i], key, t->vals, t->nvals);
+	for (size_t i = 0; i < set->n; i++) {
+		if (side[i] < 0)
+			continue;
+		for (size_t k = 0; k < set->v[i].labels.n; k++) {
+			const char *lk = set->v[i].labels.v[k].key;
+			int apart = 1;
+			if (!strcmp(lk, key) || label_not_group(lk) || kvlist_find(&seen, lk))
+				continue;
+			kvlist_add(&seen, lk, NULL);
+			for (size_t a = 0; apart && a < t->nvals; a++)
+				for (size_t b = a + 1; apart && b < t->nvals; b++)
+					apart = values_apart(set, side, lk, (int)a, (int)b);
+			if (apart)
+				kvlist_add(&t->away, lk, NULL);
+		}
+	}
+	kvlist_release(&seen);
+	free(side);
+}
+
+/* The cfg.* facts of each compared value's runs (cmp_table.cfg): "(several)" when its runs differ. */
+static void cfg_facts(struct cmp_table *t, const struct rep_set *set, const char *key)
+{
+	t->cfg = xcalloc(t->nvals, sizeof(*t->cfg));
+	for (size_t s = 0; s < t->nvals; s++)
+		kvlist_init(&t->cfg[s]);
+	for (size_t i = 0; i < set->n; i++) {
+		int s = side_of(&set->v[i], key, t->vals, t->nvals);
+		for (size_t k = 0; s >= 0 && k < set->v[i].labels.n; k++) {
+			const struct kv *l = &set->v[i].labels.v[k];
+			const char *have = kvlist_get(&t->cfg[s], l->key, NULL);
+			if (!rep_label_is_cfg(l->key))
+				continue;
+			if (!have)
+				kvlist_add(&t->cfg[s], l->key, l->value ? l->value : "");
+			else if (strcmp(have, l->value ? l->value : ""))
+				kvlist_set(&t->cfg[s], l->key, "(several)");
+		}
+	}
+}
+
 int cmp_build(struct cmp_table *t, const struct rep_set *set, const char *key, const char *a, const char *b,
 	      const struct kvlist *by, enum rep_match match, struct errbuf *err)
 {
@@ -473,6 +674,55 @@ int cmp_build(struct cmp_table *t, const struct rep_set *set, const char *key, c
 
 int cmp_build_n(struct cmp_table *t, const struct rep_set *set, const char *key, char *const *vals, size_t nvals,
 		const struct kvlist *by, enum rep_match match, struct errbuf *err)
+{
+	return cmp_build_map(t, set, key, vals, nvals, by, match, NULL, err);
+}
+
+int cmp_map_parse(const char *text, const char *path, struct kvlist *map, struct errbuf *err)
+{
+	unsigned line = 0;
+
+	for (const char *p = text; p && *p;) {
+		size_t l = strcspn(p, "\n");
+		char *ln = xstrndup(p, l), *eq, *a, *b;
+
+		line++;
+		p += l + (p[l] == '\n');
+		a = ln + strspn(ln, " \t\r");
+		if (!*a || *a == '#') {
+			free(ln);
+			continue;
+		}
+		eq = strstr(a, " = ");
+		if (!eq) {
+			free(ln);
+			return err_set(err, ERR_INPUT, "%s:%u: want 'NAME = NAME' (a workload name of each side)", path, line);
+		}
+		*eq = '\0';
+		b = eq + 3;
+		b[strcspn(b, "\r")] = '\0';
+		for (char *e = a + strlen(a); e > a && (e[-1] == ' ' || e[-1] == '\t'); )
+			*--e = '\0';
+		for (char *e = b + strlen(b); e > b && (e[-1] == ' ' || e[-1] == '\t'); )
+			*--e = '\0';
+		b += strspn(b, " \t");
+		if (!*a || !*b || kvlist_find(map, a) || kvlist_find(map, b)) {
+			int dup = *a && *b;
+			err_set(err, ERR_INPUT, dup ? "%s:%u: '%s' is paired twice" : "%s:%u: want 'NAME = NAME' (a workload "
+				"name of each side)", path, line, kvlist_find(map, a) ? a : b);
+			free(ln);
+			return -1;
+		}
+		kvlist_add(map, a, a);
+		if (strcmp(a, b))
+			kvlist_add(map, b, a);
+		free(ln);
+	}
+	return 0;
+}
+
+int cmp_build_map(struct cmp_table *t, const struct rep_set *set, const char *key, char *const *vals, size_t nvals,
+		  const struct kvlist *by, enum rep_match match, const struct kvlist *map, struct errbuf *err)
 {
 	struct kvlist by_eff;
 	const struct rep_row **at;
@@ -492,12 +742,15 @@ int cmp_build_n(struct cmp_table *t, const struct rep_set *set, const char *key,
 	for (size_t i = 0; by && i < by->n; i++)
 		if (strcmp(by->v[i].key, key))
 			kvlist_add(&by_eff, by->v[i].key, by->v[i].value);
+	compared_away(t, set, key);
+	cfg_facts(t, set, key);
 	for (size_t s = 0; s < nvals; s++) {
 		kvlist_init(&t->sides[s].by);
+		kvlist_init(&t->sides[s].split);
 		kvlist_copy(&t->sides[s].by, &by_eff);
-		table_add(&t->sides[s], set, &by_eff, key, key, vals[s]);
-		label_rows(&t->sides[s]);
-		rekey(&t->sides[s], match);
+		table_add(&t->sides[s], set, &by_eff, key, key, vals[s], &t->away, 0);
+		label_rows(&t->sides[s], 0);
+		rekey(&t->sides[s], match, map);
 		finish_rows(&t->sides[s]);
 	}
 	kvlist_release(&by_eff);
@@ -531,8 +784,88 @@ int cmp_build_n(struct cmp_table *t, const struct rep_set *set, const char *key,
 	return 0;
 }
 
+/* Whether some group of side s has the value v for group key k. */
+static int side_has(const struct rep_table *side, const char *k, const char *v)
+{
+	for (size_t g = 0; g < side->n; g++) {
+		const char *x = kvlist_get(&side->v[g].keys, k, NULL);
+		if (x && !strcmp(x, v))
+			return 1;
+	}
+	return 0;
+}
+
+/* The values of group key k on a side, "a, b" (into sb). */
+static void side_values(struct strbuf *sb, const struct rep_table *side, const char *k)
+{
+	struct kvlist vals;
+
+	kvlist_init(&vals);
+	for (size_t g = 0; g < side->n; g++) {
+		const char *x = kvlist_get(&side->v[g].keys, k, "-");
+		if (!kvlist_find(&vals, x)) {
+			strbuf_addf(sb, "%s%s", vals.n ? "," : "", x);
+			kvlist_add(&vals, x, NULL);
+		}
+	}
+	kvlist_release(&vals);
+}
+
+int cmp_check_matched(const struct cmp_table *t, const char *base_cmd, struct errbuf *err)
+{
+	const struct rep_table *a = &t->sides[0], *b = &t->sides[t->nvals - 1];
+	struct kvlist apart, keep;
+	struct strbuf why, by;
+	int rc;
+
+	if (t->matched || !a->n || !b->n)
+		return 0;
+	kvlist_init(&apart);
+	kvlist_init(&keep);
+	/* a group key keeps the sides apart when no value of A's groups occurs among B's */
+	for (size_t g = 0; g < a->n; g++)
+		for (size_t k = 0; k < a->v[g].keys.n; k++) {
+			const struct kv *x = &a->v[g].keys.v[k];
+			if (kvlist_find(&apart, x->key) || kvlist_find(&keep, x->key))
+				continue;
+			int met = 0;
+			for (size_t h = 0; h < a->n && !met; h++) {
+				const char *v = kvlist_get(&a->v[h].keys, x->key, NULL);
+				met = v && side_has(b, x->key, v);
+			}
+			kvlist_add(met ? &keep : &apart, x->key, NULL);
+		}
+	strbuf_init(&why);
+	strbuf_init(&by);
+	for (size_t i = 0; i < apart.n; i++) {
+		strbuf_addf(&why, "%s'%s' (%s=", i ? ", " : "", apart.v[i].key, t->a);
+		side_values(&why, a, apart.v[i].key);
+		strbuf_addf(&why, "; %s=", t->b);
+		side_values(&why, b, apart.v[i].key);
+		strbuf_adds(&why, ")");
+	}
+	for (size_t i = 0; i < keep.n; i++)
+		strbuf_addf(&by, "%s%s", i ? "," : "", keep.v[i].key);
+	if (apart.n)
+		rc = err_set(err, ERR_INPUT, "--compare %s=%s:%s matched no workload on both sides: the label%s %s "
+			     "kept them apart; to compare across %s: %s --by %s", t->key, t->a, t->b,
+			     apart.n > 1 ? "s" : "", why.buf, apart.n > 1 ? "them" : "it", base_cmd,
+			     by.len ? by.buf : "tool");
+	else
+		rc = err_set(err, ERR_INPUT, "--compare %s=%s:%s matched no workload on both sides: no workload of %s "
+			     "has the %s of one of %s; to match by name: %s --match name", t->key, t->a, t->b, t->a,
+			     t->match == REP_MATCH_NAME ? "name" : "identity (every option that changes the load)",
+			     t->b, base_cmd);
+	strbuf_release(&why);
+	strbuf_release(&by);
+	kvlist_release(&apart);
+	kvlist_release(&keep);
+	return rc;
+}
+
 static const size_t cmp_row_ptrs[] = { offsetof(struct cmp_row, workload), offsetof(struct cmp_row, match),
-					offsetof(struct cmp_row, at), offsetof(struct cmp_row, ratios) };
+					offsetof(struct cmp_row, at), offsetof(struct cmp_row, ratios),
+					offsetof(struct cmp_row, noise) };
 
 static void cmp_group_release(struct cmp_group *g)
 {
@@ -543,15 +876,18 @@ static void cmp_group_release(struct cmp_group *g)
 
 void cmp_release(struct cmp_table *t)
 {
-	size_t nsides, nvals;
+	size_t nsides, nvals, ncfg;
 
 	if (!t)
 		return;
 	nsides = t->sides ? t->nvals : 0;
+	ncfg = t->cfg ? t->nvals : 0;
 	nvals = t->vals ? t->nvals : 0;
 	ARRAY_RELEASE(t->v, t->n, cmp_group_release);
 	ARRAY_RELEASE(t->sides, nsides, rep_table_release);
 	ARRAY_RELEASE(t->vals, nvals, strlist_free_str);
+	ARRAY_RELEASE(t->cfg, ncfg, kvlist_release);
+	kvlist_release(&t->away);
 	free(t->key);
 	free(t->a);
 	free(t->b);

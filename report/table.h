@@ -18,10 +18,17 @@
 /* ---- raw-data table ---------------------------------------------------------------------------- */
 
 /* Repetitions of one figure: median and spread of the known values. */
+/* Repetitions of one figure: median, min-max and the interval of the median (n >= 3). */
 struct rep_cell {
 	unsigned n;               /* values that were known; 0: the cell is empty */
 	double med, min, max;
+	double lo, hi;            /* interval of the median: order statistics x(j)..x(n+1-j), the narrowest
+				   * with coverage >= 95 % (n >= 6), else min-max; NAN when n < 3 */
+	double conf_pct;          /* coverage of [lo, hi] in % (binomial, distribution-free); 0 when n < 3 */
 };
+
+/* Runs measured for less than this, s, are marked "short" in every output (every --quick run: 10 s by default). */
+#define REP_MIN_RUNTIME_S 30
 
 struct rep_row {
 	char *name;               /* workload name of its first run */
@@ -29,6 +36,8 @@ struct rep_row {
 	const struct rep_run **runs; /* the repetitions (done or partial), in store order */
 	size_t nruns;
 	int partial;              /* at least one run is partial */
+	int single;               /* n = 1: one run, no spread (marked in every output) */
+	int short_run;            /* some run measured < REP_MIN_RUNTIME_S (marked in every output) */
 	struct rep_cell c[RM_NR];
 };
 
@@ -43,6 +52,8 @@ struct rep_table {
 	struct rep_group *v;
 	size_t n, cap;
 	struct kvlist by;         /* the --by keys (empty: full label sets) */
+	struct kvlist split;      /* labels outside the --by keys whose values split rows a --by would have
+				   * folded (never folded: the rows are named "NAME (key=value)"); values unused */
 };
 
 enum rep_match { REP_MATCH_IDENTITY = 0, REP_MATCH_NAME = 1 };
@@ -72,6 +83,8 @@ struct cmp_row {
 	/* N-way (every comparison; with two values at[0] == a, at[1] == b, ratios[0] == ratio): */
 	const struct rep_row **at; /* [cmp_table.nvals]: the row of each compared value, NULL when it has none */
 	double (*ratios)[RM_NR];  /* [nvals]: median of that value / median of the baseline (NAN as above) */
+	int (*noise)[RM_NR];      /* [nvals]: 1 "within noise" (the ratio of the intervals, lo/hi..hi/lo, holds 1),
+				   * 0 apart, -1 unknown (a side has n < 3) */
 	size_t present;           /* how many values have a row */
 };
 
@@ -93,6 +106,10 @@ struct cmp_table {
 	size_t matched;           /* rows every value has */
 	size_t unmatched_a, unmatched_b; /* rows without the baseline / rows of the baseline alone */
 	size_t unmatched;         /* rows some value lacks (n rows - matched) */
+	struct kvlist away;       /* labels on the compared side, not group keys: their values never occur on
+				   * two compared values (they change with the key, like stack with config) */
+	struct kvlist *cfg;       /* [nvals]: the configuration record's facts (cfg.*) of each value's runs,
+				   * "(several)" when they differ within it; metadata, never a group key */
 };
 
 /* Parses "key=A:B". */
@@ -103,8 +120,9 @@ int cmp_parse(const char *arg, char **key, char **a, char **b, struct errbuf *er
 int cmp_parse_n(const char *arg, char **key, char ***vals, size_t *nvals, struct errbuf *err);
 
 /*
- * Builds the ratio table: runs of `set` whose label `key` is A or B, grouped by `by` (empty: every label but
- * `key`), rows matched by identity or name. Fails (ERR_INPUT) when a side has no runs at all.
+ * Builds the ratio table: runs of `set` whose label or run field `key` (rep_run_value) is A or B, grouped by
+ * `by` (empty: every label but `key`, the compared-away labels and cfg.*), rows matched by identity or name.
+ * Fails (ERR_INPUT) when a side has no runs at all.
  */
 int cmp_build(struct cmp_table *t, const struct rep_set *set, const char *key, const char *a, const char *b,
 	      const struct kvlist *by, enum rep_match match, struct errbuf *err);
@@ -112,7 +130,28 @@ int cmp_build(struct cmp_table *t, const struct rep_set *set, const char *key, c
  * every ratio to the baseline. */
 int cmp_build_n(struct cmp_table *t, const struct rep_set *set, const char *key, char *const *vals, size_t nvals,
 		const struct kvlist *by, enum rep_match match, struct errbuf *err);
+/* As cmp_build_n with --match name and a map of workload names (cmp_map_parse; may be NULL): rows whose names
+ * the map pairs are matched as one. */
+int cmp_build_map(struct cmp_table *t, const struct rep_set *set, const char *key, char *const *vals, size_t nvals,
+		  const struct kvlist *by, enum rep_match match, const struct kvlist *map, struct errbuf *err);
 void cmp_release(struct cmp_table *t);
+
+/*
+ * Parses a --map file's text (`path` names it in errors): "NAME = NAME" lines pairing a workload name of one
+ * side with one of the other ('#' comments, blank lines); each name once. Into *map: both names -> the first
+ * (the key rows are matched by). ERR_INPUT "PATH:LINE: ..." on a bad line.
+ */
+int cmp_map_parse(const char *text, const char *path, struct kvlist *map, struct errbuf *err);
+
+/*
+ * When no row has every value (t->matched == 0): ERR_INPUT saying what kept the sides apart (the group
+ * labels whose values differ between the sides, or no common workload) and the command that would match them
+ * (`base_cmd`, e.g. "bench report --compare config=a:b", with --by or --match name added). 0 otherwise.
+ */
+int cmp_check_matched(const struct cmp_table *t, const char *base_cmd, struct errbuf *err);
+
+/* Whether label `key` is the configuration record's (cfg.*): metadata, never a group key. */
+int rep_label_is_cfg(const char *key);
 
 /* Colour class of a ratio: "good" or "bad" by the metric's direction, "" for NAN; level 0..3 by magnitude. */
 const char *cmp_class(enum rep_metric m, double ratio, int *level);

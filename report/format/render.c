@@ -39,14 +39,67 @@ int rep_format_parse(const char *s, enum rep_format *out)
 
 void render_cell(struct strbuf *out, const struct rep_cell *c, int decimals)
 {
+	/* [lo-hi] only when the interval is narrower than min-max (n >= 6); below it is min-max */
+	int narrow = c->n >= 3 && (c->lo != c->min || c->hi != c->max);
+
 	render_num(out, c->n ? c->med : NAN, decimals);
 	if (c->n > 1 && c->min != c->max) {
-		strbuf_adds(out, " (");
-		render_num(out, c->min, decimals);
+		strbuf_adds(out, narrow ? " [" : " (");
+		render_num(out, narrow ? c->lo : c->min, decimals);
 		strbuf_addc(out, '-');
-		render_num(out, c->max, decimals);
-		strbuf_addc(out, ')');
+		render_num(out, narrow ? c->hi : c->max, decimals);
+		strbuf_addc(out, narrow ? ']' : ')');
 	}
+}
+
+void render_row_marks(struct strbuf *sb, const struct rep_row *row)
+{
+	if (row->single)
+		strbuf_adds(sb, sb->len ? " n=1" : "n=1");
+	if (row->short_run)
+		strbuf_adds(sb, sb->len ? " short" : "short");
+}
+
+void render_marks_note(struct strbuf *out, int single, int short_run)
+{
+	if (single)
+		strbuf_adds(out, "n=1: one run, no spread: repeat it (--repeat 3 or more) before reading a difference "
+				 "into it.\n");
+	if (short_run)
+		strbuf_addf(out, "short: measured for less than %d s (a --quick run): a smoke test, not a result.\n",
+			    REP_MIN_RUNTIME_S);
+}
+
+/* Lines of text escaped one by one for text or Markdown (the newlines kept). */
+static void esc_lines(struct strbuf *out, const char *text, enum rep_format f)
+{
+	for (const char *p = text; *p;) {
+		size_t l = strcspn(p, "\n");
+		char *line = xstrndup(p, l);
+		if (f == FMT_MARKDOWN)
+			esc_markdown(out, line);
+		else
+			esc_text(out, line);
+		free(line);
+		p += l;
+		if (*p == '\n') {
+			strbuf_addc(out, '\n');
+			p++;
+		}
+	}
+}
+
+/* The labels that split rows a --by would have folded (rep_table.split), one sentence, unescaped. */
+static void split_note(struct strbuf *out, const struct kvlist *split)
+{
+	if (!split->n)
+		return;
+	strbuf_adds(out, "Rows split by label");
+	strbuf_adds(out, split->n > 1 ? "s " : " ");
+	for (size_t i = 0; i < split->n; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "", split->v[i].key);
+	strbuf_adds(out, ": runs with different values of a label outside --by are never folded into one figure "
+			 "(add it to --by to make it a group).\n");
 }
 
 /* ---- grid: rows of cells laid out as aligned text or a Markdown table ------------------------------ */
@@ -255,8 +308,8 @@ static size_t metric_col(int m, int tcpu)
 
 static void table_text(struct strbuf *out, const struct rep_table *t, enum rep_format f)
 {
-	int any_partial = 0, tcpu = table_has_target_cpu(t);
-	const size_t tcol = 2 + RM_CPU + 1;
+	int any_partial = 0, any_single = 0, any_short = 0, tcpu = table_has_target_cpu(t);
+	const size_t tcol = 2 + RM_CPU + 1, ncol = 3 + RM_NR + (size_t)tcpu;
 
 	if (f == FMT_MARKDOWN)
 		strbuf_adds(out, "## Results\n\n");
@@ -269,7 +322,7 @@ static void table_text(struct strbuf *out, const struct rep_table *t, enum rep_f
 		struct strbuf sb;
 
 		render_heading(out, f, 3, g->title);
-		rgrid_init(&grid, 2 + RM_NR + (size_t)tcpu);
+		rgrid_init(&grid, 3 + RM_NR + (size_t)tcpu);
 		rgrid_row(&grid);
 		rgrid_set(&grid, 0, "workload", f, NULL);
 		rgrid_set(&grid, 1, "runs", f, NULL);
@@ -282,6 +335,7 @@ static void table_text(struct strbuf *out, const struct rep_table *t, enum rep_f
 			rgrid_set(&grid, tcol, "target CPU %", f, NULL);
 			grid.right[tcol] = 1;
 		}
+		rgrid_set(&grid, ncol - 1, f == FMT_MARKDOWN ? "note" : "", f, NULL);
 		strbuf_init(&sb);
 		for (size_t ri = 0; ri < g->n; ri++) {
 			const struct rep_row *row = &g->rows[ri];
@@ -289,10 +343,11 @@ static void table_text(struct strbuf *out, const struct rep_table *t, enum rep_f
 			rgrid_row(&grid);
 			strbuf_reset(&sb);
 			strbuf_adds(&sb, row->name);
-			if (row->partial) {
+			if (row->partial)
 				strbuf_adds(&sb, " (partial)");
-				any_partial = 1;
-			}
+			any_partial |= row->partial;
+			any_single |= row->single;
+			any_short |= row->short_run;
 			rgrid_set(&grid, 0, sb.buf, f, NULL);
 			strbuf_reset(&sb);
 			strbuf_addf(&sb, "%zu", row->nruns);
@@ -309,6 +364,9 @@ static void table_text(struct strbuf *out, const struct rep_table *t, enum rep_f
 				render_cell(&sb, &tc, rep_metrics[RM_CPU].decimals);
 				rgrid_set(&grid, tcol, sb.buf, f, NULL);
 			}
+			strbuf_reset(&sb);
+			render_row_marks(&sb, row);
+			rgrid_set(&grid, ncol - 1, sb.buf, f, sb.len ? "2" : NULL);
 		}
 		strbuf_release(&sb);
 		rgrid_print(out, &grid, f, 0);
@@ -319,16 +377,17 @@ static void table_text(struct strbuf *out, const struct rep_table *t, enum rep_f
 		strbuf_adds(out, "(partial): some hosts of the run failed; figures are those of the hosts that "
 				 "finished.\n");
 	if (t->n)
-		strbuf_adds(out, "Several runs of a workload: median (min-max). Latency is the mean, p99 the 99th "
-				 "percentile, in ms; MiB/s is 1,048,576 bytes per second.\n");
+		strbuf_adds(out, "runs: n, the runs behind each figure. Several runs of a workload: median (min-max) "
+				 "below n = 6, median [95 % interval of the median] from n = 6 (docs/report.md). "
+				 "Latency is the mean, p99 the 99th percentile, in ms; MiB/s is 1,048,576 bytes per "
+				 "second.\n");
 	if (t->n) {
 		struct strbuf note;
 		strbuf_init(&note);
+		render_marks_note(&note, any_single, any_short);
+		split_note(&note, &t->split);
 		render_cpu_note(&note, t);
-		if (f == FMT_MARKDOWN)
-			esc_markdown(out, note.buf);
-		else
-			esc_text(out, note.buf);
+		esc_lines(out, note.buf, f);
 		strbuf_addc(out, '\n');
 		strbuf_release(&note);
 	}
@@ -521,6 +580,29 @@ static void csv_sep_exact(struct strbuf *out, double v)
 	render_exact(out, v, "");
 }
 
+/* The n and interval columns of every metric (",iops_n,iops_lo,iops_hi,..."; suffix "_a" etc.), appended
+ * after the older columns so that readers of those keep working. */
+static void csv_interval_header(struct strbuf *out, const char *suffix)
+{
+	for (int m = 0; m < RM_NR; m++) {
+		const char *k = rep_metrics[m].key;
+		strbuf_addf(out, ",%s_n%s,%s_lo%s,%s_hi%s", k, suffix, k, suffix, k, suffix);
+	}
+}
+
+/* The cells of csv_interval_header for a row (NULL: empty cells). */
+static void csv_interval_cells(struct strbuf *out, const struct rep_row *row)
+{
+	for (int m = 0; m < RM_NR; m++) {
+		if (row)
+			strbuf_addf(out, ",%u", row->c[m].n);
+		else
+			strbuf_addc(out, ',');
+		csv_sep_exact(out, row ? row->c[m].lo : NAN);
+		csv_sep_exact(out, row ? row->c[m].hi : NAN);
+	}
+}
+
 static void table_csv(struct strbuf *out, const struct rep_table *t)
 {
 	struct kvlist keys;
@@ -535,7 +617,8 @@ static void table_csv(struct strbuf *out, const struct rep_table *t)
 		if (tcpu && m == RM_CPU)
 			strbuf_adds(out, ",target_cpu_pct,target_cpu_pct_min,target_cpu_pct_max");
 	}
-	strbuf_adds(out, "\r\n");
+	csv_interval_header(out, "");
+	strbuf_adds(out, ",single,short\r\n");
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct rep_group *g = &t->v[gi];
 		for (size_t ri = 0; ri < g->n; ri++) {
@@ -555,7 +638,8 @@ static void table_csv(struct strbuf *out, const struct rep_table *t)
 					csv_sep_exact(out, tc.max);
 				}
 			}
-			strbuf_adds(out, "\r\n");
+			csv_interval_cells(out, row);
+			strbuf_addf(out, ",%d,%d\r\n", row->single, row->short_run);
 		}
 	}
 	kvlist_release(&keys);
@@ -582,7 +666,13 @@ static void json_cell(struct strbuf *out, const struct rep_cell *c)
 	render_exact(out, c->min, "null");
 	strbuf_adds(out, ",\"max\":");
 	render_exact(out, c->max, "null");
-	strbuf_addf(out, ",\"n\":%u}", c->n);
+	strbuf_addf(out, ",\"n\":%u,\"lo\":", c->n);
+	render_exact(out, c->lo, "null");
+	strbuf_adds(out, ",\"hi\":");
+	render_exact(out, c->hi, "null");
+	strbuf_adds(out, ",\"conf_pct\":");
+	render_exact(out, c->n >= 3 ? c->conf_pct : NAN, "null");
+	strbuf_addc(out, '}');
 }
 
 static void json_str_or_null(struct strbuf *out, const char *s)
@@ -671,8 +761,9 @@ static void table_json(struct strbuf *out, const struct rep_table *t, const stru
 			const struct rep_row *row = &g->rows[ri];
 
 			json_open_str(out, ri, "workload", row->name);
-			strbuf_addf(out, ",\"runs\":%zu,\"partial\":%s,\"run_ids\":[", row->nruns,
-				    row->partial ? "true" : "false");
+			strbuf_addf(out, ",\"runs\":%zu,\"partial\":%s,\"single\":%s,\"short\":%s,\"run_ids\":[",
+				    row->nruns, row->partial ? "true" : "false", row->single ? "true" : "false",
+				    row->short_run ? "true" : "false");
 			for (size_t k = 0; k < row->nruns; k++)
 				strbuf_addf(out, "%s%lld", k ? "," : "", (long long)row->runs[k]->id);
 			/* where each run's cpu_pct came from (the one CPU rule), in run order; null: none */
@@ -695,6 +786,11 @@ static void table_json(struct strbuf *out, const struct rep_table *t, const stru
 			strbuf_addc(out, '}');
 		}
 		strbuf_adds(out, "]}");
+	}
+	strbuf_adds(out, "],\"split\":[");
+	for (size_t i = 0; i < t->split.n; i++) {
+		strbuf_adds(out, i ? "," : "");
+		esc_json(out, t->split.v[i].key);
 	}
 	strbuf_addc(out, ']');
 	if (verbose)
@@ -740,9 +836,89 @@ static void side_label(struct strbuf *sb, const struct cmp_table *t, const struc
 	strbuf_addf(sb, "only %s=%s", t->key, row->a ? t->a : t->b);
 }
 
+/* A ratio as text, with "~" when it is within noise (cmp_row.noise). */
+static void ratio_text(struct strbuf *sb, double ratio, int noise)
+{
+	render_num(sb, ratio, 3);
+	if (noise == 1)
+		strbuf_addc(sb, '~');
+}
+
+/* Marks of a comparison row: (n=1) and (short) when any side's row has them. */
+static void cmp_row_marks(struct strbuf *sb, const struct cmp_table *t, const struct cmp_row *row, int *single,
+			  int *short_run)
+{
+	int one = 0, sh = 0;
+
+	for (size_t i = 0; i < t->nvals; i++)
+		if (row->at[i]) {
+			one |= row->at[i]->single;
+			sh |= row->at[i]->short_run;
+		}
+	if (one)
+		strbuf_adds(sb, sb->len ? " n=1" : "n=1");
+	if (sh)
+		strbuf_adds(sb, sb->len ? " short" : "short");
+	*single |= one;
+	*short_run |= sh;
+}
+
+/* Under a comparison: what "~" means, the marks, the labels on the compared side and the configuration
+ * record's facts (same on every side, then those that differ), unescaped lines. */
+static void compare_notes(struct strbuf *sb, const struct cmp_table *t, int single, int short_run)
+{
+	int any_same = 0;
+
+	strbuf_adds(sb, "~ within noise: the ratio of the sides' 95 % intervals of the median holds 1 (both sides "
+			"n >= 3; with fewer runs no ratio can be told from noise).\n");
+	render_marks_note(sb, single, short_run);
+	if (t->away.n) {
+		strbuf_addf(sb, "Compared with %s (they change with it, so they are no group key):", t->key);
+		for (size_t i = 0; i < t->away.n; i++)
+			strbuf_addf(sb, "%s%s", i ? ", " : " ", t->away.v[i].key);
+		strbuf_adds(sb, ".\n");
+	}
+	if (!t->cfg)
+		return;
+	for (size_t k = 0; k < t->cfg[0].n; k++) {
+		const struct kv *x = &t->cfg[0].v[k];
+		int same = 1;
+		for (size_t s = 1; s < t->nvals && same; s++) {
+			const char *v = kvlist_get(&t->cfg[s], x->key, NULL);
+			same = v && !strcmp(v, x->value);
+		}
+		if (same) {
+			strbuf_addf(sb, "%s%s=%s", any_same ? ", " : "Configuration record, same on every side: ",
+				    x->key, x->value);
+			any_same = 1;
+		}
+	}
+	if (any_same)
+		strbuf_adds(sb, "\n");
+	for (size_t s = 0; s < t->nvals; s++)
+		for (size_t k = 0; k < t->cfg[s].n; k++) {
+			const struct kv *x = &t->cfg[s].v[k];
+			int same = 1, first = 1;
+			for (size_t o = 0; o < t->nvals; o++) {
+				const char *v = kvlist_get(&t->cfg[o], x->key, NULL);
+				same &= v && !strcmp(v, x->value);
+				if (o < s && kvlist_find(&t->cfg[o], x->key))
+					first = 0;
+			}
+			if (same || !first)
+				continue;
+			strbuf_addf(sb, "Configuration record differs: %s:", x->key);
+			for (size_t o = 0; o < t->nvals; o++)
+				strbuf_addf(sb, "%s%s=%s", o ? ", " : " ", t->vals[o],
+					    kvlist_get(&t->cfg[o], x->key, "-"));
+			strbuf_adds(sb, "\n");
+		}
+}
+
 static void compare_text(struct strbuf *out, const struct cmp_table *t, enum rep_format f, int color)
 {
 	struct strbuf sb;
+	int single = 0, short_run = 0;
 
 	strbuf_init(&sb);
 	strbuf_addf(&sb, "Ratio %s=%s / %s=%s (baseline %s), matched by %s", t->key, t->a, t->key, t->b, t->b,
@@ -776,7 +952,7 @@ static void compare_text(struct strbuf *out, const struct cmp_table *t, enum rep
 				enum rep_metric m = ratio_order[k];
 				const char *ansi = ansi_for(m, row->ratio[m]);
 				strbuf_reset(&sb);
-				render_num(&sb, row->ratio[m], 3);
+				ratio_text(&sb, row->ratio[m], row->noise[0][m]);
 				if (f == FMT_MARKDOWN && ansi) {
 					/* Markdown has no colour: the direction is marked instead. */
 					int level;
@@ -786,6 +962,7 @@ static void compare_text(struct strbuf *out, const struct cmp_table *t, enum rep
 			}
 			strbuf_reset(&sb);
 			side_label(&sb, t, row);
+			cmp_row_marks(&sb, t, row, &single, &short_run);
 			rgrid_set(&grid, 1 + RM_NR, sb.buf, f, sb.len ? "2" : NULL);
 		}
 		rgrid_print(out, &grid, f, color);
@@ -806,6 +983,9 @@ static void compare_text(struct strbuf *out, const struct cmp_table *t, enum rep
 	else
 		strbuf_adds(out, "Green: better than the baseline (IOPS and MiB/s ratio >= 1; latency and CPU ratio "
 				 "<= 1); brown: worse; bold: more than 25 % apart.\n");
+	strbuf_reset(&sb);
+	compare_notes(&sb, t, single, short_run);
+	esc_lines(out, sb.buf, f);
 	strbuf_release(&sb);
 }
 
@@ -833,7 +1013,11 @@ static void compare_csv(struct strbuf *out, const struct cmp_table *t)
 		const char *n = rep_metrics[ratio_order[k]].key;
 		strbuf_addf(out, ",%s_a,%s_b,%s_ratio", n, n, n);
 	}
-	strbuf_adds(out, "\r\n");
+	csv_interval_header(out, "_a");
+	csv_interval_header(out, "_b");
+	for (int k = 0; k < RM_NR; k++)
+		strbuf_addf(out, ",%s_noise", rep_metrics[ratio_order[k]].key);
+	strbuf_adds(out, ",single,short\r\n");
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct cmp_group *g = &t->v[gi];
 		for (size_t ri = 0; ri < g->n; ri++) {
@@ -856,10 +1040,27 @@ static void compare_csv(struct strbuf *out, const struct cmp_table *t)
 				csv_sep_exact(out, row->b && row->b->c[m].n ? row->b->c[m].med : NAN);
 				csv_sep_exact(out, row->ratio[m]);
 			}
-			strbuf_adds(out, "\r\n");
+			csv_interval_cells(out, row->a);
+			csv_interval_cells(out, row->b);
+			for (int k = 0; k < RM_NR; k++) {
+				int nz = row->noise[0][ratio_order[k]];
+				strbuf_adds(out, nz < 0 ? "," : nz ? ",1" : ",0");
+			}
+			strbuf_addf(out, ",%d,%d\r\n", (row->a && row->a->single) || (row->b && row->b->single),
+				    (row->a && row->a->short_run) || (row->b && row->b->short_run));
 		}
 	}
 	kvlist_release(&keys);
+}
+
+/* {"iops":true|false|null,...}: within noise, apart, unknown (cmp_row.noise). */
+static void json_noise(struct strbuf *out, const int *noise)
+{
+	strbuf_addc(out, '{');
+	for (int m = 0; m < RM_NR; m++)
+		strbuf_addf(out, "%s\"%s\":%s", m ? "," : "", rep_metrics[m].key,
+			    noise[m] < 0 ? "null" : noise[m] ? "true" : "false");
+	strbuf_addc(out, '}');
 }
 
 /* Every value's row of a comparison row: {"value", "baseline", "runs", each metric's cell, "ratio"}. */
@@ -883,7 +1084,10 @@ static void json_by_value(struct strbuf *out, const struct cmp_table *t, const s
 			strbuf_addf(out, "%s\"%s\":", m ? "," : "", rep_metrics[m].key);
 			render_exact(out, row->ratios[vi][m], "null");
 		}
-		strbuf_adds(out, "}}");
+		strbuf_adds(out, "},\"noise\":");
+		json_noise(out, row->noise[vi]);
+		strbuf_addf(out, ",\"single\":%s,\"short\":%s}", x && x->single ? "true" : "false",
+			    x && x->short_run ? "true" : "false");
 	}
 }
 
@@ -932,7 +1136,8 @@ static void compare_json(struct strbuf *out, const struct cmp_table *t)
 					strbuf_adds(out, "null");
 					continue;
 				}
-				strbuf_addf(out, "{\"runs\":%zu", x->nruns);
+				strbuf_addf(out, "{\"runs\":%zu,\"single\":%s,\"short\":%s", x->nruns,
+					    x->single ? "true" : "false", x->short_run ? "true" : "false");
 				for (int m = 0; m < RM_NR; m++) {
 					strbuf_addf(out, ",\"%s\":", rep_metrics[m].key);
 					json_cell(out, &x->c[m]);
@@ -954,13 +1159,27 @@ static void compare_json(struct strbuf *out, const struct cmp_table *t)
 				else
 					strbuf_adds(out, "null");
 			}
-			strbuf_adds(out, "},\"by_value\":[");
+			strbuf_adds(out, "},\"noise\":");
+			json_noise(out, row->noise[0]);
+			strbuf_adds(out, ",\"by_value\":[");
 			json_by_value(out, t, row);
 			strbuf_adds(out, "]}");
 		}
 		strbuf_adds(out, "]}");
 	}
-	strbuf_adds(out, "]}\n");
+	strbuf_adds(out, "],\"away\":[");
+	for (size_t i = 0; i < t->away.n; i++) {
+		strbuf_adds(out, i ? "," : "");
+		esc_json(out, t->away.v[i].key);
+	}
+	strbuf_adds(out, "],\"cfg\":{");
+	for (size_t s = 0; t->cfg && s < t->nvals; s++) {
+		strbuf_adds(out, s ? "," : "");
+		esc_json(out, t->vals[s]);
+		strbuf_addc(out, ':');
+		render_json_labels(out, &t->cfg[s]);
+	}
+	strbuf_adds(out, "}}\n");
 }
 
 int render_show_parse(const char *s, unsigned *out)
@@ -989,6 +1208,7 @@ static void compare_text_n(struct strbuf *out, const struct cmp_table *t, enum r
 {
 	int vals = (show & SHOW_VALUES) != 0, rats = (show & SHOW_RATIOS) != 0;
 	size_t ncol = 3 + (size_t)RM_NR * (size_t)(vals + rats);
+	int single = 0, short_run = 0;
 	struct strbuf sb;
 
 	strbuf_init(&sb);
@@ -1058,7 +1278,7 @@ static void compare_text_n(struct strbuf *out, const struct cmp_table *t, enum r
 					if (rats) {
 						const char *ansi = base ? NULL : ansi_for(m, row->ratios[vi][m]);
 						strbuf_reset(&sb);
-						render_num(&sb, row->ratios[vi][m], 3);
+						ratio_text(&sb, row->ratios[vi][m], base ? -1 : row->noise[vi][m]);
 						if (f == FMT_MARKDOWN && ansi) {
 							int level;
 							strbuf_adds(&sb, strcmp(cmp_class(m, row->ratios[vi][m], &level),
@@ -1067,7 +1287,14 @@ static void compare_text_n(struct strbuf *out, const struct cmp_table *t, enum r
 						rgrid_set(&grid, col++, sb.buf, f, ansi);
 					}
 				}
-				rgrid_set(&grid, col, x ? "" : "no run", f, x ? NULL : "2");
+				strbuf_reset(&sb);
+				if (!x)
+					strbuf_adds(&sb, "no run");
+				else
+					render_row_marks(&sb, x);
+				single |= x && x->single;
+				short_run |= x && x->short_run;
+				rgrid_set(&grid, col, sb.buf, f, sb.len ? "2" : NULL);
 			}
 		}
 		rgrid_print(out, &grid, f, color);
@@ -1088,6 +1315,9 @@ static void compare_text_n(struct strbuf *out, const struct cmp_table *t, enum r
 	else if (rats)
 		strbuf_adds(out, "Green: better than the baseline (IOPS and MiB/s ratio >= 1; latency and CPU ratio "
 				 "<= 1); brown: worse; bold: more than 25 % apart.\n");
+	strbuf_reset(&sb);
+	compare_notes(&sb, t, single, short_run);
+	esc_lines(out, sb.buf, f);
 	strbuf_release(&sb);
 }
 
@@ -1099,7 +1329,10 @@ static void compare_csv_n(struct strbuf *out, const struct cmp_table *t)
 	cmp_csv_header(out, t, &keys, "workload,tool,bs,read_pct,random_pct,status,value,baseline,runs");
 	for (int k = 0; k < RM_NR; k++)
 		strbuf_addf(out, ",%s,%s_ratio", rep_metrics[ratio_order[k]].key, rep_metrics[ratio_order[k]].key);
-	strbuf_adds(out, "\r\n");
+	csv_interval_header(out, "");
+	for (int k = 0; k < RM_NR; k++)
+		strbuf_addf(out, ",%s_noise", rep_metrics[ratio_order[k]].key);
+	strbuf_adds(out, ",single,short\r\n");
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct cmp_group *g = &t->v[gi];
 		for (size_t ri = 0; ri < g->n; ri++) {
@@ -1123,7 +1356,12 @@ static void compare_csv_n(struct strbuf *out, const struct cmp_table *t)
 					csv_sep_exact(out, x->c[m].n ? x->c[m].med : NAN);
 					csv_sep_exact(out, row->ratios[vi][m]);
 				}
-				strbuf_adds(out, "\r\n");
+				csv_interval_cells(out, x);
+				for (int k = 0; k < RM_NR; k++) {
+					int nz = vi + 1 == t->nvals ? -1 : row->noise[vi][ratio_order[k]];
+					strbuf_adds(out, nz < 0 ? "," : nz ? ",1" : ",0");
+				}
+				strbuf_addf(out, ",%d,%d\r\n", x->single, x->short_run);
 			}
 		}
 	}

@@ -43,8 +43,15 @@ void render_compare(struct strbuf *out, const struct cmp_table *t, enum rep_form
  * unescaped: text, Markdown and HTML print the same definition. */
 void render_cpu_note(struct strbuf *out, const struct rep_table *t);
 
-/* A cell for reading: median, and " (min-max)" when the repetitions differ. */
+/* A cell for reading: median, and " (min-max)" when two repetitions differ, " [lo-hi]" (the interval of the
+ * median, rep_cell.lo/hi) with n >= 3. */
 void render_cell(struct strbuf *out, const struct rep_cell *c, int decimals);
+
+/* The marks of a row after its name: " (partial)", " (n=1)", " (short)" (rep_row flags). */
+void render_row_marks(struct strbuf *sb, const struct rep_row *row);
+
+/* What the marks (n=1) and (short) mean, a line each for those set, unescaped. */
+void render_marks_note(struct strbuf *out, int single, int short_run);
 
 /* A label list as a JSON object {"key":"value",...} (a NULL value as ""). */
 void render_json_labels(struct strbuf *out, const struct kvlist *l);

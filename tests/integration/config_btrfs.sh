@@ -4,7 +4,8 @@
 #     4k random write and a 64k sequential read (mounted nodatacow: overwrites in place, so RAID5 pays its
 #     read-modify-write, as md RAID5 would): 6 runs done, nothing of the recipes left (mounts, mount
 #     points), the stored record holds `btrfs filesystem show`, `bench report --compare config=raid5:raid0`
-#     prints ratios (write IOPS ratio below 1);
+#     and `--compare stack=btrfs-raid5:btrfs-raid0` print one matched row per workload (write IOPS ratio below
+#     1), the cfg.* record under the table (issue 29 acceptance 1);
 #  2. kill -9 during the second configuration's workloads, then --resume: the leftover stack is torn down
 #     first (never adopted), the rest completes, done = planned, no mount left;
 #  3. a setup step that fails: its configuration's runs are 'failed' with the step's output stored, its
@@ -37,10 +38,13 @@ suite_head btrfs-study 1 3 64m >btrfs.suite
 cat >>btrfs.suite <<EOF2
 
 [config raid0]
+label = stack=btrfs-raid0
 recipe = btrfs-raid0 devices=$DEVS mountpoint=$T/mnt0 options=nodatacow
 [config raid5]
+label = stack=btrfs-raid5
 recipe = btrfs-raid5 devices=$DEVS mountpoint=$T/mnt5 options=nodatacow
 [config raid10]
+label = stack=btrfs-raid10
 recipe = btrfs-raid10 devices=$DEVS mountpoint=$T/mnt10 options=nodatacow
 
 [workload randwrite-4k]
@@ -75,13 +79,25 @@ case $rec in *"Label: 'bench-raid5'"*"Total devices 8"*) ok "record holds btrfs 
 case $rec in *"Data, RAID5"*) ok "record holds btrfs filesystem df";; *) fail "no 'Data, RAID5' in the record";; esac
 expect_eq "kernel label" "$(q a.db "SELECT value FROM run_label WHERE key = 'cfg.kernel' LIMIT 1")" "$(uname -r)"
 expect_eq "members label" "$(q a.db "SELECT value FROM run_label WHERE key = 'cfg.members' LIMIT 1")" 8
+# the host tuning (issue 29): network sysctls and hugepages as this host has them
+expect_eq "sysctl rmem_max label" "$(q a.db "SELECT value FROM run_label WHERE key = 'cfg.sysctl.net.core.rmem_max' LIMIT 1")" "$(sysctl -n net.core.rmem_max)"
+expect_eq "tcp_rmem label" "$(q a.db "SELECT value FROM run_label WHERE key = 'cfg.sysctl.net.ipv4.tcp_rmem' LIMIT 1")" "$(sysctl -n net.ipv4.tcp_rmem | tr '\t' ' ')"
+expect_eq "hugepages label" "$(q a.db "SELECT value FROM run_label WHERE key = 'cfg.hugepages' LIMIT 1")" "$(awk '/^HugePages_Total:/ { print $2 }' /proc/meminfo)"
 td=$(q a.db "SELECT count(*) FROM artifact WHERE name = 'config.teardown' AND CAST(content AS TEXT) LIKE '%umount%exit 0%'")
 expect_eq "teardown logs stored" "$td" 3
-"$BENCH" report --db a.db --compare config=raid5:raid0 >cmp.txt 2>&1
-expect_eq "compare exit" "$?" 0
-wr=$(awk '$1 == "randwrite-4k" { print $2 }' cmp.txt)
-echo "raid5/raid0 write IOPS ratio: $wr"
-if awk -v r="$wr" 'BEGIN { exit !(r + 0 > 0 && r + 0 < 1) }'; then ok "write IOPS ratio $wr < 1"; else fail "write IOPS ratio '$wr'"; cat cmp.txt; fi
+# issue 29 acceptance 1: with no other option, one matched row per workload (stack changes with config and the
+# cfg.* record is metadata, neither keeps the sides apart); the same keyed by stack
+for c in config=raid5:raid0 stack=btrfs-raid5:btrfs-raid0; do
+	"$BENCH" report --db a.db --compare "$c" >cmp.txt 2>&1
+	expect_eq "compare $c: exit" "$?" 0
+	grep -q "^2 matched rows, 0 only" cmp.txt && ok "compare $c: 2 matched rows" || { fail "compare $c"; cat cmp.txt; }
+	wr=$(awk '$1 == "randwrite-4k" { print $2 }' cmp.txt)
+	echo "$c: raid5/raid0 write IOPS ratio: $wr"
+	if awk -v r="$wr" 'BEGIN { exit !(r + 0 > 0 && r + 0 < 1) }'; then ok "write IOPS ratio $wr < 1"; else fail "write IOPS ratio '$wr'"; cat cmp.txt; fi
+	grep -q "^Configuration record, same on every side: .*cfg.kernel=$(uname -r)" cmp.txt && ok "cfg.kernel under the table" ||
+		fail "no cfg.kernel line"
+	grep -q "^-- .*cfg\." cmp.txt && fail "cfg.* in a group heading"
+done
 
 "$BENCH" db diff-config raid5 raid0 --db a.db >diff.txt 2>&1
 expect_eq "diff-config: exit" "$?" 0
