@@ -1,7 +1,7 @@
 /*
  * fio_logname: what a fio log file's name says, shared by the readers of averaged logs (fio_log.c) and of
  * histogram logs (fio_histlog.c) so that neither includes the other's header for it: the job a log belongs
- * to and the run an imported log makes.
+ * to.
  */
 #include "engines/fio_logname.h"
 
@@ -38,20 +38,4 @@ void fio_log_job_from_name(const char *path, char *job, size_t len)
 	while (*p >= '0' && *p <= '9' && k + 1 < len)
 		job[k++] = *p++;
 	job[k] = '\0';
-}
-
-struct imported_run *fio_log_import_run(const char *path, int64_t target_run_id, struct import_batch *out)
-{
-	const char *base = strrchr(path, '/');
-	struct imported_run *ir;
-
-	free(out->suite_name);
-	out->suite_name = xstrdup(path);
-	ir = import_batch_add(out);
-	ir->target_run_id = target_run_id;
-	ir->spec.name = xstrdup(base ? base + 1 : path);
-	ir->spec.engine = xstrdup("import");
-	ir->spec.wl.tool = xstrdup("fio");
-	ir->spec.wl.src_file = xstrdup(path);
-	return ir;
 }
