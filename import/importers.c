@@ -67,7 +67,7 @@ static int vdbench_row(const char *path, const struct import_opts *o, struct imp
  */
 static const struct importer importers[] = {
 	{ "fio-histlog", fio_histlog_name, fio_histlog_row, IMPORTER_ATTACH },
-	{ "fio-log", fio_log_detect, fio_log_row, IMPORTER_ATTACH },
+	{ "fio-log", fio_log_detect_import, fio_log_row, IMPORTER_ATTACH },
 	{ "vdbench", vdbench_output_detect, vdbench_row, 0 },
 	{ "csv", NULL, csv_row, IMPORTER_MAP },
 	{ "fio-json", fio_json_detect, fio_json_row, 0 },
