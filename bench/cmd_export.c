@@ -1,17 +1,17 @@
 /*
- * cmd_export: `bench export --histogram RUN [--ddir DIR] [--db PATH] [-o FILE]`.
+ * cmd_export: `bench export`, its arguments and its flow (docs/export.md). Two uses:
  *
- * Writes a stored run's completion-latency histogram (table result_bin of the run's aggregate result, host '*')
- * as text that the sim ioengine reads with sim_hist=FILE, so that a modelled target can replay the latency
- * distribution of a measured one. The format, one bin per line after '#' comment lines:
+ *   bench export --format csv|json|influx|openmetrics [--where k=v]... [-o FILE | --push URL]
+ *     loads the selected runs (report_load) and their samples (core/store_admin.h), renders them
+ *     (export/export.h) and writes a file, standard output, or pushes them (export/push.h): line protocol
+ *     to an InfluxDB 1.x /write endpoint in batches, OpenMetrics text (without timestamps or samples, which a
+ *     Pushgateway refuses) to a Pushgateway group /metrics/job/JOB. A push that fails is exit 4 and says how
+ *     many points the server had accepted before.
+ *   bench export --histogram RUN [--ddir DIR] [-o FILE]
+ *     a stored run's completion-latency histogram as the text the sim ioengine reads with sim_hist=FILE
+ *     (export/hist_export.h), written through a temporary name.
  *
- *   # bench histogram: run 12 'fio-4k-randread', host '*', ddir total, clat
- *   # value_ns count
- *   98304 17
- *
- * value_ns is fio's bucket value (the bucket's midpoint in nanoseconds, shared/reference/fio.md), ascending;
- * count is the number of IOs in the bucket. Without --ddir the 'total' result is used; a run stored without
- * one gets its read, write and trim bins summed (exact: bins of the same bucket add).
+ * The writers are the export/ room; this file only parses, checks and calls them.
  */
 #include <errno.h>
 #include <limits.h>
@@ -23,13 +23,36 @@
 #include "bench/cli.h"
 #include "bench/options.h"
 #include "bench/commands.h"
-#include "core/aggregate.h"
-#include "core/store_read.h"
+#include "core/store_admin.h"
 #include "core/strbuf.h"
 #include "core/units.h"
-#include "report/text/escape.h"
+#include "export/export.h"
+#include "export/hist_export.h"
+#include "export/push.h"
+#include "report/load.h"
 
-static int usage(void)
+static const char usage_text[] =
+	"usage: bench export --format csv|json|influx|openmetrics [--db PATH] [--where key=value]... [--all]\n"
+	"                    [--no-samples] [--samples] [-o FILE]\n"
+	"       bench export --format influx --push URL [--influx-db NAME] [--batch N] [push options]\n"
+	"       bench export --format openmetrics --push URL [--job NAME] [push options]\n"
+	"       bench export --histogram RUN [--ddir DIR] [-o FILE]   (a latency histogram for the sim engine, sim_hist=FILE: --histogram 1 --help)\n"
+	"\n"
+	"Writes the selected runs and their samples as data for other tools: CSV (one row per run; --samples:\n"
+	"one row per sample), JSON, InfluxDB line protocol (measurements bench_run and bench_sample) or\n"
+	"OpenMetrics text (gauges bench_iops, bench_mbps, ..., bench_sample_<metric>). Runs are stamped with\n"
+	"their start time, samples with start time + t_ms. Labels become tags (InfluxDB) or labels\n"
+	"(OpenMetrics), escaped by each format's rules.\n"
+	"\n"
+	"";
+
+static const char usage_text_tail[] =
+	"\n"
+	"A push gives up after at most (retries + 1) x timeout + the backoffs (default 31.5 s) per request.\n"
+	"exit codes: 0 ok, 2 usage error, 3 bad input (a run without a start time), 4 the server refused or did\n"
+	"not answer (the message says how many points it had accepted), 5 database error, 70 internal error.\n";
+
+static int hist_usage(void)
 {
 	printf("usage: bench export --histogram RUN [--ddir read|write|trim|total] [--db PATH] [-o FILE]\n\n"
 	       "Writes the latency histogram of a stored run (its completion-latency bins, all hosts merged) in the\n"
@@ -43,50 +66,176 @@ static int usage(void)
 	return EXIT_OK;
 }
 
-/*
- * The merged bins of the run's aggregate result for `ddir` into *bins, or, when ddir is NULL and the run has
- * no 'total' row, of its read, write and trim rows summed (*used says which). *kind is the pct_kind of the
- * rows ("lat" when any of them is).
- */
-static int read_bins(struct store *st, long long run_id, const char *ddir, struct hist_bin **bins, size_t *nbins,
-		     const char **used, const char **kind, struct errbuf *err)
+struct export_args {
+	const char *db, *output, *push, *influx_db, *job;
+	enum export_format format;
+	int have_format, all;
+	unsigned flags;
+	long batch;
+	struct push_opts push_opts;
+	struct kvlist where;
+	long hist_run;         /* --histogram RUN: the other use of the command (0: not given) */
+	const char *ddir;      /* --ddir, with --histogram only */
+	int data_opts;         /* options that go with --format only were given */
+};
+
+static int valid_job(const char *s)
 {
-	struct store_result *res;
-	size_t nres, cap = 0;
-	int have_total = 0, ret = 0;
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      strchr("_.-", *s)))
+			return 0;
+	return 1;
+}
 
-	*bins = NULL;
-	*nbins = 0;
-	*kind = "clat";
-	*used = ddir ? ddir : "total";
-	if (store_read_results(st, run_id, HOST_AGGREGATE, &res, &nres, err) < 0)
-		return -1;
-	for (size_t i = 0; i < nres; i++)
-		have_total |= res[i].ddir == DDIR_TOTAL;
-	if (!ddir && !have_total)
-		*used = "read+write+trim";
-	for (size_t i = 0; i < nres && ret == 0; i++) {
-		const char *name = ddir_name(res[i].ddir);
-		struct hist_bin *b;
-		size_t nb;
+static int check_hist_args(const struct export_args *a)
+{
+	if (a->data_opts)
+		return cli_usage("export", "--histogram RUN writes one run's histogram: --format, --where, --push and "
+					   "their options do not go with it");
+	if (!a->hist_run)
+		return cli_usage("export", "say what to export: --histogram RUN");
+	return 0;
+}
 
-		if (ddir || have_total ? strcmp(name, *used) : res[i].ddir == DDIR_TOTAL)
-			continue;
-		if (res[i].pct_kind && !strcmp(res[i].pct_kind, "lat"))
-			*kind = "lat";
-		ret = store_read_bins(st, res[i].id, &b, &nb, err);
-		if (ret == 0)
-			hist_merge(bins, nbins, &cap, b, nb);
-		if (ret == 0)
-			free(b);
+static int check_data_args(const struct export_args *a)
+{
+	if (a->ddir)
+		return cli_usage("export", "--ddir goes with --histogram RUN only");
+	if (!a->have_format)
+		return cli_usage("export", "say which format: --format csv|json|influx|openmetrics");
+	if (a->push && a->output)
+		return cli_usage("export", "--push and -o exclude each other");
+	if (a->push && a->format != EXPORT_INFLUX && a->format != EXPORT_OPENMETRICS)
+		return cli_usage("export", "--push sends influx (to InfluxDB) or openmetrics (to a Pushgateway)");
+	if (a->push && a->format == EXPORT_INFLUX && strstr(a->push, "precision=") && !strstr(a->push, "precision=ns"))
+		return cli_usage("export", "bench writes nanosecond timestamps: drop precision= from the URL or use "
+					   "precision=ns");
+	if (a->push && strncmp(a->push, "http://", 7) && strncmp(a->push, "https://", 8))
+		return cli_usage("export", "--push wants an http:// or https:// URL, got '%s'", a->push);
+	return 0;
+}
+
+static int parse_ddir(const char *s, struct export_args *a)
+{
+	static const char *const ddirs[] = { "read", "write", "trim", "total", NULL };
+
+	for (int i = 0; ddirs[i]; i++)
+		if (!strcmp(ddirs[i], s)) {
+			a->ddir = s;
+			return 0;
+		}
+	return cli_usage("export", "--ddir wants read, write, trim or total, got '%s'", s);
+}
+
+/* The options of the push; -1: not one of them, else 0 or the exit code of a usage error. */
+static int parse_push_opt(int c, struct export_args *a)
+{
+	long v;
+
+	switch (c) {
+	case OK_PUSH:
+		a->push = optarg;
+		return 0;
+	case OK_INFLUX_DB:
+		a->influx_db = optarg;
+		return 0;
+	case OK_JOB:
+		if (!valid_job(optarg))
+			return cli_usage("export", "--job wants a name of [A-Za-z0-9_.-], got '%s'", optarg);
+		a->job = optarg;
+		return 0;
+	case OK_BATCH:
+		if (parse_long(optarg, 1, 1000000, &a->batch) < 0)
+			return cli_usage("export", "--batch wants 1..1000000 points, got '%s'", optarg);
+		return 0;
+	case OK_CONNECT_TIMEOUT:
+		return opt_duration_ms("export", "--connect-timeout", optarg, 86400, &a->push_opts.connect_timeout_ms)
+			? EXIT_USAGE : 0;
+	case OK_TIMEOUT:
+		return opt_duration_ms("export", "--timeout", optarg, 86400, &a->push_opts.timeout_ms) ? EXIT_USAGE : 0;
+	case OK_RETRIES:
+		if (parse_long(optarg, 0, 10, &v) < 0)
+			return cli_usage("export", "--retries wants 0..10, got '%s'", optarg);
+		a->push_opts.retries = (int)v;
+		return 0;
 	}
-	store_results_free(res, nres);
-	if (ret < 0) {
-		free(*bins);
-		*bins = NULL;
-		*nbins = 0;
+	return -1;
+}
+
+/* The options that go with --format only (the data export, the push); -1: not one of them. */
+static int parse_data_opt(int c, struct export_args *a)
+{
+	struct errbuf err;
+	int rc;
+
+	errbuf_init(&err);
+	switch (c) {
+	case OK_FORMAT:
+		if (export_format_parse(optarg, &a->format) < 0)
+			return opt_choice("export", "--format", "csv|json|influx|openmetrics", optarg), EXIT_USAGE;
+		a->have_format = 1;
+		break;
+	case OK_WHERE:
+		if (rep_where_add(&a->where, optarg, &err) < 0)
+			return cli_usage("export", "%s", err.msg);
+		break;
+	case OK_ALL:
+		a->all = 1;
+		break;
+	case OK_NO_SAMPLES:
+		a->flags |= EXPORT_NO_SAMPLES;
+		break;
+	case OK_SAMPLES:
+		a->flags |= EXPORT_SAMPLES_ONLY;
+		break;
+	default:
+		if ((rc = parse_push_opt(c, a)) != 0)
+			return rc;
 	}
-	return ret;
+	a->data_opts = 1;
+	return 0;
+}
+
+/* -1: --help was printed; 0: a holds the arguments; else the exit code of a usage error (printed). */
+static int parse_args(int argc, char **argv, int histogram, struct export_args *a)
+{
+	int argi = 0, c, rc;
+
+	while ((c = opt_getopt("export", OPT_EXPORT, argc, argv, &argi)) != -1) {
+		switch (c) {
+		case 'h':
+			if (histogram)
+				return hist_usage(), -1;
+			printf("%s", usage_text);
+			opt_help(stdout, OPT_EXPORT);
+			fputs(usage_text_tail, stdout);
+			return -1;
+		case OK_DB: /* opened by main (cli_store) */
+			a->db = optarg;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case OK_HISTOGRAM:
+			if (parse_long(optarg, 1, LONG_MAX, &a->hist_run) < 0)
+				return cli_usage("export", "--histogram wants a run id (a positive number), got '%s'",
+						 optarg);
+			break;
+		case OK_DDIR:
+			if (parse_ddir(optarg, a) != 0)
+				return EXIT_USAGE;
+			break;
+		default:
+			if ((rc = parse_data_opt(c, a)) != 0)
+				return rc < 0 ? EXIT_USAGE : rc; /* -1: a row of the table no use of export takes */
+		}
+	}
+	if (optind < argc)
+		return cli_usage("export", "unexpected argument '%s'", argv[optind]);
+	return histogram ? check_hist_args(a) : check_data_args(a);
 }
 
 /* Writes the file through a temporary name, so a failed export leaves no half file behind. */
@@ -124,114 +273,109 @@ out:
 	return ret;
 }
 
-static int export_histogram(int argc, char **argv)
+/* --histogram RUN: the run's histogram for the sim engine, to -o FILE (through a temporary name) or stdout. */
+static int export_histogram(const struct export_args *a)
 {
-	int argi = 0;
-	static const char *const ddirs[] = { "read", "write", "trim", "total", NULL };
-	const char *output = NULL, *ddir = NULL;
-	long run_id = 0;
-	struct store *st = NULL;
-	struct hist_bin *bins = NULL;
-	size_t nbins = 0;
-
-	struct store_run run;
+	struct store *st;
 	struct strbuf text;
 	struct errbuf err;
-	const char *used = NULL, *kind = "clat";
-	int c, found, code = EXIT_OK;
+	int code = EXIT_OK;
 
 	strbuf_init(&text);
 	errbuf_init(&err);
-	memset(&run, 0, sizeof(run));
-	argi = 0;
-	while ((c = opt_getopt("export", OPT_EXPORT, argc, argv, &argi)) != -1) {
-		switch (c) {
-		case 'h':
-			code = usage();
-			goto out;
-		case OK_HISTOGRAM:
-			if (parse_long(optarg, 1, LONG_MAX, &run_id) < 0) {
-				code = cli_usage("export", "--histogram wants a run id (a positive number), got '%s'",
-						 optarg);
-				goto out;
-			}
-			break;
-		case OK_DDIR: {
-			int ok = 0;
-
-			for (int i = 0; ddirs[i]; i++)
-				ok |= !strcmp(ddirs[i], optarg);
-			if (!ok) {
-				code = cli_usage("export", "--ddir wants read, write, trim or total, got '%s'", optarg);
-				goto out;
-			}
-			ddir = optarg;
-			break;
-		}
-		case OK_DB: /* opened by main (cli_store) */
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		default:
-			code = EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		code = cli_usage("export", "unexpected argument '%s'", argv[optind]);
-		goto out;
-	}
-	if (!run_id) {
-		code = cli_usage("export", "say what to export: --histogram RUN");
-		goto out;
-	}
-	if (!(st = cli_store())) {
+	if (!(st = cli_store()))
 		code = cli_store_code();
-		goto out;
-	}
-	found = store_read_run(st, run_id, &run, &err);
-	if (found < 0) {
+	else if (hist_export(st, a->hist_run, a->ddir, &text, &err) < 0 || write_output(a->output, &text, &err) < 0)
 		code = cli_fail(&err);
-		goto out;
-	}
-	if (found) {
-		code = cli_error(EXIT_INPUT, "no run with id %ld in the database", run_id);
-		goto out;
-	}
-	/* The named direction, or 'total', or (runs stored without a total row) read + write + trim summed. */
-	if (read_bins(st, run_id, ddir, &bins, &nbins, &used, &kind, &err) < 0) {
-		code = cli_fail(&err);
-		goto out;
-	}
-	if (!nbins) {
-		code = cli_error(EXIT_INPUT, "run %ld ('%s') has no latency histogram for %s (store fio "
-			"--output-format=json+ results, or runs of 'bench run')", run_id, run.name, used);
-		goto out;
-	}
-	strbuf_addf(&text, "# bench histogram: run %ld '", run_id);
-	esc_text(&text, run.name); /* one comment line of valid UTF-8 whatever the name holds */
-	strbuf_addf(&text, "', host '*', ddir %s, %s\n# value_ns count\n", used, kind);
-	for (size_t i = 0; i < nbins; i++)
-		strbuf_addf(&text, "%llu %llu\n", (unsigned long long)bins[i].value_ns,
-			    (unsigned long long)bins[i].count);
-	if (write_output(output, &text, &err) < 0) {
-		code = cli_fail(&err);
-		goto out;
-	}
-out:
-	free(bins);
-	store_run_release(&run);
 	strbuf_release(&text);
 	return code;
 }
 
-/* `bench export --histogram RUN ...` writes a histogram for sim; everything else is the export of runs
- * (bench/export_data.c). */
+static int do_push(const struct export_args *a, const struct strbuf *text, size_t points)
+{
+	struct errbuf err;
+	char *url = push_url(a->push, a->format == EXPORT_INFLUX ? PUSH_INFLUXDB : PUSH_PUSHGATEWAY, a->influx_db, a->job);
+	size_t written = 0;
+	int rc;
+
+	errbuf_init(&err);
+	if (a->format == EXPORT_INFLUX) {
+		rc = push_influx(url, text->buf, text->len, (size_t)a->batch, &a->push_opts, &written, &err);
+	} else {
+		rc = push_request("PUT", url, "text/plain; version=0.0.4; charset=utf-8", text->buf, text->len,
+				  &a->push_opts, &err);
+		written = rc == 0 ? points : 0;
+	}
+	if (rc < 0) {
+		err_prefix(&err, "push failed after %zu of %zu points were written", written, points);
+		rc = cli_fail(&err);
+	} else {
+		printf("pushed %zu point%s to %s\n", points, points == 1 ? "" : "s", url);
+		rc = EXIT_OK;
+	}
+	free(url);
+	return rc;
+}
+
+/* --format: the selected runs and their samples, to -o FILE, stdout or --push URL. */
+static int export_runs(struct export_args *a)
+{
+	struct admin_sample_list *samples = NULL;
+	struct store *st = NULL;
+	struct rep_set set;
+	struct strbuf text;
+	struct errbuf err;
+	size_t points = 0;
+	int code;
+
+	rep_set_init(&set);
+	strbuf_init(&text);
+	errbuf_init(&err);
+	if (a->push && a->format == EXPORT_OPENMETRICS)
+		a->flags |= EXPORT_NO_TIMESTAMPS | EXPORT_NO_SAMPLES;
+	if (!(st = cli_store())) {
+		code = cli_store_code();
+		goto out;
+	}
+	if (report_load(st, &a->where, a->all ? REP_ALL_STATUS : 0, &set, &err) < 0) {
+		code = cli_fail(&err);
+		goto out;
+	}
+	samples = xcalloc(set.n ? set.n : 1, sizeof(*samples));
+	for (size_t i = 0; i < set.n && !(a->flags & EXPORT_NO_SAMPLES); i++)
+		if (store_admin_samples(st, set.v[i].id, &samples[i], &err) < 0) {
+			code = cli_fail(&err);
+			goto out;
+		}
+	if (export_render(a->format, &set, samples, a->flags, &text, &points, &err) < 0) {
+		code = cli_fail(&err);
+		goto out;
+	}
+	code = a->push ? do_push(a, &text, points) : cli_write_file(a->output, &text);
+out:
+	for (size_t i = 0; samples && i < set.n; i++)
+		admin_sample_list_release(&samples[i]);
+	free(samples);
+	rep_set_release(&set);
+	strbuf_release(&text);
+	return code;
+}
+
+/* `bench export --histogram RUN ...` writes a histogram for sim; everything else is the export of runs. */
 int cmd_export(int argc, char **argv)
 {
+	struct export_args a = { .batch = 5000, .push_opts = PUSH_OPTS_DEFAULT };
+	int histogram = 0, code;
+
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strncmp(argv[i], "--histogram", 11))
-			return export_histogram(argc, argv);
-	return export_data_main(argc, argv);
+			histogram = 1;
+	kvlist_init(&a.where);
+	code = parse_args(argc, argv, histogram, &a);
+	if (code)
+		code = code < 0 ? EXIT_OK : code;
+	else
+		code = histogram ? export_histogram(&a) : export_runs(&a);
+	kvlist_release(&a.where);
+	return code;
 }

@@ -1,6 +1,6 @@
 /*
  * sha256: the SHA-256 digest (FIPS 180-4), written here so that bench needs no crypto library for the one
- * thing it hashes: the content of imported files, to tell a file imported again (bench import, core/import.h).
+ * thing it hashes: the content of imported files, to tell a file imported again (bench import, import/import.h).
  * Not for secrets: no constant-time concerns.
  */
 #ifndef BENCH_CORE_SHA256_H

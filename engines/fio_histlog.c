@@ -244,11 +244,3 @@ out:
 	free(h.counts);
 	return ret;
 }
-
-int fio_histlog_import(const char *path, int64_t target_run_id, struct import_batch *out, struct errbuf *err)
-{
-	struct imported_run *ir = fio_log_import_run(path, target_run_id, out);
-
-	return fio_histlog_read(path, "localhost", 0, 0, fio_histlog_client_name(path) ? FIO_HISTLOG_CLIENT : 0,
-				&ir->res, err) < 0 ? -1 : 0;
-}

@@ -16,7 +16,6 @@
 #include <stdint.h>
 
 #include "core/errbuf.h"
-#include "core/import.h"
 #include "core/model.h"
 
 #define FIO_HISTLOG_BUCKETS 1856
@@ -43,8 +42,5 @@ int fio_histlog_client_name(const char *path);
  */
 long fio_histlog_read(const char *path, const char *host, int64_t t0_ms, unsigned hist_ms, unsigned flags,
 		      struct run_result *out, struct errbuf *err);
-
-/* `bench import HISTLOG [--run ID]`: its histogram samples on host "localhost", in a new run or attached. */
-int fio_histlog_import(const char *path, int64_t target_run_id, struct import_batch *out, struct errbuf *err);
 
 #endif

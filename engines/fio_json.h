@@ -12,7 +12,6 @@
 #include <stdint.h>
 
 #include "core/errbuf.h"
-#include "core/import.h"
 #include "core/model.h"
 #include "engines/fio_ss.h"
 
@@ -67,19 +66,5 @@ void fio_jobs_combine(const struct fio_job *const *jobs, size_t n, struct host_r
 
 /* The steady-state labels of a run made of all of o's jobs (fio_ss_combine, fio_ss_labels); none without ss=. */
 void fio_output_ss_labels(const struct fio_output *o, struct kvlist *labels);
-
-/*
- * Reads a fio JSON/JSON+ output file into runs (engines/fio_import.c): jobs[] gives one run per entry (per job,
- * or per group with group_reporting), host "localhost" plus the aggregate; client_stats[] gives one run per job
- * name and group with one host result per server (several entries of one server in a group are combined) plus
- * the aggregate. The workload comes from the global and job options; fio's steady-state result (ss=) becomes
- * the run's fio.ss labels (fio_ss_labels); the whole file is kept as the artifact "fio-output.json" of every run. Fails with ERR_INPUT and one line "path: reason" for an empty file, a
- * directory, a truncated document or a JSON document that is not fio's.
- */
-int fio_json_import(const char *path, struct import_batch *out, struct errbuf *err);
-
-/* Fills a workload (initialised) from fio options (global then job, job wins): tool "fio", rw, bs, read %,
- * random %, iodepth, numjobs, runtime, ramp, size, compress/dedupe %, all options verbatim in opts. */
-void fio_options_to_workload(const struct kvlist *opts, struct workload *wl);
 
 #endif

@@ -924,7 +924,7 @@ int fio_logs_to_result(const struct fio_log *logs, size_t n, struct host_result 
 	return 0;
 }
 
-/* ---- detection and import ------------------------------------------------------------------------------ */
+/* ---- detection ----------------------------------------------------------------------------------------- */
 
 int fio_log_detect(const char *path)
 {
@@ -953,33 +953,6 @@ int fio_log_detect(const char *path)
 			ok = 0;
 	}
 	return ok && IS_DIGIT(buf[0]) && commas >= 3 && commas <= 6 && memchr(buf, '\n', (size_t)n);
-}
-
-int fio_log_import(const char *path, int64_t target_run_id, struct import_batch *out, struct errbuf *err)
-{
-	struct fio_log l;
-	struct imported_run *ir;
-	int kind = fio_log_kind_from_name(path);
-
-	fio_log_init(&l);
-	if (fio_log_parse_file(path, kind < 0 ? FIO_LOG_LAT : (enum fio_log_kind)kind, 0, &l, err) < 0)
-		return -1;
-	ir = fio_log_import_run(path, target_run_id, out);
-	if (!target_run_id) {
-		struct host_result h;
-		host_result_init(&h, "localhost");
-		if (fio_logs_to_result(&l, 1, &h) == 0) {
-			struct host_result *slot = run_result_add_host(&ir->res, "localhost");
-			host_result_release(slot);
-			*slot = h;
-			run_result_aggregate(&ir->res);
-		} else {
-			host_result_release(&h);
-		}
-	}
-	fio_logs_to_samples(&l, 1, "localhost", &ir->res);
-	fio_log_release(&l);
-	return 0;
 }
 
 int fio_log_collect_dir(const char *dir, const char *host, struct run_result *out, struct errbuf *err)

@@ -16,7 +16,6 @@
 #include <stdint.h>
 
 #include "core/errbuf.h"
-#include "core/import.h"
 #include "core/model.h"
 
 enum fio_log_kind { FIO_LOG_LAT = 0, FIO_LOG_CLAT, FIO_LOG_SLAT, FIO_LOG_BW, FIO_LOG_IOPS, FIO_LOG_KINDS };
@@ -101,13 +100,6 @@ int fio_logs_to_result(const struct fio_log *logs, size_t n, struct host_result 
 
 /* 1 when path looks like a fio log file (by name, else by the shape of its first line). */
 int fio_log_detect(const char *path);
-
-/*
- * `bench import LOG`: one run named after the file with the samples (and, for a per-IO latency log, results
- * with histogram and percentiles on host "localhost"), or, with target_run_id > 0, only the samples to be
- * attached to that existing run.
- */
-int fio_log_import(const char *path, int64_t target_run_id, struct import_batch *out, struct errbuf *err);
 
 /*
  * For the run loop after `bench run --logs`: reads every fio log file (*_lat, *_clat, *_slat, *_bw, *_iops

@@ -5,7 +5,8 @@
 #     Pushgateway push (refused before anything is sent), and the database is left as it was;
 #   - labels, suite and workload names holding invalid UTF-8 (\xff\xfe, a cut-short sequence) come out as valid
 #     UTF-8 (U+FFFD) in every export format (csv, csv --samples, json, influx, openmetrics, --histogram) and
-#     every report format.
+#     every report format;
+#   - an option of one use of export given to the other (--histogram with --format, --format with --ddir): exit 2.
 . "$BENCH_SRC/tests/lib/common.sh"
 GOOD=$BENCH_SRC/tests/data/import-good.json
 
@@ -77,6 +78,18 @@ run=$(q u.db "SELECT id FROM run WHERE name LIKE 'j%0%' ORDER BY id LIMIT 1")
 rc=0; "$BENCH" export --db u.db --histogram "$run" >out.txt 2>err.txt || rc=$?
 expect_eq "export --histogram of the run with the bad name: exit" "$rc" 0
 valid_utf8 out.txt && ok "export --histogram: valid UTF-8" || fail "export --histogram: invalid UTF-8"
+# the two uses of export take their own options only (one command file parses both): a usage error, no output
+cp u.db u0.db
+rc=0; "$BENCH" export --db u.db --histogram "$run" --format csv >out.txt 2>err.txt || rc=$?
+expect_eq "export --histogram with --format: exit" "$rc" 2
+grep -q "^bench: error: export: --histogram RUN writes one run's histogram: --format" err.txt &&
+	ok "export --histogram --format: says why" || fail "export --histogram --format: $(cat err.txt)"
+[ ! -s out.txt ] && ok "export --histogram --format: nothing written" || fail "export --histogram --format wrote"
+rc=0; "$BENCH" export --db u.db --format csv --ddir read >out.txt 2>err.txt || rc=$?
+expect_eq "export --format with --ddir: exit" "$rc" 2
+grep -q "^bench: error: export: --ddir goes with --histogram RUN only" err.txt &&
+	ok "export --format --ddir: says why" || fail "export --format --ddir: $(cat err.txt)"
+cmp -s u.db u0.db && ok "refused exports: database unchanged" || fail "refused exports changed the database"
 for f in text csv json markdown html; do
 	rc=0; "$BENCH" report --db u.db --format $f >out.txt 2>err.txt || rc=$?
 	expect_eq "report --format $f: exit" "$rc" 0

@@ -1,5 +1,5 @@
 #!/bin/bash
-# import_csv_parts: a CSV table of more rows than one part (core/csv_import.c reads 1,000 runs at a time, so
+# import_csv_parts: a CSV table of more rows than one part (import/csv_import.c reads 1,000 runs at a time, so
 # that memory stays flat whatever the table's size) is stored as one suite, its planned_runs the whole table,
 # seq 1..N in the rows' order, every row once, one summary line; the same rows as the table's first part read
 # alone; with the command's label on every run. A bad row in the third part, or a row with too many fields

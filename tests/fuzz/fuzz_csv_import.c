@@ -1,5 +1,5 @@
 /*
- * fuzz_csv_import: fuzz target for the CSV reader of published results (core/csv_import.c, csv_import_parse),
+ * fuzz_csv_import: fuzz target for the CSV reader of published results (import/csv_import.c, csv_import_parse),
  * once without and once with a --map (column renames, a label and an ignored column), as `bench import --csv`
  * calls it. Checked: 0 or -1, and a one-line message on -1.
  * Corpus: the CSV files of examples/ and tests/fuzz/corpus/csv_import.
@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "core/csv_import.h"
-#include "core/import.h"
+#include "import/csv_import.h"
+#include "import/import.h"
 #include "core/kv.h"
 #include "tests/fuzz/fuzz_tmp.h"
 

@@ -1,15 +1,15 @@
 /*
  * fuzz_fio_json: fuzz target for fio's JSON/JSON+ output reader (engines/fio_json.c, fio_json_parse). The input is
  * the whole output text (noise, several documents, client_stats[] and all). When it parses, the same bytes are
- * also imported from a file with fio_json_import (engines/fio_import.c: runs, hosts, aggregates, artifacts), since
+ * also imported from a file with fio_json_import (import/fio_json_import.c: runs, hosts, aggregates, artifacts), since
  * that is the path `bench import` takes. Checked: 0 or -1, and a one-line message on -1.
  * Corpus: tests/fixtures/fio/json and tests/fuzz/corpus/fio_json.
  */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "core/import.h"
-#include "engines/fio_json.h"
+#include "import/import.h"
+#include "import/fio_json_import.h"
 #include "tests/fuzz/fuzz_tmp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

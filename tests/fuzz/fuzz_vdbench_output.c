@@ -1,5 +1,5 @@
 /*
- * fuzz_vdbench_output: fuzz target for the vdbench output directory reader (engines/vdbench_output.c,
+ * fuzz_vdbench_output: fuzz target for the vdbench output directory reader (import/vdbench_output.c,
  * vdbench_output_import), which only reads files. The input is split at lines holding only a form feed ("\n\f\n")
  * into up to four files of a scratch output directory, in this order: flatfile.html, parmfile.html, totals.html,
  * logfile.html (a part that is not there is not written). A plain flatfile is thus a valid input; the seeds in
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/import.h"
-#include "engines/vdbench_output.h"
+#include "import/import.h"
+#include "import/vdbench_output.h"
 #include "tests/fuzz/fuzz_tmp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,23 +1,50 @@
 #!/usr/bin/env bash
-# study_sim: the built-in nvmeof-vs-iser-study (issue 16, acceptance 5) with the sim engine on one machine:
-# 12 configurations x 9 workloads --quick complete without running a step, and
-# `bench report --compare transport=nvmeof:iser --by stack` pairs all 6 stacks x 9 workloads. About 5 minutes.
+# study_sim: the built-in nvmeof-vs-iser-study (issue 16, acceptance 5) on one machine, in two parts:
+#   - the whole study (12 configurations x 9 workloads) --quick with the null engine (the run loop, the
+#     configurations and their labels, no IO): 108 runs done, 12 configurations, no step ran, and
+#     `bench report --compare transport=nvmeof:iser --by stack` pairs all 6 stacks x 9 workloads;
+#   - with the sim engine (real fio, the sim ioengine) the study's 4 distinct sim models (the mdadm
+#     configurations: nvmeof-rdma and iser presets x raid0 and raid5 layouts; the lvm and zfs configurations
+#     have the same `sim =` lines) x the 9 workloads: 36 runs done, no step ran, 2 stacks x 9 workloads paired.
+# (Until issue 27 the sim ran all 108 runs: 3 minutes for the same checks, the other 72 sim runs repeating the
+# same sim models and job files.) About 50 s.
 set -u
 : "${BENCH:?}" "${BENCH_SRC:?}"
 if ! command -v fio >/dev/null; then echo "SKIP: needs fio"; exit 77; fi
 . "$BENCH_SRC/tests/lib/common.sh"
 export TMPDIR=$T
-"$BENCH" run nvmeof-vs-iser-study --engine sim --quick --db s.db -q 2>run.err
-expect_eq "study: exit" "$?" 0
-expect_eq "study: runs done" "$(q s.db "SELECT count(*) FROM run WHERE status = 'done'")" 108
-expect_eq "study: configurations" "$(q s.db "SELECT count(DISTINCT value) FROM run_label WHERE key = 'config'")" 12
-expect_eq "study: no step ran" "$(q s.db "SELECT count(*) FROM artifact WHERE name LIKE 'config.%'")" 0
-"$BENCH" report --db s.db --compare transport=nvmeof:iser --by stack >cmp.txt 2>&1
-expect_eq "compare: exit" "$?" 0
-expect_eq "compare: stacks" "$(grep -c '^-- stack=' cmp.txt)" 6
-grep -q "^54 matched rows, 0 only transport=nvmeof, 0 only transport=iser" cmp.txt && ok "6 stacks x 9 workloads matched" || fail "$(tail -3 cmp.txt)"
-for s in mdadm-raid0 mdadm-raid5 lvm-raid0 lvm-raid5 zfs-stripe zfs-raidz; do
-	n=$(awk -v s="-- stack=$s" '$0 == s { on = 1; next } /^-- / { on = 0 } on && /^  (fio|vdb)-/ { n++ } END { print n + 0 }' cmp.txt)
-	expect_eq "stack $s: workloads with a ratio" "$n" 9
-done
+STUDY=$BENCH_SRC/profiles/library/nvmeof-vs-iser-study.suite
+
+# compare_stacks DB N STACK...: the comparison pairs N rows, each STACK with a ratio for all 9 workloads
+compare_stacks() {
+	local db=$1 rows=$2 s n
+	shift 2
+	"$BENCH" report --db "$db" --compare transport=nvmeof:iser --by stack >cmp.txt 2>&1
+	expect_eq "$db compare: exit" "$?" 0
+	expect_eq "$db compare: stacks" "$(grep -c '^-- stack=' cmp.txt)" $#
+	grep -q "^$rows matched rows, 0 only transport=nvmeof, 0 only transport=iser" cmp.txt &&
+		ok "$db: $# stacks x 9 workloads matched" || fail "$db: $(tail -3 cmp.txt)"
+	for s in "$@"; do
+		n=$(awk -v s="-- stack=$s" '$0 == s { on = 1; next } /^-- / { on = 0 } on && /^  (fio|vdb)-/ { n++ } END { print n + 0 }' cmp.txt)
+		expect_eq "$db stack $s: workloads with a ratio" "$n" 9
+	done
+}
+
+"$BENCH" run nvmeof-vs-iser-study --engine null --quick --db n.db -q 2>run.err
+expect_eq "study (null): exit" "$?" 0
+expect_eq "study (null): runs done" "$(q n.db "SELECT count(*) FROM run WHERE status = 'done'")" 108
+expect_eq "study (null): configurations" "$(q n.db "SELECT count(DISTINCT value) FROM run_label WHERE key = 'config'")" 12
+expect_eq "study (null): no step ran" "$(q n.db "SELECT count(*) FROM artifact WHERE name LIKE 'config.%'")" 0
+compare_stacks n.db 54 mdadm-raid0 mdadm-raid5 lvm-raid0 lvm-raid5 zfs-stripe zfs-raidz
+
+# the study's [suite] and its mdadm configurations: every sim model of the study once
+awk '/^\[config / { keep = ($2 ~ /^mdadm-/) } !/^\[config / && /^\[/ { keep = 1 } keep' "$STUDY" >study4.suite
+expect_eq "sim models of the study (distinct sim = lines)" "$(grep '^sim = ' "$STUDY" | sort -u | wc -l)" \
+	"$(grep '^sim = ' study4.suite | sort -u | wc -l)"
+"$BENCH" run study4.suite --engine sim --quick --db s.db -q 2>run.err
+expect_eq "study, 4 configurations (sim): exit" "$?" 0
+expect_eq "study (sim): runs done" "$(q s.db "SELECT count(*) FROM run WHERE status = 'done'")" 36
+expect_eq "study (sim): configurations" "$(q s.db "SELECT count(DISTINCT value) FROM run_label WHERE key = 'config'")" 4
+expect_eq "study (sim): no step ran" "$(q s.db "SELECT count(*) FROM artifact WHERE name LIKE 'config.%'")" 0
+compare_stacks s.db 18 mdadm-raid0 mdadm-raid5
 finish

@@ -3,16 +3,20 @@
 and a.h are one node); the folder table (which folder may include which: INCLUDES below, design.md "Folders");
 no call circle between files of any folders (a.c calls a function a b.c defines, b.c one of c.c, c.c one of
 a.c: they are one concern in three files, or a helper in the wrong home); no function of core, engines,
-profiles, collectors, report or bench over LIMIT lines (150)."""
+profiles, collectors, import, export, report or bench over LIMIT lines (150)."""
 import os, re, sys
 root = sys.argv[1] if len(sys.argv) > 1 else '.'
 LIMIT = int(sys.argv[2]) if len(sys.argv) > 2 else 150
-folders = ['core', 'engines', 'engines/sim', 'profiles', 'collectors', 'report', 'report/text', 'report/analysis',
-           'report/gate', 'report/chart', 'report/format', 'bench']
+folders = ['core', 'engines', 'engines/sim', 'profiles', 'collectors', 'import', 'report', 'report/text',
+           'report/analysis', 'report/gate', 'report/chart', 'report/format', 'export', 'bench']
 # design.md's folder table: what each folder's files may include (bench/, the driver, everything). report/ is
 # rooms, each above the ones it may include: report/ (the view of the store) and report/text/ (escaping and
 # number cells) at the bottom, report/analysis/ on them, report/gate/ and report/chart/ on analysis, and
-# report/format/ (the renderers, the HTML page with its charts) on top.
+# report/format/ (the renderers, the HTML page with its charts) on top. import/ (the importers and their table)
+# reads fio's output with the parsers the fio engine shares (engines/fio_json.h, fio_log.h, fio_histlog.h) and
+# stores through core; only bench/ includes it. export/ (the writers of `bench export`: data formats, the sim
+# histogram, the HTTP push) renders report/'s view of the store (report/load.h, report/text/ escaping) and
+# pushes with libcurl, initialised once through collectors/node_exporter.h; only bench/ includes it.
 REPORT = {'core', 'report'}
 INCLUDES = {
     'core': {'core'},
@@ -20,19 +24,22 @@ INCLUDES = {
     'engines/sim': {'core', 'engines/sim'},
     'profiles': {'core', 'profiles'},
     'collectors': {'core', 'collectors'},
+    'import': {'core', 'engines', 'import'},
+    'export': REPORT | {'report/text', 'collectors', 'export'},
     'report': REPORT,
     'report/text': {'core', 'report/text'},
     'report/analysis': REPORT | {'report/text', 'report/analysis'},
     'report/gate': REPORT | {'report/text', 'report/analysis', 'report/gate'},
     'report/chart': REPORT | {'report/text', 'report/analysis', 'report/chart'},
     'report/format': REPORT | {'report/text', 'report/analysis', 'report/chart', 'report/format'},
-    'bench': {'core', 'engines', 'profiles', 'collectors', 'bench'} | {f for f in folders if f.startswith('report')},
+    'bench': {'core', 'engines', 'profiles', 'collectors', 'import', 'export', 'bench'} |
+             {f for f in folders if f.startswith('report')},
 }
 bad = 0
 
 
 # every folder of ours with C files is in the table: a new room cannot stand outside the rules
-for top in ('core', 'engines', 'profiles', 'collectors', 'report', 'bench'):
+for top in ('core', 'engines', 'profiles', 'collectors', 'import', 'export', 'report', 'bench'):
     for dp, dn, fn in os.walk(os.path.join(root, top)):
         rel = os.path.relpath(dp, root)
         if rel not in INCLUDES and any(f.endswith(('.c', '.h')) for f in fn):
@@ -178,7 +185,8 @@ for dp, dn, fn in os.walk(root):
     if '/build' in dp or '/.git' in dp or '/tests' in dp.replace(root, '', 1)[:6]:
         continue
     rel = os.path.relpath(dp, root)
-    if rel.split('/')[0] not in ('core', 'engines', 'profiles', 'collectors', 'report', 'bench'):
+    if rel.split('/')[0] not in ('core', 'engines', 'profiles', 'collectors', 'import', 'export', 'report',
+                                 'bench'):
         continue
     for f in fn:
         if not f.endswith('.c'): continue

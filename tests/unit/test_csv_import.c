@@ -1,5 +1,5 @@
 /*
- * test_csv_import: the CSV importer of published results (core/csv_import.c) on examples/ (the dataset) and on
+ * test_csv_import: the CSV importer of published results (import/csv_import.c) on examples/ (the dataset) and on
  * tables of good and bad inputs.
  */
 #include <math.h>
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "core/csv_import.h"
+#include "import/csv_import.h"
 #include "core/strbuf.h"
 #include "testutil.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_export: the renderers of `bench export` (report/format/export.h): the line-protocol and OpenMetrics
+ * test_export: the renderers of `bench export` (export/export.h): the line-protocol and OpenMetrics
  * escapers on a table of hostile strings, metric and label name sanitising, ISO 8601 times, and whole
  * outputs of a known run with samples compared line by line (timestamps = started_at + t_ms, NAN figures
  * left out, label keys that clash with bench's own tags renamed, Pushgateway mode without timestamps).
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/format/export.h"
+#include "export/export.h"
 #include "testutil.h"
 
 struct esc_case {

@@ -22,6 +22,7 @@
 #include "core/aggregate.h"
 #include "core/strbuf.h"
 #include "engines/fio_json.h"
+#include "import/fio_json_import.h"
 #include "testutil.h"
 
 static char *fixture_dir(void)

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "core/strbuf.h"
-#include "core/import.h"
-#include "engines/fio_json.h"
+#include "import/import.h"
+#include "import/fio_json_import.h"
 
 /* Imports a fixture as `bench import` does (fio_json_import); one run per job. */
 static void import_fixture(const char *name, struct import_batch *b)

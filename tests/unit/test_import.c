@@ -1,5 +1,5 @@
 /*
- * test_import: import_batch_finish (core/import.c), what bench import's reader thread does to a batch before
+ * test_import: import_batch_finish (import/import.c), what bench import's reader thread does to a batch before
  * it is stored: the command's labels over the batch's suite labels, those under each new run's own labels, a
  * seq for runs without one, the spec's JSON; runs that attach to an existing run left as they are.
  */
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "core/import.h"
+#include "import/import.h"
 #include "core/spec_json.h"
 #include "core/strbuf.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_profiles_vdbench_output: engines/vdbench_output.c on output directories written here in the layouts the
+ * test_profiles_vdbench_output: import/vdbench_output.c on output directories written here in the layouts the
  * fixtures do not cover: 5.04.06 (a `timestamp` column after `tod`, cpu_used equal to cpu_user on interval rows),
  * a for-loop rd run twice (told apart by totals.html's "For loops:"), an automatic format run, `n/a` values, a
  * last row cut short by a killed vdbench, columns in another order; and the refusals (no header, a bad number,
@@ -21,7 +21,7 @@
 
 #include "core/proc.h"
 #include "core/strbuf.h"
-#include "engines/vdbench_output.h"
+#include "import/vdbench_output.h"
 #include "testutil.h"
 
 

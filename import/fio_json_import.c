@@ -1,12 +1,13 @@
 /*
- * fio_import: `bench import` of a fio JSON/JSON+ output file (see fio_json.h). Turns the parsed output into
+ * fio_json_import: `bench import` of a fio JSON/JSON+ output file (see fio_json_import.h). Turns the output
+ * engines/fio_json.c parsed (the parser the fio engine reads fio's live output with) into
  * runs: jobs[] gives one run per entry (one per job, or one per group with group_reporting) on host
  * "localhost"; client_stats[] gives one run per job name and group with one host result per fio server plus
  * bench's own aggregate (core/aggregate.h, never averaged percentiles). The workload of each run is read
  * from the job's options so imported runs match and compare like runs bench ran itself; fio's steady-state
  * result (ss=) becomes the run's fio.ss labels, as for runs bench ran itself.
  */
-#include "engines/fio_json.h"
+#include "import/fio_json_import.h"
 
 #include <errno.h>
 #include <math.h>

@@ -8,7 +8,7 @@
  * which holds the run's totals. totals.html says which for-loop values each run had ("Starting RD=..; For
  * loops: .."); logfile.html the vdbench version; parmfile.html which wd= each rd= ran.
  */
-#include "engines/vdbench_output.h"
+#include "import/vdbench_output.h"
 
 #include <ctype.h>
 #include <errno.h>

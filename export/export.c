@@ -8,7 +8,7 @@
  * are sanitised to [a-zA-Z_:][a-zA-Z0-9_:]* and label names to [a-zA-Z_][a-zA-Z0-9_]*. CSV and JSON use
  * report/text/escape.h.
  */
-#include "report/format/export.h"
+#include "export/export.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -1,11 +1,11 @@
 /*
  * import: what an importer hands back: a batch of finished runs (spec + results) read from one source, for
- * bench/cmd_import.c to store in one transaction. Importers live where their format's knowledge lives
- * (fio JSON and logs in engines/, vdbench output in engines/, published CSV in core/csv_import.c) and never
- * touch SQLite.
+ * import_files.c to store in one transaction. The importers are this room's other files (import/importers.c
+ * is their table); the parsers fio's engine shares with them (fio JSON, fio logs) stay in engines/. Importers
+ * never touch the store.
  */
-#ifndef BENCH_CORE_IMPORT_H
-#define BENCH_CORE_IMPORT_H
+#ifndef BENCH_IMPORT_IMPORT_H
+#define BENCH_IMPORT_IMPORT_H
 
 #include "core/errbuf.h"
 #include "core/model.h"

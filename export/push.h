@@ -6,8 +6,8 @@
  * still fails leaves one printable line in err (ERR_HOST): the URL, the HTTP status or libcurl's message,
  * and the first line of the server's answer.
  */
-#ifndef BENCH_BENCH_PUSH_H
-#define BENCH_BENCH_PUSH_H
+#ifndef BENCH_EXPORT_PUSH_H
+#define BENCH_EXPORT_PUSH_H
 
 #include <stddef.h>
 
@@ -21,6 +21,16 @@ struct push_opts {
 };
 
 #define PUSH_OPTS_DEFAULT { 3000, 10000, 2, 500 }
+
+/* The servers a push goes to. */
+enum push_server { PUSH_INFLUXDB, PUSH_PUSHGATEWAY };
+
+/*
+ * The URL to push to (newly allocated): base without trailing slashes, with the endpoint of the server added
+ * when it has none: InfluxDB /write?db=DB&precision=ns (influx_db, default "bench"; or only precision=ns when
+ * base has /write), Pushgateway /metrics/job/JOB (job, default "bench").
+ */
+char *push_url(const char *base, enum push_server to, const char *influx_db, const char *job);
 
 /* The longest a push_request() can take, ms: every attempt's timeout plus every backoff. */
 long push_worst_case_ms(const struct push_opts *o);

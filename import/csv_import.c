@@ -8,7 +8,7 @@
  * p99, and IOPS/bandwidth given or derived from the read share), and the cluster CPU figure
  * (host '*', role initiator or target, source "import").
  */
-#include "core/csv_import.h"
+#include "import/csv_import.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -9,8 +9,8 @@
  * names) is escaped by the rules of each format; the escapers are here because they are format-specific.
  * Nothing here prints or does network IO.
  */
-#ifndef BENCH_REPORT_EXPORT_H
-#define BENCH_REPORT_EXPORT_H
+#ifndef BENCH_EXPORT_EXPORT_H
+#define BENCH_EXPORT_EXPORT_H
 
 #include <stddef.h>
 #include <stdint.h>

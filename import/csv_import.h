@@ -1,18 +1,18 @@
 /*
- * csv_import: published results as CSV (one row per run) into an import_batch (core/import.h), for
+ * csv_import: published results as CSV (one row per run) into an import_batch (import/import.h), for
  * `bench import --csv FILE [--map col=field,...]`. The column format is documented in docs/csv-format.md:
  * a header row; workload identity columns (workload, tool, bs, rdpct, randpct, ...), metric columns whose
  * names carry their unit (iops, mbps = MiB/s, read_lat_ms, write_p99_us, cpu_pct, ...), description columns
  * (note, comment, description, label, *_label) kept with the run but not as labels, and every other column a
  * label (transport, stack, kernel). Nothing here touches SQLite.
  */
-#ifndef BENCH_CORE_CSV_IMPORT_H
-#define BENCH_CORE_CSV_IMPORT_H
+#ifndef BENCH_IMPORT_CSV_IMPORT_H
+#define BENCH_IMPORT_CSV_IMPORT_H
 
 #include <stddef.h>
 
 #include "core/errbuf.h"
-#include "core/import.h"
+#include "import/import.h"
 #include "core/kv.h"
 
 /*

@@ -1,7 +1,7 @@
 /*
  * import: batches of imported runs and the content digest of an import source (see import.h).
  */
-#include "core/import.h"
+#include "import/import.h"
 #include "core/sha256.h"
 #include "core/spec_json.h"
 #include "core/strbuf.h"

@@ -3,11 +3,11 @@
  * vdbench 5.04.01 to 5.04.07) into stored runs, for `bench import DIR`. One run per `avg_` row of the
  * flatfile (vdbench's run totals); reference/vdbench.md has the layout.
  */
-#ifndef BENCH_ENGINES_VDBENCH_OUTPUT_H
-#define BENCH_ENGINES_VDBENCH_OUTPUT_H
+#ifndef BENCH_IMPORT_VDBENCH_OUTPUT_H
+#define BENCH_IMPORT_VDBENCH_OUTPUT_H
 
 #include "core/errbuf.h"
-#include "core/import.h"
+#include "import/import.h"
 
 /* 1 when path is a directory holding a flatfile.html (a vdbench output directory). */
 int vdbench_output_detect(const char *path);

@@ -4,7 +4,7 @@
  * once, through the node_exporter collector's init (collectors/node_exporter.h), so the process has one
  * curl_global_init.
  */
-#include "bench/push.h"
+#include "export/push.h"
 
 #include <curl/curl.h>
 #include <stdio.h>
@@ -16,6 +16,30 @@
 #include "core/strbuf.h"
 
 #define PUSH_MAX_BODY 4096
+
+char *push_url(const char *base, enum push_server to, const char *influx_db, const char *job)
+{
+	struct strbuf sb;
+	size_t n = strlen(base);
+
+	while (n > 0 && base[n - 1] == '/')
+		n--;
+	strbuf_init(&sb);
+	strbuf_add(&sb, base, n);
+	if (to == PUSH_INFLUXDB && !strstr(base, "/write")) {
+		char *db = curl_easy_escape(NULL, influx_db ? influx_db : "bench", 0);
+		strbuf_addf(&sb, "/write?db=%s&precision=ns", db ? db : "bench");
+		curl_free(db);
+	} else if (to == PUSH_INFLUXDB && !strstr(base, "precision=")) {
+		strbuf_addf(&sb, "%cprecision=ns", strchr(base, '?') ? '&' : '?');
+	} else if (to == PUSH_PUSHGATEWAY && !strstr(base, "/metrics/")) {
+		strbuf_addf(&sb, "/metrics/job/%s", job ? job : "bench");
+	} else {
+		strbuf_reset(&sb);
+		strbuf_adds(&sb, base);
+	}
+	return strbuf_detach(&sb, NULL);
+}
 
 long push_worst_case_ms(const struct push_opts *o)
 {
