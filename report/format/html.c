@@ -67,13 +67,13 @@ static const char css[] =
 	".filter input{font:inherit;padding:3px 6px;width:22em}\n"
 	"th.sort{cursor:pointer}th[aria-sort=ascending]::after{content:' \\25B2'}"
 	"th[aria-sort=descending]::after{content:' \\25BC'}\n"
-	/* print: A4, no table cut at the right edge (cells wrap), rows and charts never split across pages, the
-	 * header row repeated on each page, the records opened (the script does that before printing) */
+	/* print: A4, no table cut at the right edge (names and labels wrap, numbers never), rows and charts never
+	 * split across pages, the header row repeated on each page, the records opened (also by the script) */
 	"@media print{@page{size:A4;margin:12mm 10mm}\n"
 	"body{background:#fff;font-size:9pt}main{max-width:none;padding:0;box-shadow:none}\n"
 	"nav,.filter{display:none}.scroll{overflow:visible}\n"
-	"table{width:100%;font-size:7pt}th{white-space:normal}td,code{overflow-wrap:anywhere}\n"
-	"td.n,th.n,td.r{white-space:normal}thead{display:table-header-group}\n"
+	"table{width:100%;font-size:7pt}th{white-space:normal}td.w,td code{overflow-wrap:anywhere}\n"
+	"thead{display:table-header-group}\n"
 	"tr,figure,dl.meta,details{break-inside:avoid;page-break-inside:avoid}\n"
 	"h2,h3{break-after:avoid;page-break-after:avoid}\n"
 	".grid{display:block}figure{margin:0 0 10px}figure svg{max-height:250mm}\n"
