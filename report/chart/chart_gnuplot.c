@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/labels.h"
 #include "report/text/escape.h"
 
 /* The terminals, one font for all charts: PNG 9 pt is as large as the SVG's 11 px. */
@@ -131,6 +132,16 @@ const char *chart_color(struct chart_set *cs, const char *key)
 		idx = kvlist_get(&cs->colors, key, NULL);
 	}
 	return palette[strtoul(idx, NULL, 10) % NPALETTE];
+}
+
+const char *chart_palette(size_t i)
+{
+	return palette[i % NPALETTE];
+}
+
+const char *chart_alias(const struct chart_set *cs, const char *key, const char *value)
+{
+	return rep_alias_get(cs ? cs->aliases : NULL, key, value);
 }
 
 int chart_dpi_parse(const char *s, int *dpi)

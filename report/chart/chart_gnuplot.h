@@ -47,6 +47,7 @@ struct chart_set {
 	unsigned fmts;      /* the images every script makes: CHART_PNG | CHART_SVG */
 	int dpi;            /* PNG resolution; 0 = CHART_DPI_SCREEN */
 	const struct chart_opts *o; /* during charts_write_opts only */
+	const struct kvlist *aliases; /* label value aliases (--alias) during charts_write_opts; NULL: none */
 };
 
 void chart_set_init(struct chart_set *cs);
@@ -76,6 +77,14 @@ void chart_slug(struct strbuf *out, const char *s);
  * key not seen before.
  */
 const char *chart_color(struct chart_set *cs, const char *key);
+
+/* Entry i of the palette (wrapping after its 12 colours): the lines of one chart that are not label values
+ * (the runs of a CDF). */
+const char *chart_palette(size_t i);
+
+/* The alias of label key=value in the set's presentation options (--alias, labels.h rep_alias_get), or
+ * `value` itself: every chart kind names label values through this. */
+const char *chart_alias(const struct chart_set *cs, const char *key, const char *value);
 
 /* A --dpi value: a whole number CHART_DPI_MIN..CHART_DPI_MAX. 0, or -1 when s is not one. */
 int chart_dpi_parse(const char *s, int *dpi);

@@ -14,20 +14,45 @@
 #include "core/strbuf.h"
 #include "report/text/escape.h"
 
-#define MAX_TIME_RUNS 24
 #define COLOR_ALL "#222222"
+#define TITLE_MAX 110 /* characters of a chart's drawn title; the HTML caption keeps the whole text */
 
 /* A chart over time: its data blocks (gnuplot index) are counted as they are written. */
 struct tchart {
 	struct chart_gp g;
 	size_t nblocks;
+	int64_t cut_ms; /* points at or after this time are a partial window, left out; -1: none */
 };
 
-/* One series as a data block; a missing window (a step over w) is a blank line: gnuplot draws a gap there. */
+/*
+ * The time from which a run's windows are partial, or -1: fio logs the remainder of the run after its last
+ * whole window as one more entry, off the window grid (its last sample more than a tenth of a window from a
+ * multiple of the window); on the grid that remainder joins (or makes) the last slot, whose rate or count
+ * then looks like a stall. That slot is left out of every panel, and the titles say so.
+ */
+static int64_t partial_from(const struct store_sample *v, size_t n)
+{
+	int64_t last = -1;
+	unsigned w = 1000;
+
+	for (size_t i = 0; i < n; i++)
+		if (!v[i].is_bin && !series_metric_match(v[i].metric, "cpu.util_pct") && v[i].t_ms > last) {
+			last = v[i].t_ms;
+			w = series_window_ms(v, n, v[i].metric);
+		}
+	if (last < 0 || last % w <= w / 10 || last % w >= w - w / 10)
+		return -1;
+	return series_slot(last, w) * (int64_t)w;
+}
+
+/* One series as a data block; a missing window (a step over w) is a blank line: gnuplot draws a gap there.
+ * Points from the partial last window on (c->cut_ms >= 0) are left out. */
 static void add_block(struct tchart *c, const struct series_point *p, size_t n, unsigned w, double scale)
 {
 	if (c->nblocks)
 		strbuf_adds(&c->g.data, "\n\n");
+	while (n && c->cut_ms >= 0 && p[n - 1].t_ms >= c->cut_ms)
+		n--;
 	for (size_t i = 0; i < n; i++) {
 		if (i && p[i].t_ms - p[i - 1].t_ms > (int64_t)w)
 			strbuf_addc(&c->g.data, '\n');
@@ -151,11 +176,48 @@ static int has_metric(const struct store_sample *v, size_t n, const char *metric
 	return 0;
 }
 
-static void run_name(struct strbuf *sb, const struct rep_run *r)
+/* "run 12 NAME key=value ..." with aliased values; `facts` 0 leaves out the configuration record's cfg.*
+ * facts (the same on every run of a configuration: the HTML page lists them). */
+static void run_name(struct strbuf *sb, const struct chart_set *cs, const struct rep_run *r, int facts)
 {
 	strbuf_addf(sb, "run %lld %s", (long long)r->id, r->name);
-	for (size_t i = 0; i < r->labels.n; i++)
-		strbuf_addf(sb, " %s=%s", r->labels.v[i].key, r->labels.v[i].value ? r->labels.v[i].value : "");
+	for (size_t i = 0; i < r->labels.n; i++) {
+		const char *k = r->labels.v[i].key, *v = r->labels.v[i].value ? r->labels.v[i].value : "";
+		if (!facts && !strncmp(k, "cfg.", 4))
+			continue;
+		strbuf_addf(sb, " %s=%s", k, chart_alias(cs, k, v));
+	}
+}
+
+/* The title drawn on the chart: at most TITLE_MAX characters (cut at a space, "..." added), so that it is
+ * never cut at both edges of the picture. */
+static void drawn_title(struct strbuf *out, const char *s)
+{
+	size_t n = strlen(s), cut;
+
+	if (n <= TITLE_MAX) {
+		strbuf_adds(out, s);
+		return;
+	}
+	for (cut = TITLE_MAX - 3; cut > TITLE_MAX / 2 && s[cut] != ' '; cut--)
+		;
+	strbuf_add(out, s, cut);
+	strbuf_adds(out, " ...");
+}
+
+/* The time span of a run's samples in seconds (the one x range of all its panels). */
+static void time_span(const struct store_sample *v, size_t n, double *lo, double *hi)
+{
+	int64_t a = 0, b = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!i || v[i].t_ms < a)
+			a = v[i].t_ms;
+		if (!i || v[i].t_ms > b)
+			b = v[i].t_ms;
+	}
+	*lo = (double)a / 1000.0;
+	*hi = (double)b / 1000.0;
 }
 
 static int time_chart(struct chart_set *cs, const struct rep_run *r, const struct store_sample *v, size_t n,
@@ -170,26 +232,36 @@ static int time_chart(struct chart_set *cs, const struct rep_run *r, const struc
 		{ "cpu.util_pct", "CPU (%)", PK_CPU, 1.0 },
 	};
 	struct tchart c;
-	struct strbuf name;
+	struct strbuf name, shown;
 	char file[48]; /* the file name's part after "e-NN-" */
 	int npanels = 0;
+	double t0, t1;
 
 	if (!has_metric(v, n, "lat_ns") && has_metric(v, n, "clat_ns"))
 		panels[2].metric = "clat_ns";
 	for (size_t k = 0; k < sizeof(panels) / sizeof(panels[0]); k++)
 		npanels += has_metric(v, n, panels[k].metric);
-	if (!npanels)
+	/* CPU samples alone (a run without --logs): one flat line says nothing about the run over time */
+	if (!npanels || (npanels == 1 && has_metric(v, n, "cpu.util_pct")))
 		return 0;
+	time_span(v, n, &t0, &t1);
 	strbuf_init(&name);
-	run_name(&name, r);
+	strbuf_init(&shown);
+	run_name(&name, cs, r, 1);
 	snprintf(file, sizeof(file), "run-%lld-time", (long long)r->id);
 	chart_gp_begin(&c.g, cs, 'e', file, 1100, 230 * npanels + 80);
 	c.nblocks = 0;
+	c.cut_ms = partial_from(v, n);
 	strbuf_addf(&c.g.title, "%s: over time per host and all hosts (t = 0 at the end of ramp)", name.buf);
+	if (c.cut_ms >= 0)
+		strbuf_addf(&c.g.title, "; the partial last window (from %.3f s) is left out", (double)c.cut_ms / 1000.0);
+	strbuf_reset(&name);
+	run_name(&name, cs, r, 0);
+	drawn_title(&shown, name.buf);
 	strbuf_addf(&c.g.body, "set grid lc rgb '#dddddd'\nset border 3\nset tics nomirror\nset key outside right\n"
 			     "set lmargin 12\nset rmargin 18\nset xlabel 'time since the end of ramp (s)'\n"
-			     "set multiplot layout %d,1 title ", npanels);
-	chart_gp_str(&c.g.body, c.g.title.buf);
+			     "set xrange [%.3f:%.3f]\nset multiplot layout %d,1 title ", t0, t1 > t0 ? t1 : t0 + 1, npanels);
+	chart_gp_str(&c.g.body, shown.buf);
 	strbuf_adds(&c.g.body, "\n");
 	for (size_t k = 0; k < sizeof(panels) / sizeof(panels[0]); k++) {
 		if (!has_metric(v, n, panels[k].metric))
@@ -201,6 +273,7 @@ static int time_chart(struct chart_set *cs, const struct rep_run *r, const struc
 	}
 	strbuf_adds(&c.g.body, "unset multiplot\n");
 	strbuf_release(&name);
+	strbuf_release(&shown);
 	return chart_gp_finish(&c.g, err);
 }
 
@@ -240,7 +313,7 @@ static int heat_map(struct chart_set *cs, const struct rep_run *r, const struct 
 {
 	unsigned w = series_window_ms(v, n, "clat_hist");
 	struct tchart c;
-	struct strbuf name;
+	struct strbuf name, shown;
 	char file[48]; /* the file name's part after "e-NN-" */
 	struct cell *cell = NULL;
 	size_t nc = 0, cap = 0;
@@ -275,10 +348,12 @@ static int heat_map(struct chart_set *cs, const struct rep_run *r, const struct 
 		return 0;
 	scale = lat_unit((double)maxhi, &unit);
 	strbuf_init(&name);
-	run_name(&name, r);
+	strbuf_init(&shown);
+	run_name(&name, cs, r, 1);
 	snprintf(file, sizeof(file), "run-%lld-heatmap", (long long)r->id);
 	chart_gp_begin(&c.g, cs, 'e', file, 1100, 520);
 	c.nblocks = 0;
+	c.cut_ms = -1;
 	strbuf_addf(&c.g.title, "%s: completion latency heat map, all hosts (IOs per %u ms, 8 bands per octave)",
 		    name.buf, w);
 	for (size_t k = 0; k < nc; k++) {
@@ -294,21 +369,27 @@ static int heat_map(struct chart_set *cs, const struct rep_run *r, const struct 
 			     "set yrange [%.10g:%.10g]\n", unit, (double)minlo * scale, (double)maxhi * scale);
 	strbuf_adds(&c.g.body, "set palette defined (0 '#f7fbff', 1 '#6baed6', 2 '#2171b5', 3 '#08306b', 4 '#d7301f')\n"
 			     "set title ");
-	chart_gp_str(&c.g.body, c.g.title.buf);
+	strbuf_reset(&name);
+	run_name(&name, cs, r, 0);
+	strbuf_adds(&name, ": latency heat map, all hosts");
+	drawn_title(&shown, name.buf);
+	chart_gp_str(&c.g.body, shown.buf);
 	strbuf_addf(&c.g.body, "\nplot '%s.dat' using 1:2:3:4:5:6:7 with boxxyerror fs solid 1.0 noborder "
 			     "fc palette notitle\n", c.g.stem.buf);
 	free(cell);
 	strbuf_release(&name);
+	strbuf_release(&shown);
 	return chart_gp_finish(&c.g, err);
 }
 
 int chart_time_write(struct chart_set *cs, struct store *st, const struct rep_set *set, struct errbuf *err)
 {
-	int done = 0, ret = 0;
+	int ret = 0;
 
-	for (size_t i = 0; i < set->n && done < MAX_TIME_RUNS && ret == 0; i++) {
+	/* every selected run (no cap: a study of 108 runs has 108 time charts) */
+	for (size_t i = 0; i < set->n && ret == 0; i++) {
 		struct store_sample *v;
-		size_t n, before = cs->n;
+		size_t n;
 
 		if (store_read_samples(st, set->v[i].id, &v, &n, err) < 0) {
 			ret = -1;
@@ -317,7 +398,6 @@ int chart_time_write(struct chart_set *cs, struct store *st, const struct rep_se
 		if (time_chart(cs, &set->v[i], v, n, err) < 0 || heat_map(cs, &set->v[i], v, n, err) < 0)
 			ret = -1;
 		store_samples_free(v, n);
-		done += cs->n > before;
 	}
 	return ret;
 }

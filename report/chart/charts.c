@@ -20,7 +20,8 @@
 #include "report/text/escape.h"
 #include "report/strlist.h"
 
-#define MAX_CDF_LINES 16    /* CDF chart: at most this many lines */
+#define MAX_CDF_LINES 16    /* CDF chart: at most this many lines (8 runs, read and write: 8 distinct colours
+			     * of the palette's 12); the title says "the first N of M runs" when more exist */
 
 /* Ratio cell colours by class and magnitude level 0..3 (the HTML report uses the same). */
 static const char *const good_rgb[4] = { "#d9f0d3", "#a6dba0", "#5aae61", "#1b7837" };
@@ -28,10 +29,6 @@ static const char *const bad_rgb[4] = { "#f6e8c3", "#dfc27d", "#bf812d", "#8c510
 
 /* ---- labels and colours ------------------------------------------------------------------------------ */
 
-static const char *alias_of(const struct chart_set *cs, const char *key, const char *value)
-{
-	return rep_alias_get(cs->o ? cs->o->aliases : NULL, key, value);
-}
 
 /* The values of a group's keys, aliased (cs NULL: as stored, for file names), joined by ' ' ("mdadm-raid5"),
  * or its title. */
@@ -44,7 +41,7 @@ static void group_label(const struct chart_set *cs, struct strbuf *sb, const str
 	}
 	for (size_t i = 0; i < keys->n; i++) {
 		const char *v = keys->v[i].value ? keys->v[i].value : "";
-		strbuf_addf(sb, "%s%s", i ? " " : "", cs ? alias_of(cs, keys->v[i].key, v) : v);
+		strbuf_addf(sb, "%s%s", i ? " " : "", cs ? chart_alias(cs, keys->v[i].key, v) : v);
 	}
 }
 
@@ -58,7 +55,7 @@ static void group_title(const struct chart_set *cs, struct strbuf *sb, const str
 	}
 	for (size_t i = 0; i < keys->n; i++)
 		strbuf_addf(sb, "%s%s=%s", i ? " " : "", keys->v[i].key,
-			    alias_of(cs, keys->v[i].key, keys->v[i].value ? keys->v[i].value : ""));
+			    chart_alias(cs, keys->v[i].key, keys->v[i].value ? keys->v[i].value : ""));
 }
 
 /* The keys of a group's keys joined by ", " ("stack"): the categories' axis title. */
@@ -75,14 +72,17 @@ static double med(const struct rep_row *r, enum rep_metric m)
 	return r && r->c[m].n ? r->c[m].med : NAN;
 }
 
-/* The panels of a bar chart: IOPS and MiB/s, or read and write mean latency. */
-enum panels { PANELS_THROUGHPUT, PANELS_LATENCY };
+/* The panels of a bar chart: IOPS and MiB/s, read and write mean latency, or read and write p99 latency. */
+enum panels { PANELS_THROUGHPUT, PANELS_LATENCY, PANELS_P99 };
 
-static const struct { enum rep_metric m; const char *title, *ylabel; } panel_defs[2][2] = {
+static const struct { enum rep_metric m; const char *title, *ylabel; } panel_defs[3][2] = {
 	[PANELS_THROUGHPUT] = { { RM_IOPS, "IOPS", "IOPS (IO/s)" }, { RM_MBPS, "Bandwidth", "bandwidth (MiB/s)" } },
 	[PANELS_LATENCY] = { { RM_RLAT, "Read mean latency", "read latency, mean (ms)" },
 			     { RM_WLAT, "Write mean latency", "write latency, mean (ms)" } },
+	[PANELS_P99] = { { RM_RP99, "Read p99 latency", "read latency, 99th percentile (ms)" },
+			 { RM_WP99, "Write p99 latency", "write latency, 99th percentile (ms)" } },
 };
+static const char *const panels_what[3] = { "IOPS and bandwidth", "mean latency", "p99 latency" };
 
 /*
  * One bar chart: categories `cats`, series `series` with colours `rgb` (per category when per_cat), values
@@ -98,7 +98,7 @@ static int bar_chart(struct chart_set *cs, char kind, const char *name, const ch
 	struct strbuf df;
 	struct chart_gp g;
 	size_t n = cats->n * series->n;
-	int ret;
+	int ret, any = 0;
 
 	chart_gp_begin(&g, cs, kind, name, 0, 0);
 	if (cs->o && cs->o->title)
@@ -114,6 +114,15 @@ static int bar_chart(struct chart_set *cs, char kind, const char *name, const ch
 		panels[p].ylabel = panel_defs[which][p].ylabel;
 		panels[p].v = v[p];
 		panels[p].log = 0;
+	}
+	for (size_t i = 0; i < 2 * n && !any; i++)
+		any = !isnan(v[i / n][i % n]);
+	if (!any) { /* nothing measured (e.g. no p99 in imported figures): no chart of empty panels */
+		chart_gp_discard(&g);
+		strbuf_release(&df);
+		free(v[0]);
+		free(v[1]);
+		return 0;
 	}
 	memset(&b, 0, sizeof(b));
 	b.title = g.title.buf;
@@ -152,7 +161,7 @@ static void cmp_series(struct chart_set *cs, const struct cmp_table *t, struct s
 	for (size_t i = 0; i < t->nvals; i++) {
 		strbuf_reset(&k);
 		strbuf_addf(&k, "%s=%s", t->key, t->vals[i]);
-		strlist_add(names, alias_of(cs, t->key, t->vals[i]));
+		strlist_add(names, chart_alias(cs, t->key, t->vals[i]));
 		(*rgb)[i] = chart_color(cs, k.buf);
 	}
 	strbuf_release(&k);
@@ -214,8 +223,7 @@ static int cmp_chart_group(struct chart_set *cs, const struct cmp_table *t, cons
 	}
 	group_title(cs, &title, &grp->keys, grp->title);
 	group_label(NULL, &lab, &grp->keys, grp->title); /* the file name: stored values */
-	strbuf_addf(&title, ": %s per workload",
-		    which == PANELS_THROUGHPUT ? "IOPS and bandwidth" : "mean latency");
+	strbuf_addf(&title, ": %s per workload", panels_what[which]);
 	ret = bar_chart(cs, which == PANELS_THROUGHPUT ? 'b' : 'd', lab.buf, title.buf, "workload", &cats,
 			series, rgb, 0, rows, which, err);
 	free(rows);
@@ -233,6 +241,82 @@ static const struct cmp_row *ratio_row(const struct cmp_group *grp, size_t ri, s
 	return row->at[vi] && row->b ? row : NULL;
 }
 
+/*
+ * Whether metric m has one value in every run of the group's compared rows (both sides, every workload; at
+ * least two rows: the largest and smallest within RATIO_SAME of each other) or none at all: then its ratios
+ * are 1 or missing by construction (a modelled, saturated or unmeasured figure, e.g. the sim engine's CPU at
+ * 100 % in every run), not a finding, and the ratio chart shows no ratio for it.
+ */
+#define RATIO_SAME 0.005
+static int constant_metric(const struct cmp_table *t, const struct cmp_group *grp, enum rep_metric m)
+{
+	double lo = NAN, hi = NAN;
+	size_t rows = 0, nan = 0, vals = 0;
+
+	for (size_t ri = 0; ri < grp->n; ri++)
+		for (size_t vi = 0; vi < t->nvals; vi++) {
+			const struct rep_row *x = grp->rows[ri].at[vi];
+
+			if (!x || !grp->rows[ri].b)
+				continue;
+			rows += vi == 0;
+			vals++;
+			if (!x->c[m].n) {
+				nan++;
+				continue;
+			}
+			if (isnan(lo) || x->c[m].min < lo)
+				lo = x->c[m].min;
+			if (isnan(hi) || x->c[m].max > hi)
+				hi = x->c[m].max;
+		}
+	if (rows < 2)
+		return 0;
+	if (nan == vals)
+		return 1;
+	return !nan && hi - lo <= RATIO_SAME * fabs(hi);
+}
+
+#define RATIO_LEGEND_PX 40 /* the ratio chart's colour legend: a row of boxes under the cells */
+
+/*
+ * The ratio chart's title centred on the picture (not on the cells, which the row names push right), the note
+ * of the metrics without a ratio (the title's text from `base_len`) as a second line, and the colour legend:
+ * the eight shades from "worse, beyond 2x" to "better, beyond 2x" and the grey of "no ratio".
+ */
+static void ratio_title_legend(struct chart_gp *g, size_t base_len)
+{
+	static const char *const shade[9] = { "#8c510a", "#bf812d", "#dfc27d", "#f6e8c3", "#d9f0d3", "#a6dba0",
+					      "#5aae61", "#1b7837", "#eeeeee" };
+	static const char *const text[9] = { ">2x", "25%-2x", "5-25%", "<5%", "<5%", "5-25%", "25%-2x", ">2x",
+					     "n/a, -" };
+	const double W = g->width, H = g->height, box = 58, y0 = 14, y1 = 34;
+	double x0 = W / 2 - (9 * box + 60) / 2;
+	char *head = xstrndup(g->title.buf, base_len);
+
+	strbuf_adds(&g->body, "set label 1 ");
+	chart_gp_str(&g->body, head);
+	strbuf_addf(&g->body, " at screen 0.5, screen %.4f center front\n", 1.0 - 22.0 / H);
+	if (g->title.len > base_len) {
+		strbuf_adds(&g->body, "set label 2 ");
+		chart_gp_str(&g->body, g->title.buf + base_len + 1);
+		strbuf_addf(&g->body, " at screen 0.5, screen %.4f center front\n", 1.0 - 40.0 / H);
+	}
+	for (int i = 0; i < 9; i++) {
+		double a = x0 + box * i + (i == 8 ? 60 : 0); /* "better" between the shades and the grey */
+		strbuf_addf(&g->body, "set object %d rect from screen %.4f, screen %.4f to screen %.4f, screen %.4f "
+				      "fc rgb '%s' fs solid 1.0 noborder behind\n", 10 + i, a / W, y0 / H, (a + box - 2) / W,
+			    y1 / H, shade[i]);
+		strbuf_addf(&g->body, "set label %d '%s' at screen %.4f, screen %.4f center tc rgb '%s' front\n", 10 + i,
+			    text[i], (a + box / 2 - 1) / W, (y0 + y1) / 2 / H, i == 0 || i == 7 ? "#ffffff" : "#111111");
+	}
+	strbuf_addf(&g->body, "set label 20 'worse' at screen %.4f, screen %.4f right\n", (x0 - 6) / W,
+		    (y0 + y1) / 2 / H);
+	strbuf_addf(&g->body, "set label 21 'better' at screen %.4f, screen %.4f left\n", (x0 + 8 * box + 4) / W,
+		    (y0 + y1) / 2 / H);
+	free(head);
+}
+
 /* (c) the ratios of a group as coloured cells: one row per workload and compared value, columns metrics. */
 static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, const struct cmp_group *grp,
 			    struct errbuf *err)
@@ -243,6 +327,8 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 	struct strbuf lab;
 	size_t nrows = 0, longest = 8;
 	struct chart_gp g;
+	int same[RM_NR], nsame = 0;
+	size_t base_len;
 
 	strbuf_init(&lab);
 	group_label(NULL, &lab, &grp->keys, grp->title);
@@ -250,7 +336,15 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 	if (cs->o && cs->o->title)
 		strbuf_addf(&g.title, "%s: ", cs->o->title);
 	group_title(cs, &g.title, &grp->keys, grp->title);
-	strbuf_addf(&g.title, ": ratio to %s", alias_of(cs, t->key, t->b));
+	strbuf_addf(&g.title, ": ratio to %s", chart_alias(cs, t->key, t->b));
+	base_len = g.title.len;
+	for (int k = 0; k < RM_NR; k++) {
+		same[k] = constant_metric(t, grp, cols[k]);
+		if (same[k])
+			strbuf_addf(&g.title, "%s%s", nsame++ ? ", " : " (no ratio of ", names[k]);
+	}
+	if (nsame)
+		strbuf_adds(&g.title, ": the same value within 0.5 % in every run, or none: n/a)");
 	/* index 0: cells (x y colour); index 1: values on light cells; index 2: on dark cells */
 	for (int pass = 0; pass < 3; pass++) {
 		nrows = 0;
@@ -260,7 +354,7 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 				if (!(row->at[vi] && row->b))
 					continue;
 				for (int k = 0; k < RM_NR; k++) {
-					double x = row->ratios[vi][cols[k]];
+					double x = same[k] ? NAN : row->ratios[vi][cols[k]];
 					int level;
 					const char *cls = cmp_class(cols[k], x, &level);
 					const char *rgb = !*cls ? "#eeeeee" : !strcmp(cls, "good") ? good_rgb[level] : bad_rgb[level];
@@ -270,7 +364,9 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 					}
 					if ((pass == 2) != (level == 3))
 						continue;
-					if (isnan(x))
+					if (same[k])
+						strbuf_addf(&g.data, "%d %zu \"n/a\"\n", k, nrows);
+					else if (isnan(x))
 						strbuf_addf(&g.data, "%d %zu \"-\"\n", k, nrows);
 					else
 						strbuf_addf(&g.data, "%d %zu \"%.3f\"\n", k, nrows, x);
@@ -287,9 +383,7 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 		strbuf_release(&lab);
 		return 0;
 	}
-	strbuf_adds(&g.body, "set title ");
-	chart_gp_str(&g.body, g.title.buf);
-	strbuf_adds(&g.body, "\nset ytics (");
+	strbuf_adds(&g.body, "set ytics (");
 	nrows = 0;
 	for (size_t ri = 0; ri < grp->n; ri++)
 		for (size_t vi = 0; vi + 1 < t->nvals; vi++) {
@@ -300,7 +394,7 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 			strbuf_reset(&lab);
 			strbuf_adds(&lab, row->workload);
 			if (t->nvals > 2)
-				strbuf_addf(&lab, " (%s)", alias_of(cs, t->key, t->vals[vi]));
+				strbuf_addf(&lab, " (%s)", chart_alias(cs, t->key, t->vals[vi]));
 			if (strlen(lab.buf) > longest)
 				longest = strlen(lab.buf);
 			strbuf_adds(&g.body, nrows ? ", '" : "'");
@@ -308,13 +402,16 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 			strbuf_addf(&g.body, "' %zu", nrows);
 			nrows++;
 		}
-	/* rows of 24 px; the left margin holds the longest row name */
-	g.height = 110 + 24 * (int)nrows;
+	/* rows of 24 px; the left margin holds the longest row name; the colour legend below (RATIO_LEGEND_PX) */
+	g.height = 110 + RATIO_LEGEND_PX + 24 * (int)nrows + (nsame ? 18 : 0);
 	g.width = 560 + (int)((double)longest * 6.9);
 	strbuf_addf(&g.body, ")\nunset key\nset border 0\nset tics scale 0\nunset xtics\nset link x2\n"
 			     "set xrange [-0.5:%d.5]\nset yrange [%zu.5:-0.5]\nset lmargin at screen %.4f\n"
-			     "set rmargin at screen 0.98\nset tmargin at screen %.4f\nset bmargin at screen %.4f\nset x2tics (",
-		    RM_NR - 1, nrows - 1, ((double)longest * 6.9 + 20) / g.width, 1.0 - 70.0 / g.height, 20.0 / g.height);
+			     "set rmargin at screen 0.98\nset tmargin at screen %.4f\nset bmargin at screen %.4f\n",
+		    RM_NR - 1, nrows - 1, ((double)longest * 6.9 + 20) / g.width,
+		    1.0 - (70.0 + (nsame ? 18 : 0)) / g.height, (20.0 + RATIO_LEGEND_PX) / g.height);
+	ratio_title_legend(&g, base_len);
+	strbuf_adds(&g.body, "set x2tics (");
 	for (int k = 0; k < RM_NR; k++)
 		strbuf_addf(&g.body, "%s'%s' %d", k ? ", " : "", names[k], k);
 	strbuf_adds(&g.body, ")\nplot ");
@@ -360,7 +457,8 @@ static int cmp_charts(struct chart_set *cs, const struct cmp_table *t, struct er
 			continue; /* a group of one value only: listed as unmatched, nothing to compare */
 		if (cmp_chart_group(cs, t, grp, &series, rgb, PANELS_THROUGHPUT, err) < 0 ||
 		    cmp_chart_ratios(cs, t, grp, err) < 0 ||
-		    cmp_chart_group(cs, t, grp, &series, rgb, PANELS_LATENCY, err) < 0)
+		    cmp_chart_group(cs, t, grp, &series, rgb, PANELS_LATENCY, err) < 0 ||
+		    cmp_chart_group(cs, t, grp, &series, rgb, PANELS_P99, err) < 0)
 			goto out;
 	}
 	ret = 0;
@@ -448,12 +546,11 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, struct 
 		strbuf_adds(&title, ": IOPS and bandwidth per workload");
 		r = bar_chart(cs, 'b', lab.buf, title.buf, "workload", &cats, &one, rgb, 0, rows,
 			      PANELS_THROUGHPUT, err);
-		if (r == 0) {
+		for (enum panels p = PANELS_LATENCY; r == 0 && p <= PANELS_P99; p++) {
 			strbuf_reset(&title);
 			group_title(cs, &title, &grp->keys, grp->title);
-			strbuf_adds(&title, ": mean latency per workload");
-			r = bar_chart(cs, 'd', lab.buf, title.buf, "workload", &cats, &one, rgb, 0, rows,
-				      PANELS_LATENCY, err);
+			strbuf_addf(&title, ": %s per workload", panels_what[p]);
+			r = bar_chart(cs, 'd', lab.buf, title.buf, "workload", &cats, &one, rgb, 0, rows, p, err);
 		}
 		strlist_release(&cats);
 		strlist_release(&one);
@@ -472,13 +569,31 @@ out:
 
 /* ---- (e) time series and (f) latency CDF ---------------------------------------------------------- */
 
-static void run_title(struct strbuf *sb, const struct rep_run *r, int with_name)
+/* Whether label `key` has one value in all `n` runs (a label every line of a chart shares says nothing about
+ * which line is which). */
+static int label_shared(const struct rep_run *const *runs, size_t n, const char *key)
+{
+	const char *v0 = kvlist_get(&runs[0]->labels, key, NULL);
+
+	for (size_t i = 1; i < n; i++) {
+		const char *v = kvlist_get(&runs[i]->labels, key, NULL);
+		if (!v0 || !v || strcmp(v0, v))
+			return 0;
+	}
+	return 1;
+}
+
+/* A run's line title among the runs of one chart: "run 12 transport=NVMe-oF ..." with aliased values, without
+ * the configuration record's cfg.* facts and without the labels all the chart's runs share. */
+static void run_title(const struct chart_set *cs, struct strbuf *sb, const struct rep_run *r,
+		      const struct rep_run *const *runs, size_t n)
 {
 	strbuf_addf(sb, "run %lld", (long long)r->id);
-	if (with_name)
-		strbuf_addf(sb, " %s", r->name);
-	for (size_t i = 0; i < r->labels.n; i++)
-		strbuf_addf(sb, " %s=%s", r->labels.v[i].key, r->labels.v[i].value ? r->labels.v[i].value : "");
+	for (size_t i = 0; i < r->labels.n; i++) {
+		const char *k = r->labels.v[i].key;
+		if (strncmp(k, "cfg.", 4) && (n < 2 || !label_shared(runs, n, k)))
+			strbuf_addf(sb, " %s=%s", k, chart_alias(cs, k, r->labels.v[i].value ? r->labels.v[i].value : ""));
+	}
 	if (r->repetition > 1)
 		strbuf_addf(sb, " rep %d", r->repetition);
 }
@@ -522,7 +637,9 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 	for (size_t i = 0; i < set->n; i++) {
 		struct chart_gp g;
 		struct strlist titles = { 0 };
-		size_t k;
+		size_t k, line_run[MAX_CDF_LINES], nrun = 0, nall = 0;
+		const struct rep_run *runs[MAX_CDF_LINES];
+		int line_dir[MAX_CDF_LINES];
 
 		for (k = 0; k < nseen; k++)
 			if (!strcmp(seen[k], set->v[i].name))
@@ -533,13 +650,16 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 		seen[nseen++] = set->v[i].name;
 		chart_gp_begin(&g, cs, 'f', set->v[i].name, 1100, 520);
 		strbuf_addf(&g.title, "%s: latency CDF from histogram bins", set->v[i].name);
-		for (size_t j = i; j < set->n && titles.n < MAX_CDF_LINES; j++) {
+		for (size_t j = i; j < set->n; j++) {
 			const struct rep_run *r = &set->v[j];
 			struct hist_bin *bins[2];
-			size_t nbins[2];
+			size_t nbins[2], before = titles.n;
 
 			if (strcmp(r->name, set->v[i].name) || (strcmp(r->status, "done") && strcmp(r->status, "partial")))
 				continue;
+			nall++;
+			if (titles.n + 2 > MAX_CDF_LINES)
+				continue; /* counted: the title says how many runs are drawn */
 			if (run_bins(st, r->id, bins, nbins, err) < 0) {
 				strlist_release(&titles);
 				chart_gp_discard(&g);
@@ -559,13 +679,26 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 						chart_gp_num(&g.data, run / total);
 						strbuf_addc(&g.data, '\n');
 					}
-					strbuf_reset(&lab);
-					run_title(&lab, r, 0);
-					strbuf_adds(&lab, d ? " write" : " read");
-					strlist_add(&titles, lab.buf);
+					line_run[titles.n] = nrun;
+					line_dir[titles.n] = d;
+					runs[nrun] = r;
+					strlist_add(&titles, ""); /* made below, once every run of the chart is known */
 				}
 				free(bins[d]);
 			}
+			if (titles.n > before)
+				nrun++;
+			else
+				nall--; /* no histogram: not a run this chart could draw */
+		}
+		if (nall > nrun)
+			strbuf_addf(&g.title, " (the first %zu of %zu runs)", nrun, nall);
+		for (size_t x = 0; x < titles.n; x++) {
+			strbuf_reset(&lab);
+			run_title(cs, &lab, runs[line_run[x]], runs, nrun);
+			strbuf_adds(&lab, line_dir[x] ? " write" : " read");
+			free(titles.v[x]);
+			titles.v[x] = xstrdup(lab.buf);
 		}
 		if (titles.n) {
 			strbuf_adds(&g.body, "set grid lc rgb '#dddddd'\nset border 3\nset tics nomirror\nset logscale x\n"
@@ -577,7 +710,9 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 				if (x)
 					strbuf_adds(&g.body, ", ");
 				chart_gp_datafile(&g, &g.body);
-				strbuf_addf(&g.body, " index %zu using 1:2 with steps lw 1.5 title ", x);
+				/* one colour per run (its read and write lines alike), write dashed */
+				strbuf_addf(&g.body, " index %zu using 1:2 with steps lw 1.5 lc rgb '%s' dt %d title ", x,
+					    chart_palette(line_run[x]), line_dir[x] ? 2 : 1);
 				chart_gp_str(&g.body, titles.v[x]);
 			}
 			strbuf_adds(&g.body, "\n");
@@ -615,10 +750,12 @@ int charts_write_opts(struct chart_set *cs, const char *dir, struct store *st, c
 	if (o && o->dpi)
 		cs->dpi = o->dpi;
 	cs->o = o;
+	cs->aliases = o ? o->aliases : NULL;
 	if (cmp ? cmp_charts(cs, cmp, err) < 0 : table_charts(cs, t, err) < 0)
 		ret = -1;
 	else if (st && (chart_time_write(cs, st, set, err) < 0 || cdf_charts(cs, st, set, err) < 0))
 		ret = -1;
 	cs->o = NULL;
+	cs->aliases = NULL;
 	return ret;
 }

@@ -6,7 +6,8 @@
  *
  * Kinds: (a) per workload, grouped bars of IOPS and MiB/s by group (stack), one bar per compared value;
  * (b) per group, every compared value side by side for every workload; (c) the ratio table as a coloured
- * chart (one row per workload and compared value); (d) read and write mean latency per group. Bar charts
+ * chart (one row per workload and compared value); (d) read and write mean latency per group, and read
+ * and write p99 latency per group (two charts). Bar charts
  * (a, b, d) are laid out for print by chart_bars.h (axis titles with units, values on bars, log axis when
  * the data span more than 20x, tick labels that never overlap); each label value keeps one colour in
  * every chart of a set, series and groups are drawn in the order given; (e) charts over time and

@@ -1,6 +1,7 @@
 /*
- * html: the self-contained HTML report (html.h). One page, inline CSS, inline SVG charts, no script and no
- * external URL of any kind. Anchors are generated ("g3"), never made from user text.
+ * html: the self-contained HTML report (html.h). One page, inline CSS with a print stylesheet, inline SVG
+ * charts, optionally one inline script of bench's own (sortable tables, filter box) and no external URL of any
+ * kind. Anchors are generated ("g3"), never made from user text.
  */
 #include "report/format/html.h"
 
@@ -59,7 +60,54 @@ static const char css[] =
 	"dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:4px 18px}dl.meta dt{font-weight:600}"
 	"dl.meta dd{margin:0}\n"
 	"code{background:var(--head);padding:1px 4px;border-radius:3px}\n"
-	"footer{margin-top:40px;color:var(--muted);font-size:12px}\n";
+	"footer{margin-top:40px;color:var(--muted);font-size:12px}\n"
+	"details.record{margin:4px 0;border:1px solid var(--line);border-radius:6px;padding:4px 10px}"
+	"details.record summary{cursor:pointer}\n"
+	"pre{background:var(--head);padding:8px;overflow-x:auto;font-size:12px;margin:6px 0}\n"
+	".filter input{font:inherit;padding:3px 6px;width:22em}\n"
+	"th.sort{cursor:pointer}th[aria-sort=ascending]::after{content:' \\25B2'}"
+	"th[aria-sort=descending]::after{content:' \\25BC'}\n"
+	/* print: A4, no table cut at the right edge (names and labels wrap, numbers never), rows and charts never
+	 * split across pages, the header row repeated on each page, the records opened (also by the script) */
+	"@media print{@page{size:A4;margin:12mm 10mm}\n"
+	"body{background:#fff;font-size:9pt}main{max-width:none;padding:0;box-shadow:none}\n"
+	"nav,.filter{display:none}.scroll{overflow:visible}\n"
+	"table{width:100%;font-size:7pt}th{white-space:normal}td.w,td code{overflow-wrap:anywhere}\n"
+	"thead{display:table-header-group}\n"
+	"tr,figure,dl.meta,details{break-inside:avoid;page-break-inside:avoid}\n"
+	"h2,h3{break-after:avoid;page-break-after:avoid}\n"
+	".grid{display:block}figure{margin:0 0 10px}figure svg{max-height:250mm}\n"
+	"pre{white-space:pre-wrap;font-size:7pt;overflow:visible}\n"
+	"details::details-content{content-visibility:visible;display:block}}\n";
+
+/* Sortable tables (click a heading: numbers by value, text in order; again: reversed) and the filter box (rows
+ * and charts whose text holds the words). Plain script, nothing loaded; before printing, records are opened. */
+static const char page_script[] =
+	"(function(){'use strict';\n"
+	"function key(td){var t=(td?td.textContent:'').trim();"
+	"var m=t.replace(/,/g,'').match(/^-?[0-9]+(\\.[0-9]+)?(e[-+]?[0-9]+)?/i);"
+	"return m?{n:parseFloat(m[0]),t:t}:{n:NaN,t:t.toLowerCase()};}\n"
+	"function cmp(a,b){var x=isNaN(a.n),y=isNaN(b.n);if(!x&&!y)return a.n-b.n;if(x!==y)return x?1:-1;"
+	"return a.t===b.t?0:(a.t>b.t?1:-1);}\n"
+	"document.querySelectorAll('main table').forEach(function(tb){\n"
+	"if(!tb.tHead||!tb.tBodies.length)return;var ths=tb.tHead.rows[0].cells;\n"
+	"Array.prototype.forEach.call(ths,function(th,i){th.classList.add('sort');th.title='sort by this column';\n"
+	"th.addEventListener('click',function(){var dir=th.getAttribute('aria-sort')==='ascending'?-1:1;\n"
+	"Array.prototype.forEach.call(ths,function(o){o.removeAttribute('aria-sort');});\n"
+	"th.setAttribute('aria-sort',dir>0?'ascending':'descending');\n"
+	"var body=tb.tBodies[0],rows=Array.prototype.slice.call(body.rows);\n"
+	"rows.sort(function(a,b){return dir*cmp(key(a.cells[i]),key(b.cells[i]));});\n"
+	"rows.forEach(function(r){body.appendChild(r);});});});});\n"
+	"var box=document.getElementById('filter'),count=document.getElementById('filter-count');\n"
+	"if(box)box.addEventListener('input',function(){var q=box.value.toLowerCase().trim(),shown=0,all=0;\n"
+	"document.querySelectorAll('main tbody tr').forEach(function(r){var hit=!q||"
+	"r.textContent.toLowerCase().indexOf(q)>=0;all++;if(hit)shown++;r.style.display=hit?'':'none';});\n"
+	"document.querySelectorAll('main figure').forEach(function(f){f.style.display=!q||"
+	"f.textContent.toLowerCase().indexOf(q)>=0?'':'none';});\n"
+	"count.textContent=q?shown+' of '+all+' rows':'';});\n"
+	"window.addEventListener('beforeprint',function(){document.querySelectorAll('details').forEach("
+	"function(d){d.open=true;});});\n"
+	"})();\n";
 
 static void h(struct strbuf *out, const char *s)
 {
@@ -144,6 +192,14 @@ static void artifact_list(struct strbuf *out, struct store *st, const struct rep
 	store_artifacts_free(a, n);
 }
 
+/* A label that describes the configuration: config.* (the user's own, e.g. config.nic) or cfg.* (the facts the
+ * configuration record collected: kernel, CPU, memory, member devices), not config itself (the name) and not
+ * cfg.kernel (shown as the kernel). */
+static int config_fact(const char *key)
+{
+	return (!strncmp(key, "config", 6) && strcmp(key, "config")) || !strncmp(key, "cfg.", 4);
+}
+
 /* One row per configuration: its suites, runs, the runs' own start dates, hosts, fio versions, kernels, the
  * labels that describe it (config*, kernel) and the artifacts stored with its first run. */
 
@@ -171,6 +227,55 @@ static void date_range(struct strbuf *out, const char *first, const char *last)
 		h(out, last);
 	} else {
 		strbuf_adds(out, "<span class=\"sub\">unknown</span>");
+	}
+}
+
+/* The stored configuration record (artifact config.record: the output of the configuration's record steps and
+ * the /sys facts) of the first run of configuration `cfg` that has one: 1 and `rec` filled, else 0. */
+static int config_record_of(struct store *st, const struct rep_set *set, const char *cfg, struct store_artifact *rec,
+			    int64_t *run_id)
+{
+	struct errbuf err;
+
+	errbuf_init(&err);
+	for (size_t i = 0; st && i < set->n; i++) {
+		if (strcmp(run_config(&set->v[i]), cfg))
+			continue;
+		memset(rec, 0, sizeof(*rec));
+		if (store_read_artifact(st, set->v[i].id, "config.record", rec, &err) == 0) {
+			if (rec->len) {
+				*run_id = set->v[i].id;
+				return 1;
+			}
+			store_artifact_release(rec);
+		}
+	}
+	return 0;
+}
+
+/* Each configuration's record as text, collapsible (<details>; printing opens them). */
+static void config_records(struct strbuf *out, const struct rep_set *set, const struct strlist *cfgs, struct store *st)
+{
+	int any = 0;
+
+	for (size_t c = 0; c < cfgs->n; c++) {
+		struct store_artifact rec;
+		int64_t id = 0;
+
+		if (!config_record_of(st, set, cfgs->v[c], &rec, &id))
+			continue;
+		if (!any)
+			strbuf_adds(out, "<h3 id=\"records\">Configuration records</h3>\n<p class=\"sub\">What each "
+					 "configuration's record steps printed and the facts read from /sys when it was built "
+					 "(stored with its runs as <code>config.record</code>).</p>\n");
+		any = 1;
+		strbuf_adds(out, "<details class=\"record\"><summary>configuration <code>");
+		h(out, cfgs->v[c]);
+		strbuf_addf(out, "</code> <span class=\"sub\">(run %lld, %zu bytes)</span></summary>\n<pre>",
+			    (long long)id, rec.len);
+		h(out, (const char *)rec.content);
+		strbuf_adds(out, "</pre></details>\n");
+		store_artifact_release(&rec);
 	}
 }
 
@@ -205,9 +310,9 @@ static void configurations(struct strbuf *out, const struct rep_set *set, struct
 			run_hosts_dates(r, &hosts, &versions, &first, &last);
 			for (size_t k = 0; k < r->labels.n; k++) {
 				const struct kv *l = &r->labels.v[k];
-				if (!strcmp(l->key, "kernel"))
+				if (!strcmp(l->key, "kernel") || !strcmp(l->key, "cfg.kernel"))
 					strlist_add_distinct(&kernels, l->value);
-				else if (!strncmp(l->key, "config", 6) && strcmp(l->key, "config")) {
+				else if (config_fact(l->key)) {
 					char *kv = xasprintf("%s=%s", l->key, l->value ? l->value : "");
 					strlist_add_distinct(&extra, kv);
 					free(kv);
@@ -239,6 +344,7 @@ static void configurations(struct strbuf *out, const struct rep_set *set, struct
 		strlist_release(&extra);
 	}
 	strbuf_adds(out, "</tbody></table></div>\n");
+	config_records(out, set, &cfgs, st);
 	strlist_release(&cfgs);
 }
 
@@ -610,6 +716,13 @@ void html_report(struct strbuf *out, const struct rep_set *set, const struct rep
 void html_report_opts(struct strbuf *out, const struct rep_set *set, const struct rep_table *t,
 		      const struct cmp_table *cmp, const struct chart_set *cs, const struct html_opts *o)
 {
+	html_report_page(out, set, t, cmp, cs, o, 0);
+}
+
+void html_report_page(struct strbuf *out, const struct rep_set *set, const struct rep_table *t,
+		      const struct cmp_table *cmp, const struct chart_set *cs, const struct html_opts *o,
+		      int script)
+{
 	const char *title = o && o->title ? o->title : "bench report";
 
 	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -638,7 +751,13 @@ void html_report_opts(struct strbuf *out, const struct rep_set *set, const struc
 		h(out, alias(o, cmp->key, cmp->b));
 		strbuf_adds(out, " &middot; ");
 	}
-	strbuf_addf(out, "%zu runs, %zu groups</div>\n</header>\n", set->n, t->n);
+	strbuf_addf(out, "%zu runs, %zu groups</div>\n", set->n, t->n);
+	if (script)
+		strbuf_adds(out, "<p class=\"filter\"><label>Filter rows and charts: <input id=\"filter\" "
+				 "type=\"search\" placeholder=\"e.g. randread, raid5, 256k\"></label> "
+				 "<span id=\"filter-count\" class=\"sub\"></span> <span class=\"sub\">(click a "
+				 "column heading to sort)</span></p>\n");
+	strbuf_adds(out, "</header>\n");
 
 	/* table of contents */
 	strbuf_adds(out, "<nav>\n<strong>Contents</strong>\n<ol>\n<li><a href=\"#meta\">Suites and setup</a>"
@@ -732,5 +851,11 @@ void html_report_opts(struct strbuf *out, const struct rep_set *set, const struc
 	}
 	runs_section(out, set);
 	strbuf_adds(out, "<footer>Written by bench report from the runs stored in the database; self-contained: "
-			 "nothing on this page is loaded from elsewhere.</footer>\n</main>\n</body>\n</html>\n");
+			 "nothing on this page is loaded from elsewhere.</footer>\n</main>\n");
+	if (script) {
+		strbuf_adds(out, "<script>\n");
+		strbuf_adds(out, page_script);
+		strbuf_adds(out, "</script>\n");
+	}
+	strbuf_adds(out, "</body>\n</html>\n");
 }

@@ -1,10 +1,11 @@
 /*
- * html: the report as one self-contained HTML page: inline CSS, charts inlined as SVG (read from the files
- * gnuplot wrote), no script and nothing loaded from anywhere else. Holds a table of contents, the metadata
- * of each configuration (label config=, else suite: hosts, fio versions, kernels, the configuration record
- * artifacts where present, the runs' own start dates), the comparison with colour classes (every value
- * against the baseline), the raw-data table, the charts in a responsive grid and the list of runs. All
- * user text goes through esc_html.
+ * html: the report as one self-contained HTML page: inline CSS (with a print stylesheet: A4, rows and charts
+ * never split), charts inlined as SVG (read from the files gnuplot wrote), optionally bench's own inline script
+ * (html_report_page) and nothing loaded from anywhere else. Holds a table of contents, the metadata of each
+ * configuration (label config=, else suite: hosts, fio versions, kernels (label kernel or cfg.kernel), the
+ * cfg.* facts, the stored artifacts, the runs' own start dates; then each configuration record's text,
+ * collapsible), the comparison with colour classes (every value against the baseline), the raw-data table,
+ * the charts in a responsive grid and the list of runs. All user text goes through esc_html.
  */
 #ifndef BENCH_REPORT_HTML_H
 #define BENCH_REPORT_HTML_H
@@ -32,6 +33,13 @@ struct html_opts {
 /* As html_report, with presentation options (`o` may be NULL). */
 void html_report_opts(struct strbuf *out, const struct rep_set *set, const struct rep_table *t,
 		      const struct cmp_table *cmp, const struct chart_set *cs, const struct html_opts *o);
+
+/* As html_report_opts; `script` 1: the page also carries its one inline script (bench's own text, no user text
+ * in it): click a column heading to sort, a filter box for rows and charts, the records opened for printing.
+ * 0: no script element at all (html_report_opts). */
+void html_report_page(struct strbuf *out, const struct rep_set *set, const struct rep_table *t,
+		      const struct cmp_table *cmp, const struct chart_set *cs, const struct html_opts *o,
+		      int script);
 
 /*
  * Appends an SVG file made by gnuplot, made fit for inlining: XML prolog and namespace declarations
