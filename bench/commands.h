@@ -20,6 +20,5 @@ int cmd_hosts(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_db(int argc, char **argv);
-int export_data_main(int argc, char **argv);
 
 #endif

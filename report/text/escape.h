@@ -42,7 +42,7 @@ void esc_gnuplot_tic(struct strbuf *out, const char *s);  /* as esc_gnuplot, for
 void esc_gnuplot_data(struct strbuf *out, const char *s); /* a quoted string field of a gnuplot data file */
 void esc_text(struct strbuf *out, const char *s);
 /*
- * Backslash escaping of InfluxDB line protocol and OpenMetrics (report/format/export.c): LF as the two characters
+ * Backslash escaping of InfluxDB line protocol and OpenMetrics (export/export.c): LF as the two characters
  * \n (CR as \r when `cr`), a backslash and each ASCII character of `special` after a backslash; other control
  * characters but tab (C0, DEL, C1) dropped, invalid UTF-8 as U+FFFD like every escaper here.
  */
