@@ -60,6 +60,7 @@
 #include "engines/fio_json.h"
 #include "engines/fio_histlog.h"
 #include "engines/fio_log.h"
+#include "engines/fio_logname.h"
 
 #define FIO_CLIENT_LOG_MS 100
 #define FIO_CLIENT_LOG_MS_TEXT "100"
@@ -546,11 +547,13 @@ fail:
 /* Whether a file in the run directory is one of the logs fio wrote for the host at addr ("NAME_iops.1.log.ADDR"). */
 static int is_host_log(const char *name, const char *prefix, const char *addr)
 {
-	size_t nl = strlen(name), al = strlen(addr), pl = strlen(prefix);
+	size_t pl = strlen(prefix);
+	const char *host;
 
-	if (strncmp(name, prefix, pl) || name[pl] != '_' || nl <= al + 1)
+	if (strncmp(name, prefix, pl) || name[pl] != '_')
 		return 0;
-	return name[nl - al - 1] == '.' && !strcmp(name + nl - al, addr) && strstr(name, ".log.") != NULL;
+	host = fio_log_client_host(name);
+	return host && !strcmp(host, addr);
 }
 
 /* Logs of an earlier run in the same directory would give wrong start offsets. */
@@ -738,7 +741,7 @@ static void host_samples(const struct client_priv *p, const struct host *h, doub
 		if (!is_host_log(de->d_name, p->log_name, h->addr))
 			continue;
 		/* "bench_iops.1.log.ADDR" -> kind of "bench_iops.1.log" */
-		bare = xstrndup(de->d_name, strlen(de->d_name) - strlen(h->addr) - 1);
+		bare = xstrndup(de->d_name, (size_t)(fio_log_client_host(de->d_name) - de->d_name) - 1);
 		kind = fio_log_kind_from_name(bare);
 		if (kind < 0 && fio_histlog_name(bare) && !isnan(epoch_ms0)) {
 			/* histogram log: epoch stamps too, on the same clock as the others */
