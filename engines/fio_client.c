@@ -128,6 +128,7 @@ struct client_host {
 	const struct host *h;
 	char *skipped;       /* why it was left out at prepare, or NULL */
 	char *fio_version;   /* from the probe */
+	char hostname[65];   /* the server's own host name, from the probe ("" if unknown) */
 	char *jobfile;       /* path */
 	char *jobtext;
 	char *hung;          /* why it was failed as hung in the run, or NULL */
@@ -517,6 +518,7 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 			continue;
 		}
 		ch->fio_version = xstrdup(info->fio_version);
+		snprintf(ch->hostname, sizeof(ch->hostname), "%s", info->hostname);
 		strbuf_init(&jf);
 		if (fio_jobfile_write(run->spec, targets, ntargets, &extra, &jf, err) < 0) {
 			strbuf_release(&jf);
@@ -872,6 +874,7 @@ int fio_client_collect(struct engine_run *run, struct run_result *out, enum run_
 		struct host_result *hr = run_result_add_host(out, h->name);
 
 		hr->fio_version = xstrdup(ch->fio_version);
+		snprintf(hr->hostname, sizeof(hr->hostname), "%s", ch->hostname);
 		hr->start_offset_ms = isnan(starts[i]) ? NAN : starts[i] - first;
 		if (ch->skipped) {
 			hr->errmsg = xstrdup(ch->skipped);
