@@ -466,7 +466,7 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 	 * is partial, instead of one silent server holding the whole fio client until the run's deadline.
 	 */
 	{
-		struct fio_hosts_check_opts o = { 1, run->destructive, 1, PROBE_TIMEOUT_MS, p->dir };
+		struct fio_hosts_check_opts o = { 1, run->destructive, 1, PROBE_TIMEOUT_MS, p->dir, 0 };
 		struct errbuf e;
 		errbuf_init(&e);
 		st = xcalloc(hl->n, sizeof(*st));
