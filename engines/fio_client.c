@@ -49,6 +49,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <sys/types.h>
+#include <arpa/inet.h>
 
 #include "core/aggregate.h"
 #include "core/hostsfile.h"
@@ -332,9 +333,10 @@ static int local_server_jobs(const struct host *h, int orphans_only, pid_t **out
 	struct srv_proc *v;
 	size_t n = local_server_procs(h->addr, h->port, &v), k = 0;
 	pid_t daemon = srv_daemon(v, n);
+	const char *remote = getenv("BENCH_TEST_REMOTE"); /* tests only: this address's server counts as remote */
 
 	*out = NULL;
-	if (!daemon) {
+	if (!daemon || (remote && !strcmp(remote, h->addr))) {
 		free(v);
 		return -1;
 	}
@@ -626,6 +628,97 @@ static int host_log_seen(const struct client_priv *p, const char *addr)
 	return seen;
 }
 
+/* The inodes of the sockets process pid holds ("socket:[N]" links in /proc/PID/fd), malloc'd; their count. */
+static size_t socket_inodes(pid_t pid, unsigned long **out)
+{
+	char dir[64], link[64], path[PATH_MAX];
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	*out = NULL;
+	snprintf(dir, sizeof(dir), "/proc/%ld/fd", (long)pid);
+	if (!(d = opendir(dir)))
+		return 0;
+	while ((de = readdir(d))) {
+		ssize_t len;
+		unsigned long ino;
+
+		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path) ||
+		    (len = readlink(path, link, sizeof(link) - 1)) <= 0)
+			continue;
+		link[len] = '\0';
+		if (sscanf(link, "socket:[%lu]", &ino) != 1)
+			continue;
+		ARRAY_GROW(*out, cap, n + 1);
+		(*out)[n++] = ino;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * The local port of the TCP connection that process pid holds to addr:port (IPv4, /proc/net/tcp: addresses
+ * as the kernel's hex of the network-order word), or 0 when it holds none.
+ */
+static unsigned client_local_port(pid_t pid, const char *addr, unsigned port)
+{
+	struct in_addr want;
+	unsigned long *inodes;
+	size_t n;
+	unsigned found = 0;
+	char line[512];
+	FILE *f;
+
+	if (inet_pton(AF_INET, addr, &want) != 1 || !(n = socket_inodes(pid, &inodes)))
+		return 0;
+	f = fopen("/proc/net/tcp", "r");
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		unsigned laddr, lport, raddr, rport, st;
+		unsigned long ino;
+
+		if (sscanf(line, " %*u: %8X:%4X %8X:%4X %2X %*X:%*X %*X:%*X %*X %*u %*u %lu", &laddr, &lport,
+			   &raddr, &rport, &st, &ino) != 6 || raddr != (unsigned)want.s_addr || rport != port)
+			continue;
+		for (size_t i = 0; i < n && !found; i++)
+			if (inodes[i] == ino)
+				found = lport;
+	}
+	if (f)
+		fclose(f);
+	free(inodes);
+	return found;
+}
+
+/*
+ * Closes fio's client's connection to a hung server that is not on this machine (docs/multihost.md "A hung
+ * host"): `ss -K` (SOCK_DESTROY, Linux's INET_DIAG_DESTROY) on exactly that connection (the client's local
+ * port to ADDR:PORT). The socket is aborted; fio's client reads the error, says "client: host=ADDR
+ * disconnected", drops the host and finishes with the others. 0 when ss closed it, -1 when there was no such
+ * connection or ss could not (not root, a kernel without INET_DIAG_DESTROY, no ss).
+ */
+static int close_client_connection(const struct client_priv *p, const struct host *h)
+{
+	unsigned lport = client_local_port(p->proc.pid, h->addr, h->port);
+	char *argv[] = { "ss", "-K", "-t", "dst", NULL, "dport", "=", NULL, "sport", "=", NULL, NULL };
+	char dport[16], sport[16], *out = NULL;
+	int code = -1;
+	struct errbuf e;
+
+	if (!lport)
+		return -1;
+	snprintf(dport, sizeof(dport), ":%u", h->port);
+	snprintf(sport, sizeof(sport), ":%u", lport);
+	argv[4] = (char *)h->addr;
+	argv[7] = dport;
+	argv[10] = sport;
+	errbuf_init(&e);
+	if (proc_run_capture(argv, 3000, &out, &code, &e) < 0)
+		code = -1;
+	free(out);
+	return code == 0 && !client_local_port(p->proc.pid, h->addr, h->port) ? 0 : -1;
+}
+
 /*
  * The hosts' own deadline (FIO_CLIENT_HANG_MS): notes hosts that are done; once the bound has passed, fails
  * the others as hung, stops their local job processes (their connection with them: fio's client then sees the
@@ -660,7 +753,9 @@ static int fail_hung_hosts(struct client_priv *p)
 		ch->hung = xasprintf("host '%s' (%s:%u) hung: its job had not ended %g s after the run time and %g s "
 				     "after the first host's; %s%s%s", h->name, h->addr, h->port, hang_ms() / 1000.0,
 				     hang_ms() / 1000.0,
-				     stopped ? "its fio server's job processes were stopped (" : "the server is not on this "
+				     stopped ? "its fio server's job processes were stopped (" :
+				     close_client_connection(p, h) == 0 ? "the server is not on this machine: fio's "
+				     "client's connection with it was closed (ss -K)" : "the server is not on this "
 				     "machine: its jobs were told to quit (fio's QUIT)", stopped ? stopped : "", stopped ? ")" : "");
 		free(stopped);
 		hung++;
