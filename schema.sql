@@ -212,3 +212,9 @@ ALTER TABLE sample ADD COLUMN source TEXT NOT NULL DEFAULT '';
 ALTER TABLE sample ADD COLUMN bucket_lo_ns INTEGER;                -- histogram rows only (NULL otherwise)
 ALTER TABLE sample ADD COLUMN bucket_hi_ns INTEGER;
 CREATE INDEX sample_series ON sample(run_id, host, job, metric, source);
+
+-- migration 5
+-- The host's own name (docs/hosts.md "Host names"): fio's JSON `hostname` is the address given to --client, so
+-- run_host.host stays the hosts file's name and hostname is the name the server machine gave itself in its fio
+-- PROBE reply (its uname nodename); NULL when unknown (a local run, an import, a database from before this).
+ALTER TABLE run_host ADD COLUMN hostname TEXT;

@@ -88,7 +88,7 @@ static int ssh_all(const struct host_list *hl, int start, int dry_run)
 int cmd_hosts(int argc, char **argv)
 {
 	int argi = 0;
-	struct fio_hosts_check_opts o = { 0, 0, 1, 0, NULL };
+	struct fio_hosts_check_opts o = { 0, 0, 1, 0, NULL, 1 };
 	struct fio_hosts_consent_opts co = { 0, NULL, 0 };
 	char **targets = NULL;
 	const char *file = NULL, *verb;

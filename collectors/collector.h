@@ -52,6 +52,9 @@ struct collect_snapshot {
 	long long t_ms;                /* monotonic milliseconds (mono_ms()) when it was taken */
 	double cpu_unit_s;             /* seconds per cpu_counters unit: 1/USER_HZ for /proc/stat, 1e-6 for exporter */
 	enum counter_kind kind;
+	double boot_time_s;            /* the machine's boot time, epoch seconds (/proc/stat btime, node_exporter's
+	                                  node_boot_time_seconds); 0 if unknown. Hosts with the same one and the
+	                                  same CPUs read one machine's /proc (network namespaces of one machine) */
 	struct cpu_counters *cpus;     /* ascending cpu numbers, online CPUs only */
 	size_t ncpus, cpus_cap;
 	struct disk_counters *disks;   /* in the order the source listed them */

@@ -262,6 +262,11 @@ static int ne_sample(void *ctx, const struct prom_sample *s, struct errbuf *err)
 		c->ncpu_samples++;
 		return 0;
 	}
+	if (!strcmp(s->name, "node_boot_time_seconds")) {
+		if (isfinite(s->value) && s->value > 0)
+			c->out->boot_time_s = s->value;
+		return 0;
+	}
 	if (strncmp(s->name, "node_disk_", 10))
 		return 0;
 	for (int k = 0; k < DM_NR; k++) {

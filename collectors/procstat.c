@@ -83,6 +83,13 @@ static int stat_line(char *line, int lineno, const char *what, struct collect_sn
 	long cpu;
 	struct cpu_counters *c;
 
+	if (n == 2 && !strcmp(f[0], "btime")) {
+		uint64_t bt;
+		if (parse_u64(f[1], &bt) < 0)
+			return err_set(err, ERR_INPUT, "%s:%d: btime is not a number: '%s'", what, lineno, f[1]);
+		out->boot_time_s = (double)bt;
+		return 0;
+	}
 	/* Only "cpuN" lines: "cpu" alone is the aggregate over all possible CPUs. */
 	if (n == 0 || strncmp(f[0], "cpu", 3) || f[0][3] < '0' || f[0][3] > '9')
 		return 0;

@@ -334,22 +334,92 @@ static int source_has_cpu(const struct source *src)
 	return src->win.nsnaps >= 2 && collect_window_total_s(&src->win) > 0;
 }
 
+/* Whether two hosts read one machine's /proc (same boot time and CPU count: network namespaces of one machine). */
+static int same_machine(const struct source *a, const struct source *b)
+{
+	return source_has_cpu(a) && source_has_cpu(b) && a->win.prev.boot_time_s > 0 &&
+	       a->win.prev.boot_time_s == b->win.prev.boot_time_s && a->win.cores == b->win.cores;
+}
+
+/*
+ * Per host: the index of an earlier host of the same role on the same machine (its CPU is shown once, under
+ * that host), or -1. Each group is said in the run's label cpu.same_machine.ROLE ("lab1,lab2,lab3") and in
+ * *warn, and a target on an initiator's machine in cpu.same_machine ("target=lab1").
+ */
+/* Says one group of same-machine hosts of a role (first j, the others after it with first[i] == j). */
+static void say_group(const struct collect_session *s, const long *first, size_t j, struct run_result *out,
+		      struct errbuf *warn)
+{
+	struct strbuf all;
+	char key[64];
+
+	strbuf_init(&all);
+	strbuf_adds(&all, s->src[j].name);
+	for (size_t i = j + 1; i < s->nsrc; i++)
+		if (first[i] == (long)j)
+			strbuf_addf(&all, ",%s", s->src[i].name);
+	if (strchr(all.buf, ',')) {
+		snprintf(key, sizeof(key), "cpu.same_machine.%s", host_role_name(s->src[j].role));
+		kvlist_set(&out->labels, key, all.buf);
+		warn_add(warn, "hosts %s (role %s) read the same machine's /proc (same boot time, %d CPUs): their CPU "
+			 "is shown once, as '%s'", all.buf, host_role_name(s->src[j].role), s->src[j].win.cores,
+			 s->src[j].name);
+	}
+	strbuf_release(&all);
+}
+
+/*
+ * Per host: the index of an earlier host of the same role on the same machine (its CPU is shown once, under
+ * that host), or -1. Each group is said in the run's label cpu.same_machine.ROLE ("lab1,lab2,lab3") and in
+ * *warn, and a target on an initiator's machine in cpu.same_machine ("target=lab1").
+ */
+static long *machine_groups(const struct collect_session *s, struct run_result *out, struct errbuf *warn)
+{
+	long *first = xcalloc(s->nsrc ? s->nsrc : 1, sizeof(*first));
+
+	for (size_t i = 0; i < s->nsrc; i++) {
+		first[i] = -1;
+		for (size_t j = 0; j < i && first[i] < 0; j++)
+			if (first[j] < 0 && s->src[j].role == s->src[i].role && same_machine(&s->src[i], &s->src[j]))
+				first[i] = (long)j;
+	}
+	for (size_t j = 0; j < s->nsrc; j++)
+		if (first[j] < 0)
+			say_group(s, first, j, out, warn);
+	for (size_t i = 0; i < s->nsrc; i++)
+		for (size_t j = 0; s->src[i].role == ROLE_TARGET && first[i] < 0 && j < s->nsrc; j++)
+			if (s->src[j].role == ROLE_INITIATOR && first[j] < 0 && same_machine(&s->src[i], &s->src[j]) &&
+			    !kvlist_find(&out->labels, "cpu.same_machine")) {
+				char *v = xasprintf("%s=%s", s->src[i].name, s->src[j].name);
+				kvlist_set(&out->labels, "cpu.same_machine", v);
+				warn_add(warn, "target host '%s' reads the same machine's /proc as initiator '%s': its CPU "
+					 "is that machine's, initiators' load included", s->src[i].name, s->src[j].name);
+				free(v);
+			}
+	return first;
+}
+
 int collect_session_finish(struct collect_session *s, uint64_t front_end_ios, const char *backing_device,
 			   struct run_result *out, struct errbuf *warn)
 {
 	int missing = 0;
+	long *first;
 
 	if (warn)
 		errbuf_init(warn);
 	if (!s)
 		return 0;
 	session_stop(s, 0);
+	first = machine_groups(s, out, warn);
 
 	for (size_t i = 0; i < s->nsrc; i++) {
 		struct source *src = &s->src[i];
-		struct cpu_result *c = run_result_add_cpu(out, src->name, src->role, src->c.ops->name);
+		struct cpu_result *c;
 		int found_backing = 0;
 
+		if (first[i] >= 0)
+			continue; /* that machine's CPU and disks are the first host's of its group */
+		c = run_result_add_cpu(out, src->name, src->role, src->c.ops->name);
 		if (!source_has_cpu(src)) {
 			missing = 1;
 			warn_add(warn, "host '%s': CPU not collected: %s", src->name,
@@ -400,7 +470,7 @@ int collect_session_finish(struct collect_session *s, uint64_t front_end_ios, co
 				source = "mixed";
 			}
 			nhosts++;
-			if (!source_has_cpu(src))
+			if (!source_has_cpu(src) || first[i] >= 0) /* one machine counts once */
 				continue;
 			for (int m = 0; m < CPU_MODE_NR; m++)
 				cpu_s[m] += src->win.cpu_s[m];
@@ -424,6 +494,7 @@ int collect_session_finish(struct collect_session *s, uint64_t front_end_ios, co
 		c->util_pct = 100.0 * cpu_busy_of(cpu_s) / total;
 		c->cpu_us_per_io = front_end_ios ? cpu_busy_of(cpu_s) * 1e6 / (double)front_end_ios : NAN;
 	}
+	free(first);
 	session_free(s);
 	return missing;
 }

@@ -156,6 +156,7 @@ struct host_result {
 	struct dir_result dir[DDIR_NR];
 	char *job;             /* the job of a run of several jobs (job_spec.name); NULL: all jobs (JOB_AGGREGATE) */
 	double job_start_ms;   /* when the job's measured time began, ms since the epoch; NAN if unknown */
+	char hostname[65];     /* the machine's own host name (a fio server's PROBE reply); "" if unknown */
 };
 
 struct cpu_result {

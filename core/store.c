@@ -970,6 +970,7 @@ static int write_host_row(struct store *st, sqlite3_stmt *host, int64_t run_id, 
 	bind_text(host, 6, hr->errmsg);
 	bind_double(host, 7, hr->usr_cpu_pct);
 	bind_double(host, 8, hr->sys_cpu_pct);
+	bind_text(host, 9, hr->hostname[0] ? hr->hostname : NULL);
 	return step_done(st, host, "cannot store a host of a run", err);
 }
 
@@ -1029,7 +1030,7 @@ static int write_results(struct store *st, int64_t run_id, const struct run_resu
 	int ret = -1;
 
 	if (prep(st, &host, "INSERT INTO run_host(run_id, host, fio_version, start_offset_ms, error_code, error, "
-			    "usr_cpu_pct, sys_cpu_pct) VALUES (?,?,?,?,?,?,?,?)", err) < 0 ||
+			    "usr_cpu_pct, sys_cpu_pct, hostname) VALUES (?,?,?,?,?,?,?,?,?)", err) < 0 ||
 	    prep(st, &r, "INSERT INTO result(run_id, host, ddir, ios, short_ios, drop_ios, bytes, runtime_ms, iops, "
 			 "bw_bytes, lat_n, lat_min_ns, lat_max_ns, lat_mean_ns, lat_stddev_ns, clat_n, clat_min_ns, "
 			 "clat_max_ns, clat_mean_ns, clat_stddev_ns, slat_n, slat_min_ns, slat_max_ns, slat_mean_ns, "

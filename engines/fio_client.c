@@ -49,6 +49,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <sys/types.h>
+#include <arpa/inet.h>
 
 #include "core/aggregate.h"
 #include "core/hostsfile.h"
@@ -60,6 +61,7 @@
 #include "engines/fio_json.h"
 #include "engines/fio_histlog.h"
 #include "engines/fio_log.h"
+#include "engines/fio_logname.h"
 
 #define FIO_CLIENT_LOG_MS 100
 #define FIO_CLIENT_LOG_MS_TEXT "100"
@@ -127,6 +129,7 @@ struct client_host {
 	const struct host *h;
 	char *skipped;       /* why it was left out at prepare, or NULL */
 	char *fio_version;   /* from the probe */
+	char hostname[65];   /* the server's own host name, from the probe ("" if unknown) */
 	char *jobfile;       /* path */
 	char *jobtext;
 	char *hung;          /* why it was failed as hung in the run, or NULL */
@@ -330,9 +333,10 @@ static int local_server_jobs(const struct host *h, int orphans_only, pid_t **out
 	struct srv_proc *v;
 	size_t n = local_server_procs(h->addr, h->port, &v), k = 0;
 	pid_t daemon = srv_daemon(v, n);
+	const char *remote = getenv("BENCH_TEST_REMOTE"); /* tests only: this address's server counts as remote */
 
 	*out = NULL;
-	if (!daemon) {
+	if (!daemon || (remote && !strcmp(remote, h->addr))) {
 		free(v);
 		return -1;
 	}
@@ -464,7 +468,7 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 	 * is partial, instead of one silent server holding the whole fio client until the run's deadline.
 	 */
 	{
-		struct fio_hosts_check_opts o = { 1, run->destructive, 1, PROBE_TIMEOUT_MS, p->dir };
+		struct fio_hosts_check_opts o = { 1, run->destructive, 1, PROBE_TIMEOUT_MS, p->dir, 0 };
 		struct errbuf e;
 		errbuf_init(&e);
 		st = xcalloc(hl->n, sizeof(*st));
@@ -516,6 +520,7 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 			continue;
 		}
 		ch->fio_version = xstrdup(info->fio_version);
+		snprintf(ch->hostname, sizeof(ch->hostname), "%s", info->hostname);
 		strbuf_init(&jf);
 		if (fio_jobfile_write(run->spec, targets, ntargets, &extra, &jf, err) < 0) {
 			strbuf_release(&jf);
@@ -546,11 +551,13 @@ fail:
 /* Whether a file in the run directory is one of the logs fio wrote for the host at addr ("NAME_iops.1.log.ADDR"). */
 static int is_host_log(const char *name, const char *prefix, const char *addr)
 {
-	size_t nl = strlen(name), al = strlen(addr), pl = strlen(prefix);
+	size_t pl = strlen(prefix);
+	const char *host;
 
-	if (strncmp(name, prefix, pl) || name[pl] != '_' || nl <= al + 1)
+	if (strncmp(name, prefix, pl) || name[pl] != '_')
 		return 0;
-	return name[nl - al - 1] == '.' && !strcmp(name + nl - al, addr) && strstr(name, ".log.") != NULL;
+	host = fio_log_client_host(name);
+	return host && !strcmp(host, addr);
 }
 
 /* Logs of an earlier run in the same directory would give wrong start offsets. */
@@ -621,6 +628,97 @@ static int host_log_seen(const struct client_priv *p, const char *addr)
 	return seen;
 }
 
+/* The inodes of the sockets process pid holds ("socket:[N]" links in /proc/PID/fd), malloc'd; their count. */
+static size_t socket_inodes(pid_t pid, unsigned long **out)
+{
+	char dir[64], link[64], path[PATH_MAX];
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	*out = NULL;
+	snprintf(dir, sizeof(dir), "/proc/%ld/fd", (long)pid);
+	if (!(d = opendir(dir)))
+		return 0;
+	while ((de = readdir(d))) {
+		ssize_t len;
+		unsigned long ino;
+
+		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path) ||
+		    (len = readlink(path, link, sizeof(link) - 1)) <= 0)
+			continue;
+		link[len] = '\0';
+		if (sscanf(link, "socket:[%lu]", &ino) != 1)
+			continue;
+		ARRAY_GROW(*out, cap, n + 1);
+		(*out)[n++] = ino;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * The local port of the TCP connection that process pid holds to addr:port (IPv4, /proc/net/tcp: addresses
+ * as the kernel's hex of the network-order word), or 0 when it holds none.
+ */
+static unsigned client_local_port(pid_t pid, const char *addr, unsigned port)
+{
+	struct in_addr want;
+	unsigned long *inodes;
+	size_t n;
+	unsigned found = 0;
+	char line[512];
+	FILE *f;
+
+	if (inet_pton(AF_INET, addr, &want) != 1 || !(n = socket_inodes(pid, &inodes)))
+		return 0;
+	f = fopen("/proc/net/tcp", "r");
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		unsigned laddr, lport, raddr, rport, st;
+		unsigned long ino;
+
+		if (sscanf(line, " %*u: %8X:%4X %8X:%4X %2X %*X:%*X %*X:%*X %*X %*u %*u %lu", &laddr, &lport,
+			   &raddr, &rport, &st, &ino) != 6 || raddr != (unsigned)want.s_addr || rport != port)
+			continue;
+		for (size_t i = 0; i < n && !found; i++)
+			if (inodes[i] == ino)
+				found = lport;
+	}
+	if (f)
+		fclose(f);
+	free(inodes);
+	return found;
+}
+
+/*
+ * Closes fio's client's connection to a hung server that is not on this machine (docs/multihost.md "A hung
+ * host"): `ss -K` (SOCK_DESTROY, Linux's INET_DIAG_DESTROY) on exactly that connection (the client's local
+ * port to ADDR:PORT). The socket is aborted; fio's client reads the error, says "client: host=ADDR
+ * disconnected", drops the host and finishes with the others. 0 when ss closed it, -1 when there was no such
+ * connection or ss could not (not root, a kernel without INET_DIAG_DESTROY, no ss).
+ */
+static int close_client_connection(const struct client_priv *p, const struct host *h)
+{
+	unsigned lport = client_local_port(p->proc.pid, h->addr, h->port);
+	char *argv[] = { "ss", "-K", "-t", "dst", NULL, "dport", "=", NULL, "sport", "=", NULL, NULL };
+	char dport[16], sport[16], *out = NULL;
+	int code = -1;
+	struct errbuf e;
+
+	if (!lport)
+		return -1;
+	snprintf(dport, sizeof(dport), ":%u", h->port);
+	snprintf(sport, sizeof(sport), ":%u", lport);
+	argv[4] = (char *)h->addr;
+	argv[7] = dport;
+	argv[10] = sport;
+	errbuf_init(&e);
+	if (proc_run_capture(argv, 3000, &out, &code, &e) < 0)
+		code = -1;
+	free(out);
+	return code == 0 && !client_local_port(p->proc.pid, h->addr, h->port) ? 0 : -1;
+}
+
 /*
  * The hosts' own deadline (FIO_CLIENT_HANG_MS): notes hosts that are done; once the bound has passed, fails
  * the others as hung, stops their local job processes (their connection with them: fio's client then sees the
@@ -655,7 +753,9 @@ static int fail_hung_hosts(struct client_priv *p)
 		ch->hung = xasprintf("host '%s' (%s:%u) hung: its job had not ended %g s after the run time and %g s "
 				     "after the first host's; %s%s%s", h->name, h->addr, h->port, hang_ms() / 1000.0,
 				     hang_ms() / 1000.0,
-				     stopped ? "its fio server's job processes were stopped (" : "the server is not on this "
+				     stopped ? "its fio server's job processes were stopped (" :
+				     close_client_connection(p, h) == 0 ? "the server is not on this machine: fio's "
+				     "client's connection with it was closed (ss -K)" : "the server is not on this "
 				     "machine: its jobs were told to quit (fio's QUIT)", stopped ? stopped : "", stopped ? ")" : "");
 		free(stopped);
 		hung++;
@@ -738,7 +838,7 @@ static void host_samples(const struct client_priv *p, const struct host *h, doub
 		if (!is_host_log(de->d_name, p->log_name, h->addr))
 			continue;
 		/* "bench_iops.1.log.ADDR" -> kind of "bench_iops.1.log" */
-		bare = xstrndup(de->d_name, strlen(de->d_name) - strlen(h->addr) - 1);
+		bare = xstrndup(de->d_name, (size_t)(fio_log_client_host(de->d_name) - de->d_name) - 1);
 		kind = fio_log_kind_from_name(bare);
 		if (kind < 0 && fio_histlog_name(bare) && !isnan(epoch_ms0)) {
 			/* histogram log: epoch stamps too, on the same clock as the others */
@@ -869,6 +969,7 @@ int fio_client_collect(struct engine_run *run, struct run_result *out, enum run_
 		struct host_result *hr = run_result_add_host(out, h->name);
 
 		hr->fio_version = xstrdup(ch->fio_version);
+		snprintf(hr->hostname, sizeof(hr->hostname), "%s", ch->hostname);
 		hr->start_offset_ms = isnan(starts[i]) ? NAN : starts[i] - first;
 		if (ch->skipped) {
 			hr->errmsg = xstrdup(ch->skipped);

@@ -374,6 +374,7 @@ int fio_server_probe(const char *addr, unsigned port, int timeout_ms, struct fio
 struct probe_job {
 	const struct host *h;
 	int timeout_ms;
+	int probed;
 	int ok;
 	struct fio_server_info info;
 	char msg[ERRBUF_SIZE];
@@ -391,8 +392,8 @@ static void *probe_thread(void *arg)
 	return NULL;
 }
 
-void fio_servers_probe_all(const struct host_list *hosts, int timeout_ms, int *ok, struct fio_server_info *info,
-			   char **problem)
+void fio_servers_probe_all(const struct host_list *hosts, int all_roles, int timeout_ms, int *ok,
+			   struct fio_server_info *info, char **problem)
 {
 	struct probe_job *jobs = xcalloc(hosts->n ? hosts->n : 1, sizeof(*jobs));
 	pthread_t *tids = xcalloc(hosts->n ? hosts->n : 1, sizeof(*tids));
@@ -401,7 +402,8 @@ void fio_servers_probe_all(const struct host_list *hosts, int timeout_ms, int *o
 	for (size_t i = 0; i < hosts->n; i++) {
 		jobs[i].h = &hosts->v[i];
 		jobs[i].timeout_ms = timeout_ms;
-		if (hosts->v[i].role != ROLE_INITIATOR)
+		jobs[i].probed = all_roles || hosts->v[i].role == ROLE_INITIATOR;
+		if (!jobs[i].probed)
 			continue;
 		if (pthread_create(&tids[i], NULL, probe_thread, &jobs[i]) == 0)
 			started[i] = 1;
@@ -413,7 +415,7 @@ void fio_servers_probe_all(const struct host_list *hosts, int timeout_ms, int *o
 			pthread_join(tids[i], NULL);
 		ok[i] = jobs[i].ok;
 		info[i] = jobs[i].info;
-		problem[i] = hosts->v[i].role == ROLE_INITIATOR && !jobs[i].ok ? xstrdup(jobs[i].msg) : NULL;
+		problem[i] = jobs[i].probed && !jobs[i].ok ? xstrdup(jobs[i].msg) : NULL;
 	}
 	free(started);
 	free(tids);
@@ -954,14 +956,17 @@ static int hosts_check(const struct host_list *hosts, const struct fio_hosts_che
 		struct fio_server_info *info = xcalloc(hosts->n ? hosts->n : 1, sizeof(*info));
 		char **problem = xcalloc(hosts->n ? hosts->n : 1, sizeof(*problem));
 
-		fio_servers_probe_all(hosts, o->timeout_ms, ok, info, problem);
+		fio_servers_probe_all(hosts, o->probe_targets, o->timeout_ms, ok, info, problem);
 		for (size_t i = 0; i < hosts->n; i++) {
 			memset(&st[i], 0, sizeof(st[i]));
 			st[i].host = &hosts->v[i];
 			st[i].info = info[i];
-			if (hosts->v[i].role != ROLE_INITIATOR)
+			if (hosts->v[i].role != ROLE_INITIATOR) {
+				/* shown, never failing: what it said, or why it said nothing */
 				st[i].state = FIO_HOST_SKIPPED;
-			else if (!ok[i])
+				st[i].probed = ok[i];
+				st[i].problem = problem[i];
+			} else if (!ok[i])
 				set_problem(&st[i], FIO_HOST_UNREACHABLE, problem[i] ? problem[i] : xstrdup("no reply"));
 			else
 				free(problem[i]);
@@ -1002,11 +1007,12 @@ static int hosts_check(const struct host_list *hosts, const struct fio_hosts_che
 		for (size_t i = 0; i < hosts->n; i++) {
 			const struct host *h = &hosts->v[i];
 			char *ep = host_endpoint(h);
-			int have = st[i].state != FIO_HOST_UNREACHABLE && st[i].state != FIO_HOST_SKIPPED;
+			int have = st[i].state == FIO_HOST_SKIPPED ? st[i].probed : st[i].state != FIO_HOST_UNREACHABLE;
 			strbuf_addf(report, "%-12s %-22s %-9s %-10s %-10s %6u %4u %7.2f  %s%s%s\n", h->name, ep,
 				    host_role_name(h->role), have ? st[i].info.fio_version : "-",
 				    have ? st[i].info.hostname : "-", have ? st[i].info.cpus : 0,
-				    have ? st[i].info.bits : 0, have ? st[i].info.rtt_ms : 0.0, state_word(st[i].state),
+				    have ? st[i].info.bits : 0, have ? st[i].info.rtt_ms : 0.0,
+				    st[i].probed ? "ok (not checked: role=target)" : state_word(st[i].state),
 				    st[i].problem ? ": " : "", st[i].problem ? st[i].problem : "");
 			free(ep);
 		}
@@ -1058,7 +1064,7 @@ int fio_hosts_check_again(const struct host_list *hosts, const struct fio_hosts_
 int fio_hosts_preflight(const struct host_list *hosts, int allow_partial, int destructive, struct strbuf *report,
 			struct errbuf *err)
 {
-	struct fio_hosts_check_opts o = { allow_partial, destructive, 1, 0, NULL };
+	struct fio_hosts_check_opts o = { allow_partial, destructive, 1, 0, NULL, 0 };
 	struct fio_host_status *st = xcalloc(hosts->n ? hosts->n : 1, sizeof(*st));
 	int ret = fio_hosts_check_ex(hosts, &o, st, report, err);
 

@@ -67,12 +67,12 @@ int fio_server_probe(const char *addr, unsigned port, int timeout_ms, struct fio
 		     struct errbuf *err);
 
 /*
- * Probes every initiator of `hosts` at once (one thread each), so a suite of 64 hosts does not wait for them
- * one after another. ok[i] = 1 and info[i] filled, or ok[i] = 0 and problem[i] the message (malloc'd);
- * hosts that are not initiators get ok 0 and no problem. Arrays have hosts->n entries.
+ * Probes every initiator of `hosts` (with all_roles, every host: role=target too) at once (one thread each), so
+ * a suite of 64 hosts does not wait for them one after another. ok[i] = 1 and info[i] filled, or ok[i] = 0 and
+ * problem[i] the message (malloc'd); hosts not probed get ok 0 and no problem. Arrays have hosts->n entries.
  */
-void fio_servers_probe_all(const struct host_list *hosts, int timeout_ms, int *ok, struct fio_server_info *info,
-			   char **problem);
+void fio_servers_probe_all(const struct host_list *hosts, int all_roles, int timeout_ms, int *ok,
+			   struct fio_server_info *info, char **problem);
 
 /* The local fio's version string ("fio-3.33", from `fio --version`) into buf. */
 int fio_local_version(char *buf, size_t len, struct errbuf *err);
@@ -86,6 +86,7 @@ struct fio_host_status {
 	struct fio_server_info info;    /* valid unless UNREACHABLE/SKIPPED */
 	char *problem;                  /* malloc'd: what failed, NULL when OK */
 	int refused;                    /* a target was refused by the consent check (bad input, exit 3) */
+	int probed;                     /* a role=target host (SKIPPED) whose fio server answered: info valid */
 };
 
 struct fio_hosts_check_opts {
@@ -94,6 +95,8 @@ struct fio_hosts_check_opts {
 	int check_targets;   /* run the 4 KiB read of every target */
 	int timeout_ms;      /* per probe; 0: 3000 */
 	const char *workdir; /* for the check's job files; NULL: a temporary directory */
+	int probe_targets;   /* also probe role=target hosts' fio servers: shown (name, version, RTT), never a
+	                        failure of the check (a target host needs no fio server) */
 };
 
 /* More of `bench hosts check`: what the consent check of hosts' paths also needs. */
@@ -104,7 +107,7 @@ struct fio_hosts_consent_opts {
 };
 
 /*
- * Checks every initiator of `hosts` (role=target hosts are listed, not probed): reachable, same fio version
+ * Checks every initiator of `hosts` (role=target hosts are listed, and probed with o->probe_targets): reachable, same fio version
  * as the local fio, targets present and safe. Fills `st` (array of hosts->n, caller frees each problem with
  * fio_host_status_release) and appends a table to `report` (may be NULL). Returns 0 when every initiator is
  * fine (or, with allow_partial, at least one is), -1 with ERR_HOST naming the failed hosts otherwise.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # hosts_check: `bench hosts check` against real fio servers on loopback addresses (issue 4, acceptance 3 and 4).
 #  - all servers fine: exit 0, one table row per host with fio-3.33.
+#  - role=target hosts probed and shown (version, host name), never failing the check, nor counted.
 #  - one address where nothing listens: exit 4, the error names that host; --allow-partial: exit 0, row says so.
 #  - a missing target: exit 4 naming host and target.
 #  - a server of another fio version: a stub written here (python3) that speaks fio's client/server protocol
@@ -11,9 +12,10 @@
 #    and marks the run partial (only once `bench run --hosts` is in this build: checked with --help).
 . "$BENCH_SRC/tests/lib/lab.sh"
 lab_scratch hosts-check
-STUB_PID=
+STUB_PID= TGT_PID=
 cleanup() {
 	[ -n "$STUB_PID" ] && kill "$STUB_PID" 2>/dev/null
+	[ -n "$TGT_PID" ] && kill "$TGT_PID" 2>/dev/null
 	"$BENCH" lab down --dir "$LAB" >/dev/null 2>&1
 	rm -rf "$T"
 }
@@ -25,6 +27,23 @@ trap cleanup EXIT
 "$BENCH" hosts check --hosts "$LAB/hosts" >"$T/ok.out" 2>&1 || { cat "$T/ok.out"; fail "check of a good lab did not exit 0"; }
 [ "$(grep -c '^lab[0-9] .* ok$' "$T/ok.out")" = 2 ] || { cat "$T/ok.out"; fail "expected 2 ok rows"; }
 grep -q "lab1 .*127.0.0.11:$PORT .*fio-3.33" "$T/ok.out" || { cat "$T/ok.out"; fail "row for lab1 lacks address or version"; }
+
+# 1b. role=target hosts are probed too (shown with name, version, RTT), never failing the check: one whose
+# server answers (a fio server of this test's own on 127.0.0.17), one where nothing listens
+fio --server=127.0.0.17,"$PORT" --daemonize="$T/tgt.pid" >"$T/tgtsrv.out" 2>&1 || fail "fio server on 127.0.0.17"
+for _ in $(seq 50); do [ -s "$T/tgt.pid" ] && break; sleep 0.1; done
+TGT_PID=$(cat "$T/tgt.pid" 2>/dev/null)
+cp "$LAB/hosts" "$T/hosts.tgt"
+echo "tgt 127.0.0.17:$PORT role=target" >>"$T/hosts.tgt"
+echo "tgtdead 127.0.0.19:$PORT role=target" >>"$T/hosts.tgt"
+"$BENCH" hosts check --hosts "$T/hosts.tgt" --no-targets >"$T/tgt.out" 2>&1 ||
+	{ cat "$T/tgt.out"; fail "a target host without a fio server failed the check"; }
+cat "$T/tgt.out"
+grep -q "^tgt .*127.0.0.17:$PORT .*target .*fio-3.33 .*$(uname -n) .*ok (not checked: role=target)$" "$T/tgt.out" ||
+	fail "the target's row lacks its version, name or status"
+grep -q "^tgtdead .*target .* -: 127.0.0.19:$PORT: cannot reach the fio server: connection refused" "$T/tgt.out" ||
+	fail "the silent target's row does not say why"
+grep -q "2 of 2 initiators ok" "$T/tgt.out" || fail "targets counted as initiators"
 
 # 2. an address where nothing listens (127.0.0.19: no lab server there)
 cp "$LAB/hosts" "$T/hosts.dead"

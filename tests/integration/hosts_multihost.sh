@@ -5,7 +5,8 @@
 #     recomputed here (python3, exact rational arithmetic emulating fio's long double threshold) from the
 #     stored per-host bins; aggregate IOs and mean latency agree with fio's own "All clients" entry.
 #  5. per-host start offsets stored (run_host.start_offset_ms, first host 0) and shown by `bench report -v`
-#     (text) and equal in `bench report -v --format json`; the spread is printed.
+#     (text) and equal in `bench report -v --format json`; the spread is printed. Each host row holds the
+#     server's own host name (run_host.hostname, from its PROBE reply: this machine's, in a loopback lab).
 #  2. one lab server killed (SIGKILL to its process group) mid-run: the run is 'partial', its error names the
 #     host, the 3 others are stored; the suite goes on (the next run runs on the 3 survivors, also 'partial'),
 #     exit 4; with --stop-on-host-failure the suite stops after the partial run with exit 4.
@@ -130,6 +131,14 @@ z=$(sqlite3 "$T/a.db" "select count(*) from (select run_id, min(start_offset_ms)
 [ "$z" = 2 ] || fail "the first host of each run must have offset 0"
 spread=$(sqlite3 "$T/a.db" "select group_concat(s, ' ') from (select max(start_offset_ms) - min(start_offset_ms) s from run_host where host like 'lab%' group by run_id)")
 echo "start offset spread per run (ms): $spread"
+# host names: the servers' own (their PROBE reply), not fio's JSON hostname (the --client address): every
+# loopback server runs here, so each of the 8 host rows holds this machine's name; the aggregate row has none
+me=$(uname -n)
+n=$(sqlite3 "$T/a.db" "select count(*) from run_host where host like 'lab%' and hostname = '$me'")
+[ "$n" = 8 ] || fail "run_host.hostname is '$me' in $n of 8 host runs: $(sqlite3 "$T/a.db" "select host, hostname from run_host")"
+n=$(sqlite3 "$T/a.db" "select count(*) from run_host where host = '*' and hostname is null")
+[ "$n" = 2 ] || fail "the aggregate rows: $n of 2 without a host name"
+echo "host names: all 8 host runs ran on '$me'"
 "$BENCH" report -v --db "$T/a.db" >"$T/rep.txt" 2>&1 || { cat "$T/rep.txt"; fail "bench report -v"; }
 for h in lab1 lab2 lab3 lab4; do
 	o=$(sqlite3 "$T/a.db" "select printf('%.1f', start_offset_ms) from run_host where host='$h' and run_id=(select min(id) from run)")

@@ -277,7 +277,8 @@ static void respond(struct fake_server *f, int c)
 			    "node_cpu_seconds_total{cpu=\"1\",mode=\"idle\"} %u\n"
 			    "node_cpu_seconds_total{cpu=\"1\",mode=\"system\"} %u\n"
 			    "node_disk_reads_completed_total{device=\"sdb\"} %u\n"
-			    "node_disk_written_bytes_total{device=\"sdb\"} %u\n",
+			    "node_disk_written_bytes_total{device=\"sdb\"} %u\n"
+			    "node_boot_time_seconds 1.7649e+09\n",
 			    1000 + 3 * n, 100 + n, 2000 + 2 * n, 50 + 2 * n, 10 * n, 4096 * n);
 		break;
 	case FAKE_500:
@@ -542,6 +543,65 @@ static void test_session_with_failing_hosts(void **state)
 		free(hv[i].exporter_url);
 }
 
+/*
+ * Hosts whose exporters read one machine's /proc (a network-namespace lab: same boot time, same CPUs; here
+ * one fake exporter answers for all): two initiators and a target. The initiators' CPU is shown once (a row
+ * for 'a', none for 'b'), their aggregate counts the 2 cores once, not as 4; the target keeps its own row as
+ * the target role; labels and the warning say which hosts share the machine.
+ */
+static void test_session_same_machine(void **state)
+{
+	struct fake_server one;
+	struct host hv[3];
+	struct host_list hl = { .v = hv, .n = 3, .cap = 3 };
+	struct collect_opts o = { 0 };
+	struct collect_session *s;
+	struct run_result r;
+	struct errbuf err, warn;
+	int rows_a = 0, rows_b = 0, rows_t = 0;
+
+	(void)state;
+	fake_start(&one, FAKE_OK);
+	memset(hv, 0, sizeof(hv));
+	hv[0] = (struct host){ .name = "a", .role = ROLE_INITIATOR, .exporter_url = url_of(one.port) };
+	hv[1] = (struct host){ .name = "b", .role = ROLE_INITIATOR, .exporter_url = url_of(one.port) };
+	hv[2] = (struct host){ .name = "t", .role = ROLE_TARGET, .exporter_url = url_of(one.port) };
+	o.hosts = &hl;
+	o.interval_ms = 300;
+	errbuf_init(&err);
+	s = collect_session_start_opts(&o, &err);
+	assert_non_null(s);
+	usleep(1000 * 1000);
+	run_result_init(&r);
+	assert_int_equal(collect_session_finish(s, 300, NULL, &r, &warn), 0);
+	print_message("warning: %s\n", warn.msg);
+	assert_non_null(strstr(warn.msg, "hosts a,b (role initiator) read the same machine's /proc"));
+	assert_non_null(strstr(warn.msg, "target host 't' reads the same machine's /proc as initiator 'a'"));
+	assert_string_equal(kvlist_get(&r.labels, "cpu.same_machine.initiator", ""), "a,b");
+	assert_string_equal(kvlist_get(&r.labels, "cpu.same_machine", ""), "t=a");
+	for (size_t i = 0; i < r.ncpu; i++) {
+		const struct cpu_result *c = &r.cpu[i];
+		rows_a += !strcmp(c->host, "a");
+		rows_b += !strcmp(c->host, "b");
+		rows_t += !strcmp(c->host, "t") && c->role == ROLE_TARGET;
+		if (!strcmp(c->host, HOST_AGGREGATE)) {
+			assert_int_equal(c->cores, 2); /* one machine's 2 CPUs, whatever the role */
+			assert_close(c->util_pct, 37.5);
+		}
+	}
+	assert_int_equal(rows_a, 1);
+	assert_int_equal(rows_b, 0);
+	assert_int_equal(rows_t, 1);
+	for (size_t i = 0; i < r.nsamples; i++)
+		assert_string_not_equal(r.samples[i].host, "b");
+	for (size_t i = 0; i < r.ndisks; i++)
+		assert_string_not_equal(r.disks[i].host, "b");
+	run_result_release(&r);
+	fake_stop(&one);
+	for (int i = 0; i < 3; i++)
+		free(hv[i].exporter_url);
+}
+
 /* ---- acceptance 2: a real node_exporter and a CPU burner pinned to core 0 ---- */
 
 /* Busy share of CPU 0 alone between two readings, percent. */
@@ -725,6 +785,7 @@ int main(void)
 		cmocka_unit_test(test_exporter_mapping_errors),
 		cmocka_unit_test(test_scrape_failures),
 		cmocka_unit_test(test_session_with_failing_hosts),
+		cmocka_unit_test(test_session_same_machine),
 		cmocka_unit_test(test_live_exporter),
 		cmocka_unit_test(test_overhead),
 	};

@@ -219,6 +219,7 @@ static void test_parse_errors(void **state)
 		{ 0, "cpu0 1 2 3 -4\n", "not a number: '-4'" },
 		{ 0, "cpuX 1 2 3 4\ncpu0 1 2 3 4\n", NULL },   /* not a cpuN line: ignored */
 		{ 0, "cpu0 1 2 3 99999999999999999999\n", "not a number" },
+		{ 0, "cpu0 1 2 3 4\nbtime x\n", "x.stat:2: btime is not a number: 'x'" },
 		{ 1, "8 0 sda 1 2 3 4 5\n", "x.stat:1: 8 fields, expected 7 or at least 14" },
 		{ 1, "8 0 sda 1 2 3 4 5 6 7 8 9 10 z\n", "field 14 is not a number: 'z'" },
 		{ 1, "8 0 sda 1 2 3 4\n8 0 sda 1 2 3 4\n", "device 'sda' listed twice" },
@@ -239,6 +240,24 @@ static void test_parse_errors(void **state)
 			fail_msg("case %zu: rc %d '%s'", i, rc, err.msg);
 		collect_snapshot_release(&s);
 	}
+}
+
+/* The machine's boot time (btime): hosts with the same one read one machine's /proc (collectors/session.c). */
+static void test_btime(void **state)
+{
+	static const char text[] = "cpu  1 2 3 4\ncpu0 1 2 3 4\nintr 5\nbtime 1764950000\nprocesses 9\n";
+	struct collect_snapshot s;
+	struct errbuf err;
+
+	(void)state;
+	collect_snapshot_init(&s);
+	errbuf_init(&err);
+	assert_int_equal(procstat_parse_stat(text, strlen(text), "x.stat", &s, &err), 0);
+	assert_true(s.boot_time_s == 1764950000.0);
+	collect_snapshot_release(&s);
+	assert_int_equal(procstat_parse_stat("cpu0 1 2 3 4\n", 13, "x.stat", &s, &err), 0);
+	assert_true(s.boot_time_s == 0); /* unknown */
+	collect_snapshot_release(&s);
 }
 
 static void test_missing_root(void **state)
@@ -499,6 +518,7 @@ int main(void)
 		cmocka_unit_test(test_recorded_sequences),
 		cmocka_unit_test(test_offline_first_last_only),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_btime),
 		cmocka_unit_test(test_missing_root),
 		cmocka_unit_test(test_ops_tables),
 		cmocka_unit_test(test_session_recorded),

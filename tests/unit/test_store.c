@@ -74,7 +74,7 @@ static void test_migrations_equal_fresh(void **state)
 
 /*
  * Migration 3 rebuilds table result (its UNIQUE key gets the job): a database at version 2 with results,
- * percentiles and bins, opened by bench (foreign keys on, so a plain DROP TABLE would cascade), keeps every
+ * percentiles, bins and a host row, opened by bench (foreign keys on, so a plain DROP TABLE would cascade), keeps every
  * row, each result now job '*', every reference holding, and ends with exactly a fresh database's schema.
  */
 static void test_migration_keeps_result_rows(void **state)
@@ -96,7 +96,8 @@ static void test_migration_keeps_result_rows(void **state)
 		"INSERT INTO result(id, run_id, host, ddir, ios, bytes, runtime_ms, iops, bw_bytes) VALUES "
 		"(11, 7, 'localhost', 'read', 100, 409600, 1000, 100, 409600), (12, 7, '*', 'read', 100, 409600, 1000, 100, 409600);"
 		"INSERT INTO result_pct VALUES (11, 50, 1000), (11, 99, 2000), (12, 50, 1000), (12, 99, 2000);"
-		"INSERT INTO result_bin VALUES (11, 1000, 60), (11, 2000, 40), (12, 1000, 60), (12, 2000, 40);",
+		"INSERT INTO result_bin VALUES (11, 1000, 60), (11, 2000, 40), (12, 1000, 60), (12, 2000, 40);"
+		"INSERT INTO run_host(run_id, host, fio_version) VALUES (7, 'localhost', 'fio-3.33');",
 		NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 
@@ -113,6 +114,9 @@ static void test_migration_keeps_result_rows(void **state)
 	assert_int_equal(tu_count(db, "SELECT value_ns FROM result_pct JOIN result ON result.id = result_id "
 				   "WHERE host = 'localhost' AND pct = 99"), 2000);
 	assert_int_equal(tu_count(db, "PRAGMA foreign_key_check"), -1);
+	/* migration 5: the old host row is kept, its (then unknown) host name NULL */
+	assert_int_equal(tu_count(db, "SELECT count(*) FROM run_host WHERE host = 'localhost' AND "
+				   "fio_version = 'fio-3.33' AND hostname IS NULL"), 1);
 	/* and the cascade still works on the rebuilt table */
 	assert_int_equal(sqlite3_exec(db, "DELETE FROM run WHERE id = 7", NULL, NULL, NULL), SQLITE_OK);
 	assert_int_equal(tu_count(db, "SELECT count(*) FROM result_bin"), 0);
@@ -193,6 +197,7 @@ static void test_run_lifecycle(void **state)
 
 	run_result_init(&r);
 	struct host_result *h = run_result_add_host(&r, "localhost");
+	snprintf(h->hostname, sizeof(h->hostname), "%s", "lab1"); /* the server's own name (its PROBE reply) */
 	h->dir[DDIR_READ].present = 1;
 	h->dir[DDIR_READ].ios = 100;
 	h->dir[DDIR_READ].iops = 10;
@@ -207,6 +212,8 @@ static void test_run_lifecycle(void **state)
 	assert_int_equal(tu_count(other, "SELECT count(*) FROM run WHERE status = 'done'"), 1);
 	assert_int_equal(tu_count(other, "SELECT count(*) FROM result WHERE host = '*' AND ddir = 'total'"), 1);
 	assert_int_equal(tu_count(other, "SELECT count(*) FROM result_bin"), 8); /* 2 bins x (read, total) x (host, aggregate) */
+	assert_int_equal(tu_count(other, "SELECT count(*) FROM run_host WHERE host = 'localhost' AND hostname = 'lab1'"), 1);
+	assert_int_equal(tu_count(other, "SELECT count(*) FROM run_host WHERE host = '*' AND hostname IS NULL"), 1);
 	assert_int_equal(tu_count(other, "SELECT value_ns FROM result_pct JOIN result ON result.id = result_id "
 				      "WHERE host = '*' AND ddir = 'read' AND pct = 50"), 1000);
 	assert_int_equal(tu_count(other, "SELECT value_ns FROM result_pct JOIN result ON result.id = result_id "
