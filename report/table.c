@@ -641,8 +641,19 @@ static int values_apart(const struct rep_set *set, const int *side, const char *
 	return 1;
 }
 
+/* Whether no run of compared value `s` carries label lk at all. */
+static int side_lacks(const struct rep_set *set, const int *side, const char *lk, int s)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (side[i] == s && kvlist_find(&set->v[i].labels, lk))
+			return 0;
+	return 1;
+}
+
 /* The labels on the compared side (cmp_table.away): every label (not `key`, not label_not_group) whose
- * values never occur on two compared values: it changes with the key, so it can never be matched. */
+ * values never occur on two compared values: it changes with the key, so it can never be matched; and every
+ * label some compared value's runs never carry (vdbench.rd of a study's vdbench runs against a published CSV
+ * that has no such label): its groups could never be matched on that value's side. */
 static void compared_away(struct cmp_table *t, const struct rep_set *set, const char *key)
 {
 	int *side = xcalloc(set->n ? set->n : 1, sizeof(*side));
@@ -664,6 +675,8 @@ static void compared_away(struct cmp_table *t, const struct rep_set *set, const 
 			for (size_t a = 0; apart && a < t->nvals; a++)
 				for (size_t b = a + 1; apart && b < t->nvals; b++)
 					apart = values_apart(set, side, lk, (int)a, (int)b);
+			for (size_t a = 0; !apart && a < t->nvals; a++)
+				apart = side_lacks(set, side, lk, (int)a);
 			if (apart)
 				kvlist_add(&t->away, lk, NULL);
 		}
