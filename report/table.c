@@ -5,7 +5,7 @@
  * differs. Several runs of one row (repetitions) become one cell per figure holding the median and the
  * min-max spread. The comparison pairs the rows of every value of a --compare label (two or more; the last
  * is the baseline) by workload identity or by name, gives every value's ratio to the baseline, and lists
- * what has no counterpart instead of dropping it.
+ * what has no counterpart instead of dropping it. Member baselines (phase=baseline) are counted, not rows.
  */
 #include "report/table.h"
 
@@ -328,9 +328,37 @@ static void finish_rows(struct rep_table *t)
 	}
 }
 
+static int run_counted(const struct rep_run *r)
+{
+	return !strcmp(r->status, "done") || !strcmp(r->status, "partial");
+}
+
+static int run_is_baseline(const struct rep_run *r)
+{
+	return !strcmp(kvlist_get(&r->labels, "phase", ""), "baseline");
+}
+
+size_t rep_baseline_left(const struct rep_set *set)
+{
+	size_t base = 0, other = 0;
+
+	for (size_t i = 0; i < set->n; i++)
+		if (run_counted(&set->v[i]))
+			run_is_baseline(&set->v[i]) ? base++ : other++;
+	return other ? base : 0;
+}
+
+void rep_baseline_note(struct strbuf *sb, size_t n)
+{
+	if (n)
+		strbuf_addf(sb, "%zu baseline run%s left out: bench report --where phase=baseline", n,
+			    n == 1 ? "" : "s");
+}
+
 /* Adds the done/partial runs of `set` whose label or field pick_key is pick_value (pick_key NULL: all) to
- * t, one row per workload name; `away` (may be NULL) are not group keys; `split`: rows split by the labels
- * outside the --by keys (a raw table; a comparison's sides are grouped by every other label instead). */
+ * t, one row per workload name, leaving out the baselines when t->baseline is set (rep_baseline_left);
+ * `away` (may be NULL) are not group keys; `split`: rows split by the labels outside the --by keys (a raw
+ * table; a comparison's sides are grouped by every other label instead). */
 static void table_add(struct rep_table *t, const struct rep_set *set, const struct kvlist *by, const char *skip,
 		      const char *pick_key, const char *pick_value, const struct kvlist *away, int split)
 {
@@ -341,7 +369,7 @@ static void table_add(struct rep_table *t, const struct rep_set *set, const stru
 		struct rep_row *row;
 		size_t cap;
 
-		if (strcmp(r->status, "done") && strcmp(r->status, "partial"))
+		if (!run_counted(r) || (t->baseline && run_is_baseline(r)))
 			continue;
 		if (pick_key) {
 			char buf[64];
@@ -369,6 +397,7 @@ void rep_table_build(struct rep_table *t, const struct rep_set *set, const struc
 	kvlist_init(&t->split);
 	if (by)
 		kvlist_copy(&t->by, by);
+	t->baseline = rep_baseline_left(set);
 	table_add(t, set, by, NULL, NULL, NULL, NULL, 1);
 	label_rows(t, 1);
 	finish_rows(t);
@@ -612,8 +641,19 @@ static int values_apart(const struct rep_set *set, const int *side, const char *
 	return 1;
 }
 
+/* Whether no run of compared value `s` carries label lk at all. */
+static int side_lacks(const struct rep_set *set, const int *side, const char *lk, int s)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (side[i] == s && kvlist_find(&set->v[i].labels, lk))
+			return 0;
+	return 1;
+}
+
 /* The labels on the compared side (cmp_table.away): every label (not `key`, not label_not_group) whose
- * values never occur on two compared values: it changes with the key, so it can never be matched. */
+ * values never occur on two compared values: it changes with the key, so it can never be matched; and every
+ * label some compared value's runs never carry (vdbench.rd of a study's vdbench runs against a published CSV
+ * that has no such label): its groups could never be matched on that value's side. */
 static void compared_away(struct cmp_table *t, const struct rep_set *set, const char *key)
 {
 	int *side = xcalloc(set->n ? set->n : 1, sizeof(*side));
@@ -635,6 +675,8 @@ static void compared_away(struct cmp_table *t, const struct rep_set *set, const 
 			for (size_t a = 0; apart && a < t->nvals; a++)
 				for (size_t b = a + 1; apart && b < t->nvals; b++)
 					apart = values_apart(set, side, lk, (int)a, (int)b);
+			for (size_t a = 0; !apart && a < t->nvals; a++)
+				apart = side_lacks(set, side, lk, (int)a);
 			if (apart)
 				kvlist_add(&t->away, lk, NULL);
 		}
@@ -661,6 +703,24 @@ static void cfg_facts(struct cmp_table *t, const struct rep_set *set, const char
 			else if (strcmp(have, l->value ? l->value : ""))
 				kvlist_set(&t->cfg[s], l->key, "(several)");
 		}
+	}
+}
+
+/* t->baseline: the baselines left out (rep_baseline_left) whose compared key has one of the values. */
+static void baseline_count(struct cmp_table *t, const struct rep_set *set)
+{
+	if (!rep_baseline_left(set))
+		return;
+	for (size_t i = 0; i < set->n; i++) {
+		const struct rep_run *r = &set->v[i];
+		char buf[64];
+		const char *v = rep_run_value(r, t->key, buf, sizeof(buf));
+
+		for (size_t s = 0; v && run_counted(r) && run_is_baseline(r) && s < t->nvals; s++)
+			if (!strcmp(v, t->vals[s])) {
+				t->baseline++;
+				break;
+			}
 	}
 }
 
@@ -744,10 +804,12 @@ int cmp_build_map(struct cmp_table *t, const struct rep_set *set, const char *ke
 			kvlist_add(&by_eff, by->v[i].key, by->v[i].value);
 	compared_away(t, set, key);
 	cfg_facts(t, set, key);
+	baseline_count(t, set);
 	for (size_t s = 0; s < nvals; s++) {
 		kvlist_init(&t->sides[s].by);
 		kvlist_init(&t->sides[s].split);
 		kvlist_copy(&t->sides[s].by, &by_eff);
+		t->sides[s].baseline = t->baseline ? 1 : 0; /* a flag here: the count is the comparison's */
 		table_add(&t->sides[s], set, &by_eff, key, key, vals[s], &t->away, 0);
 		label_rows(&t->sides[s], 0);
 		rekey(&t->sides[s], match, map);

@@ -4,7 +4,8 @@
  * rep_table_build() groups runs (load.h) into one block per label group, one row per workload, repetitions
  * folded into median and min-max; cmp_build_n() compares the values of a label (--compare
  * transport=nvmeof,nvmeof-tcp:iser, the last one the baseline): one block per group with every value and its
- * ratios to the baseline (cmp_build: two values, A:B).
+ * ratios to the baseline (cmp_build: two values, A:B). Runs labelled phase=baseline (member baselines) are
+ * left out of both and counted (rep_baseline_left).
  */
 #ifndef BENCH_REPORT_TABLE_H
 #define BENCH_REPORT_TABLE_H
@@ -13,6 +14,7 @@
 
 #include "core/errbuf.h"
 #include "core/kv.h"
+#include "core/strbuf.h"
 #include "report/load.h"
 
 /* ---- raw-data table ---------------------------------------------------------------------------- */
@@ -54,9 +56,21 @@ struct rep_table {
 	struct kvlist by;         /* the --by keys (empty: full label sets) */
 	struct kvlist split;      /* labels outside the --by keys whose values split rows a --by would have
 				   * folded (never folded: the rows are named "NAME (key=value)"); values unused */
+	size_t baseline;          /* done/partial runs labelled phase=baseline left out of the rows (rep_baseline_left) */
 };
 
 enum rep_match { REP_MATCH_IDENTITY = 0, REP_MATCH_NAME = 1 };
+
+/*
+ * Member baselines (`bench baseline`, docs/explain.md: runs labelled phase=baseline) measure one member device
+ * alone; they are the explain model's input, not a configuration's result, so the tables leave them out, as
+ * the precondition runs are (curve_report.h), unless the selection holds nothing else (`--where
+ * phase=baseline` shows them). Returns how many done/partial runs of `set` are left out for that reason.
+ */
+size_t rep_baseline_left(const struct rep_set *set);
+/* Appends the count line "N baseline run(s) left out: bench report --where phase=baseline" (n > 0; nothing
+ * when n is 0), unescaped and without a newline: the renderer escapes it for its format. */
+void rep_baseline_note(struct strbuf *sb, size_t n);
 
 /* The key `r` is matched by in `bench report --compare` and `bench gate` alike (identity: rep_run.identity,
  * core/identity.h, or "name:NAME" when its block size, read % or random % is unknown; name: the run name).
@@ -108,6 +122,7 @@ struct cmp_table {
 	size_t unmatched;         /* rows some value lacks (n rows - matched) */
 	struct kvlist away;       /* labels on the compared side, not group keys: their values never occur on
 				   * two compared values (they change with the key, like stack with config) */
+	size_t baseline;          /* runs of the compared values labelled phase=baseline left out (rep_baseline_left) */
 	struct kvlist *cfg;       /* [nvals]: the configuration record's facts (cfg.*) of each value's runs,
 				   * "(several)" when they differ within it; metadata, never a group key */
 };
