@@ -27,7 +27,7 @@ struct facts {
 	double read_frac;         /* share of IOs that are reads, 0..1 */
 	double bs_bytes;          /* IO size: the block size, else bytes/s over IOPS */
 	int sequential;           /* random_pct == 0 */
-	unsigned iodepth, numjobs, hosts;
+	unsigned iodepth, numjobs, hosts; /* numjobs: fio jobs per host, numjobs x targets (one job each) */
 	double job_cpu_pct;       /* fio's job threads, usr + sys, mean per job (run_host '*') */
 	int polls;                /* the engine busy-waits for completions: job CPU is no cost per IO */
 	double host_cpu_pct, cpu_us_per_io, target_cpu_pct;
@@ -258,6 +258,8 @@ static void explain_facts_of(const struct rep_run *r, const struct rep_set *base
 	f->sequential = r->random_pct == 0;
 	f->iodepth = r->iodepth;
 	f->numjobs = r->numjobs ? (unsigned)r->numjobs : 1;
+	if (r->spec && !r->spec->njobs && r->spec->ntargets > 1) /* one job per target (HCIbench's NNvmdk) */
+		f->numjobs *= (unsigned)r->spec->ntargets;
 	f->job_cpu_pct = NAN;
 	for (size_t i = 0; i < r->nhosts; i++) {
 		const struct rep_host *h = &r->hosts[i];
