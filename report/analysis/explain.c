@@ -395,6 +395,8 @@ static int rule_transport(const struct facts *f, struct explain_check *c)
 
 	if (!f->sim || (isinf(by_iops) && isinf(by_bw)))
 		return 0;
+	if (f->preset)
+		ev(c, "sim_preset=%s: ", f->preset);
 	if (by_bw <= by_iops)
 		ev(c, "link %s B/s / %s B per IO = %s IOPS per job target; ", N(0, f->link_bw), N(1, f->bs_bytes),
 		   N(2, by_bw));
@@ -514,6 +516,8 @@ static int rule_devices(const struct facts *f, struct explain_check *c)
 	if (f->dev_bw > 0 && f->dev_bw / op_bytes < per_member)
 		per_member = f->dev_bw / op_bytes;
 	c->ceiling_iops = f->members * per_member / cost * f->numjobs * f->hosts;
+	if (f->preset)
+		ev(c, "sim_preset=%s: ", f->preset);
 	ev(c, "%.0f unit%s x %s per operation = %s ops/s per device", f->units, f->units == 1 ? "" : "s",
 	   dur(d, sizeof(d), f->dev_lat_ns), N(0, by_lat));
 	if (per_member < by_lat)
