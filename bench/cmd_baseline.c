@@ -29,7 +29,7 @@ static void usage(void)
 	       "under the layout a run's labels name (raid=, stack=, config=) for its member-devices ceiling\n"
 	       "(docs/explain.md). The consent rules of 'bench run' apply to every member (docs/safety.md).\n"
 	       "\n");
-	run_args_help(stdout, OPT_RUN);
+	run_args_help(stdout, OPT_BASELINE);
 	printf("\nexit codes: 0 all runs done, 2 usage, 3 bad profile or target, 4 some runs failed or were partial,\n"
 	       "5 storage error, 130 interrupted.\n");
 }
@@ -72,7 +72,7 @@ int cmd_baseline(int argc, char **argv)
 	int code;
 
 	plan_init(&members);
-	if ((code = run_args_start(&a, OPT_RUN, argc, argv, usage, &plan)) != EXIT_OK || a.help)
+	if ((code = run_args_start(&a, OPT_BASELINE, argc, argv, usage, &plan)) != EXIT_OK || a.help)
 		goto out;
 	if (!a.plan.ntargets) {
 		code = cli_usage("baseline", "give the member devices with --target (each is measured alone)");

@@ -43,86 +43,86 @@ static opt_fn opt_flag, opt_text, opt_target, opt_matrix, opt_repeat, opt_label,
 
 /* In the order --help lists them: first what changes the plan (both commands), then each command's own. */
 const struct bench_option bench_options[] = {
-	{ "target", OK_TARGET, OPT_BOTH | OPT_HOSTS, VS, OPT_CALL(opt_target), "PATH",
+	{ "target", OK_TARGET, OPT_ANYRUN | OPT_HOSTS, VS, OPT_CALL(opt_target), "PATH",
 	  "file or block device to run against (repeatable: several targets, one job each);\n"
 	  "a file is created and filled by bench; default: the profile's targets, else\n"
 	  "bench-target.dat in the work directory" },
-	{ "quick", 0, OPT_BOTH, S, OPT_FLAG(plan.quick), NULL,
+	{ "quick", 0, OPT_ANYRUN, S, OPT_FLAG(plan.quick), NULL,
 	  "shrink warm-up (ramp), runtime and working set to try a suite in minutes\n"
 	  "(built-in suites: 2 s ramp, 10 s run, 256 MiB per target)" },
-	{ "runtime", 0, OPT_BOTH, VS, OPT_TEXT(plan.runtime), "DURATION",
+	{ "runtime", 0, OPT_ANYRUN, VS, OPT_TEXT(plan.runtime), "DURATION",
 	  "every run's measured time (fio runtime=, time_based), after --quick; the run\n"
 	  "keeps its name, its identity says what ran (a gate against full-length runs is\n"
 	  "INVALID naming runtime), e.g. --runtime 60s" },
-	{ "ramp", 0, OPT_BOTH, VS, OPT_TEXT(plan.ramp), "DURATION", "every run's warm-up before measuring (fio ramp_time=)" },
-	{ "size", OK_SIZE, OPT_BOTH | OPT_LAB, VS, OPT_TEXT(plan.size), "SIZE", "every run's working set per target (fio size=), e.g. 1g; lab: each server's target\n"
+	{ "ramp", 0, OPT_ANYRUN, VS, OPT_TEXT(plan.ramp), "DURATION", "every run's warm-up before measuring (fio ramp_time=)" },
+	{ "size", OK_SIZE, OPT_ANYRUN | OPT_LAB, VS, OPT_TEXT(plan.size), "SIZE", "every run's working set per target (fio size=), e.g. 1g; lab: each server's target\n"
 	  "file (default 32m)" },
-	{ "iodepth", 0, OPT_BOTH, VS, OPT_TEXT(plan.iodepth), "N", "every run's queue depth per job (fio iodepth=)" },
-	{ "numjobs", 0, OPT_BOTH, VS, OPT_TEXT(plan.numjobs), "N", "every run's jobs per target (fio numjobs=)" },
-	{ "matrix", 0, OPT_BOTH, VS, OPT_CALL(opt_matrix), "KEY=V1,V2",
+	{ "iodepth", 0, OPT_ANYRUN, VS, OPT_TEXT(plan.iodepth), "N", "every run's queue depth per job (fio iodepth=)" },
+	{ "numjobs", 0, OPT_ANYRUN, VS, OPT_TEXT(plan.numjobs), "N", "every run's jobs per target (fio numjobs=)" },
+	{ "matrix", 0, OPT_ANYRUN, VS, OPT_CALL(opt_matrix), "KEY=V1,V2",
 	  "cross every workload with these values (repeatable; first --matrix outermost):\n"
 	  "bs, rdpct, randpct, iodepth (or threads), numjobs, or any fio option" },
-	{ "repeat", 0, OPT_BOTH, VS, OPT_CALL(opt_repeat), "N",
+	{ "repeat", 0, OPT_ANYRUN, VS, OPT_CALL(opt_repeat), "N",
 	  "run the whole list N times (repetition outermost; repetitions for 'bench gate')" },
-	{ "each-job", 0, OPT_BOTH, S, OPT_FLAG(plan.each_job), NULL,
+	{ "each-job", 0, OPT_ANYRUN, S, OPT_FLAG(plan.each_job), NULL,
 	  "a fio job file: one run per job section, one after another (default: the jobs\n"
 	  "between two stonewalls run together, as fio runs them, as one run of several jobs)" },
-	{ "interleave", 0, OPT_BOTH, S, OPT_FLAG(interleave), NULL,
+	{ "interleave", 0, OPT_ANYRUN, S, OPT_FLAG(interleave), NULL,
 	  "with two or more profiles and --repeat: alternate them in blocks (A B, B A, ...)\n"
 	  "so that drift cancels; each run gets the label profile=<argument>" },
-	{ "engine", 0, OPT_BOTH, VS, OPT_TEXT(plan.engine), "NAME",
+	{ "engine", 0, OPT_ANYRUN, VS, OPT_TEXT(plan.engine), "NAME",
 	  "load generator for every run: fio (default), sim (modelled target, docs/sim.md), null" },
-	{ "engine-opt", 0, OPT_BOTH, VS, OPT_CALL(opt_engine_opt), "KEY=VALUE",
+	{ "engine-opt", 0, OPT_ANYRUN, VS, OPT_CALL(opt_engine_opt), "KEY=VALUE",
 	  "an option for the engine, added to every run's fio job (repeatable), e.g.\n"
 	  "--engine sim --engine-opt sim_preset=nvmeof-rdma" },
-	{ "hosts", OK_HOSTS, OPT_BOTH | OPT_HOSTS, VS, OPT_CALL(opt_hosts), "FILE",
+	{ "hosts", OK_HOSTS, OPT_ANYRUN | OPT_HOSTS, VS, OPT_CALL(opt_hosts), "FILE",
 	  "run on the fio servers of a hosts file (see docs/hosts.md); hosts: the file to check,\n"
 	  "start or stop (required)" },
-	{ "label", OK_LABEL, OPT_BOTH | OPT_IMPORT, VS, OPT_CALL(opt_label), "KEY=VALUE",
+	{ "label", OK_LABEL, OPT_ANYRUN | OPT_IMPORT, VS, OPT_CALL(opt_label), "KEY=VALUE",
 	  "label the suite and its runs (repeatable), e.g. --label stack=mdadm-raid5; import:\n"
 	  "the imported suites and runs" },
-	{ "workdir", 0, OPT_BOTH, VS, OPT_TEXT(plan.workdir), "DIR",
+	{ "workdir", 0, OPT_ANYRUN, VS, OPT_TEXT(plan.workdir), "DIR",
 	  "where default target files go (default: the current directory)" },
-	{ "curve", 0, OPT_BOTH, VSM, OPT_CALL(opt_method), "P1,P2,...",
+	{ "curve", 0, OPT_ANYRUN, VSM, OPT_CALL(opt_method), "P1,P2,...",
 	  "a response-time curve of every workload: the max run, then each point throttled\n"
 	  "to P % of the max run's measured total IOPS (docs/method.md), e.g. 10,50,90,100" },
-	{ "sweep", 0, OPT_BOTH, VSM, OPT_CALL(opt_method), "KEY=V1,V2",
+	{ "sweep", 0, OPT_ANYRUN, VSM, OPT_CALL(opt_method), "KEY=V1,V2",
 	  "run every workload at each value of iodepth, numjobs or rate, in order,\n"
 	  "e.g. iodepth=1,2,4,8 (with --until: stop once a limit is passed)" },
-	{ "until", 0, OPT_BOTH, VSM, OPT_CALL(opt_method), "EXPR",
+	{ "until", 0, OPT_ANYRUN, VSM, OPT_CALL(opt_method), "EXPR",
 	  "a limit that ends a sweep (repeatable): p99>DUR, lat>DUR, iops_gain<PCT%,\n"
 	  "e.g. 'p99>1ms'; the point that passes it is stored and the sweep ends" },
-	{ "precondition", 0, OPT_BOTH, SM, OPT_FLAG(method.precondition), NULL,
+	{ "precondition", 0, OPT_ANYRUN, SM, OPT_FLAG(method.precondition), NULL,
 	  "the SNIA sequence before each target's workloads: purge, 2 x working set of\n"
 	  "128 KiB sequential writes, rounds until steady state (docs/method.md)" },
-	{ "max-rounds", 0, OPT_BOTH, VSM, OPT_CALL(opt_rounds), "N",
+	{ "max-rounds", 0, OPT_ANYRUN, VSM, OPT_CALL(opt_rounds), "N",
 	  "most steady-state rounds of a --precondition (default 25, at least 5)" },
-	{ "round-time", 0, OPT_BOTH, VSM, OPT_CALL(opt_rounds), "DURATION",
+	{ "round-time", 0, OPT_ANYRUN, VSM, OPT_CALL(opt_rounds), "DURATION",
 	  "length of a steady-state round (default 60s; --quick: the workload's runtime)" },
-	{ "no-fio-check", 0, OPT_BOTH, 0, OPT_FLAG(no_fio_check), NULL,
+	{ "no-fio-check", 0, OPT_ANYRUN, 0, OPT_FLAG(no_fio_check), NULL,
 	  "do not have the local fio parse every job file first (fio --parse-only; for a\n"
 	  "machine without fio: plan only)" },
 	{ "resume", 0, OPT_RUN, 0, OPT_FLAG(run.resume), NULL,
 	  "finish the newest suite started with the same arguments: run only what is not 'done'" },
-	{ "allow-partial", OK_ALLOW_PARTIAL, OPT_RUN | OPT_HOSTS, S, OPT_FLAG(run.allow_partial), NULL,
+	{ "allow-partial", OK_ALLOW_PARTIAL, OPT_RUN_BASELINE | OPT_HOSTS, S, OPT_FLAG(run.allow_partial), NULL,
 	  "go on without hosts that cannot be reached; their runs are 'partial' (hosts check:\n"
 	  "exit 0 while at least one initiator is fine)" },
-	{ "stop-on-host-failure", 0, OPT_RUN, S, OPT_FLAG(run.stop_on_host_failure), NULL,
+	{ "stop-on-host-failure", 0, OPT_RUN_BASELINE, S, OPT_FLAG(run.stop_on_host_failure), NULL,
 	  "stop the suite (exit 4) when a host is lost mid-run (default: go on)" },
-	{ "logs", 0, OPT_RUN, S, OPT_FLAG(run.logs), NULL,
+	{ "logs", 0, OPT_RUN_BASELINE, S, OPT_FLAG(run.logs), NULL,
 	  "ask fio for IOPS, bandwidth and latency logs and store them as samples" },
-	{ "no-collectors", 0, OPT_RUN, S, OPT_FLAG(run.no_collectors), NULL,
+	{ "no-collectors", 0, OPT_RUN_BASELINE, S, OPT_FLAG(run.no_collectors), NULL,
 	  "do not sample CPU (/proc/stat, node_exporter) and disk IOs during runs" },
-	{ "grace", 0, OPT_RUN, V, OPT_CALL(opt_grace), "SECONDS",
+	{ "grace", 0, OPT_RUN_BASELINE, V, OPT_CALL(opt_grace), "SECONDS",
 	  "time allowed beyond ramp + runtime before a run is stopped (default 60)" },
-	{ "destructive", OK_DESTRUCTIVE, OPT_BOTH | OPT_HOSTS, S, OPT_FLAG(run.destructive), NULL,
+	{ "destructive", OK_DESTRUCTIVE, OPT_ANYRUN | OPT_HOSTS, S, OPT_FLAG(run.destructive), NULL,
 	  "allow writing block devices that hold a filesystem, partitions or data" },
-	{ "overwrite-files", OK_OVERWRITE_FILES, OPT_BOTH | OPT_HOSTS, S, OPT_FLAG(run.overwrite_files), NULL,
+	{ "overwrite-files", OK_OVERWRITE_FILES, OPT_ANYRUN | OPT_HOSTS, S, OPT_FLAG(run.overwrite_files), NULL,
 	  "allow writing existing files bench did not create (docs/safety.md)" },
-	{ "stop-on-config-failure", 0, OPT_RUN, S, OPT_FLAG(run.stop_on_config_failure), NULL,
+	{ "stop-on-config-failure", 0, OPT_RUN_BASELINE, S, OPT_FLAG(run.stop_on_config_failure), NULL,
 	  "stop the suite (exit 4) when a configuration's setup or check fails (default: its\n"
 	  "runs are 'failed', its teardown runs and the next configuration is built)" },
-	{ "quiet", 'q', OPT_RUN | OPT_GATE, 0, OPT_FLAG(run.quiet), NULL,
+	{ "quiet", 'q', OPT_RUN_BASELINE | OPT_GATE, 0, OPT_FLAG(run.quiet), NULL,
 	  "run: no per-run progress lines; gate: no table on stdout (files and exit code only)" },
 	/* ---- rows of several commands (each means one thing and has one unit everywhere) ---- */
 	{ "db", OK_DB, OPT_STORED, V, OPT_CALL(opt_db), "PATH",
@@ -453,7 +453,7 @@ void run_args_init(struct run_args *a, unsigned cmd)
 {
 	memset(a, 0, sizeof(*a));
 	a->cmd = cmd;
-	a->cmd_name = cmd == OPT_PLAN ? "plan" : "run";
+	a->cmd_name = cmd == OPT_PLAN ? "plan" : cmd == OPT_BASELINE ? "baseline" : "run";
 	plan_options_init(&a->plan);
 	kvlist_init(&a->labels);
 	kvlist_init(&a->engine_opts);
@@ -692,9 +692,10 @@ void run_args_help(FILE *f, unsigned cmd)
 	for (const struct bench_option *o = bench_options; o->name; o++)
 		if (o->flags & OPT_METHOD)
 			help_row(f, o);
-	fprintf(f, "\noptions of 'bench %s' only:\n", cmd == OPT_PLAN ? "plan" : "run");
-	for (const struct bench_option *o = bench_options; o->name; o++)
-		if ((o->cmds & OPT_BOTH) == cmd)
+	fprintf(f, "\noptions of %s:\n", cmd == OPT_PLAN ? "'bench plan' only" :
+		cmd == OPT_BASELINE ? "'bench run' that 'bench baseline' takes" : "'bench run' only");
+	for (const struct bench_option *o = bench_options; o->name; o++) /* baseline: run's rows it takes */
+		if ((o->cmds & OPT_BOTH) == (cmd == OPT_BASELINE ? OPT_RUN : cmd) && (o->cmds & cmd))
 			help_row(f, o);
 	for (const struct bench_option *o = bench_options; o->name; o++)
 		if (is_help(o))

@@ -41,8 +41,11 @@ enum opt_cmd {
 	OPT_DB = 1 << 9,
 	OPT_PROFILES = 1 << 10,
 	OPT_RECIPES = 1 << 11,
-	OPT_STORED = OPT_RUN | OPT_IMPORT | OPT_REPORT | OPT_GATE | OPT_TREND | OPT_EXPORT | OPT_DB, /* --db */
-	OPT_ALL = (1 << 12) - 1,
+	OPT_BASELINE = 1 << 12, /* bench baseline: run's rows but --resume (its errors say "baseline:") */
+	OPT_RUN_BASELINE = OPT_RUN | OPT_BASELINE,
+	OPT_ANYRUN = OPT_BOTH | OPT_BASELINE, /* a row of plan, run and baseline alike */
+	OPT_STORED = OPT_RUN | OPT_BASELINE | OPT_IMPORT | OPT_REPORT | OPT_GATE | OPT_TREND | OPT_EXPORT | OPT_DB,
+	OPT_ALL = (1 << 13) - 1,
 };
 
 /*
@@ -71,8 +74,8 @@ enum opt_flags {
 
 /* What the options and arguments of plan and run fill. */
 struct run_args {
-	unsigned cmd;                  /* OPT_PLAN or OPT_RUN: the command being parsed */
-	const char *cmd_name;          /* "plan" or "run", for messages */
+	unsigned cmd;                  /* OPT_PLAN, OPT_RUN or OPT_BASELINE: the command being parsed */
+	const char *cmd_name;          /* "plan", "run" or "baseline", for messages */
 	struct plan_options plan;      /* --target --quick --matrix --repeat --engine --workdir NAME=value */
 	struct kvlist labels;          /* --label: the suite's and every run's */
 	struct kvlist engine_opts;     /* --engine-opt: added to every run */
@@ -136,7 +139,7 @@ int run_args_start(struct run_args *a, unsigned cmd, int argc, char **argv, void
 /* The arguments that identify the suite (JSON text, malloc'd): what `--resume` matches. */
 char *run_args_suite_text(const struct run_args *a);
 
-/* Prints the options of `cmd` (OPT_PLAN or OPT_RUN), one per row of the table, as `--help` shows them. */
+/* Prints the options of `cmd` (OPT_PLAN, OPT_RUN or OPT_BASELINE), one per row of the table, as `--help` shows them. */
 void run_args_help(FILE *f, unsigned cmd);
 
 /*

@@ -15,29 +15,9 @@
 #include <unistd.h>
 
 #include "core/rng.h"
+#include "core/sim_presets.h"
 
 /* ---------------------------------------------------------------- options */
-
-struct sim_preset {
-	const char *name;
-	double transport_ns, link_bw, link_iops;
-	double lat_ns, cv;
-	unsigned units;
-	double iops, bw;
-};
-
-/*
- * Illustrative models, not measurements (docs/sim.md): a local NVMe SSD, and the same SSD reached over
- * NVMe-oF/RDMA (100 Gb/s), iSER (100 Gb/s) and iSCSI over TCP (25 GbE).
- */
-static const struct sim_preset presets[] = {
-	{ "local", 2e3, 0, 0, 80e3, 0.25, 64, 700e3, 3.2e9 },
-	{ "nvmeof-rdma", 10e3, 12.5e9, 0, 80e3, 0.25, 64, 700e3, 3.2e9 },
-	{ "iser", 30e3, 12.5e9, 400e3, 80e3, 0.25, 64, 700e3, 3.2e9 },
-	{ "iscsi-tcp", 70e3, 3.125e9, 200e3, 80e3, 0.25, 64, 700e3, 3.2e9 },
-};
-
-const char *const sim_preset_names[] = { "local", "nvmeof-rdma", "iser", "iscsi-tcp", NULL };
 
 static const char *const dist_names[] = { "fixed", "lognormal", "empirical", NULL };
 static const char *const raid_names[] = { "none", "raid0", "raid1", "raid5", "raid6", "raid10", NULL };
@@ -65,69 +45,6 @@ void sim_config_defaults(struct sim_config *c)
 	c->chunk_bytes = 512 * 1024;
 	c->seed = 1;
 	c->spin_ns = -1;
-}
-
-static int parse_number(const char *s, double *out, const char **rest)
-{
-	char *end;
-	double v;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !isfinite(v) || v < 0)
-		return -1;
-	*out = v;
-	*rest = end;
-	return 0;
-}
-
-int sim_parse_duration_ns(const char *s, double *out)
-{
-	static const struct { const char *suffix; double ns; } units[] = {
-		{ "", 1e3 }, { "ns", 1 }, { "us", 1e3 }, { "usec", 1e3 }, { "ms", 1e6 }, { "msec", 1e6 },
-		{ "s", 1e9 }, { "sec", 1e9 },
-	};
-	const char *rest;
-	double v;
-
-	if (parse_number(s, &v, &rest) < 0)
-		return -1;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcasecmp(rest, units[i].suffix)) {
-			*out = v * units[i].ns;
-			return 0;
-		}
-	return -1;
-}
-
-int sim_parse_bytes(const char *s, double *out)
-{
-	const char *rest;
-	double v, mult = 1;
-	size_t n;
-
-	if (parse_number(s, &v, &rest) < 0)
-		return -1;
-	switch (tolower((unsigned char)*rest)) {
-	case 'k': mult = 1024.0; rest++; break;
-	case 'm': mult = 1024.0 * 1024; rest++; break;
-	case 'g': mult = 1024.0 * 1024 * 1024; rest++; break;
-	case 't': mult = 1024.0 * 1024 * 1024 * 1024; rest++; break;
-	default: break;
-	}
-	if (mult > 1 && tolower((unsigned char)rest[0]) == 'i' && tolower((unsigned char)rest[1]) == 'b')
-		rest += 2;
-	else if (tolower((unsigned char)rest[0]) == 'b')
-		rest++;
-	n = strlen(rest);
-	if (n && strcmp(rest, "/s"))
-		return -1;
-	*out = v * mult;
-	return 0;
 }
 
 static int pick(const char *const *names, const char *value, int *out)
@@ -166,7 +83,7 @@ static int whole(const char *value, double min, double max, double *out)
 	double v;
 	const char *rest;
 
-	if (parse_number(value, &v, &rest) < 0 || *rest || v != floor(v) || v < min || v > max)
+	if (sim_parse_number(value, &v, &rest) < 0 || *rest || v != floor(v) || v < min || v > max)
 		return -1;
 	*out = v;
 	return 0;
@@ -192,7 +109,7 @@ static int parse_stall(struct sim_config *c, const char *value, char *err, size_
 	if (sim_parse_duration_ns(buf, &c->stall_at_ns) < 0 || sim_parse_duration_ns(f2, &c->stall_len_ns) < 0)
 		goto bad;
 	c->stall_factor = 20;
-	if (f3 && (parse_number(f3, &c->stall_factor, &rest) < 0 || *rest || c->stall_factor < 1))
+	if (f3 && (sim_parse_number(f3, &c->stall_factor, &rest) < 0 || *rest || c->stall_factor < 1))
 		goto bad;
 	snprintf(c->stall_where, sizeof(c->stall_where), "%s", at ? at : "");
 	return 0;
@@ -207,17 +124,20 @@ int sim_config_set(struct sim_config *c, const char *name, const char *value, ch
 	int i;
 
 	if (!strcmp(name, "preset")) {
+		const struct sim_preset *p;
+
 		if (pick_or_fail(sim_preset_names, value, name, "preset", &i, err, errlen) < 0)
 			return -1;
-		c->transport_ns = presets[i].transport_ns;
-		c->link_bw = presets[i].link_bw;
-		c->link_iops = presets[i].link_iops;
+		p = sim_preset_find(sim_preset_names[i]);
+		c->transport_ns = p->transport_ns;
+		c->link_bw = p->link_bw;
+		c->link_iops = p->link_iops;
 		c->dist = SIM_DIST_LOGNORMAL;
-		c->lat_ns = presets[i].lat_ns;
-		c->cv = presets[i].cv;
-		c->units = presets[i].units;
-		c->iops = presets[i].iops;
-		c->bw = presets[i].bw;
+		c->lat_ns = p->lat_ns;
+		c->cv = p->cv;
+		c->units = p->units;
+		c->iops = p->iops;
+		c->bw = p->bw;
 		return 0;
 	}
 	if (!strcmp(name, "transport_lat") || !strcmp(name, "lat") || !strcmp(name, "spin") || !strcmp(name, "cpu")) {
@@ -250,7 +170,7 @@ int sim_config_set(struct sim_config *c, const char *name, const char *value, ch
 	if (!strcmp(name, "link_iops") || !strcmp(name, "iops")) {
 		const char *rest;
 
-		if (parse_number(value, &v, &rest) < 0 || *rest)
+		if (sim_parse_number(value, &v, &rest) < 0 || *rest)
 			return sim_fail(err, errlen, "sim_%s: '%s' is not a number of IOs per second", name, value);
 		*(!strcmp(name, "iops") ? &c->iops : &c->link_iops) = v;
 		return 0;
@@ -270,7 +190,7 @@ int sim_config_set(struct sim_config *c, const char *name, const char *value, ch
 	if (!strcmp(name, "cv")) {
 		const char *rest;
 
-		if (parse_number(value, &v, &rest) < 0 || *rest || v > 100)
+		if (sim_parse_number(value, &v, &rest) < 0 || *rest || v > 100)
 			return sim_fail(err, errlen, "sim_cv: '%s' is not a coefficient of variation (0 to 100, e.g. 0.3)",
 				    value);
 		c->cv = v;

@@ -21,6 +21,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* the presets and the sim_* value parsers (sim_preset_names, sim_parse_duration_ns, sim_parse_bytes), shared
+ * with the explain model */
+#include "core/sim_presets.h"
+
 enum sim_dist { SIM_DIST_FIXED, SIM_DIST_LOGNORMAL, SIM_DIST_EMPIRICAL };
 enum sim_raid { SIM_RAID_NONE, SIM_RAID0, SIM_RAID1, SIM_RAID5, SIM_RAID6, SIM_RAID10 };
 enum sim_op { SIM_READ, SIM_WRITE, SIM_TRIM, SIM_SYNC };
@@ -53,9 +57,6 @@ struct sim_config {
 /* The built-in defaults: fixed 100 us, 1 unit, no caps, no RAID, one device, 512 KiB chunk, seed 1. */
 void sim_config_defaults(struct sim_config *c);
 
-/* The preset names, NULL-terminated. */
-extern const char *const sim_preset_names[];
-
 /*
  * Sets one option by its name without the "sim_" prefix ("preset", "lat", "raid", ...) from its text.
  * "preset" overwrites the model options with the preset's values; apply it first. Returns 0, or -1 with a
@@ -65,19 +66,6 @@ int sim_config_set(struct sim_config *c, const char *name, const char *value, ch
 
 /* Checks the combination (members per layout, units, cv ...). Returns 0 or -1 with a message. */
 int sim_config_check(const struct sim_config *c, char *err, size_t errlen);
-
-/*
- * Parsers shared with the engine glue, for the sim_* options only. These are not fio option values and
- * deliberately not core/fio_options.h's rules: sim_* are the model's own parameters (rates with "/s",
- * fractions like sim_bw=1.5g/s or sim_lat=0.5ms, nanoseconds), fio hands them to the engine as plain text,
- * and the engine is a .so built on its own against fio's headers with nothing of bench linked in. No fio
- * workload option (bs, size, rate_iops ...) is read here. Durations: bare number = microseconds; ns, us,
- * ms, s suffixes.
- */
-int sim_parse_duration_ns(const char *s, double *out);
-/* Rates/sizes: a number (fractions allowed) with optional k, m, g, t (powers of 1024), optional "b"/"ib" and
- * "/s". Unlike fio's kb_base=1024 rule, "KiB" is 1024 here too: the model's parameters are read as written. */
-int sim_parse_bytes(const char *s, double *out);
 
 struct sim_model;
 

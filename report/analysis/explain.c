@@ -14,7 +14,9 @@
 
 #include "core/fio_options.h"
 #include "core/kv.h"
+#include "core/sim_presets.h"
 #include "core/strbuf.h"
+#include "core/units.h"
 
 enum raid { RAID_NONE, RAID_0, RAID_1, RAID_5, RAID_6, RAID_10 };
 
@@ -25,7 +27,7 @@ struct facts {
 	double read_frac;         /* share of IOs that are reads, 0..1 */
 	double bs_bytes;          /* IO size: the block size, else bytes/s over IOPS */
 	int sequential;           /* random_pct == 0 */
-	unsigned iodepth, numjobs, hosts;
+	unsigned iodepth, numjobs, hosts; /* numjobs: fio jobs per host, numjobs x targets (one job each) */
 	double job_cpu_pct;       /* fio's job threads, usr + sys, mean per job (run_host '*') */
 	int polls;                /* the engine busy-waits for completions: job CPU is no cost per IO */
 	double host_cpu_pct, cpu_us_per_io, target_cpu_pct;
@@ -33,10 +35,13 @@ struct facts {
 	double rate_bytes[2];     /* fio rate= per job, bytes/s; NAN none */
 	/* the sim engine's target (one per job: its ceilings scale with jobs x hosts) */
 	int sim;
-	int have_device;          /* sim_units and sim_lat known (given, not from a preset) */
+	int have_device;          /* sim_units and sim_lat known (given, the defaults or the preset's) */
+	const char *preset;       /* the sim_preset the model came from, NULL none */
 	double units, dev_lat_ns, dev_iops, dev_bw, members, chunk_bytes, transport_ns;
 	enum raid raid;
 	double link_iops, link_bw;
+	double net_rate_bps;      /* the network's shaped rate, bits/s (label cfg.net.rate_bps); NAN unknown */
+	int null_engine;          /* ran on bench's null engine: fixed placeholder figures, no IO */
 	/* member baselines (stored runs labelled phase=baseline of the same workload, one per member device) */
 	size_t nbase;
 	double base_iops_sum;     /* their IOPS added (each member's median over its repetitions) */
@@ -47,45 +52,16 @@ struct facts {
 
 /* ---- reading the stored facts ------------------------------------------------------------------------ */
 
-/*
- * A sim_* option's number: durations (ns, us, ms, s; bare = microseconds) or rates/sizes (k, m, g, t = powers
- * of 1024, optional b/ib and /s), as docs/sim.md "Options" defines them for the engine. NAN when absent or
- * not readable (then the rule that needs it says nothing).
- */
-static double sim_num(const struct kvlist *o, const char *key, int duration)
+/* A sim_* option's number (core/sim_presets.h: durations in ns, sizes/rates); NAN when absent or not readable
+ * (then the rule that needs it says nothing). */
+static double sim_opt(const struct kvlist *o, const char *key, int duration)
 {
 	const char *s = kvlist_get(o, key, NULL);
-	char *end;
 	double v;
 
-	if (!s)
+	if (!s || (duration ? sim_parse_duration_ns(s, &v) : sim_parse_bytes(s, &v)) < 0)
 		return NAN;
-	v = strtod(s, &end);
-	if (end == s || !(v >= 0))
-		return NAN;
-	if (duration) {
-		static const struct { const char *suf; double ns; } u[] = {
-			{ "", 1e3 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-		};
-		for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
-			if (!strcmp(end, u[i].suf))
-				return v * u[i].ns;
-		return NAN;
-	}
-	switch (*end) {
-	case 't': case 'T': v *= 1024.0; /* fall through */
-	case 'g': case 'G': v *= 1024.0; /* fall through */
-	case 'm': case 'M': v *= 1024.0; /* fall through */
-	case 'k': case 'K': v *= 1024.0; end++; break;
-	default: break;
-	}
-	if (*end == 'i' && end[1] == 'b')
-		end += 2;
-	else if (*end == 'b' || *end == 'B')
-		end++;
-	if (!strcmp(end, "/s"))
-		end += 2;
-	return *end ? NAN : v;
+	return v;
 }
 
 static enum raid sim_raid(const char *s)
@@ -98,42 +74,50 @@ static enum raid sim_raid(const char *s)
 	return RAID_NONE;
 }
 
-/* The sim engine's model options of the run (docs/sim.md), when it ran on sim. */
+/* A model option given besides the preset (or the defaults) overrides it, whatever the order (docs/sim.md). */
+static void sim_override(const struct kvlist *o, const char *key, int duration, double *dst)
+{
+	if (kvlist_get(o, key, NULL))
+		*dst = sim_opt(o, key, duration);
+}
+
+/* The sim engine's model of the run (docs/sim.md): the engine's defaults or the preset's values
+ * (core/sim_presets.h, the engine's own table), then the options given. */
 static void sim_facts(const struct run_spec *spec, struct facts *f)
 {
 	const struct kvlist *o = &spec->engine_opts;
 	const char *spin = kvlist_get(o, "sim_spin", NULL);
+	const char *preset = kvlist_get(o, "sim_preset", NULL);
+	const struct sim_preset *p = sim_preset_find(preset);
 	double members;
 
 	f->sim = 1;
 	f->polls = !spin || strcmp(spin, "0"); /* the default busy-waits before every completion */
-	f->units = sim_num(o, "sim_units", 0);
-	f->dev_lat_ns = sim_num(o, "sim_lat", 1);
-	if (!kvlist_get(o, "sim_preset", NULL)) { /* without a preset the engine's defaults hold (docs/sim.md) */
-		if (isnan(f->units))
-			f->units = 1;
-		if (isnan(f->dev_lat_ns))
-			f->dev_lat_ns = 100e3;
-		f->transport_ns = 0;
-		f->dev_iops = f->dev_bw = f->link_iops = f->link_bw = 0; /* none */
-	} else {
-		f->transport_ns = f->dev_iops = f->dev_bw = f->link_iops = f->link_bw = NAN;
-	}
-	f->have_device = !isnan(f->units) && f->units >= 1 && f->dev_lat_ns > 0 &&
-			 !kvlist_get(o, "sim_hist", NULL);
-	if (kvlist_get(o, "sim_transport_lat", NULL))
-		f->transport_ns = sim_num(o, "sim_transport_lat", 1);
-	if (kvlist_get(o, "sim_iops", NULL))
-		f->dev_iops = sim_num(o, "sim_iops", 0);
-	if (kvlist_get(o, "sim_bw", NULL))
-		f->dev_bw = sim_num(o, "sim_bw", 0);
-	if (kvlist_get(o, "sim_link_iops", NULL))
-		f->link_iops = sim_num(o, "sim_link_iops", 0);
-	if (kvlist_get(o, "sim_link_bw", NULL))
-		f->link_bw = sim_num(o, "sim_link_bw", 0);
-	members = sim_num(o, "sim_members", 0);
+	if (p) {
+		f->units = p->units;
+		f->dev_lat_ns = p->lat_ns;
+		f->transport_ns = p->transport_ns;
+		f->dev_iops = p->iops;
+		f->dev_bw = p->bw;
+		f->link_iops = p->link_iops;
+		f->link_bw = p->link_bw;
+		f->preset = p->name;
+	} else if (!preset) { /* the engine's defaults (sim_model.c sim_config_defaults) */
+		f->units = 1;
+		f->dev_lat_ns = 100e3;
+		f->transport_ns = f->dev_iops = f->dev_bw = f->link_iops = f->link_bw = 0;
+	} /* else a preset this build does not know: nothing of the model is known but what was given */
+	sim_override(o, "sim_units", 0, &f->units);
+	sim_override(o, "sim_lat", 1, &f->dev_lat_ns);
+	sim_override(o, "sim_transport_lat", 1, &f->transport_ns);
+	sim_override(o, "sim_iops", 0, &f->dev_iops);
+	sim_override(o, "sim_bw", 0, &f->dev_bw);
+	sim_override(o, "sim_link_iops", 0, &f->link_iops);
+	sim_override(o, "sim_link_bw", 0, &f->link_bw);
+	f->have_device = !isnan(f->units) && f->units >= 1 && f->dev_lat_ns > 0 && !kvlist_get(o, "sim_hist", NULL);
+	members = sim_opt(o, "sim_members", 0);
 	f->members = isnan(members) ? 1 : members;
-	f->chunk_bytes = kvlist_get(o, "sim_chunk", NULL) ? sim_num(o, "sim_chunk", 0) : 512.0 * 1024;
+	f->chunk_bytes = kvlist_get(o, "sim_chunk", NULL) ? sim_opt(o, "sim_chunk", 0) : 512.0 * 1024;
 	f->raid = sim_raid(kvlist_get(o, "sim_raid", NULL));
 }
 
@@ -267,11 +251,15 @@ static void figure_facts(const struct rep_run *r, struct facts *f)
 
 static void explain_facts_of(const struct rep_run *r, const struct rep_set *base, struct facts *f)
 {
+	const char *net;
+
 	memset(f, 0, sizeof(*f));
 	figure_facts(r, f);
 	f->sequential = r->random_pct == 0;
 	f->iodepth = r->iodepth;
 	f->numjobs = r->numjobs ? (unsigned)r->numjobs : 1;
+	if (r->spec && !r->spec->njobs && r->spec->ntargets > 1) /* one job per target (HCIbench's NNvmdk) */
+		f->numjobs *= (unsigned)r->spec->ntargets;
 	f->job_cpu_pct = NAN;
 	for (size_t i = 0; i < r->nhosts; i++) {
 		const struct rep_host *h = &r->hosts[i];
@@ -286,6 +274,10 @@ static void explain_facts_of(const struct rep_run *r, const struct rep_set *base
 	f->units = f->dev_lat_ns = f->transport_ns = f->dev_iops = f->dev_bw = f->link_iops = f->link_bw = NAN;
 	if (r->spec && r->spec->engine && !strcmp(r->spec->engine, "sim"))
 		sim_facts(r->spec, f);
+	f->null_engine = r->spec && r->spec->engine && !strcmp(r->spec->engine, "null");
+	net = kvlist_get(&r->labels, "cfg.net.rate_bps", NULL);
+	if (!net || parse_double(net, &f->net_rate_bps) < 0 || !(f->net_rate_bps > 0))
+		f->net_rate_bps = NAN;
 	if (r->spec)
 		rate_facts(&r->spec->wl, f);
 	else
@@ -403,6 +395,8 @@ static int rule_transport(const struct facts *f, struct explain_check *c)
 
 	if (!f->sim || (isinf(by_iops) && isinf(by_bw)))
 		return 0;
+	if (f->preset)
+		ev(c, "sim_preset=%s: ", f->preset);
 	if (by_bw <= by_iops)
 		ev(c, "link %s B/s / %s B per IO = %s IOPS per job target; ", N(0, f->link_bw), N(1, f->bs_bytes),
 		   N(2, by_bw));
@@ -411,6 +405,20 @@ static int rule_transport(const struct facts *f, struct explain_check *c)
 	c->ceiling_iops = (by_bw < by_iops ? by_bw : by_iops) * f->numjobs * f->hosts;
 	ev_jobs(c, f);
 	ev(c, " = %s IOPS (transport rate)", N(0, c->ceiling_iops));
+	return 1;
+}
+
+/* The network between initiator and target, shaped to a rate (the lab's tc, stored by the configuration record
+ * as cfg.net.rate_bps): at most rate / 8 / block size IOs a second cross it. */
+static int rule_network(const struct facts *f, struct explain_check *c)
+{
+	char nb[4][48];
+
+	if (!(f->net_rate_bps > 0) || !(f->bs_bytes > 0))
+		return 0;
+	c->ceiling_iops = f->net_rate_bps / 8.0 / f->bs_bytes;
+	ev(c, "network shaped to %s bit/s (cfg.net.rate_bps) / 8 / %s B per IO = %s IOPS (network rate)",
+	   N(0, f->net_rate_bps), N(1, f->bs_bytes), N(2, c->ceiling_iops));
 	return 1;
 }
 
@@ -434,8 +442,8 @@ static int rule_host_cpu(const struct facts *f, struct explain_check *c)
 {
 	char nb[4][48];
 
-	if (!(f->iops > 0) || !(f->host_cpu_pct > 0))
-		return 0;
+	if (!(f->iops > 0) || !(f->host_cpu_pct > 0) || f->polls)
+		return 0; /* a busy-waiting engine fills the CPU whatever the IOPS: its CPU is no cost per IO */
 	c->ceiling_iops = f->iops * 100.0 / f->host_cpu_pct;
 	ev(c, "initiator host CPU %.1f %% busy at %s IOPS", f->host_cpu_pct, N(0, f->iops));
 	if (f->cpu_us_per_io > 0)
@@ -508,6 +516,8 @@ static int rule_devices(const struct facts *f, struct explain_check *c)
 	if (f->dev_bw > 0 && f->dev_bw / op_bytes < per_member)
 		per_member = f->dev_bw / op_bytes;
 	c->ceiling_iops = f->members * per_member / cost * f->numjobs * f->hosts;
+	if (f->preset)
+		ev(c, "sim_preset=%s: ", f->preset);
 	ev(c, "%.0f unit%s x %s per operation = %s ops/s per device", f->units, f->units == 1 ? "" : "s",
 	   dur(d, sizeof(d), f->dev_lat_ns), N(0, by_lat));
 	if (per_member < by_lat)
@@ -577,6 +587,8 @@ static const struct explain_rule explain_rules[] = {
 	  "fio HOWTO: rate, rate_iops (per job)" },
 	{ EXPLAIN_TRANSPORT, 0, rule_transport, "min(link IOPS cap, link bandwidth / block size) x job targets",
 	  "link rate / IO size (sim_link_iops, sim_link_bw)" },
+	{ EXPLAIN_TRANSPORT, 0, rule_network, "network rate (bits/s) / 8 / block size",
+	  "a link moves at most its rate / IO size (cfg.net.rate_bps: the tc shaping on the lab host)" },
 	{ EXPLAIN_INITIATOR_CPU, 0, rule_job_cpu, "IOPS x 100 / busy % of fio's job threads (usr + sys)",
 	  "CPU cost per IO from the measured CPU: IOPS at 100 % busy" },
 	{ EXPLAIN_INITIATOR_CPU, 1, rule_host_cpu, "IOPS x 100 / initiator host CPU busy %",
@@ -592,6 +604,8 @@ static const struct explain_rule explain_rules[] = {
 };
 
 #define NRULES (sizeof(explain_rules) / sizeof(explain_rules[0]))
+_Static_assert(NRULES <= sizeof(((struct explain_verdict *)0)->checks) / sizeof(struct explain_check),
+	       "explain_verdict.checks holds one check per rule");
 
 const char *explain_rule_text(size_t i, enum explain_limit *limit, const char **source)
 {
@@ -670,6 +684,11 @@ void explain_run(const struct rep_run *r, const struct rep_set *baselines, struc
 	v->limit = EXPLAIN_UNEXPLAINED;
 	explain_facts_of(r, baselines, &f);
 	v->measured_iops = f.iops;
+	if (f.null_engine) {
+		snprintf(v->evidence, sizeof(v->evidence), "ran on the null engine: no IO was done and its figures are "
+			 "fixed placeholders (engines/null.c), so no ceiling applies");
+		return;
+	}
 	if (!(f.iops > 0)) {
 		v->measured_iops = NAN;
 		snprintf(v->evidence, sizeof(v->evidence), "no IOPS measured");

@@ -7,9 +7,10 @@
  *
  * The rules, one row each in the table of explain.c (explain_rules):
  *   rate cap         fio rate_iops= / rate= per job x jobs x hosts;
- *   transport        the link's IOPS cap, its bandwidth / block size (sim_link_iops, sim_link_bw);
- *   initiator CPU    IOPS at 100 % busy from the measured CPU: fio's job threads (usr + sys, not with an
- *                    engine that busy-waits), and (a weak rule) the initiators' host CPU rows;
+ *   transport        the link's IOPS cap, its bandwidth / block size (sim_link_iops, sim_link_bw; a sim_preset's);
+ *   network          the shaped network's rate / 8 / block size (label cfg.net.rate_bps, the lab's tc);
+ *   initiator CPU    IOPS at 100 % busy from the measured CPU: fio's job threads and (a weak rule) the
+ *                    initiators' host CPU rows (neither with an engine that busy-waits);
  *   target CPU       IOPS at 100 % busy of the targets' CPU rows;
  *   member devices   members x units / device time, divided by the member operations one IO costs on the
  *                    layout (RAID0 1, RAID1/10 writes 2, RAID5 small writes 4, RAID6 6; reads 1 per chunk);
@@ -20,7 +21,8 @@
  * resource is at its limit. Without one,
  * queue depth when the result reached that share of Little's law's ceiling (at the modelled service time when
  * the model is stored, else at the measured mean latency, unless that latency is well above the modelled
- * service time); else "unexplained". A limit whose figures are not stored is never named.
+ * service time); else "unexplained". A limit whose figures are not stored is never named; a run on the null
+ * engine (no IO, placeholder figures) is "unexplained" with that as its evidence.
  * Nothing here prints or reads the store.
  */
 #ifndef BENCH_REPORT_EXPLAIN_H
@@ -63,8 +65,9 @@ struct explain_verdict {
 	double ceiling_iops;   /* of the limit; NAN for "unexplained" without any ceiling */
 	double pct;            /* measured as % of ceiling_iops; NAN as ceiling */
 	char evidence[640];    /* the limit's evidence and "measured N = P %", or why nothing explains it */
-	struct explain_check checks[EXPLAIN_NR + 2]; /* (two rules each for member devices: the sim model and
-	                                              * baselines; initiator CPU: fio's job threads and the host) */
+	struct explain_check checks[EXPLAIN_NR + 2]; /* (two rules each for the transport: the sim's link and the
+	                                              * shaped network; member devices: the sim model and baselines;
+	                                              * initiator CPU: fio's job threads and the host) */
 	size_t nchecks;        /* every rule that had its figures, in table order */
 };
 

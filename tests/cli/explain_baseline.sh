@@ -20,6 +20,16 @@ expect_eq "baseline without --target: exit" "$?" 2
 grep -q "^bench: error: baseline: give the member devices with --target" err.txt && ok "baseline without --target: says so" ||
 	fail "baseline without --target: $(cat err.txt)"
 [ ! -s b.db ] || expect_eq "baseline without --target: runs" "$(q b.db 'SELECT count(*) FROM run')" 0
+# its option errors are its own (OPT_BASELINE in bench/options.h), and run's --resume is not one of them
+"$BENCH" baseline w.suite "${DEV[@]}" --target "$T/m1" --grace abc --db b.db >out.txt 2>err.txt
+expect_eq "baseline --grace abc: exit" "$?" 2
+expect_eq "baseline --grace abc: says baseline" "$(head -1 err.txt)" \
+	"bench: error: baseline: --grace wants seconds 0..86400, got 'abc' (see 'bench baseline --help')"
+"$BENCH" baseline w.suite "${DEV[@]}" --target "$T/m1" --resume --db b.db >out.txt 2>err.txt
+expect_eq "baseline --resume: exit" "$?" 2
+grep -q "^bench: error: baseline: unknown option '--resume'" err.txt && ok "baseline --resume: refused" ||
+	fail "baseline --resume: $(cat err.txt)"
+[ ! -s b.db ] || expect_eq "baseline refused: runs" "$(q b.db 'SELECT count(*) FROM run')" 0
 
 "$BENCH" baseline w.suite "${DEV[@]}" --target "$T/m1" --target "$T/m2" --target "$T/m3" --db b.db 2>err.txt
 expect_eq "baseline: exit" "$?" 0

@@ -3,8 +3,9 @@
  * with its known answer: the RAID geometry (raid0 scales with members, raid5 small writes cost 4 member
  * operations, raid10 writes 2, raid5 over 3 members reconstruct-writes for 3), fio's rate cap per job, the
  * link's caps, the CPU ceiling from fio's job CPU, Little's law at the modelled service time, "unexplained"
- * when the latency is far above the model and nothing is at its limit, and no verdict named without its
- * figures (a preset's device, a busy-waiting engine's CPU).
+ * when the latency is far above the model and nothing is at its limit, a preset's device and link (the engine's
+ * own table, core/sim_presets.c), the shaped network (cfg.net.rate_bps), and no verdict named without its
+ * figures (an unknown preset's device, a busy-waiting engine's CPU, the null engine's placeholders).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -49,6 +50,7 @@ static void kv_parse_list(struct kvlist *l, const char *s)
 }
 
 static double host_cpu_pct = NAN; /* the initiators' host CPU of the next judged run (collector rows) */
+static const char *engine_name;    /* the next judged run's engine; NULL: sim (fio with baselines) */
 
 static void judge_with(const struct xcase *c, const char *labels, const struct rep_set *base,
 		       struct explain_verdict *v)
@@ -63,7 +65,7 @@ static void judge_with(const struct xcase *c, const char *labels, const struct r
 	memset(hosts, 0, sizeof(hosts));
 	kvlist_init(&spec.engine_opts);
 	kvlist_init(&spec.wl.opts);
-	spec.engine = (char *)(base ? "fio" : "sim");
+	spec.engine = (char *)(engine_name ? engine_name : base ? "fio" : "sim");
 	kvlist_init(&r.labels);
 	kv_parse_list(&r.labels, labels);
 	r.identity = (char *)"fio|randwrite|4096|q16";
@@ -130,8 +132,18 @@ static const struct xcase cases[] = {
 	  2000, "job threads 99.0 % busy" },
 	{ "busy-waiting engine: job CPU is no cost", "sim_cpu=500us", NULL, 100, 100, 4096, 8, 1, 1980, 4.0, 99,
 	  EXPLAIN_UNEXPLAINED, NAN, "modelled service time" },
-	{ "preset: no device facts, Little at the measured latency", "sim_preset=iser sim_raid=raid5 sim_members=8",
-	  NULL, 100, 100, 4096, 32, 1, 100000, 0.32, NAN, EXPLAIN_QUEUE_DEPTH, 100000, "mean latency" },
+	{ "preset iser: its link IOPS cap", "sim_preset=iser", NULL, 100, 100, 4096, 64, 1, 390000, 0.164, NAN,
+	  EXPLAIN_TRANSPORT, 400000, "link IOPS cap 400,000" },
+	{ "preset over raid5: device from the preset", "sim_preset=nvmeof-rdma sim_raid=raid5 sim_members=8", NULL, 0,
+	  100, 4096, 256, 1, 1390000, 0.184, NAN, EXPLAIN_DEVICES, 1400000, "(capped at 700,000 by sim_iops)" },
+	{ "preset, option besides it overrides", "sim_preset=nvmeof-rdma sim_units=1 sim_lat=1ms", NULL, 100, 100,
+	  4096, 16, 1, 990, 16, NAN, EXPLAIN_DEVICES, 1000, "1 unit x 1.00 ms" },
+	{ "preset, held back: the latency far above the model", "sim_preset=iser sim_raid=raid5 sim_members=8", NULL,
+	  100, 100, 4096, 32, 1, 100000, 0.32, NAN, EXPLAIN_UNEXPLAINED, NAN, "the modelled service time" },
+	{ "busy-waiting engine on a full host: no CPU ceiling", "sim_preset=local", NULL, 100, 100, 4096, 1, 1, 3000,
+	  0.33, 100, EXPLAIN_UNEXPLAINED, NAN, "modelled service time" },
+	{ "shaped network", "sim_units=64 sim_lat=10us", NULL, 100, 0, 262144, 16, 1, 470, 34, NAN, EXPLAIN_TRANSPORT,
+	  476.837158203125, "network shaped to 1,000,000,000 bit/s (cfg.net.rate_bps) / 8 / 262,144 B per IO" },
 	{ "far above the model", "sim_units=4 sim_lat=1ms", NULL, 100, 100, 4096, 8, 1, 2000, 4.0, NAN,
 	  EXPLAIN_UNEXPLAINED, 4000, "4.0x the modelled service time" },
 };
@@ -143,18 +155,20 @@ static void test_cases(void **state)
 		const struct xcase *c = &cases[i];
 		struct explain_verdict v;
 
-		judge(c, &v);
+		host_cpu_pct = strstr(c->what, "full host") ? 100 : NAN;
+		judge_with(c, strstr(c->what, "network") ? "cfg.net.rate_bps=1000000000" : NULL, NULL, &v);
 		if (v.limit != c->want || (!isnan(c->want_ceiling) && fabs(v.ceiling_iops - c->want_ceiling) > 0.5) ||
 		    !strstr(v.evidence, c->evidence_has))
 			fail_msg("case '%s': limited by %s, ceiling %.1f, evidence '%s'", c->what,
 				 explain_limit_key(v.limit), v.ceiling_iops, v.evidence);
 	}
+	host_cpu_pct = NAN;
 }
 
-/* A preset's devices are not named: no check of them at all. */
+/* An unknown preset's devices are not named: no check of them at all; nor anything on the null engine. */
 static void test_no_verdict_without_figures(void **state)
 {
-	const struct xcase c = { "preset", "sim_preset=nvmeof-rdma", NULL, 100, 100, 4096, 32, 1, 1000, 1.0, NAN,
+	const struct xcase c = { "preset", "sim_preset=no-such-preset", NULL, 100, 100, 4096, 32, 1, 1000, 1.0, NAN,
 				 EXPLAIN_QUEUE_DEPTH, NAN, "" };
 	struct explain_verdict v;
 
@@ -168,6 +182,15 @@ static void test_no_verdict_without_figures(void **state)
 	assert_int_equal(v.limit, EXPLAIN_UNEXPLAINED);
 	assert_int_equal(v.nchecks, 0);
 	assert_string_equal(v.evidence, "no IOPS measured");
+	engine_name = "null";
+	host_cpu_pct = 100;
+	judge_with(&(struct xcase){ "null", NULL, "rate_iops=500", 100, 100, 4096, 1, 1, 1000, 0.001, 100,
+				    EXPLAIN_UNEXPLAINED, NAN, "" }, "cfg.net.rate_bps=1000", NULL, &v);
+	assert_int_equal(v.limit, EXPLAIN_UNEXPLAINED);
+	assert_int_equal(v.nchecks, 0);
+	assert_non_null(strstr(v.evidence, "null engine"));
+	engine_name = NULL;
+	host_cpu_pct = NAN;
 }
 
 /* A host whose CPU others fill is named only when nothing else is at its limit. */
