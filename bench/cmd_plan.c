@@ -14,7 +14,7 @@
 
 #include "bench/cli.h"
 #include "bench/commands.h"
-#include "bench/method_run.h"
+#include "bench/runloop_method.h"
 #include "bench/options.h"
 #include "core/strbuf.h"
 #include "core/units.h"

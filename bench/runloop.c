@@ -4,7 +4,7 @@
 #include "bench/runloop.h"
 #include "bench/cli.h"
 #include "bench/config_record.h"
-#include "bench/method_run.h"
+#include "bench/runloop_method.h"
 #include "bench/steps.h"
 #include "collectors/session.h"
 #include "core/proc.h"
@@ -371,7 +371,7 @@ struct loop_state {
 	double remaining;
 	int code;     /* the exit code once stop is set */
 	int stop;
-	struct method_ctx mc; /* the measurement method's state (method_run.h) */
+	struct method_ctx mc; /* the measurement method's state (runloop_method.h) */
 };
 
 /* Whether run i of the plan is already 'done' (on --resume); -1 on a storage error (printed). */
@@ -432,7 +432,7 @@ static void count_status(enum run_status status, const struct runloop_opts *o, s
 }
 
 /*
- * The measurement method's entries no engine runs (method_run.h): a purge, a point that cannot run. Returns 0
+ * The measurement method's entries no engine runs (runloop_method.h): a purge, a point that cannot run. Returns 0
  * and *status, or -1 on a storage error (err set).
  */
 static int run_method(struct store *st, int64_t suite_id, const struct runloop_opts *o, size_t i, size_t n,
@@ -623,7 +623,7 @@ static void config_leftover(const char *path, const struct runloop_opts *o, cons
  * checked and recorded, before its first workload, with the configuration's precondition.* settings
  * (c->precondition). Returns 0 to go on, or -1 with err set to fail the configuration (its teardown runs).
  * The preconditioning itself (purge, fill, rounds to steady state) is plan entries, placed before the
- * configuration's first workload on each target by method_expand (method_run.h) from the same settings, so
+ * configuration's first workload on each target by method_expand (runloop_method.h) from the same settings, so
  * `bench plan` shows it and every phase is stored as a run; nothing is left to do here.
  */
 static int config_precondition(const struct suite_config *c, const struct plan *plan, size_t first, size_t end,
