@@ -327,10 +327,10 @@ static int remote_members_check(const struct runloop_opts *o, int flags, struct 
 }
 
 /* Whether a run's targets exist only once its configuration's setup has run (checked then: config_build). */
-static int built_by_config(const struct runloop_opts *o, const struct run_spec *s)
+static int built_by_config(const struct plan *plan, const struct runloop_opts *o, size_t i)
 {
-	const struct suite_config *c = o->configs ?
-		config_list_find(o->configs, kvlist_get(&s->labels, "config", "")) : NULL;
+	const struct plan_config *pc = o->configs ? plan_config_of(plan, i) : NULL;
+	const struct suite_config *c = pc ? &o->configs->v[pc->config] : NULL;
 
 	return c && (c->ntargets || c->nsteps[CONFIG_SETUP]);
 }
@@ -348,7 +348,7 @@ int runloop_preflight(const struct plan *plan, const struct runloop_opts *o)
 	for (size_t i = 0; i < plan->n && !rc; i++) {
 		const struct run_spec *s = &plan->runs[i];
 
-		if (strcmp(s->engine ? s->engine : "fio", "fio") || built_by_config(o, s))
+		if (strcmp(s->engine ? s->engine : "fio", "fio") || built_by_config(plan, o, i))
 			continue;
 		if (!local)
 			specs[n++] = s;
@@ -868,19 +868,11 @@ static void runloop_configs(struct store *st, int64_t suite_id, const struct pla
 		return;
 	}
 	config_leftover(state, o, workdir);
-	for (size_t ci = 0; ci < o->configs->n && !ls->stop; ci++) {
-		const struct suite_config *c = &o->configs->v[ci];
-		size_t first = plan->n, end = plan->n;
+	for (size_t ci = 0; ci < plan->nconfigs && !ls->stop; ci++) {
+		const struct suite_config *c = &o->configs->v[plan->configs[ci].config];
+		size_t first = plan->configs[ci].first, end = plan->configs[ci].end;
 
-		for (size_t i = 0; i < plan->n; i++) {
-			const char *name = kvlist_get(&plan->runs[i].labels, "config", "");
-			if (!strcmp(name, c->name)) {
-				if (first == plan->n)
-					first = i;
-				end = i + 1;
-			}
-		}
-		if (first == plan->n)
+		if (first == end)
 			continue;
 		if (config_all_done(st, suite_id, plan, first, end, o)) {
 			for (size_t i = first; i < end; i++)
