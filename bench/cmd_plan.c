@@ -14,7 +14,7 @@
 
 #include "bench/cli.h"
 #include "bench/commands.h"
-#include "bench/method_run.h"
+#include "bench/runloop_method.h"
 #include "bench/options.h"
 #include "core/strbuf.h"
 #include "core/units.h"
@@ -290,16 +290,15 @@ void plan_print_json(FILE *f, const struct plan *p, const struct host_list *host
 
 /* ---- configurations: what is built, checked, recorded and torn down around their runs ------------------ */
 
-static void config_runs(const struct plan *p, const char *name, size_t *first, size_t *last)
+/* The 1-based first and last run of configuration `ci` of the list (plan.configs), 0 0 when it has none. */
+static void config_runs(const struct plan *p, size_t ci, size_t *first, size_t *last)
 {
 	*first = *last = 0;
-	for (size_t i = 0; i < p->n; i++) {
-		if (strcmp(kvlist_get(&p->runs[i].labels, "config", ""), name))
-			continue;
-		if (!*first)
-			*first = i + 1;
-		*last = i + 1;
-	}
+	for (size_t k = 0; k < p->nconfigs; k++)
+		if (p->configs[k].config == ci && p->configs[k].end > p->configs[k].first) {
+			*first = p->configs[k].first + 1;
+			*last = p->configs[k].end;
+		}
 }
 
 static void configs_json(cJSON *root, const struct plan *p, const struct config_list *cl)
@@ -311,7 +310,7 @@ static void configs_json(cJSON *root, const struct plan *p, const struct config_
 		cJSON *o = cJSON_CreateObject(), *t;
 		size_t first, last;
 
-		config_runs(p, c->name, &first, &last);
+		config_runs(p, i, &first, &last);
 		cJSON_AddStringToObject(o, "name", c->name);
 		cJSON_AddStringToObject(o, "source", c->file);
 		cJSON_AddNumberToObject(o, "source_line", c->line);
@@ -352,7 +351,7 @@ void plan_print_configs(FILE *f, const struct plan *p, const struct config_list 
 		const struct suite_config *c = &cl->v[i];
 		size_t first, last;
 
-		config_runs(p, c->name, &first, &last);
+		config_runs(p, i, &first, &last);
 		fprintf(f, "\nconfiguration %s (%s:%d): runs %zu-%zu\n", c->name, c->file, c->line, first, last);
 		for (size_t k = 0; k < c->labels.n; k++)
 			fprintf(f, "  label     %s=%s\n", c->labels.v[k].key, c->labels.v[k].value);

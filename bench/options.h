@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <unistd.h> /* optarg, optind: opt_getopt sets them as getopt_long did */
 
-#include "bench/method_run.h"
+#include "bench/runloop_method.h"
 #include "bench/runloop.h"
 #include "core/kv.h"
 #include "core/model.h"

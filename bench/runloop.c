@@ -4,7 +4,7 @@
 #include "bench/runloop.h"
 #include "bench/cli.h"
 #include "bench/config_record.h"
-#include "bench/method_run.h"
+#include "bench/runloop_method.h"
 #include "bench/steps.h"
 #include "collectors/session.h"
 #include "core/proc.h"
@@ -327,10 +327,10 @@ static int remote_members_check(const struct runloop_opts *o, int flags, struct 
 }
 
 /* Whether a run's targets exist only once its configuration's setup has run (checked then: config_build). */
-static int built_by_config(const struct runloop_opts *o, const struct run_spec *s)
+static int built_by_config(const struct plan *plan, const struct runloop_opts *o, size_t i)
 {
-	const struct suite_config *c = o->configs ?
-		config_list_find(o->configs, kvlist_get(&s->labels, "config", "")) : NULL;
+	const struct plan_config *pc = o->configs ? plan_config_of(plan, i) : NULL;
+	const struct suite_config *c = pc ? &o->configs->v[pc->config] : NULL;
 
 	return c && (c->ntargets || c->nsteps[CONFIG_SETUP]);
 }
@@ -348,7 +348,7 @@ int runloop_preflight(const struct plan *plan, const struct runloop_opts *o)
 	for (size_t i = 0; i < plan->n && !rc; i++) {
 		const struct run_spec *s = &plan->runs[i];
 
-		if (strcmp(s->engine ? s->engine : "fio", "fio") || built_by_config(o, s))
+		if (strcmp(s->engine ? s->engine : "fio", "fio") || built_by_config(plan, o, i))
 			continue;
 		if (!local)
 			specs[n++] = s;
@@ -371,7 +371,7 @@ struct loop_state {
 	double remaining;
 	int code;     /* the exit code once stop is set */
 	int stop;
-	struct method_ctx mc; /* the measurement method's state (method_run.h) */
+	struct method_ctx mc; /* the measurement method's state (runloop_method.h) */
 };
 
 /* Whether run i of the plan is already 'done' (on --resume); -1 on a storage error (printed). */
@@ -432,7 +432,7 @@ static void count_status(enum run_status status, const struct runloop_opts *o, s
 }
 
 /*
- * The measurement method's entries no engine runs (method_run.h): a purge, a point that cannot run. Returns 0
+ * The measurement method's entries no engine runs (runloop_method.h): a purge, a point that cannot run. Returns 0
  * and *status, or -1 on a storage error (err set).
  */
 static int run_method(struct store *st, int64_t suite_id, const struct runloop_opts *o, size_t i, size_t n,
@@ -623,7 +623,7 @@ static void config_leftover(const char *path, const struct runloop_opts *o, cons
  * checked and recorded, before its first workload, with the configuration's precondition.* settings
  * (c->precondition). Returns 0 to go on, or -1 with err set to fail the configuration (its teardown runs).
  * The preconditioning itself (purge, fill, rounds to steady state) is plan entries, placed before the
- * configuration's first workload on each target by method_expand (method_run.h) from the same settings, so
+ * configuration's first workload on each target by method_expand (runloop_method.h) from the same settings, so
  * `bench plan` shows it and every phase is stored as a run; nothing is left to do here.
  */
 static int config_precondition(const struct suite_config *c, const struct plan *plan, size_t first, size_t end,
@@ -868,19 +868,11 @@ static void runloop_configs(struct store *st, int64_t suite_id, const struct pla
 		return;
 	}
 	config_leftover(state, o, workdir);
-	for (size_t ci = 0; ci < o->configs->n && !ls->stop; ci++) {
-		const struct suite_config *c = &o->configs->v[ci];
-		size_t first = plan->n, end = plan->n;
+	for (size_t ci = 0; ci < plan->nconfigs && !ls->stop; ci++) {
+		const struct suite_config *c = &o->configs->v[plan->configs[ci].config];
+		size_t first = plan->configs[ci].first, end = plan->configs[ci].end;
 
-		for (size_t i = 0; i < plan->n; i++) {
-			const char *name = kvlist_get(&plan->runs[i].labels, "config", "");
-			if (!strcmp(name, c->name)) {
-				if (first == plan->n)
-					first = i;
-				end = i + 1;
-			}
-		}
-		if (first == plan->n)
+		if (first == end)
 			continue;
 		if (config_all_done(st, suite_id, plan, first, end, o)) {
 			for (size_t i = first; i < end; i++)

@@ -2,7 +2,7 @@
  * build: plan_build(), the expansion of what the user names into the ordered list of run specs.
  *
  * Each argument is one of: a built-in suite name (profiles/library/NAME.suite), a suite file, a fio job file,
- * a vdbench parameter file, or an HCIbench-style name. Each becomes a list of workloads ("protos"), then, per
+ * a vdbench parameter file, or an HCIbench-style name. Each becomes a list of workloads (profile_workloads.h), then, per
  * argument and in this order: the suite's durations, the matrix (suite's keys, then --matrix keys; first key
  * outermost), targets (--target, else the profile's, else default files in the work directory), names
  * (explicit, else HCIbench style where it fits, computed before --quick so quick runs keep their names), the
@@ -27,7 +27,7 @@
 #include "profiles/fio_job.h"
 #include "profiles/fio_values.h"
 #include "profiles/fio_workload.h"
-#include "profiles/protos.h"
+#include "profiles/profile_workloads.h"
 #include "profiles/suite.h"
 #include "profiles/text.h"
 #include "profiles/vdbench_translate.h"
@@ -191,19 +191,19 @@ static struct job_spec *add_unique_job(struct run_spec *s, struct name_set *ns, 
  * or per run of sections that differ only by filename), stonewall[k] says job k waits for those before it.
  * Each stretch between stonewalls of two or more jobs is replaced by one run with those jobs.
  */
-static void fold_together(struct protos *out, size_t first, const int *stonewall)
+static void fold_together(struct profile_workloads *out, size_t first, const int *stonewall)
 {
-	struct protos folded;
+	struct profile_workloads folded;
 	size_t k = first;
 
-	protos_init(&folded);
+	workloads_init(&folded);
 	while (k < out->n) {
 		size_t end = k + 1;
 		struct run_spec *s;
 
 		while (end < out->n && !stonewall[end - first])
 			end++;
-		s = protos_add(&folded);
+		s = workloads_add(&folded);
 		if (end - k == 1) {
 			run_spec_copy(s, &out->v[k]);
 		} else {
@@ -228,8 +228,8 @@ static void fold_together(struct protos *out, size_t first, const int *stonewall
 	}
 	while (out->n > first)
 		run_spec_release(&out->v[--out->n]);
-	protos_move(out, &folded);
-	protos_release(&folded);
+	workloads_move(out, &folded);
+	workloads_release(&folded);
 }
 
 /*
@@ -239,7 +239,7 @@ static void fold_together(struct protos *out, size_t first, const int *stonewall
  */
 #define FIO_MAX_JOBS_TOGETHER 4088
 
-static int check_together(const struct protos *out, size_t first, const int *stonewall, const char *path,
+static int check_together(const struct profile_workloads *out, size_t first, const int *stonewall, const char *path,
 			  struct errbuf *err)
 {
 	size_t start = first;
@@ -261,7 +261,7 @@ static int check_together(const struct protos *out, size_t first, const int *sto
 }
 
 static int expand_fio(const char *path, const struct plan_options *opt, const struct kvlist *extra_opts,
-		      struct protos *out, struct errbuf *err)
+		      struct profile_workloads *out, struct errbuf *err)
 {
 	struct fio_jobfile jf;
 	struct kvlist prev;
@@ -295,7 +295,7 @@ static int expand_fio(const char *path, const struct plan_options *opt, const st
 			kvlist_release(&res);
 			continue;
 		}
-		s = protos_add(out);
+		s = workloads_add(out);
 		s->name = xstrdup(sec->name);
 		/* fio: stonewall waits for the jobs above; new_group only starts a new reporting group */
 		stonewall[out->n - 1 - first] = kvlist_find(&res, "stonewall") != NULL;
@@ -366,7 +366,7 @@ out:
 
 static int load_library_suite(const char *name, struct suite *s, struct errbuf *err);
 
-static int expand_name(const char *arg, const struct profile_name *n, struct protos *out, struct errbuf *err)
+static int expand_name(const char *arg, const struct profile_name *n, struct profile_workloads *out, struct errbuf *err)
 {
 	struct suite lib;
 	struct run_spec *s;
@@ -377,7 +377,7 @@ static int expand_name(const char *arg, const struct profile_name *n, struct pro
 	suite_init(&lib);
 	if (load_library_suite("hcibench-easyrun", &lib, err) < 0)
 		goto out;
-	s = protos_add(out);
+	s = workloads_add(out);
 	out->disks[out->n - 1] = n->disks;
 	kvlist_copy(&s->wl.opts, &lib.options);
 	if (lib.ramp)
@@ -444,7 +444,7 @@ static void not_found(const char *arg, struct errbuf *err)
 }
 
 static int expand_arg(const char *arg, const char *rel_dir, const struct plan_options *opt, struct plan *plan,
-		      struct protos *out, const struct chain *up, const char *from_file, int from_line,
+		      struct profile_workloads *out, const struct chain *up, const char *from_file, int from_line,
 		      struct config_list *configs, struct errbuf *err);
 
 static int load_library_suite(const char *name, struct suite *s, struct errbuf *err)
@@ -462,19 +462,19 @@ static int load_library_suite(const char *name, struct suite *s, struct errbuf *
 	return rc;
 }
 
-static int apply_suite(struct protos *ps, const struct suite *su, const struct plan_options *opt,
+static int apply_suite(struct profile_workloads *ps, const struct suite *su, const struct plan_options *opt,
 		       struct errbuf *err);
-static int apply_final(struct plan *plan, struct protos *ps, const struct suite *su, const struct plan_options *opt,
-		       struct errbuf *err);
+static int apply_final(struct plan *plan, struct profile_workloads *ps, const struct suite *su,
+		       const struct plan_options *opt, struct errbuf *err);
 
-static int expand_suite(const struct suite *su, const struct plan_options *opt, struct plan *plan, struct protos *out,
-			const struct chain *self, struct errbuf *err)
+static int expand_suite(const struct suite *su, const struct plan_options *opt, struct plan *plan,
+			struct profile_workloads *out, const struct chain *self, struct errbuf *err)
 {
-	struct protos mine;
+	struct profile_workloads mine;
 	char *dir = path_dir(su->file);
 	int rc = -1;
 
-	protos_init(&mine);
+	workloads_init(&mine);
 	if (su->repeat > plan->repeat)
 		plan->repeat = su->repeat;
 	for (size_t i = 0; i < su->labels.n; i++)
@@ -485,7 +485,7 @@ static int expand_suite(const struct suite *su, const struct plan_options *opt, 
 
 		switch (it->kind) {
 		case SUITE_WORKLOAD: {
-			struct run_spec *s = protos_add(&mine);
+			struct run_spec *s = workloads_add(&mine);
 			struct kvlist o;
 			const struct kv *fn = NULL;
 			struct opt_locs locs;
@@ -553,9 +553,9 @@ static int expand_suite(const struct suite *su, const struct plan_options *opt, 
 	if (!self->up && apply_final(plan, &mine, su, opt, err) < 0)
 		goto out;
 	rc = 0;
-	protos_move(out, &mine);
+	workloads_move(out, &mine);
 out:
-	protos_release(&mine);
+	workloads_release(&mine);
 	free(dir);
 	return rc;
 }
@@ -611,7 +611,7 @@ static enum fmt sniff(const char *path)
 
 /* Parses and expands one suite file, refusing a suite that is already being expanded. */
 static int expand_suite_file(const char *path, const char *plan_name, const struct plan_options *opt,
-			     struct plan *plan, struct protos *out, const struct chain *up, const char *from_file,
+			     struct plan *plan, struct profile_workloads *out, const struct chain *up, const char *from_file,
 			     int from_line, struct config_list *configs, struct errbuf *err)
 {
 	struct suite su;
@@ -650,15 +650,15 @@ out:
 }
 
 static int expand_arg(const char *arg, const char *rel_dir, const struct plan_options *opt, struct plan *plan,
-		      struct protos *out, const struct chain *up, const char *from_file, int from_line,
+		      struct profile_workloads *out, const struct chain *up, const char *from_file, int from_line,
 		      struct config_list *configs, struct errbuf *err)
 {
-	struct protos mine;
+	struct profile_workloads mine;
 	struct profile_name pn;
 	char *path = NULL, *lib = NULL;
 	int rc = -1;
 
-	protos_init(&mine);
+	workloads_init(&mine);
 	if (!*arg) {
 		if (from_file)
 			err_set(err, ERR_INPUT, "%s:%d: an empty profile name", from_file, from_line);
@@ -718,10 +718,10 @@ static int expand_arg(const char *arg, const char *rel_dir, const struct plan_op
 			err_prefix(err, "%s:%d", from_file, from_line);
 		goto out;
 	}
-	protos_move(out, &mine);
+	workloads_move(out, &mine);
 	rc = 0;
 out:
-	protos_release(&mine);
+	workloads_release(&mine);
 	free(path);
 	free(lib);
 	return rc;
@@ -776,10 +776,10 @@ static void blame_option(struct errbuf *err, const char *option, const char *val
 }
 
 /* Crosses every workload with each key's values; `cmdline`: the values came from --matrix (errors name it). */
-static int cross_matrix(struct protos *ps, const struct kvlist *matrix, int cmdline, struct errbuf *err)
+static int cross_matrix(struct profile_workloads *ps, const struct kvlist *matrix, int cmdline, struct errbuf *err)
 {
 	for (size_t k = 0; k < matrix->n; k++) {
-		struct protos next;
+		struct profile_workloads next;
 		char **vals;
 		size_t nv;
 		const char *key = matrix->v[k].key;
@@ -794,11 +794,11 @@ static int cross_matrix(struct protos *ps, const struct kvlist *matrix, int cmdl
 			free_list(vals);
 			return -1;
 		}
-		protos_init(&next);
+		workloads_init(&next);
 		/* earlier keys outer: for each existing proto (in order), each value of this key */
 		for (size_t i = 0; i < ps->n; i++) {
 			for (size_t j = 0; j < nv; j++) {
-				struct run_spec *s = protos_add(&next);
+				struct run_spec *s = workloads_add(&next);
 				run_spec_copy(s, &ps->v[i]);
 				next.explicit_name[next.n - 1] = ps->explicit_name[i];
 				next.disks[next.n - 1] = ps->disks[i];
@@ -812,7 +812,7 @@ static int cross_matrix(struct protos *ps, const struct kvlist *matrix, int cmdl
 							err_prefix(err, "%s [matrix] %s", s->wl.src_file ? s->wl.src_file : "suite", kv);
 						free(kv);
 						free_list(vals);
-						protos_release(&next);
+						workloads_release(&next);
 						return -1;
 					}
 				}
@@ -825,7 +825,7 @@ static int cross_matrix(struct protos *ps, const struct kvlist *matrix, int cmdl
 			}
 		}
 		free_list(vals);
-		protos_release(ps);
+		workloads_release(ps);
 		*ps = next;
 	}
 	return 0;
@@ -959,7 +959,7 @@ static int apply_overrides(struct workload *w, const struct plan_options *opt, s
 }
 
 /* A suite's own settings for its items (also when it is referred to by another suite): durations, [matrix]. */
-static int apply_suite(struct protos *ps, const struct suite *su, const struct plan_options *opt,
+static int apply_suite(struct profile_workloads *ps, const struct suite *su, const struct plan_options *opt,
 		       struct errbuf *err)
 {
 	struct kvlist m;
@@ -1008,8 +1008,8 @@ static int check_engine(const struct suite *su, const struct plan_options *opt, 
  * What the command line and the top-level profile (`su`, NULL for a job file, parameter file or name) decide,
  * once per argument: --matrix, targets, names (before --quick), --quick, the engine.
  */
-static int apply_final(struct plan *plan, struct protos *ps, const struct suite *su, const struct plan_options *opt,
-		       struct errbuf *err)
+static int apply_final(struct plan *plan, struct profile_workloads *ps, const struct suite *su,
+		       const struct plan_options *opt, struct errbuf *err)
 {
 	if (cross_matrix(ps, &opt->matrix, 1, err) < 0)
 		return -1;
@@ -1055,11 +1055,11 @@ int plan_build(const char *const *args, size_t nargs, const struct plan_options 
 int plan_build_configs(const char *const *args, size_t nargs, const struct plan_options *opt, struct plan *out,
 		       struct config_list *configs, struct errbuf *err)
 {
-	struct protos all;
+	struct profile_workloads all;
 	unsigned reps;
 	int rc = -1;
 
-	protos_init(&all);
+	workloads_init(&all);
 	if (!nargs) {
 		err_set(err, ERR_USAGE, "name a suite, a fio job file, a vdbench parameter file or an HCIbench name");
 		goto out;
@@ -1090,7 +1090,7 @@ int plan_build_configs(const char *const *args, size_t nargs, const struct plan_
 	}
 	rc = 0;
 out:
-	protos_release(&all);
+	workloads_release(&all);
 	return rc;
 }
 

@@ -246,12 +246,9 @@ out:
 
 /* The settings of one run: the command line's, a suite's precondition = on, a configuration's keys. */
 static int precond_settings(const struct method_settings *m, const struct run_spec *s,
-			    const struct config_list *configs, int quick, struct precond_opts *po, int *on,
+			    const struct suite_config *c, int quick, struct precond_opts *po, int *on,
 			    struct errbuf *err)
 {
-	const struct suite_config *c =
-		configs ? config_list_find(configs, kvlist_get(&s->labels, "config", "")) : NULL;
-
 	precond_opts_defaults(po);
 	po->destructive = 1; /* checked when the purge runs (bench run --destructive) */
 	po->window = m->ss_window;
@@ -406,14 +403,15 @@ static int expand_precondition(struct plan *p, const struct method_settings *m, 
 {
 	struct precond_history hist;
 	struct plan out;
-	const char *config = NULL;
+	const struct plan_config *config = NULL;
+	size_t *start = xcalloc(p->n + 1, sizeof(*start)); /* where run i's entries begin in out */
 	int rc = -1;
 
 	plan_init(&out);
 	precond_history_init(&hist);
 	for (size_t i = 0; i < p->n; i++) {
 		const struct run_spec *s = &p->runs[i];
-		const char *cf = kvlist_get(&s->labels, "config", "");
+		const struct plan_config *cf = plan_config_of(p, i);
 		struct precond_opts po;
 		struct precond_target t;
 		struct precond_plan pp;
@@ -422,9 +420,10 @@ static int expand_precondition(struct plan *p, const struct method_settings *m, 
 		char skipped[sizeof(pp.skipped)] = "";
 		int on;
 
-		if (precond_settings(m, s, configs, quick, &po, &on, err) < 0)
+		start[i] = out.n;
+		if (precond_settings(m, s, cf && configs ? &configs->v[cf->config] : NULL, quick, &po, &on, err) < 0)
 			goto out;
-		if (!config || strcmp(config, cf)) { /* a configuration is a new stack: nothing preconditioned yet */
+		if (i == 0 || config != cf) { /* a configuration is a new stack: nothing preconditioned yet */
 			precond_history_release(&hist);
 			precond_history_init(&hist);
 			config = cf;
@@ -455,9 +454,15 @@ static int expand_precondition(struct plan *p, const struct method_settings *m, 
 		if (skipped[0])
 			kvlist_set(&d->engine_opts, METHOD_ANN_SKIPPED, skipped);
 	}
+	start[p->n] = out.n;
+	for (size_t k = 0; k < p->nconfigs; k++) { /* each configuration's block, its phases included */
+		p->configs[k].first = start[p->configs[k].first];
+		p->configs[k].end = start[p->configs[k].end];
+	}
 	replace_runs(p, &out);
 	rc = 0;
 out:
+	free(start);
 	precond_history_release(&hist);
 	plan_release(&out);
 	return rc;

@@ -45,8 +45,17 @@ void plan_release(struct plan *p)
 		free(p->warnings);
 		free(p->name);
 		kvlist_release(&p->labels);
+		free(p->configs);
 		plan_init(p);
 	}
+}
+
+const struct plan_config *plan_config_of(const struct plan *p, size_t i)
+{
+	for (size_t k = 0; k < p->nconfigs; k++)
+		if (i >= p->configs[k].first && i < p->configs[k].end)
+			return &p->configs[k];
+	return NULL;
 }
 
 struct run_spec *plan_add(struct plan *p)

@@ -34,6 +34,13 @@ struct plan_options {
 	const char *runtime, *ramp, *size, *iodepth, *numjobs;
 };
 
+/* The runs of one configuration ([config] section, config.h): runs[first..end), contiguous (configurations are
+ * outermost), preconditioning phases included. */
+struct plan_config {
+	size_t config;           /* its index in the config_list plan_build_full filled */
+	size_t first, end;
+};
+
 struct plan {
 	char *name;              /* suite name: built-in name or file name */
 	struct kvlist labels;    /* labels the profile itself sets */
@@ -42,12 +49,17 @@ struct plan {
 	char **warnings;         /* things translated approximately, "file:line: ..." */
 	size_t nwarnings;
 	unsigned repeat;         /* repetitions the plan holds (--repeat, else the suite's, else 1) */
+	struct plan_config *configs; /* plan_build_full: each configuration's runs, in run order (none: no
+	                                configurations); the run loop walks these, never the config= label */
+	size_t nconfigs;
 };
 
 void plan_options_init(struct plan_options *o);
 void plan_options_release(struct plan_options *o);
 void plan_init(struct plan *p);
 void plan_release(struct plan *p);
+/* The configuration (plan_config) run i belongs to, or NULL. */
+const struct plan_config *plan_config_of(const struct plan *p, size_t i);
 /* Appends an initialised run spec to the plan and returns it. */
 struct run_spec *plan_add(struct plan *p);
 void plan_warn(struct plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

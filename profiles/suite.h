@@ -45,7 +45,7 @@ struct suite {
 	struct config_list configs; /* [config NAME] sections in order (config.h), empty: none */
 	struct kvlist method;    /* curve, sweep, until, precondition (docs/method.md): "method.KEY" -> value (until:
 	                            ';'-separated), "method.KEY.at" -> "file:line"; put on every run as engine
-	                            annotations (build.c) and read by bench/method_run.c */
+	                            annotations (build.c) and read by bench/runloop_method.c */
 	struct kvlist gate;      /* gate.metric, gate.threshold, gate.budget (docs/gate.md): "KEY" -> value,
 	                            "KEY.at" -> "file:line"; read by `bench gate --run`, never put on runs */
 };

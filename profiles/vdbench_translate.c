@@ -474,7 +474,7 @@ static void name_run(const struct xlate *x, const struct vrun *v, struct run_spe
 		fmt_num(buf, sizeof(buf), x->curve_pct);
 		kvlist_set(&s->engine_opts, "vdbench.curve_pct", buf);
 		kvlist_set(&s->labels, "vdbench.curve_pct", buf);
-		kvlist_set(&s->labels, "curve_pct", buf); /* the run loop sets its rate (bench/method_run.c) */
+		kvlist_set(&s->labels, "curve_pct", buf); /* the run loop sets its rate (bench/runloop_method.c) */
 	} else if (x->curve_max) {
 		kvlist_set(&s->labels, "curve_pct", "max");
 	}
@@ -485,7 +485,8 @@ static void name_run(const struct xlate *x, const struct vrun *v, struct run_spe
 }
 
 /* One run of an rd (one point of its for-loops) as one fio workload appended to `out`. */
-static int translate(const struct xlate *x, const struct kvlist *base_opts, struct protos *out, struct errbuf *err)
+static int translate(const struct xlate *x, const struct kvlist *base_opts, struct profile_workloads *out,
+		     struct errbuf *err)
 {
 	struct vrun v;
 	struct kvlist o;
@@ -497,7 +498,7 @@ static int translate(const struct xlate *x, const struct kvlist *base_opts, stru
 	if (select_storage(x, &v, err) < 0 || read_storage(x, &v, err) < 0 || read_workload(x, &v, err) < 0 ||
 	    fio_options(x, &v, base_opts, &o, err) < 0)
 		goto out;
-	s = protos_add(out);
+	s = workloads_add(out);
 	for (size_t i = 0; i < v.nsd; i++)
 		run_spec_add_target(s, vdef_get(v.sds[i], "lun")->items[0]);
 	if (workload_from_fio(&s->wl, &o, x->rd->file, x->rd->line, err) < 0)
@@ -512,8 +513,8 @@ out:
 	return rc;
 }
 
-static int expand_rd(struct vfile *vf, const struct vdef *rd, const struct kvlist *base_opts, struct protos *out,
-		     struct errbuf *err)
+static int expand_rd(struct vfile *vf, const struct vdef *rd, const struct kvlist *base_opts,
+		     struct profile_workloads *out, struct errbuf *err)
 {
 	struct loop loops[L_NR];
 	size_t nloops = 0, total = 1;
@@ -653,7 +654,7 @@ out:
 	return rc;
 }
 
-static int expand(struct vfile *vf, const char *file, const struct kvlist *base_opts, struct protos *out,
+static int expand(struct vfile *vf, const char *file, const struct kvlist *base_opts, struct profile_workloads *out,
 		  struct errbuf *err)
 {
 	size_t nrd = 0, before = out->n;
@@ -693,7 +694,7 @@ static int expand(struct vfile *vf, const char *file, const struct kvlist *base_
 
 int vdbench_expand_text(const char *text, size_t len, const char *file, int line0, const char *dir,
 			const struct kvlist *vars, const struct kvlist *base_opts, struct plan *plan,
-			struct protos *out, struct errbuf *err)
+			struct profile_workloads *out, struct errbuf *err)
 {
 	struct vfile vf;
 	int rc = -1;
@@ -711,7 +712,7 @@ out:
 	return rc;
 }
 
-int vdbench_expand_file(const char *path, const struct kvlist *vars, struct plan *plan, struct protos *out,
+int vdbench_expand_file(const char *path, const struct kvlist *vars, struct plan *plan, struct profile_workloads *out,
 			struct errbuf *err)
 {
 	struct strbuf sb;

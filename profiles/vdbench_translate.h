@@ -10,15 +10,15 @@
 #include "core/errbuf.h"
 #include "core/kv.h"
 #include "profiles/profile.h"
-#include "profiles/protos.h"
+#include "profiles/profile_workloads.h"
 
 /* Reads a parameter file, expands its for-loops and appends one fio-translated workload per run. */
-int vdbench_expand_file(const char *path, const struct kvlist *vars, struct plan *plan, struct protos *out,
+int vdbench_expand_file(const char *path, const struct kvlist *vars, struct plan *plan, struct profile_workloads *out,
 			struct errbuf *err);
 /* Same on text embedded in another file (a suite's [vdbench] section) starting after line `line0` of `file`;
  * `base_opts` are fio options put before the translated ones. */
 int vdbench_expand_text(const char *text, size_t len, const char *file, int line0, const char *dir,
 			const struct kvlist *vars, const struct kvlist *base_opts, struct plan *plan,
-			struct protos *out, struct errbuf *err);
+			struct profile_workloads *out, struct errbuf *err);
 
 #endif

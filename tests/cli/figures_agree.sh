@@ -114,6 +114,6 @@ PY
 # the gate has no pairing key, CPU rule or option list of its own
 grep -nE 'gate_workload_key|reporting_option|GATE_MATCH_|store_read_percentile|store_cpu_pick|usr_cpu' \
 	"$BENCH_SRC"/report/gate/*.c "$BENCH_SRC"/report/gate/*.h && fail "the gate keeps a figure or key of its own"
-grep -nE 'store_read_percentile|store_result_mean_lat_ns|point_labels\[\]' "$BENCH_SRC"/bench/method_run.c \
+grep -nE 'store_read_percentile|store_result_mean_lat_ns|point_labels\[\]' "$BENCH_SRC"/bench/runloop_method.c \
 	"$BENCH_SRC"/report/analysis/curve*.c "$BENCH_SRC"/report/format/curve*.c && fail "curves or the run loop read figures or labels of their own"
 echo "figures_agree: ok"

@@ -72,12 +72,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	case 1: {
 		struct plan p;
-		struct protos out;
+		struct profile_workloads out;
 		plan_init(&p);
-		protos_init(&out);
+		workloads_init(&out);
 		rc = vdbench_expand_text(text, len, "fuzz.vdb", 0, "/nonexistent-bench-fuzz", NULL, NULL, &p, &out, &err);
 		check_err(rc, &err);
-		protos_release(&out);
+		workloads_release(&out);
 		plan_release(&p);
 		break;
 	}

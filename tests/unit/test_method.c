@@ -1,5 +1,5 @@
 /*
- * test_method: the run loop's method planning (bench/method.c, compiled in directly: bench/ is no library):
+ * test_method: the measurement method's numbers (profiles/method.c):
  * curve throttles per job, the 5 % achieved-rate check, stopcurve, --sweep and --until parsing and the stop
  * decision, and the SNIA preconditioning phases with their skip rule.
  */
@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "bench/method.c"
+#include "profiles/method.h"
 
 /* RC of parsing ARG must be 0 when WANT_OK, else not; returns whether it parsed. */
 static int parsed(int rc, int want_ok, const char *arg, const struct errbuf *err)

@@ -1,5 +1,5 @@
 /*
- * test_method_sim: bench/method.c and report/analysis/steady.c driving real fio on the sim ioengine, with the answers
+ * test_method_sim: profiles/method.c and report/analysis/steady.c driving real fio on the sim ioengine, with the answers
  * the model gives:
  *  - curve: a max run (8 units x 1 ms, iodepth 32: 8,000 IOPS), then points at 25, 50, 75 and 90 % throttled
  *    by method_curve_rate(): each within 5 % of its share of the max run's IOPS;
@@ -31,8 +31,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/method.c"
 #include "core/proc.h"
+#include "core/strbuf.h"
+#include "profiles/method.h"
+#include "report/analysis/steady.h"
 
 static char so[4096], dir[64];
 

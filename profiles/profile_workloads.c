@@ -1,27 +1,27 @@
 /*
- * protos: the workloads of one profile before repetition (protos.h).
+ * profile_workloads: the workloads of one profile before repetition (profile_workloads.h).
  */
-#include "profiles/protos.h"
+#include "profiles/profile_workloads.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/strbuf.h"
 
-void protos_init(struct protos *p)
+void workloads_init(struct profile_workloads *p)
 {
 	memset(p, 0, sizeof(*p));
 }
 
-void protos_release(struct protos *p)
+void workloads_release(struct profile_workloads *p)
 {
 	ARRAY_RELEASE(p->v, p->n, run_spec_release);
 	free(p->explicit_name);
 	free(p->disks);
-	protos_init(p);
+	workloads_init(p);
 }
 
-struct run_spec *protos_add(struct protos *p)
+struct run_spec *workloads_add(struct profile_workloads *p)
 {
 	ARRAY_GROW(p->v, p->cap, p->n + 1);
 	if (p->flags_cap < p->cap) {
@@ -35,10 +35,10 @@ struct run_spec *protos_add(struct protos *p)
 	return &p->v[p->n++];
 }
 
-void protos_move(struct protos *dst, struct protos *src)
+void workloads_move(struct profile_workloads *dst, struct profile_workloads *src)
 {
 	for (size_t i = 0; i < src->n; i++) {
-		struct run_spec *s = protos_add(dst);
+		struct run_spec *s = workloads_add(dst);
 		*s = src->v[i];
 		dst->explicit_name[dst->n - 1] = src->explicit_name[i];
 		dst->disks[dst->n - 1] = src->disks[i];
@@ -46,5 +46,5 @@ void protos_move(struct protos *dst, struct protos *src)
 	free(src->v);
 	free(src->explicit_name);
 	free(src->disks);
-	protos_init(src);
+	workloads_init(src);
 }

@@ -1,5 +1,5 @@
 /*
- * method_run: the measurement method of docs/method.md executed, on top of its plan-time half
+ * runloop_method: the measurement method of docs/method.md executed, on top of its plan-time half
  * (profiles/method.h: the plan entries of curves, sweeps and preconditioning).
  *
  * At run time (method_before / method_after, called by the run loop around each entry) the figures come from
@@ -7,18 +7,23 @@
  * run's stored total IOPS ('*' host, all jobs), a sweep's stop from its stored points, the measured run's
  * steady-state labels from its stored wdpc rounds.
  */
-#ifndef BENCH_BENCH_METHOD_RUN_H
-#define BENCH_BENCH_METHOD_RUN_H
+#ifndef BENCH_BENCH_RUNLOOP_METHOD_H
+#define BENCH_BENCH_RUNLOOP_METHOD_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/method.h"
 #include "core/errbuf.h"
 #include "core/model.h"
 #include "core/store.h"
 #include "profiles/config.h"
+#include "profiles/method.h"
 #include "profiles/profile.h"
+#include "report/analysis/curve.h"
+#include "report/analysis/steady.h"
+
+/* Zero settings with the steady-state rule's defaults and report's curve-point labels filled in. */
+void method_settings_init(struct method_settings *m);
 
 /* ---- run time ------------------------------------------------------------------------------------------ */
 

@@ -1,8 +1,8 @@
 /*
- * method_run: what the run loop does with the plan entries of curves, sweeps and preconditioning (see
- * method_run.h and docs/method.md); the entries themselves are made by profiles/method_expand.c.
+ * runloop_method: what the run loop does with the plan entries of curves, sweeps and preconditioning (see
+ * runloop_method.h and docs/method.md); the entries themselves are made by profiles/method_expand.c.
  */
-#include "bench/method_run.h"
+#include "bench/runloop_method.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -21,7 +21,20 @@
 #include "profiles/suite.h"
 #include "profiles/text.h"
 #include "report/analysis/curve.h"
+#include "report/analysis/steady.h"
 #include "report/figures.h"
+#include "report/method_labels.h"
+
+void method_settings_init(struct method_settings *m)
+{
+	struct ss_rule rule;
+
+	memset(m, 0, sizeof(*m));
+	ss_rule_defaults(&rule);
+	m->ss_window = rule.window;
+	m->ss_max_rounds = rule.max_rounds;
+	m->label_is_point = rep_label_is_curve_point;
+}
 
 /* ---- run time: reading the store ------------------------------------------------------------------------ */
 
