@@ -389,7 +389,7 @@ static int opt_format(struct run_args *a, const struct bench_option *o, const ch
 	return 0;
 }
 
-/* --curve, --sweep, --until: checked here (usage error), expanded by run_args_plan (method_run.c). */
+/* --curve, --sweep, --until: checked here (usage error), expanded by run_args_plan (runloop_method.c). */
 static int opt_method(struct run_args *a, const struct bench_option *o, const char *v)
 {
 	struct method_settings *m = &a->method;

@@ -100,7 +100,7 @@ static int check_time(const char *v, const char *key, const char *file, int line
 	return 0;
 }
 
-/* The measurement method's keys: kept as text with their place; bench/method_run.c parses and checks them. */
+/* The measurement method's keys: kept as text with their place; bench/runloop_method.c parses and checks them. */
 static int method_key(struct suite *s, const char *key, const char *val, const char *file, int line,
 		      struct errbuf *err)
 {
