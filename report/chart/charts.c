@@ -245,10 +245,10 @@ static const struct cmp_row *ratio_row(const struct cmp_group *grp, size_t ri, s
  * Whether metric m has one value in every run of the group's compared rows (both sides, every workload; at
  * least two rows: the largest and smallest within RATIO_SAME of each other) or none at all: then its ratios
  * are 1 or missing by construction (a modelled, saturated or unmeasured figure, e.g. the sim engine's CPU at
- * 100 % in every run), not a finding, and the ratio chart shows no ratio for it.
+ * 100 % in every run), not a finding, and the ratio chart (and the HTML ratio table) show no ratio for it.
  */
 #define RATIO_SAME 0.005
-static int constant_metric(const struct cmp_table *t, const struct cmp_group *grp, enum rep_metric m)
+int chart_metric_constant(const struct cmp_table *t, const struct cmp_group *grp, enum rep_metric m)
 {
 	double lo = NAN, hi = NAN;
 	size_t rows = 0, nan = 0, vals = 0;
@@ -339,7 +339,7 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 	strbuf_addf(&g.title, ": ratio to %s", chart_alias(cs, t->key, t->b));
 	base_len = g.title.len;
 	for (int k = 0; k < RM_NR; k++) {
-		same[k] = constant_metric(t, grp, cols[k]);
+		same[k] = chart_metric_constant(t, grp, cols[k]);
 		if (same[k])
 			strbuf_addf(&g.title, "%s%s", nsame++ ? ", " : " (no ratio of ", names[k]);
 	}
