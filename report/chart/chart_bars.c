@@ -112,6 +112,8 @@ struct layout {
 	double val_px;            /* room a value label needs above its bar */
 };
 
+#define VERT_WRAP 22 /* characters per line of a vertical tick label */
+
 static void layout_ticks(const struct bar_spec *b, struct layout *L)
 {
 	size_t maxlines = 0, longest = 0, full = 0;
@@ -134,8 +136,9 @@ static void layout_ticks(const struct bar_spec *b, struct layout *L)
 		L->tick_px = (double)maxlines * LH_PX + 8;
 		return;
 	}
-	/* vertical: one line each, 40 characters at most per line (longer ones wrap into more columns) */
-	L->wrap_width = full > 40 ? 40 : full;
+	/* vertical: VERT_WRAP characters at most per line, longer ones wrap into more columns (a long workload name
+	 * as 3-4 short columns, not one column half the picture's height) */
+	L->wrap_width = full > VERT_WRAP ? VERT_WRAP : full;
 	maxlines = 0;
 	for (size_t i = 0; i < b->ncat; i++) {
 		size_t l, lines = wrap(cat_text(b, i, buf, sizeof(buf)), L->wrap_width, NULL, &l);
