@@ -18,7 +18,9 @@
 #include "bench/gnuplot_run.h"
 #include "core/strbuf.h"
 #include "core/units.h"
+#include "core/model.h"
 #include "report/chart/charts.h"
+#include "report/cpuview.h"
 #include "report/format/curve_report.h"
 #include "report/format/explain_render.h"
 #include "report/format/html.h"
@@ -27,6 +29,7 @@
 #include "report/load.h"
 #include "report/table.h"
 #include "report/labels.h"
+#include "report/strlist.h"
 
 static const char usage_text[] =
 	"usage: bench report [--db PATH] [--format text|csv|json|markdown|html] [--where key=value]...\n"
@@ -319,10 +322,68 @@ static int write_file(const char *path, const struct strbuf *sb)
 	return 0;
 }
 
+/*
+ * --explain after the table in `f`. JSON: out holds one report document ({...} and a newline); the verdicts'
+ * document {"explain":[...]} becomes its "explain" member, so stdout stays one JSON document.
+ */
+static int explain_after(struct strbuf *out, struct store *st, const struct rep_set *set,
+			 const struct rep_table *table, const struct cmp_table *cmp, enum rep_format f,
+			 struct errbuf *err)
+{
+	struct strbuf x;
+	size_t end = out->len, xb, xe;
+	int rc;
+
+	if (f != FMT_JSON)
+		return explain_render(out, st, set, table, cmp, f, err);
+	strbuf_init(&x);
+	rc = explain_render(&x, st, set, table, cmp, f, err);
+	while (end && (out->buf[end - 1] == '\n' || out->buf[end - 1] == ' '))
+		end--;
+	xb = 0;
+	xe = x.len;
+	while (xe && (x.buf[xe - 1] == '\n' || x.buf[xe - 1] == ' '))
+		xe--;
+	while (xb < xe && x.buf[xb] == ' ')
+		xb++;
+	if (rc == 0 && end && out->buf[end - 1] == '}' && xe > xb + 2 && x.buf[xb] == '{' && x.buf[xe - 1] == '}') {
+		out->len = end - 1;
+		out->buf[out->len] = '\0';
+		strbuf_adds(out, out->buf[out->len - 1] == '{' ? "" : ",");
+		strbuf_add(out, x.buf + xb + 1, xe - xb - 2);
+		strbuf_adds(out, "}\n");
+	} else if (rc == 0) {
+		strbuf_add(out, x.buf, x.len);
+	}
+	strbuf_release(&x);
+	return rc;
+}
+
+/* -v: each run's disk IOs counted over the devices it names (cpuview_count_named): its members, else its
+ * target devices (every job's). */
+static void count_named_disks(struct rep_set *set)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		const struct rep_run *r = &set->v[i];
+		const struct run_spec *sp = r->spec;
+		struct strlist t = { 0 };
+
+		if (!r->cpuview)
+			continue;
+		for (size_t k = 0; k < sp->ntargets; k++)
+			strlist_add(&t, sp->targets[k]);
+		for (size_t j = 0; j < sp->njobs; j++)
+			for (size_t k = 0; k < sp->jobs[j].ntargets; k++)
+				strlist_add(&t, sp->jobs[j].targets[k]);
+		cpuview_count_named(r->cpuview, &r->labels, t.v, t.n);
+		strlist_release(&t);
+	}
+}
+
 /* --charts DIR and/or --html FILE. Returns the exit code. */
 static int charts_and_html(const struct report_args *a, struct store *st, const struct rep_set *set,
 			   const struct rep_table *table, const struct cmp_table *cmp, const struct method_view *mv,
-			   const char *method_html)
+			   const char *method_html, const char *explain_html)
 {
 	unsigned fmts = a->charts_dir ? CHART_PNG | CHART_SVG : CHART_SVG;
 	struct chart_set cs;
@@ -362,10 +423,10 @@ static int charts_and_html(const struct report_args *a, struct store *st, const 
 		fprintf(stderr, "bench: wrote %zu charts (PNG and SVG) to %s\n", cs.n, cs.dir);
 	}
 	if (a->html_path) {
-		struct html_opts ho = { a->chart.title, a->chart.caption, &a->aliases, st, method_html };
+		struct html_opts ho = { a->chart.title, a->chart.caption, &a->aliases, st, method_html, explain_html };
 		struct strbuf html;
 		strbuf_init(&html);
-		html_report_opts(&html, set, table, cmp, &cs, &ho);
+		html_report_page(&html, set, table, cmp, &cs, &ho, 1);
 		rc = write_file(a->html_path, &html) ? EXIT_INPUT : EXIT_OK;
 		if (rc == EXIT_OK)
 			fprintf(stderr, "bench: wrote the HTML report to %s (%zu charts)\n", a->html_path, cs.n);
@@ -391,7 +452,7 @@ int cmd_report(int argc, char **argv)
 	struct cmp_table cmp;
 	struct render_opts ro;
 	struct method_view mv;
-	struct strbuf out, mhtml;
+	struct strbuf out, mhtml, xhtml;
 	struct errbuf err;
 	int rc, have_cmp = 0;
 
@@ -410,6 +471,7 @@ int cmd_report(int argc, char **argv)
 	curve_set_init(&mv.curves);
 	strbuf_init(&out);
 	strbuf_init(&mhtml);
+	strbuf_init(&xhtml);
 	errbuf_init(&err);
 
 	kvlist_init(&a.map);
@@ -429,6 +491,7 @@ int cmd_report(int argc, char **argv)
 		rc = cli_fail(&err);
 		goto out;
 	}
+	count_named_disks(&set);
 	rep_alias_from_runs(&a.aliases, &set);
 	rep_set_drop_method(&set, &mv.left);
 	if (!a.nlim)
@@ -462,26 +525,34 @@ int cmd_report(int argc, char **argv)
 		rc = cli_fail(&err);
 		goto out;
 	}
+	/* --explain in the page: its own section (report/format/explain_render.h) */
+	if (a.explain && (a.html_path || a.format == FMT_HTML) &&
+	    explain_render_html_section(&xhtml, st, &table, have_cmp ? &cmp : NULL, &err) < 0) {
+		rc = cli_fail(&err);
+		goto out;
+	}
 	if (a.charts_dir || a.html_path) {
-		rc = charts_and_html(&a, st, &set, &table, have_cmp ? &cmp : NULL, &mv, mhtml.buf);
+		rc = charts_and_html(&a, st, &set, &table, have_cmp ? &cmp : NULL, &mv, mhtml.buf, xhtml.buf);
 		if (rc)
 			goto out;
 	}
 
 	if (a.format == FMT_HTML) {
-		struct html_opts ho = { a.chart.title, a.chart.caption, &a.aliases, st, mhtml.buf };
+		struct html_opts ho = { a.chart.title, a.chart.caption, &a.aliases, st, mhtml.buf, xhtml.buf };
 		struct chart_set none;
 
 		chart_set_init(&none);
-		html_report_opts(&out, &set, &table, have_cmp ? &cmp : NULL, &none, &ho);
+		html_report_page(&out, &set, &table, have_cmp ? &cmp : NULL, &none, &ho, 1);
 		chart_set_release(&none);
 	} else if (have_cmp) {
 		render_compare(&out, &cmp, a.format, &ro);
 	} else {
 		render_table(&out, &table, &set, a.format, &ro);
 	}
-	/* --explain: one verdict per row after the table (report/format/explain_render.h) */
-	if (a.explain && explain_render(&out, st, &set, &table, have_cmp ? &cmp : NULL, a.format, &err) < 0) {
+	/* --explain: one verdict per row after the table (report/format/explain_render.h); HTML has it as a section
+	 * of the page, JSON as the report document's "explain" member */
+	if (a.explain && a.format != FMT_HTML && explain_after(&out, st, &set, &table, have_cmp ? &cmp : NULL,
+							       a.format, &err) < 0) {
 		rc = cli_fail(&err);
 		goto out;
 	}
@@ -500,6 +571,7 @@ int cmd_report(int argc, char **argv)
 out:
 	strbuf_release(&out);
 	strbuf_release(&mhtml);
+	strbuf_release(&xhtml);
 	method_view_release(&mv);
 	cmp_release(&cmp);
 	rep_table_release(&table);

@@ -81,3 +81,66 @@ struct cpuview_run *cpuview_new(struct store_cpu *cpu, size_t ncpu, const struct
 				   (double)v->device_ios / v->front_end_ios : NAN;
 	return v;
 }
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* The member device names of `labels` into `names` (cfg.dev.NAME.KEY, cfg.members.names). */
+static void member_names(const struct kvlist *labels, struct kvlist *names)
+{
+	const char *list = kvlist_get(labels, "cfg.members.names", NULL);
+	char *name;
+
+	for (size_t i = 0; i < labels->n; i++) {
+		const char *k = labels->v[i].key, *dot;
+
+		if (strncmp(k, "cfg.dev.", 8) || !(dot = strrchr(k + 8, '.')) || dot == k + 8)
+			continue;
+		name = xstrndup(k + 8, (size_t)(dot - k - 8));
+		kvlist_set(names, name, "");
+		free(name);
+	}
+	while (list && *list) {
+		size_t n = strcspn(list, ", ");
+
+		if (n) {
+			name = xstrndup(list, n);
+			kvlist_set(names, base_name(name), "");
+			free(name);
+		}
+		list += n + (list[n] != '\0');
+	}
+}
+
+void cpuview_count_named(struct cpuview_run *v, const struct kvlist *labels, char *const *targets,
+			 size_t ntargets)
+{
+	struct kvlist names;
+	int any_target = v && v->scope == CPUVIEW_SCOPE_TARGET;
+
+	if (!v || v->scope == CPUVIEW_SCOPE_NONE)
+		return;
+	kvlist_init(&names);
+	member_names(labels, &names);
+	for (size_t i = 0; !names.n && i < ntargets; i++)
+		if (!strncmp(targets[i], "/dev/", 5) && base_name(targets[i])[0])
+			kvlist_set(&names, base_name(targets[i]), "");
+	if (names.n) {
+		v->scope = CPUVIEW_SCOPE_DEVICES;
+		v->device_ios = 0;
+		for (size_t i = 0; i < v->ndisks; i++) {
+			struct cpuview_disk *d = &v->disks[i];
+
+			d->counted = kvlist_find(&names, d->device) &&
+				     (!any_target || (d->role && !strcmp(d->role, "target")));
+			if (d->counted)
+				v->device_ios += d->reads + d->writes;
+		}
+		v->amplification = v->front_end_ios > 0 ? (double)v->device_ios / v->front_end_ios : NAN;
+	}
+	kvlist_release(&names);
+}

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/kv.h"
 #include "core/store_read.h"
 
 /* One row of table disk, with the role of its host. */
@@ -39,6 +40,8 @@ enum cpuview_scope {
 	CPUVIEW_SCOPE_NONE = 0,   /* no disk rows: no amplification */
 	CPUVIEW_SCOPE_TARGET,     /* disk rows of the target hosts */
 	CPUVIEW_SCOPE_ALL,        /* no target host: all disk rows */
+	CPUVIEW_SCOPE_DEVICES,    /* the devices the run names (cpuview_count_named): its configuration's members,
+				   * else its target devices; of the target hosts when it has any */
 };
 
 struct cpuview_run {
@@ -60,6 +63,16 @@ struct cpuview_run {
 struct cpuview_run *cpuview_new(struct store_cpu *cpu, size_t ncpu, const struct store_disk *disks, size_t ndisks,
 				double front_end_ios);
 void cpuview_run_free(struct cpuview_run *v); /* NULL ok */
+
+/*
+ * Counts only the devices the run names, when it names any: the configuration's members (labels
+ * cfg.dev.NAME.*, and cfg.members.names "a,b,..." when stored), else the run's targets that are block devices
+ * ("/dev/NAME", `targets`); on the target hosts when the run has any. The system disk, another process's loop
+ * device or swap and a stacked device over the members (md0 over them: counted once, as its members) are then
+ * listed but not counted, and the amplification (device IOs / front-end IOs) is given. Names nothing: no change.
+ */
+void cpuview_count_named(struct cpuview_run *v, const struct kvlist *labels, char *const *targets,
+			 size_t ntargets);
 
 /* The name of share_pct[i]: "user_pct", ... */
 extern const char *const cpuview_share_keys[CPU_SHARE_NR];

@@ -112,6 +112,8 @@ struct layout {
 	double val_px;            /* room a value label needs above its bar */
 };
 
+#define VERT_WRAP 22 /* characters per line of a vertical tick label */
+
 static void layout_ticks(const struct bar_spec *b, struct layout *L)
 {
 	size_t maxlines = 0, longest = 0, full = 0;
@@ -134,8 +136,9 @@ static void layout_ticks(const struct bar_spec *b, struct layout *L)
 		L->tick_px = (double)maxlines * LH_PX + 8;
 		return;
 	}
-	/* vertical: one line each, 40 characters at most per line (longer ones wrap into more columns) */
-	L->wrap_width = full > 40 ? 40 : full;
+	/* vertical: VERT_WRAP characters at most per line, longer ones wrap into more columns (a long workload name
+	 * as 3-4 short columns, not one column half the picture's height) */
+	L->wrap_width = full > VERT_WRAP ? VERT_WRAP : full;
 	maxlines = 0;
 	for (size_t i = 0; i < b->ncat; i++) {
 		size_t l, lines = wrap(cat_text(b, i, buf, sizeof(buf)), L->wrap_width, NULL, &l);
@@ -241,11 +244,14 @@ static void panel_range(const struct bar_spec *b, struct bar_panel *pn, const st
 	size_t n = b->ncat * b->nser;
 	double head = (L->val_px + 4) / L->plot_h;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		double top = pn->hi && !isnan(pn->hi[i]) && pn->hi[i] > pn->v[i] ? pn->hi[i] : pn->v[i];
+
 		if (!isnan(pn->v[i]) && pn->v[i] > 0) {
 			mn = pn->v[i] < mn ? pn->v[i] : mn;
-			mx = pn->v[i] > mx ? pn->v[i] : mx;
+			mx = top > mx ? top : mx;
 		}
+	}
 	pn->log = mx > 0 && (b->log == 1 || (b->log == -1 && mx / mn > BARS_LOG_SPAN));
 	if (mx <= 0) {
 		*lo = 0;
@@ -277,6 +283,32 @@ static void legend_table(struct strbuf *body, const struct bar_spec *b, const st
 			    (y0 - (double)row * LH_PX) / L->H, BARS_FONT_PX);
 		strbuf_release(&t);
 	}
+}
+
+#define BAR_COLS 6 /* data columns per series: value, label, colour, whisker low, high, label height */
+
+/* Whether the panel has any whisker. */
+static int whiskers(const struct bar_spec *b, const struct bar_panel *pn)
+{
+	for (size_t i = 0; pn->lo && pn->hi && i < b->ncat * b->nser; i++)
+		if (!isnan(pn->lo[i]) && !isnan(pn->hi[i]))
+			return 1;
+	return 0;
+}
+
+/* The whisker columns of value i: low, high (NaN NaN when none) and the label's height (the whisker's top,
+ * else the value). */
+static void bar_whisker(struct strbuf *data, const struct bar_panel *pn, size_t i)
+{
+	double v = pn->v[i], lo = pn->lo ? pn->lo[i] : NAN, hi = pn->hi ? pn->hi[i] : NAN;
+
+	if (isnan(v) || isinf(v) || isnan(lo) || isnan(hi)) {
+		strbuf_addf(data, " NaN NaN %s", isnan(v) || isinf(v) ? "NaN" : "");
+		if (!(isnan(v) || isinf(v)))
+			strbuf_addf(data, "%.10g", v);
+		return;
+	}
+	strbuf_addf(data, " %.10g %.10g %.10g", lo, hi, hi > v ? hi : v);
 }
 
 static void panel_body(struct strbuf *body, struct strbuf *data, struct bar_spec *b, const struct layout *L,
@@ -312,7 +344,8 @@ static void panel_body(struct strbuf *body, struct strbuf *data, struct bar_spec
 		strbuf_addf(body, " %zu", i);
 	}
 	strbuf_addf(body, ")%s\n", L->rotate ? " rotate by 90 right" : " norotate center");
-	/* data: index p, one line per category: x, then per series value, label text, colour */
+	/* data: index p, one line per category: x, then per series value, label text, colour, whisker low and
+	 * high (NaN: none), the label's height (above the whisker) */
 	for (size_t i = 0; i < b->ncat; i++) {
 		strbuf_addf(data, "%zu", i);
 		for (size_t s = 0; s < b->nser; s++) {
@@ -327,6 +360,7 @@ static void panel_body(struct strbuf *body, struct strbuf *data, struct bar_spec
 			else
 				strbuf_addf(data, " %.10g", v);
 			strbuf_addf(data, " \"%s\" %ld", t.len ? t.buf : "", strtol(rgb + 1, NULL, 16));
+			bar_whisker(data, pn, i * b->nser + s);
 			strbuf_release(&t);
 		}
 		strbuf_addc(data, '\n');
@@ -342,7 +376,7 @@ static void panel_body(struct strbuf *body, struct strbuf *data, struct bar_spec
 	strbuf_adds(body, "plot ");
 	for (size_t s = 0; s < b->nser; s++) {
 		double off = -0.4 + ((double)s + 0.5) * w;
-		size_t vc = 2 + 3 * s;
+		size_t vc = 2 + BAR_COLS * s;
 
 		strbuf_addf(body, "%s'%s' index %zu using ($1%+.5f):%zu:($1%+.5f):($1%+.5f):(%.6g):%zu:%zu "
 				  "with boxxyerror fs solid 0.9 border rgb '#444444' lc rgb variable title ",
@@ -355,8 +389,11 @@ static void panel_body(struct strbuf *body, struct strbuf *data, struct bar_spec
 		} else {
 			strbuf_adds(body, "''");
 		}
-		strbuf_addf(body, ", '' index %zu using ($1%+.5f):%zu:%zu with labels font ',9' %s notitle", p, off, vc,
-			    vc + 1, L->val_rotate ? "rotate by 90 left offset 0,0.4" : "center offset 0,0.6");
+		if (whiskers(b, pn))
+			strbuf_addf(body, ", '' index %zu using ($1%+.5f):%zu:(0):($%zu-$%zu) with vectors nohead lw 1.5 "
+					  "lc rgb '#222222' notitle", p, off, vc + 3, vc + 4, vc + 3);
+		strbuf_addf(body, ", '' index %zu using ($1%+.5f):%zu:%zu with labels font ',9' %s notitle", p, off,
+			    vc + 5, vc + 1, L->val_rotate ? "rotate by 90 left offset 0,0.4" : "center offset 0,0.6");
 	}
 	strbuf_adds(body, "\nunset label\n");
 }
@@ -372,6 +409,11 @@ void bars_write(struct strbuf *body, struct strbuf *data, struct bar_spec *b)
 			  "set key outside top center horizontal noopaque nobox samplen 1.5 width 1\n"
 			  "set xtics scale 0\nset multiplot title '");
 	esc_gnuplot(body, b->title ? b->title : "");
+	for (size_t p = 0; p < b->npanels; p++)
+		if (whiskers(b, &b->panels[p])) {
+			strbuf_adds(body, " (whiskers: min-max of the repeated runs)");
+			break;
+		}
 	strbuf_adds(body, "' font ',13'\n");
 	/* the legend: one row (or more) between the chart title and the panel titles */
 	strbuf_addf(body, "set key at screen 0.5, screen %.5f center top\n", (L.H - 12 - LH_PX * 1.6) / L.H);

@@ -5,7 +5,8 @@
  * vertical); a log y axis when a panel's values span more than BARS_LOG_SPAN (or on request); tick labels
  * that never overlap at any count: wrapped to the room of their category, else turned vertical, and the
  * chart widened when even vertical ones would not fit; optional short names (W1, W2...) with a legend table
- * of the full names under the plot; a caption line. Geometry is computed in pixels of the SVG terminal
+ * of the full names under the plot; a caption line; error bars (whiskers) where a panel has them (repeated
+ * runs: min-max), the value label above the whisker. Geometry is computed in pixels of the SVG terminal
  * (font BARS_FONT_PX) and the PNG terminal is the same picture scaled (300 dpi: x 3.125).
  *
  * User text (titles, categories, series) reaches the script only through esc_gnuplot / esc_gnuplot_tic
@@ -26,6 +27,7 @@ struct bar_panel {
 	const char *title;        /* "IOPS" */
 	const char *ylabel;       /* axis title with the unit: "IOPS (IO/s)" */
 	const double *v;          /* [ncat * nser]: v[cat * nser + series]; NAN missing */
+	const double *lo, *hi;    /* [ncat * nser] or NULL: an error bar (whisker) from lo to hi; NAN none */
 	int log;                  /* out: the panel was drawn on a log axis */
 };
 

@@ -72,6 +72,15 @@ static double med(const struct rep_row *r, enum rep_metric m)
 	return r && r->c[m].n ? r->c[m].med : NAN;
 }
 
+/* The whisker of a bar: min-max of the repetitions (n >= 2 and they differ), else none (NAN). */
+static void spread(const struct rep_row *r, enum rep_metric m, double *lo, double *hi)
+{
+	int some = r && r->c[m].n >= 2 && r->c[m].min != r->c[m].max;
+
+	*lo = some ? r->c[m].min : NAN;
+	*hi = some ? r->c[m].max : NAN;
+}
+
 /* The panels of a bar chart: IOPS and MiB/s, read and write mean latency, or read and write p99 latency. */
 enum panels { PANELS_THROUGHPUT, PANELS_LATENCY, PANELS_P99 };
 
@@ -93,7 +102,7 @@ static int bar_chart(struct chart_set *cs, char kind, const char *name, const ch
 		     int per_cat, const struct rep_row *const *rows, enum panels which, struct errbuf *err)
 {
 	struct bar_panel panels[2];
-	double *v[2];
+	double *v[2], *lo[2], *hi[2];
 	struct bar_spec b;
 	struct strbuf df;
 	struct chart_gp g;
@@ -108,11 +117,17 @@ static int bar_chart(struct chart_set *cs, char kind, const char *name, const ch
 	strbuf_addf(&df, "%s.dat", g.stem.buf);
 	for (int p = 0; p < 2; p++) {
 		v[p] = xcalloc(n ? n : 1, sizeof(double));
-		for (size_t i = 0; i < n; i++)
+		lo[p] = xcalloc(n ? n : 1, sizeof(double));
+		hi[p] = xcalloc(n ? n : 1, sizeof(double));
+		for (size_t i = 0; i < n; i++) {
 			v[p][i] = med(rows[i], panel_defs[which][p].m);
+			spread(rows[i], panel_defs[which][p].m, &lo[p][i], &hi[p][i]);
+		}
 		panels[p].title = panel_defs[which][p].title;
 		panels[p].ylabel = panel_defs[which][p].ylabel;
 		panels[p].v = v[p];
+		panels[p].lo = lo[p];
+		panels[p].hi = hi[p];
 		panels[p].log = 0;
 	}
 	for (size_t i = 0; i < 2 * n && !any; i++)
@@ -120,8 +135,11 @@ static int bar_chart(struct chart_set *cs, char kind, const char *name, const ch
 	if (!any) { /* nothing measured (e.g. no p99 in imported figures): no chart of empty panels */
 		chart_gp_discard(&g);
 		strbuf_release(&df);
-		free(v[0]);
-		free(v[1]);
+		for (int p = 0; p < 2; p++) {
+			free(v[p]);
+			free(lo[p]);
+			free(hi[p]);
+		}
 		return 0;
 	}
 	memset(&b, 0, sizeof(b));
@@ -144,8 +162,11 @@ static int bar_chart(struct chart_set *cs, char kind, const char *name, const ch
 	g.height = b.height_px;
 	ret = chart_gp_finish(&g, err);
 	strbuf_release(&df);
-	free(v[0]);
-	free(v[1]);
+	for (int p = 0; p < 2; p++) {
+		free(v[p]);
+		free(lo[p]);
+		free(hi[p]);
+	}
 	return ret;
 }
 
@@ -245,10 +266,10 @@ static const struct cmp_row *ratio_row(const struct cmp_group *grp, size_t ri, s
  * Whether metric m has one value in every run of the group's compared rows (both sides, every workload; at
  * least two rows: the largest and smallest within RATIO_SAME of each other) or none at all: then its ratios
  * are 1 or missing by construction (a modelled, saturated or unmeasured figure, e.g. the sim engine's CPU at
- * 100 % in every run), not a finding, and the ratio chart shows no ratio for it.
+ * 100 % in every run), not a finding, and the ratio chart (and the HTML ratio table) show no ratio for it.
  */
 #define RATIO_SAME 0.005
-static int constant_metric(const struct cmp_table *t, const struct cmp_group *grp, enum rep_metric m)
+int chart_metric_constant(const struct cmp_table *t, const struct cmp_group *grp, enum rep_metric m)
 {
 	double lo = NAN, hi = NAN;
 	size_t rows = 0, nan = 0, vals = 0;
@@ -339,7 +360,7 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 	strbuf_addf(&g.title, ": ratio to %s", chart_alias(cs, t->key, t->b));
 	base_len = g.title.len;
 	for (int k = 0; k < RM_NR; k++) {
-		same[k] = constant_metric(t, grp, cols[k]);
+		same[k] = chart_metric_constant(t, grp, cols[k]);
 		if (same[k])
 			strbuf_addf(&g.title, "%s%s", nsame++ ? ", " : " (no ratio of ", names[k]);
 	}

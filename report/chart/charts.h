@@ -49,4 +49,8 @@ int charts_write_opts(struct chart_set *cs, const char *dir, struct store *st, c
 		      const struct rep_table *t, const struct cmp_table *cmp, unsigned fmts,
 		      const struct chart_opts *o, struct errbuf *err);
 
+/* Whether metric m has one value (within 0.5 %) in every run of the group's compared rows, or none: its ratios
+ * are 1 or missing by construction, not a finding; the ratio chart and the HTML ratio table show "n/a". */
+int chart_metric_constant(const struct cmp_table *t, const struct cmp_group *grp, enum rep_metric m);
+
 #endif

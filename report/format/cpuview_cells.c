@@ -97,7 +97,8 @@ static void amplification_row(struct strlist *c, const struct rep_run *r)
 	add_run_id(c, r);
 	add_num(c, v->front_end_ios, 0);
 	add_u64(c, v->device_ios);
-	strlist_add(c, v->scope == CPUVIEW_SCOPE_TARGET ? "target hosts" : "all hosts (no target)");
+	strlist_add(c, v->scope == CPUVIEW_SCOPE_TARGET ? "target hosts" :
+		       v->scope == CPUVIEW_SCOPE_DEVICES ? "members/targets" : "all hosts (no target)");
 	add_num(c, v->amplification, 2);
 }
 

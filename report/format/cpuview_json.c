@@ -72,7 +72,8 @@ void cpuview_json(struct strbuf *out, const struct cpuview_run *v)
 	key_num(out, "front_end_ios", v->front_end_ios);
 	strbuf_addf(out, ",\"device_ios\":%llu", (unsigned long long)v->device_ios);
 	key_str(out, ",", "devices_of", v->scope == CPUVIEW_SCOPE_TARGET ? "target" :
-					  v->scope == CPUVIEW_SCOPE_ALL ? "all" : NULL);
+					  v->scope == CPUVIEW_SCOPE_ALL ? "all" :
+					  v->scope == CPUVIEW_SCOPE_DEVICES ? "named" : NULL);
 	key_num(out, "io_amplification", v->amplification);
 	strbuf_addc(out, '}');
 }

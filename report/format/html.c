@@ -48,7 +48,9 @@ static const char css[] =
 	"tbody tr td.bad2{background:#bf812d}tbody tr td.bad3{background:#8c510a;color:#fff}\n"
 	"tr.unmatched td{color:var(--muted);font-style:italic}\n"
 	".legend span{display:inline-block;padding:2px 8px;margin:0 4px 4px 0;border-radius:3px}\n"
-	".spread{color:var(--muted);font-size:12px}\n"
+	".spread{color:var(--muted);font-size:12px;font-weight:400}\n"
+	".mark{color:#8c510a;font-weight:600;font-style:normal}.note{color:var(--muted);margin:2px 0}\n"
+	"td.noise{outline:2px dashed #888;outline-offset:-3px}\n"
 	".status-failed,.status-aborted{color:#b3261e;font-weight:600}.status-partial{color:#8c510a;font-weight:600}\n"
 	"figure{margin:0;padding:10px;border:1px solid var(--line);border-radius:6px;min-width:0}\n"
 	"figure svg{width:100%;height:auto;display:block}\n"
@@ -129,24 +131,75 @@ static void kv_text(struct strbuf *out, const struct kvlist *l)
 		strbuf_adds(out, "<span class=\"sub\">(no labels)</span>");
 }
 
+/*
+ * A figure: the median, under it its spread and n: "[lo–hi] 95 %" (the interval of the median, rep_cell.lo/hi,
+ * when narrower than min-max, n >= 6), else "min–max" when repetitions differ; "n=K" always (render_cell's
+ * rule, so HTML and text agree).
+ */
 static void cell(struct strbuf *out, const struct rep_cell *c, int decimals)
 {
+	int narrow = c->n >= 3 && (c->lo != c->min || c->hi != c->max);
 	struct strbuf sb;
 
 	strbuf_init(&sb);
 	render_num(&sb, c->n ? c->med : NAN, decimals);
 	strbuf_adds(out, "<td class=\"n\">");
 	h(out, sb.buf);
-	if (c->n > 1 && c->min != c->max) {
+	if (c->n) {
 		strbuf_reset(&sb);
-		render_num(&sb, c->min, decimals);
-		strbuf_adds(&sb, "–");
-		render_num(&sb, c->max, decimals);
+		if (c->n > 1 && c->min != c->max) {
+			strbuf_adds(&sb, narrow ? "[" : "");
+			render_num(&sb, narrow ? c->lo : c->min, decimals);
+			strbuf_adds(&sb, "–");
+			render_num(&sb, narrow ? c->hi : c->max, decimals);
+			if (narrow)
+				strbuf_addf(&sb, "] %.0f %%", c->conf_pct);
+			strbuf_adds(&sb, " ");
+		}
+		strbuf_addf(&sb, "n=%u", c->n);
 		strbuf_adds(out, "<br><span class=\"spread\">");
 		h(out, sb.buf);
 		strbuf_adds(out, "</span>");
 	}
 	strbuf_adds(out, "</td>");
+	strbuf_release(&sb);
+}
+
+/* The marks of a row after its name (render_row_marks: n=1, short), as a muted span. */
+static void row_marks(struct strbuf *out, const struct rep_row *row, int *single, int *short_run)
+{
+	struct strbuf sb;
+
+	if (!row)
+		return;
+	strbuf_init(&sb);
+	render_row_marks(&sb, row);
+	if (sb.len) {
+		strbuf_adds(out, " <span class=\"mark\">(");
+		h(out, sb.buf);
+		strbuf_adds(out, ")</span>");
+	}
+	*single |= row->single;
+	*short_run |= row->short_run;
+	strbuf_release(&sb);
+}
+
+/* What the marks mean (render_marks_note), a paragraph per line. */
+static void marks_note(struct strbuf *out, int single, int short_run)
+{
+	struct strbuf sb;
+	char *line, *nl;
+
+	strbuf_init(&sb);
+	render_marks_note(&sb, single, short_run);
+	for (line = sb.buf; line && *line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		strbuf_adds(out, "<p class=\"note\">");
+		h(out, line);
+		strbuf_adds(out, "</p>\n");
+	}
 	strbuf_release(&sb);
 }
 
@@ -413,43 +466,137 @@ static const char *alias(const struct html_opts *o, const char *key, const char 
 	return rep_alias_get(o ? o->aliases : NULL, key, value);
 }
 
-/* One ratio cell of value vi of a row, with both medians as a tooltip. */
+/* One ratio cell of value vi of a row, with both medians and their n as a tooltip: "~" and a dashed outline
+ * when within noise (cmp_row.noise), "n/a" (no colour) when the metric is constant in the group
+ * (chart_metric_constant: a ratio of 1 by construction, not a finding). */
 static void ratio_cell(struct strbuf *out, const struct cmp_table *t, const struct cmp_row *row, size_t vi,
-		       enum rep_metric m, const struct html_opts *o)
+		       enum rep_metric m, int constant, const struct html_opts *o)
 {
 	const struct rep_row *x = row->at[vi], *b = row->at[t->nvals - 1];
 	double r = row->ratios[vi][m];
-	int level;
-	const char *cls = cmp_class(m, r, &level);
+	int level, noise = row->noise[vi][m] == 1 && !constant;
+	const char *cls = constant ? "" : cmp_class(m, r, &level);
 	struct strbuf sb;
 
 	strbuf_init(&sb);
 	if (*cls)
-		strbuf_addf(out, "<td class=\"r %s%d\"", cls, level);
+		strbuf_addf(out, "<td class=\"r %s%d%s\"", cls, level, noise ? " noise" : "");
 	else
-		strbuf_adds(out, "<td class=\"r\"");
+		strbuf_addf(out, "<td class=\"r%s\"", noise ? " noise" : "");
 	if (x && b) {
 		strbuf_adds(&sb, alias(o, t->key, t->vals[vi]));
 		strbuf_adds(&sb, " ");
-		render_num(&sb, x->c[m].n ? x->c[m].med : NAN, rep_metrics[m].decimals);
-		strbuf_adds(&sb, ", ");
+		render_cell(&sb, &x->c[m], rep_metrics[m].decimals);
+		strbuf_addf(&sb, " n=%u, ", x->c[m].n);
 		strbuf_adds(&sb, alias(o, t->key, t->b));
 		strbuf_adds(&sb, " ");
-		render_num(&sb, b->c[m].n ? b->c[m].med : NAN, rep_metrics[m].decimals);
+		render_cell(&sb, &b->c[m], rep_metrics[m].decimals);
+		strbuf_addf(&sb, " n=%u", b->c[m].n);
+		if (noise)
+			strbuf_adds(&sb, "; within noise");
+		if (constant)
+			strbuf_adds(&sb, "; the same value in every run of this block, or none: no ratio");
 		strbuf_adds(out, " title=\"");
 		h(out, sb.buf);
 		strbuf_adds(out, "\"");
 	}
 	strbuf_reset(&sb);
-	render_num(&sb, r, 3);
+	if (constant && x && b)
+		strbuf_adds(&sb, "n/a");
+	else
+		render_num(&sb, r, 3);
+	if (noise)
+		strbuf_adds(&sb, "~");
 	strbuf_adds(out, ">");
 	h(out, sb.buf);
 	strbuf_adds(out, "</td>");
 	strbuf_release(&sb);
 }
 
+/* The configuration record's facts (cmp_table.cfg): those the same on every side in one line, those that
+ * differ as a table with a column per compared value. */
+static void cfg_facts(struct strbuf *out, const struct cmp_table *t, const struct html_opts *o)
+{
+	size_t ndiff = 0, nsame = 0;
+
+	for (size_t s = 0; s < t->nvals; s++)
+		for (size_t k = 0; k < t->cfg[s].n; k++) {
+			const struct kv *x = &t->cfg[s].v[k];
+			int same = 1, first = 1;
+
+			for (size_t v = 0; v < t->nvals; v++) {
+				const char *y = kvlist_get(&t->cfg[v], x->key, NULL);
+				same &= y && !strcmp(y, x->value);
+				if (v < s && kvlist_find(&t->cfg[v], x->key))
+					first = 0;
+			}
+			if (!first)
+				continue;
+			if (same) {
+				strbuf_adds(out, nsame++ ? ", <code>" : "<p class=\"note\">Configuration record, the "
+									"same on every side: <code>");
+				h(out, x->key);
+				strbuf_adds(out, "=");
+				h(out, x->value);
+				strbuf_adds(out, "</code>");
+				continue;
+			}
+			if (!ndiff++) {
+				strbuf_adds(out, nsame ? "</p>\n" : "");
+				nsame = 0;
+				strbuf_adds(out, "<div class=\"scroll\"><table class=\"cfgdiff\">\n<caption>"
+						 "Configuration record: what differs</caption>\n<thead><tr><th>fact</th>");
+				for (size_t v = 0; v < t->nvals; v++) {
+					strbuf_adds(out, "<th>");
+					h(out, alias(o, t->key, t->vals[v]));
+					strbuf_adds(out, "</th>");
+				}
+				strbuf_adds(out, "</tr></thead>\n<tbody>\n");
+			}
+			strbuf_adds(out, "<tr><td><code>");
+			h(out, x->key);
+			strbuf_adds(out, "</code></td>");
+			for (size_t v = 0; v < t->nvals; v++) {
+				strbuf_adds(out, "<td>");
+				h(out, kvlist_get(&t->cfg[v], x->key, "-"));
+				strbuf_adds(out, "</td>");
+			}
+			strbuf_adds(out, "</tr>\n");
+		}
+	if (nsame)
+		strbuf_adds(out, "</p>\n");
+	if (ndiff)
+		strbuf_adds(out, "</tbody>\n</table></div>\n");
+}
+
+/* Under the ratio table: "~", the marks, the labels compared away and the configuration record's facts. */
+static void ratio_notes(struct strbuf *out, const struct cmp_table *t, int single, int short_run,
+			const struct html_opts *o)
+{
+	strbuf_adds(out, "<p class=\"note\">~ (dashed outline) within noise: the ratio of the sides' 95 % "
+			 "intervals of the median holds 1 (both sides n &ge; 3; with fewer runs no ratio can be told "
+			 "from noise). n/a: the metric has the same value in every run of the block, or none (a "
+			 "modelled, saturated or unmeasured figure): its ratio is 1 by construction.</p>\n");
+	marks_note(out, single, short_run);
+	if (t->away.n) {
+		strbuf_adds(out, "<p class=\"note\">Compared with <code>");
+		h(out, t->key);
+		strbuf_adds(out, "</code> (they change with it, so they are no group key):");
+		for (size_t i = 0; i < t->away.n; i++) {
+			strbuf_adds(out, i ? ", <code>" : " <code>");
+			h(out, t->away.v[i].key);
+			strbuf_adds(out, "</code>");
+		}
+		strbuf_adds(out, ".</p>\n");
+	}
+	if (t->cfg)
+		cfg_facts(out, t, o);
+}
+
 static void ratio_section(struct strbuf *out, const struct cmp_table *t, const struct html_opts *o)
 {
+	int single = 0, short_run = 0;
+
 	strbuf_adds(out, "<h2 id=\"ratio\">Comparison: ");
 	for (size_t i = 0; i + 1 < t->nvals; i++) {
 		if (i)
@@ -479,6 +626,7 @@ static void ratio_section(struct strbuf *out, const struct cmp_table *t, const s
 			 "beyond.</p>\n");
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct cmp_group *g = &t->v[gi];
+		int constant[RM_NR];
 
 		strbuf_addf(out, "<h3 id=\"r%zu\">", gi + 1);
 		h(out, g->title);
@@ -491,6 +639,8 @@ static void ratio_section(struct strbuf *out, const struct cmp_table *t, const s
 		for (int k = 0; k < RM_NR; k++)
 			strbuf_addf(out, "<th class=\"n\">%s</th>", ratio_names[k]);
 		strbuf_adds(out, "</tr></thead>\n<tbody>\n");
+		for (int k = 0; k < RM_NR; k++)
+			constant[k] = chart_metric_constant(t, g, ratio_cols[k]);
 		for (size_t ri = 0; ri < g->n; ri++) {
 			const struct cmp_row *row = &g->rows[ri];
 
@@ -501,6 +651,13 @@ static void ratio_section(struct strbuf *out, const struct cmp_table *t, const s
 							   "<tr class=\"unmatched\"><td class=\"w\">");
 				if (vi == 0)
 					h(out, row->workload);
+				if (matched) {
+					struct rep_row both = { 0 };
+
+					both.single = row->at[vi]->single || row->b->single;
+					both.short_run = row->at[vi]->short_run || row->b->short_run;
+					row_marks(out, &both, &single, &short_run);
+				}
 				if (!matched && vi == 0) {
 					strbuf_adds(out, " <span class=\"sub\">(only ");
 					for (size_t k = 0, n = 0; k < t->nvals; k++)
@@ -517,17 +674,18 @@ static void ratio_section(struct strbuf *out, const struct cmp_table *t, const s
 					strbuf_adds(out, "</td>");
 				}
 				for (int k = 0; k < RM_NR; k++)
-					ratio_cell(out, t, row, vi, ratio_cols[k], o);
+					ratio_cell(out, t, row, vi, ratio_cols[k], constant[k], o);
 				strbuf_adds(out, "</tr>\n");
 			}
 		}
 		strbuf_adds(out, "</tbody>\n</table></div>\n");
 	}
+	ratio_notes(out, t, single, short_run, o);
 }
 
 /* ---- raw-data table --------------------------------------------------------------------------------- */
 
-static void raw_group(struct strbuf *out, const struct rep_group *g, const char *id)
+static void raw_group(struct strbuf *out, const struct rep_group *g, const char *id, int *single, int *short_run)
 {
 	strbuf_addf(out, "<h3 id=\"%s\">", id);
 	h(out, g->title);
@@ -544,6 +702,7 @@ static void raw_group(struct strbuf *out, const struct rep_group *g, const char 
 		h(out, row->name);
 		if (row->partial)
 			strbuf_adds(out, " <span class=\"status-partial\">(partial)</span>");
+		row_marks(out, row, single, short_run);
 		strbuf_addf(out, "</td><td class=\"n\">%zu</td>", row->nruns);
 		for (int m = 0; m < RM_NR; m++)
 			cell(out, &row->c[m], rep_metrics[m].decimals);
@@ -724,6 +883,7 @@ void html_report_page(struct strbuf *out, const struct rep_set *set, const struc
 		      int script)
 {
 	const char *title = o && o->title ? o->title : "bench report";
+	int single = 0, short_run = 0;
 
 	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 			 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
@@ -800,6 +960,8 @@ void html_report_page(struct strbuf *out, const struct rep_set *set, const struc
 		}
 		strbuf_adds(out, "</ol></li>\n");
 	}
+	if (o && o->explain_html && *o->explain_html)
+		strbuf_adds(out, "<li><a href=\"#explain\">What limited each result</a></li>\n");
 	if (o && o->method_html && *o->method_html)
 		strbuf_adds(out, "<li><a href=\"#method\">Curves, steady state and jobs</a></li>\n");
 	strbuf_adds(out, "<li><a href=\"#runs\">Runs and hosts</a></li>\n</ol>\n</nav>\n");
@@ -807,9 +969,10 @@ void html_report_page(struct strbuf *out, const struct rep_set *set, const struc
 	metadata(out, set, o ? o->st : NULL);
 	if (cmp)
 		ratio_section(out, cmp, o);
-	strbuf_adds(out, "<h2 id=\"results\">Results</h2>\n<p>Median of the runs of each workload, min–max "
-			 "below when repetitions differ. Latency: mean and 99th percentile in ms; MiB/s: 1,048,576 "
-			 "bytes per second.</p>\n<p>");
+	strbuf_adds(out, "<h2 id=\"results\">Results</h2>\n<p>Median of the runs of each workload; under it "
+			 "its spread and n: [lo–hi] the 95 % interval of the median (n &ge; 6), else min–max when "
+			 "repetitions differ, and n the runs behind the figure. Latency: mean and 99th percentile in "
+			 "ms; MiB/s: 1,048,576 bytes per second.</p>\n<p>");
 	{
 		struct strbuf note;
 		strbuf_init(&note);
@@ -829,7 +992,7 @@ void html_report_page(struct strbuf *out, const struct rep_set *set, const struc
 				strbuf_addf(&title, "%s=%s, %s", cmp->key, alias(o, cmp->key, cmp->vals[s]), g.title);
 				g.title = title.buf;
 				snprintf(id, sizeof(id), "g%zu-%zu", s, gi + 1);
-				raw_group(out, &g, id);
+				raw_group(out, &g, id, &single, &short_run);
 				strbuf_release(&title);
 			}
 	} else {
@@ -838,8 +1001,14 @@ void html_report_page(struct strbuf *out, const struct rep_set *set, const struc
 		for (size_t gi = 0; gi < t->n; gi++) {
 			char id[32];
 			snprintf(id, sizeof(id), "g%zu", gi + 1);
-			raw_group(out, &t->v[gi], id);
+			raw_group(out, &t->v[gi], id, &single, &short_run);
 		}
+	}
+	marks_note(out, single, short_run);
+	if (o && o->explain_html && *o->explain_html) {
+		strbuf_adds(out, "<div id=\"explain\">\n");
+		strbuf_adds(out, o->explain_html); /* its own <section> and <h2> */
+		strbuf_adds(out, "</div>\n");
 	}
 	if (o && o->method_html && *o->method_html) {
 		strbuf_adds(out, "<h2 id=\"method\">Curves, steady state and jobs</h2>\n");

@@ -28,6 +28,8 @@ struct html_opts {
 				       * job files, engine output); NULL: not listed */
 	const char *method_html;      /* the sections of curve_report.h (curves, steady state, jobs) as HTML, put
 				       * after the results; NULL or "": none */
+	const char *explain_html;     /* `report --explain`: explain_render_html_section's section, put after the
+				       * results; NULL or "": none */
 };
 
 /* As html_report, with presentation options (`o` may be NULL). */

@@ -91,8 +91,8 @@ PY
 	fail "'set terminal' written by: $(grep -rl --include='*.c' 'set terminal' "$BENCH_SRC"/report)"
 "$PY3" - <<'PY' || fail "a configuration's curve is not in its bars' colour"
 import glob, re
-# bars: category i of a-01 is stack raid0 then raid5, its colour the last column (decimal RGB)
-bars = [int(l.split()[-1]) for l in open(glob.glob('screen/c/a-01-*.dat')[0]) if l.strip()][:2]
+# bars: category i of a-01 is stack raid0 then raid5, its colour the column after the label (decimal RGB)
+bars = [int(re.findall(r'"[^"]*" (\d+)', l)[0]) for l in open(glob.glob('screen/c/a-01-*.dat')[0]) if l.strip()][:2]
 gp = open(glob.glob('screen/c/g-*p99*.gp')[0]).read().split('set terminal')[1]
 curves = dict((t, int(c, 16)) for c, t in re.findall(r"lc rgb '#([0-9a-f]{6})' title '(stack=raid\d)'", gp))
 assert curves == {'stack=raid0': bars[0], 'stack=raid5': bars[1]}, (bars, curves)

@@ -94,7 +94,9 @@ R --compare transport=a:b --by stack --html "$T/r.html" --charts "$T/ch" >/dev/n
 import os, re, sys
 from html.parser import HTMLParser
 t = open(sys.argv[1], encoding='utf-8').read()
-assert '<script' not in t.lower(), 'script element in HTML'
+scripts = re.findall(r'(?is)<script\b([^>]*)>(.*?)</script>', t)
+assert len(scripts) == 1 and scripts[0][0] == '' and t.lower().count('<script') == 1, 'not one bare <script>'
+assert not re.search(r'(?i)&lt;|&amp;|</|alert|pwned|system\(|`', scripts[0][1]), 'user text in the script'
 assert '&lt;script&gt;alert(1)&lt;/script&gt;' in t
 VOID = {'br', 'meta', 'hr', 'img', 'input', 'link', 'wbr'}
 class P(HTMLParser):

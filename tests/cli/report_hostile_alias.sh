@@ -24,7 +24,9 @@ printf '%s' "$EVIL" >"$T/evil.txt"
 import html, html.parser, os, re, sys
 t = open(sys.argv[1], encoding='utf-8').read()
 evil = open(sys.argv[3], encoding='utf-8').read()
-assert '<script' not in t.lower(), 'a script element in the HTML'
+scripts = re.findall(r'(?is)<script\b([^>]*)>(.*?)</script>', t)
+assert len(scripts) == 1 and scripts[0][0] == '' and t.lower().count('<script') == 1, 'not one bare <script>'
+assert not re.search(r'(?i)&lt;|&amp;|</|alert|pwned|system\(|`', scripts[0][1]), 'user text in the script'
 assert '</figcaption><script' not in t
 # the alias is shown (escaped) and the suite alias too
 assert evil.split('\n')[0] in html.unescape(t), 'alias missing'  # shown as text (no raw tag: above)

@@ -23,7 +23,10 @@ fio_ts = int(re.search(r'"timestamp" *: *(\d+)', raw).group(1))
 # nothing from outside: no src=, no external href, no @import/url(http
 assert not re.search(r'\bsrc\s*=', t), 'src='
 assert not re.search(r'href\s*=\s*["\'](?!#)', t), 'an external href'
-assert '@import' not in t and 'url(http' not in t and '<script' not in t.lower()
+assert '@import' not in t and 'url(http' not in t
+scripts = re.findall(r'(?is)<script\b([^>]*)>(.*?)</script>', t)
+assert len(scripts) == 1 and scripts[0][0] == '' and t.lower().count('<script') == 1, 'not one bare <script>'
+assert not re.search(r'(?i)&lt;|&amp;|</|Three fabrics', scripts[0][1]), 'user text in the script'
 assert '<title>Three fabrics</title>' in t and '<h1>Three fabrics</h1>' in t
 # every contents link has its target
 ids = set(re.findall(r'\bid="([^"]+)"', t))
