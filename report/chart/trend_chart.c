@@ -10,10 +10,14 @@
 #include "report/chart/chart_gnuplot.h"
 #include "report/text/escape.h"
 
-/* The data rows of one series: index, "order", value, segment mean. */
+/*
+ * The data rows of one series: index 0, a row per run: position, "order", value, segment mean; index 1, each
+ * segment's mean as a level line from half a position before its first run to half after its last (blank line
+ * between segments): no line from 0, nothing past the last run.
+ */
 static void series_data(const struct trend_series *s, struct strbuf *d)
 {
-	size_t seg = 0;
+	size_t seg = 0, from = 0;
 
 	strbuf_adds(d, "# position order value segment_mean\n");
 	for (size_t k = 0; k < s->n; k++) {
@@ -22,6 +26,15 @@ static void series_data(const struct trend_series *s, struct strbuf *d)
 		strbuf_addf(d, "%zu ", k + 1);
 		esc_gnuplot_data(d, s->pts[k].order);
 		strbuf_addf(d, " %.10g %.10g\n", s->pts[k].value, s->seg_mean[seg]);
+	}
+	strbuf_adds(d, "\n\n# segment_from segment_to mean\n");
+	for (seg = 0; seg <= s->nchg && s->n; seg++) {
+		size_t to = seg < s->nchg ? s->chg[seg].at : s->n;
+
+		if (to <= from)
+			continue;
+		strbuf_addf(d, "%g %.10g\n%g %.10g\n\n", from + 0.5, s->seg_mean[seg], to + 0.5, s->seg_mean[seg]);
+		from = to;
 	}
 }
 
@@ -38,14 +51,17 @@ static void series_body(const struct trend *t, const struct trend_series *s, str
 	esc_gnuplot(b, t->order_key);
 	strbuf_adds(b, " (position)'\nset ylabel ");
 	chart_gp_str(b, rep_metrics[t->metric].title);
-	strbuf_adds(b, "\nset grid ytics\nset key outside bottom center horizontal\nset yrange [0:*]\n");
+	/* the key above the plot (not over the x axis title), the x range half a position past the first and the
+	 * last run (the last point not on the border) */
+	strbuf_addf(b, "\nset grid ytics\nset key outside top center horizontal\nset yrange [0:*]\n"
+		       "set xrange [0.5:%g]\nset offsets 0, 0, graph 0.05, 0\n", s->n + 0.5);
 	for (size_t k = 0; k < s->nchg; k++)
 		strbuf_addf(b, "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 2 lc rgb '#bf812d'\n",
 			    s->chg[k].at + 0.5, s->chg[k].at + 0.5);
 	strbuf_adds(b, "plot ");
 	chart_gp_datafile(g, b);
-	strbuf_adds(b, " using 1:3 with points pt 7 ps 0.6 lc rgb '#3566b5' title 'runs', \\\n"
-		       "     '' using 1:4 with histeps lw 2 lc rgb '#d08a2c' title 'segment mean'\n");
+	strbuf_adds(b, " index 0 using 1:3 with points pt 7 ps 0.6 lc rgb '#3566b5' title 'runs', \\\n"
+		       "     '' index 1 using 1:2 with lines lw 2 lc rgb '#d08a2c' title 'segment mean'\n");
 }
 
 int trend_write_charts(const struct trend *t, struct chart_set *cs, struct errbuf *err)

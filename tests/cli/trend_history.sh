@@ -60,7 +60,7 @@ grep -Eq '^  at #(29|30|31): run [0-9]+ \(git-seq (29|30|31)\), .*: \+[0-9]+\.[0
 	fail "the +10% step at build 30 is not reported"
 grep -q '^trend: OK' "$work/out" || fail "the newest segment is not OK"
 ls "$work"/charts/trend-01-rr-4k.png "$work"/charts/trend-01-rr-4k.svg >/dev/null || fail "no chart drawn"
-grep -q 'with histeps' "$work"/charts/trend-01-rr-4k.gp || fail "the chart has no segment means"
+grep -q 'index 1 using 1:2 with lines' "$work"/charts/trend-01-rr-4k.gp || fail "the chart has no segment means"
 
 "$BENCH" trend --db "$db" --sort git-seq --format json >"$work/out.json" || fail "--format json failed"
 python3 - "$work/out.json" <<'EOF' || fail "the JSON does not carry the change points"
