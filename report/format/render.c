@@ -386,6 +386,9 @@ static void table_text(struct strbuf *out, const struct rep_table *t, enum rep_f
 		strbuf_init(&note);
 		render_marks_note(&note, any_single, any_short);
 		split_note(&note, &t->split);
+		rep_baseline_note(&note, t->baseline);
+		if (t->baseline)
+			strbuf_addc(&note, '\n');
 		render_cpu_note(&note, t);
 		esc_lines(out, note.buf, f);
 		strbuf_addc(out, '\n');
@@ -792,7 +795,7 @@ static void table_json(struct strbuf *out, const struct rep_table *t, const stru
 		strbuf_adds(out, i ? "," : "");
 		esc_json(out, t->split.v[i].key);
 	}
-	strbuf_addc(out, ']');
+	strbuf_addf(out, "],\"baseline_left\":%zu", t->baseline);
 	if (verbose)
 		json_runs(out, set);
 	strbuf_adds(out, "}\n");
@@ -872,8 +875,12 @@ static void compare_notes(struct strbuf *sb, const struct cmp_table *t, int sing
 	strbuf_adds(sb, "~ within noise: the ratio of the sides' 95 % intervals of the median holds 1 (both sides "
 			"n >= 3; with fewer runs no ratio can be told from noise).\n");
 	render_marks_note(sb, single, short_run);
+	rep_baseline_note(sb, t->baseline);
+	if (t->baseline)
+		strbuf_addc(sb, '\n');
 	if (t->away.n) {
-		strbuf_addf(sb, "Compared with %s (they change with it, so they are no group key):", t->key);
+		strbuf_addf(sb, "Compared with %s (they change with it or one side lacks them, so they are no group "
+			    "key):", t->key);
 		for (size_t i = 0; i < t->away.n; i++)
 			strbuf_addf(sb, "%s%s", i ? ", " : " ", t->away.v[i].key);
 		strbuf_adds(sb, ".\n");
