@@ -36,7 +36,7 @@ static const char Q_RUN[] = RUN_SELECT "WHERE r.id = ?1";
 static const char Q_RUN_LABELS[] = "SELECT key, value FROM run_label WHERE run_id = ?1";
 static const char Q_SUITE_LABELS[] = "SELECT key, value FROM suite_label WHERE suite_id = ?1";
 static const char Q_HOSTS[] = "SELECT host, fio_version, start_offset_ms, error_code, error, usr_cpu_pct, "
-			      "sys_cpu_pct FROM run_host WHERE run_id = ?1 ORDER BY host = '*', host";
+			      "sys_cpu_pct, hostname FROM run_host WHERE run_id = ?1 ORDER BY host = '*', host";
 #define RESULT_SELECT                                                                                        \
 	"SELECT id, host, ddir, ios, bytes, runtime_ms, iops, bw_bytes, lat_mean_ns, clat_mean_ns, pct_kind, job, " \
 	"job_start_ms, lat_min_ns, lat_max_ns, lat_stddev_ns, clat_min_ns, clat_max_ns FROM result "             \
@@ -85,7 +85,7 @@ static const char Q_SCAN_RESULTS_TABLE[] = SCAN_RESULTS_SELECT "FROM result x NO
 static const char Q_RESULTS_RUN_ORDER[] = "SELECT run_id FROM result NOT INDEXED WHERE job = '*' AND run_id >= ?1 "
 					  "ORDER BY id";
 static const char Q_SCAN_HOSTS[] = "SELECT host, fio_version, start_offset_ms, error_code, error, usr_cpu_pct, "
-				   "sys_cpu_pct, run_id FROM run_host WHERE run_id >= ?3 ORDER BY run_id";
+				   "sys_cpu_pct, hostname, run_id FROM run_host WHERE run_id >= ?3 ORDER BY run_id";
 static const char Q_SCAN_CPU[] = "SELECT host, role, source, cores, user_pct, nice_pct, system_pct, iowait_pct, "
 				 "irq_pct, softirq_pct, steal_pct, idle_pct, util_pct, cpu_us_per_io, run_id FROM cpu "
 				 "WHERE run_id >= ?3 ORDER BY run_id";
@@ -162,7 +162,7 @@ static const struct col host_cols[] = {
 	COL("host", host, COL_STR_EMPTY, 0), COL("fio_version", fio_version, COL_STR, 0),
 	COL("start_offset_ms", start_offset_ms, COL_REAL, 0), COL("error_code", error_code, COL_INT, 0),
 	COL("error", error, COL_STR, 0), COL("usr_cpu_pct", usr_cpu_pct, COL_REAL, 0),
-	COL("sys_cpu_pct", sys_cpu_pct, COL_REAL, 0),
+	COL("sys_cpu_pct", sys_cpu_pct, COL_REAL, 0), COL("hostname", hostname, COL_STR, 0),
 };
 static const struct row_shape host_shape = SHAPE("the hosts of a run", host_cols, -1);
 #undef ROW

@@ -110,6 +110,7 @@ struct store_host {
 	double start_offset_ms;   /* NAN unknown */
 	int error_code;           /* 0: no fio error */
 	double usr_cpu_pct, sys_cpu_pct; /* fio's own job CPU, % of job runtime; NAN unknown */
+	char *hostname;           /* the server's own host name (run_host.hostname, from its probe reply), or NULL */
 };
 
 /* The run's hosts, by name, the aggregate '*' last. */

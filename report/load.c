@@ -43,7 +43,7 @@ static const size_t run_strs[] = {
 	offsetof(struct rep_run, cpu_source),
 };
 static const size_t host_strs[] = { offsetof(struct rep_host, host), offsetof(struct rep_host, fio_version),
-				     offsetof(struct rep_host, error) };
+				     offsetof(struct rep_host, error), offsetof(struct rep_host, hostname) };
 
 static void rep_run_release(struct rep_run *r)
 {
@@ -301,6 +301,7 @@ static void load_hosts(struct rep_run *r, const struct store_result *res, size_t
 
 		h->host = xstrdup(sh->host);
 		h->fio_version = xstrdup(sh->fio_version);
+		h->hostname = xstrdup(sh->hostname);
 		h->error = xstrdup(sh->error);
 		h->start_offset_ms = sh->start_offset_ms;
 		h->error_code = sh->error_code;

@@ -43,6 +43,7 @@ extern const struct rep_metric_info rep_metrics[RM_NR];
 struct rep_host {
 	char *host;               /* "*" is the aggregate */
 	char *fio_version;        /* or NULL */
+	char *hostname;           /* the server's own host name, or NULL (local runs, imports, old files) */
 	double start_offset_ms;   /* NAN when unknown */
 	int error_code;
 	char *error;              /* or NULL */

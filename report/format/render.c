@@ -513,7 +513,14 @@ static void runs_text(struct strbuf *out, const struct rep_set *set, enum rep_fo
 				const struct rep_host *x = &r->hosts[h];
 
 				grid_run_row(&grid, &sb, r, f);
-				rgrid_set(&grid, 1, !strcmp(x->host, "*") ? "* (all)" : x->host, f, NULL);
+				strbuf_reset(&sb);
+				if (!strcmp(x->host, "*"))
+					strbuf_adds(&sb, "* (all)");
+				else if (x->hostname && strcmp(x->hostname, x->host))
+					strbuf_addf(&sb, "%s (%s)", x->host, x->hostname); /* the server's own name */
+				else
+					strbuf_adds(&sb, x->host);
+				rgrid_set(&grid, 1, sb.buf, f, NULL);
 				rgrid_set(&grid, 2, x->fio_version ? x->fio_version : "-", f, NULL);
 				rgrid_num(&grid, 3, x->start_offset_ms, 1, f);
 				rgrid_num(&grid, 4, x->iops, 0, f);
