@@ -43,11 +43,13 @@ awk '/^\[/ { sect = $0; keep = sect !~ /^\[(workload|config) / || sect == "[work
 [ "$(grep -c '^\[config' study.suite)" = 2 ] && [ "$(grep -c '^\[workload' study.suite)" = 2 ] ||
 	fail "the subset has not 2 configurations and 2 workloads"
 start=$(date +%s)
-"$BENCH" run study.suite --hosts "$LAB/hosts" --quick --db s.db >run.out 2>&1 || { cat run.out >&2; fail "bench run"; }
+rc=0
+"$BENCH" run study.suite --hosts "$LAB/hosts" --quick --db s.db >run.out 2>&1 || rc=$?
 echo "study subset: $(($(date +%s) - start)) s"
 q s.db "SELECT content FROM artifact WHERE name = 'jobfile.lab1'" | grep -q '^uri=nbd' || {
 	echo "SKIP: the multi-host fio engine does not write a configuration's fio options (engines/fio_client.c"
 	echo "      fio_client_prepare needs fio_jobfile_engine_extras: see the labstudy report)"; exit 77; }
+[ "$rc" = 0 ] || { cat run.out >&2; fail "bench run exited $rc"; }
 nruns=$(q s.db "SELECT count(*) FROM run")
 [ "$nruns" = 4 ] || fail "4 runs expected, $nruns stored"
 [ "$(q s.db "SELECT count(*) FROM run WHERE status = 'done'")" = 4 ] || { cat run.out >&2; fail "not every run done"; }
