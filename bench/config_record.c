@@ -83,6 +83,7 @@ static const struct host_fact {
 	const char *field, *alt_field;
 	int first_word;
 } host_fact_table[] = {
+	{ "hostname", { "uname", "-n", NULL }, NULL, NULL, 0 },
 	{ "kernel", { "uname", "-r", NULL }, NULL, NULL, 0 },
 	{ "fio", { "fio", "--version", NULL }, NULL, NULL, 0 },
 	{ "cpu", { "cat", "/proc/cpuinfo", NULL }, "model name", "Processor", 0 },
@@ -160,9 +161,75 @@ static void nic_facts(const struct suite_config *c, const char *host, const stru
 	free(list);
 }
 
-static void host_facts(const struct suite_config *c, const char *host, const struct host_list *hosts,
-		       struct kvlist *labels, struct strbuf *text)
+/* A rate as tc prints it ("1Gbit", "500Mbit", "100Kbit", "8bit"): bits per second, 0 if it is not one. */
+static double tc_rate_bps(const char *w)
 {
+	static const struct { const char *unit; double mul; } units[] = {
+		{ "bit", 1 }, { "Kbit", 1e3 }, { "Mbit", 1e6 }, { "Gbit", 1e9 }, { "Tbit", 1e12 },
+	};
+	char *end;
+	double v = strtod(w, &end);
+
+	for (size_t i = 0; end != w && v > 0 && i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strncmp(end, units[i].unit, strlen(units[i].unit)) && !isalnum((unsigned char)end[strlen(units[i].unit)]))
+			return v * units[i].mul;
+	return 0;
+}
+
+/* The lowest "rate R" of a tbf qdisc or htb class in tc's output (`tc qdisc show`, `tc class show`), 0: none. */
+static double tc_lowest_rate(const char *out, const char *kind)
+{
+	double low = 0;
+
+	for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *nl = strchr(p, '\n'), *r = strstr(p, " rate ");
+		double v;
+		if (strncmp(p, kind, strlen(kind)) || !r || (nl && r > nl))
+			continue;
+		if ((v = tc_rate_bps(r + 6)) > 0 && (low == 0 || v < low))
+			low = v;
+	}
+	return low;
+}
+
+/*
+ * cfg.[HOST.]net.rate_bps: the link shaping in place on the host (the lowest tbf rate of `tc qdisc show`, or
+ * htb class rate of `tc class show dev IFACE` where an htb qdisc is), bits per second; nothing when no
+ * interface is shaped. Returns the rate (0: none).
+ */
+static double net_facts(const struct suite_config *c, const char *host, const struct host_list *hosts,
+			const char *prefix, struct kvlist *labels, struct strbuf *text)
+{
+	char *const qd[] = { "tc", "qdisc", "show", NULL };
+	char *out = capture(c, host, qd, hosts), buf[64];
+	double low = tc_lowest_rate(out, "qdisc tbf ");
+
+	for (const char *p = out; p && (p = strstr(p, "qdisc htb ")); p++) {
+		const char *d = strstr(p, " dev ");
+		char dev[64], *cl;
+		if (!d || sscanf(d, " dev %63s", dev) != 1)
+			continue;
+		char *const ca[] = { "tc", "class", "show", "dev", dev, NULL };
+		cl = capture(c, host, ca, hosts);
+		double v = tc_lowest_rate(cl, "class htb ");
+		if (v > 0 && (low == 0 || v < low))
+			low = v;
+		free(cl);
+	}
+	free(out);
+	if (low > 0) {
+		snprintf(buf, sizeof(buf), "%.0f", low);
+		label(labels, text, prefix, "net.rate_bps", buf);
+	}
+	return low;
+}
+
+/* The facts of one host (NULL: this one) under cfg.[HOST.]; returns its link's shaped rate (0: none). */
+static double host_facts(const struct suite_config *c, const char *host, const struct host_list *hosts,
+			 struct kvlist *labels, struct strbuf *text)
+{
+	double rate;
+
 	char *prefix = host ? xasprintf("%s.", host) : xstrdup("");
 
 	strbuf_addf(text, "## host %s\n", host ? host : "(this host)");
@@ -186,7 +253,35 @@ static void host_facts(const struct suite_config *c, const char *host, const str
 	}
 	sysctl_facts(c, host, hosts, prefix, labels, text);
 	nic_facts(c, host, hosts, prefix, labels, text);
+	rate = net_facts(c, host, hosts, prefix, labels, text);
 	free(prefix);
+	return rate;
+}
+
+/*
+ * The initiators' links (cfg.HOST.net.rate_bps over ssh, for hosts of the hosts file with ssh) and the lowest
+ * shaped rate of every host recorded as cfg.net.rate_bps: what the network lets through at most.
+ */
+static void link_facts(const struct suite_config *c, const struct host_list *hosts, double low,
+		       struct kvlist *labels, struct strbuf *text)
+{
+	char buf[64];
+
+	for (size_t i = 0; hosts && i < hosts->n; i++) {
+		const struct host *h = &hosts->v[i];
+		char *prefix;
+		double v;
+		if (h->role != ROLE_INITIATOR || !h->ssh_user || (c->host && !strcmp(c->host, h->name)))
+			continue;
+		prefix = xasprintf("%s.", h->name);
+		if ((v = net_facts(c, h->name, hosts, prefix, labels, text)) > 0 && (low == 0 || v < low))
+			low = v;
+		free(prefix);
+	}
+	if (low > 0) {
+		snprintf(buf, sizeof(buf), "%.0f", low);
+		label(labels, text, "", "net.rate_bps", buf);
+	}
 }
 
 static char *read_sys(const char *dev, const char *file)
@@ -303,9 +398,12 @@ void config_record_collect(const struct suite_config *c, const struct host_list 
 	const struct step_record *failed;
 	size_t from = log->n;
 
-	host_facts(c, NULL, hosts, labels, text);
-	if (c->host && strcmp(c->host, "local"))
-		host_facts(c, c->host, hosts, labels, text);
+	double low = host_facts(c, NULL, hosts, labels, text), v;
+
+	if (c->host && strcmp(c->host, "local") && (v = host_facts(c, c->host, hosts, labels, text)) > 0 &&
+	    (low == 0 || v < low))
+		low = v;
+	link_facts(c, hosts, low, labels, text);
 	members_facts(c, labels, text);
 	for (size_t i = 0; i < c->ntargets; i++)
 		device_facts(c->targets[i], labels, text);

@@ -1,10 +1,12 @@
 /*
  * config_record: what a configuration was, per host and target device, recorded after its setup and check:
- * kernel, fio version, CPU model and count, memory (labels cfg.kernel, cfg.fio, cfg.cpu, cfg.cpus,
- * cfg.mem_kib; cfg.HOST.* for a step host other than this one), and for each member device and block-device
+ * host name, kernel, fio version, CPU model and count, memory (labels cfg.hostname, cfg.kernel, cfg.fio,
+ * cfg.cpu, cfg.cpus, cfg.mem_kib; cfg.HOST.* for a step host other than this one), and for each member device and block-device
  * target of this host what /sys says (cfg.dev.NAME.model, .firmware, .size_bytes, .scheduler, .queue_depth;
  * members that all say the same give one label cfg.members.KEY, with cfg.members = their count),
- * plus the full text (artifact config.record) with the output of the configuration's record steps
+ * the link shaping in place (cfg.[HOST.]net.rate_bps: the lowest tbf/htb rate of `tc` on this host, the step
+ * host and every initiator with ssh; cfg.net.rate_bps the lowest of them all, bits per second: what the network
+ * lets through at most), plus the full text (artifact config.record) with the output of the configuration's record steps
  * (`btrfs filesystem show`, `mdadm --detail`, `lvs`, `zpool status`, sessions...).
  */
 #ifndef BENCH_BENCH_CONFIG_RECORD_H

@@ -421,7 +421,36 @@ static int start_fio_exporter(const struct lab_netns_conf *c, pid_t holder, cons
 	return ret;
 }
 
-/* The target's loop devices: DIR/target/diskK.img, sparse, attached with losetup -f --show. */
+/* LAB_NETNS_DISKS/NAME -> to: a stable name (an older link of this name is replaced). */
+static int link_name(const char *name, const char *to, struct errbuf *err)
+{
+	char *l = xasprintf("%s/%s", LAB_NETNS_DISKS, name);
+	struct stat sb;
+	int ret = 0;
+
+	if (lstat(l, &sb) == 0 && S_ISLNK(sb.st_mode))
+		unlink(l);
+	if (symlink(to, l) < 0)
+		ret = err_set(err, ERR_HOST, "cannot make the link '%s' -> '%s': %s", l, to, strerror(errno));
+	free(l);
+	return ret;
+}
+
+/* LAB_NETNS_DISKS, for the stable names of the target's disks (diskK) and of DIR/pki (pki): a suite names them. */
+static int make_names(const struct lab_netns_conf *c, struct errbuf *err)
+{
+	char *pki = xasprintf("%s/pki", c->dir);
+	int ret = state_add(c->dir, "disks", LAB_NETNS_DISKS, err);
+
+	if (ret == 0 && mkdir(LAB_NETNS_DISKS, 0755) < 0 && errno != EEXIST)
+		ret = err_set(err, ERR_HOST, "cannot make '%s': %s", LAB_NETNS_DISKS, strerror(errno));
+	if (ret == 0)
+		ret = link_name("pki", pki, err);
+	free(pki);
+	return ret;
+}
+
+/* The target's loop devices: DIR/target/diskK.img, sparse, attached with losetup -f --show, named LAB_NETNS_DISKS/diskK. */
 static int make_disks(const struct lab_netns_conf *c, const char *hd, struct host *h, struct errbuf *err)
 {
 	for (unsigned k = 1; k <= c->disks; k++) {
@@ -440,6 +469,9 @@ static int make_disks(const struct lab_netns_conf *c, const char *hd, struct hos
 			out[strcspn(out, "\n")] = '\0';
 			h->targets = xrealloc(h->targets, (h->ntargets + 1) * sizeof(*h->targets));
 			h->targets[h->ntargets++] = xstrdup(out);
+			char *name = xasprintf("disk%u", k);
+			ret = link_name(name, out, err);
+			free(name);
 		}
 		free(out);
 		free(img);
@@ -555,7 +587,7 @@ int lab_netns_up(const struct lab_netns_conf *c, struct host_list *out, struct e
 		return -1;
 	if (!run_netns_mounted() && state_add(c->dir, "mount", "/run/netns", err) < 0)
 		return -1;
-	if (make_bridge(c, err) < 0 || make_keys(c, err) < 0 || make_pki(c, err) < 0)
+	if (make_bridge(c, err) < 0 || make_keys(c, err) < 0 || make_pki(c, err) < 0 || make_names(c, err) < 0)
 		return -1;
 	for (unsigned i = 0; i <= c->count; i++) {
 		struct host h;
@@ -577,6 +609,7 @@ struct lab_state {
 	char **netns, **links, **images;
 	size_t nnetns, nlinks, nimages;
 	int run_netns;  /* /run/netns became a mount point with this lab */
+	int disks;      /* LAB_NETNS_DISKS was made by this lab */
 };
 
 static void state_push(char ***v, size_t *n, const char *s)
@@ -607,6 +640,8 @@ static void state_read(const char *dir, struct lab_state *st)
 				state_push(&st->links, &st->nlinks, sp);
 			else if (!strcmp(line, "mount") && !strcmp(sp, "/run/netns"))
 				st->run_netns = 1;
+			else if (!strcmp(line, "disks") && !strcmp(sp, LAB_NETNS_DISKS))
+				st->disks = 1;
 			else if (!strcmp(line, "image") && !strncmp(sp, dir, strlen(dir)))
 				state_push(&st->images, &st->nimages, sp);
 		}
@@ -859,6 +894,8 @@ int lab_netns_down(const char *dir, struct lab_netns_counts *n, struct errbuf *e
 		ret = remove_links(dir, &st, n, err);
 	if (ret == 0) {
 		release_run_netns(dir, &st, n);
+		if (st.disks)
+			nftw(LAB_NETNS_DISKS, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 		remove_files(dir);
 	}
 	state_release(&st);

@@ -21,6 +21,9 @@
 
 #define LAB_NETNS_BRIDGE "bench-br0"
 #define LAB_NETNS_STATE "netns.state"
+/* Stable names a suite can use (one namespace lab per machine): LAB_NETNS_DISKS/disk1.. are symlinks to the
+ * target's loop devices (the consent probe resolves them: realpath), LAB_NETNS_DISKS/pki to DIR/pki. */
+#define LAB_NETNS_DISKS "/run/bench-lab"
 #define LAB_NETNS_MAX 200          /* initiator hosts */
 #define LAB_NETNS_EXPORTER_PORT 9100u
 

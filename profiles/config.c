@@ -48,6 +48,7 @@ static void config_release(struct suite_config *c)
 	config_words_free(c->members, c->nmembers);
 	config_words_free(c->recipes, c->nrecipes);
 	kvlist_release(&c->sim_opts);
+	kvlist_release(&c->fio_opts);
 	kvlist_release(&c->precondition);
 	free(c->host);
 }
@@ -69,6 +70,7 @@ struct suite_config *config_list_add(struct config_list *l, const char *name, co
 	*c = (struct suite_config){ .name = xstrdup(name), .file = xstrdup(file), .line = line };
 	kvlist_init(&c->labels);
 	kvlist_init(&c->sim_opts);
+	kvlist_init(&c->fio_opts);
 	kvlist_init(&c->precondition);
 	return c;
 }
@@ -109,6 +111,7 @@ void config_list_copy(struct config_list *dst, const struct config_list *src)
 		c->recipes = strv_dup(s->recipes, s->nrecipes);
 		c->nrecipes = s->nrecipes;
 		kvlist_copy(&c->sim_opts, &s->sim_opts);
+		kvlist_copy(&c->fio_opts, &s->fio_opts);
 		kvlist_copy(&c->precondition, &s->precondition);
 		c->host = xstrdup(s->host);
 		c->timeout_s = s->timeout_s;
@@ -293,6 +296,15 @@ static void set_run_targets(struct run_spec *s, const struct suite_config *c)
 	s->ntargets = c->ntargets;
 }
 
+/* A fio run of configuration `cf`: its targets (unless --target), its fio options as engine options. */
+static void cross_fio(struct run_spec *s, const struct suite_config *cf, int keep_targets)
+{
+	if (cf->ntargets && !keep_targets)
+		set_run_targets(s, cf);
+	for (size_t k = 0; k < cf->fio_opts.n; k++)
+		kvlist_set(&s->engine_opts, cf->fio_opts.v[k].key, cf->fio_opts.v[k].value);
+}
+
 int config_plan_cross(struct plan *plan, const struct config_list *configs, int keep_targets, struct errbuf *err)
 {
 	struct run_spec *base;
@@ -322,8 +334,8 @@ int config_plan_cross(struct plan *plan, const struct config_list *configs, int 
 			if (!strcmp(engine, "sim"))
 				for (size_t k = 0; k < cf->sim_opts.n; k++)
 					kvlist_set(&s->engine_opts, cf->sim_opts.v[k].key, cf->sim_opts.v[k].value);
-			else if (!strcmp(engine, "fio") && cf->ntargets && !keep_targets)
-				set_run_targets(s, cf);
+			else if (!strcmp(engine, "fio"))
+				cross_fio(s, cf, keep_targets);
 		}
 	}
 	ARRAY_RELEASE(base, nbase, run_spec_release);

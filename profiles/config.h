@@ -43,6 +43,7 @@ struct suite_config {
 	char **recipes;                        /* "NAME key=value..." as written, in order */
 	size_t nrecipes;
 	struct kvlist sim_opts;                /* sim = k=v...: engine options when the run's engine is sim */
+	struct kvlist fio_opts;                /* fio = k=v...: fio options of the runs when their engine is fio */
 	struct kvlist precondition;            /* precondition.KEY = VALUE: for the measurement method */
 	char *host;                            /* host = NAME: default host of the steps, or NULL */
 	unsigned timeout_s;                    /* timeout = DUR: default step timeout, 0: not set */
@@ -90,7 +91,9 @@ const char *config_phase_name(enum config_phase ph);
 /*
  * Crosses `plan` with `configs` (configurations outermost): every run once per configuration, labelled
  * config=NAME and with the configuration's labels; a run whose engine is fio gets the configuration's
- * targets (unless `keep_targets`: --target was given), a run whose engine is sim gets its sim options. Runs are
+ * targets (unless `keep_targets`: --target was given) and its fio options (engine options: written into every
+ * job after the workload's own, so `fio = ioengine=nbd uri=...` wins), a run whose engine is sim gets its sim
+ * options. Runs are
  * renumbered (seq) in the new order. Nothing happens when `configs` is empty.
  */
 int config_plan_cross(struct plan *plan, const struct config_list *configs, int keep_targets, struct errbuf *err);

@@ -239,7 +239,7 @@ static void test_plan_cross(void **state)
 		"[suite]\nname = c\n"
 		"[config one]\nlabel = stack=a\ntargets = /dev/one\nsim = sim_raid=raid5 sim_members=4\n"
 		"setup = true\nteardown = true\n"
-		"[config two]\nlabel = stack=b\n"
+		"[config two]\nlabel = stack=b\nfio = ioengine=nbd uri=nbd://198.18.0.10:10809\n"
 		"[workload w1]\nrw=read\nsize=1m\n[workload w2]\nrw=write\nsize=1m\n";
 	struct suite su;
 	struct plan p;
@@ -272,7 +272,12 @@ static void test_plan_cross(void **state)
 		assert_string_equal(kvlist_get(&s->labels, "config", ""), want[i][1]);
 		assert_string_equal(kvlist_get(&s->labels, "stack", ""), want[i][2]);
 		assert_string_equal(s->targets[0], want[i][3]);
-		assert_int_equal(s->engine_opts.n, 0); /* sim options only for the sim engine */
+		/* sim options only for the sim engine; fio options for the fio engine */
+		assert_int_equal(s->engine_opts.n, i < 2 ? 0 : 2);
+		if (i >= 2) {
+			assert_string_equal(kvlist_get(&s->engine_opts, "ioengine", ""), "nbd");
+			assert_string_equal(kvlist_get(&s->engine_opts, "uri", ""), "nbd://198.18.0.10:10809");
+		}
 	}
 	/* with --target the runs keep theirs; with the sim engine they get the sim options */
 	plan_release(&p);
@@ -283,8 +288,25 @@ static void test_plan_cross(void **state)
 	assert_int_equal(config_plan_cross(&p, &su.configs, 1, &err), 0);
 	assert_string_equal(kvlist_get(&p.runs[0].engine_opts, "sim_raid", ""), "raid5");
 	assert_int_equal(p.runs[0].ntargets, 0);
+	assert_null(kvlist_get(&p.runs[1].engine_opts, "ioengine", NULL)); /* fio options not for the sim engine */
 	plan_release(&p);
 	suite_release(&su);
+
+	static const struct { const char *val, *err; } bad[] = {
+		{ "ioengine", "t.suite:3: fio = KEY=VALUE... (fio options of the runs), got 'ioengine'" },
+		{ "rw=read method.until=x", "t.suite:3: fio = 'method.until': not a fio option name" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct config_list cl;
+		struct suite_config *c;
+		config_list_init(&cl);
+		c = config_list_add(&cl, "z", "t.suite", 1);
+		errbuf_init(&err);
+		assert_int_equal(config_key(c, "fio", bad[i].val, "t.suite", 3, &err), -1);
+		assert_string_equal(err.msg, bad[i].err);
+		assert_int_equal(c->fio_opts.n, 0); /* nothing kept from a refused line */
+		config_list_release(&cl);
+	}
 }
 
 int main(void)

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# lab_study: the lab study end to end (issue 31, acceptance 2) on a 2-configuration subset of
+# examples/lab-study.suite (btrfs raid0 x nbd-tcp, nbd-tls; its workloads fill and seqread-256k, --quick: 1 s) in
+# `bench lab up 3 --netns --link 1gbit`: each configuration built on the target over ssh through the lab's
+# stable disk names (/run/bench-lab/diskK), every run `done` with the 3 initiators' rows and the all-hosts row,
+# the configuration record taken on the target (cfg.target.hostname) with the link shaping in place
+# (cfg.net.rate_bps), `bench report --compare transport=nbd-tls:nbd-tcp --by stack` pairs the stack, and nothing
+# is left built on the target. Then a btrfs raid5 whose member check fails leaves nothing built: no mount, no
+# btrfs signature on its members, no nbdkit.
+. "$BENCH_SRC/tests/lib/lab.sh"
+[ "$(id -u)" = 0 ] || { echo "SKIP: the namespace lab needs root"; exit 77; }
+for p in ip nbdkit ssh prometheus-node-exporter mkfs.btrfs sqlite3; do
+	command -v "$p" >/dev/null || { echo "SKIP: $p is not installed (scripts/setup)"; exit 77; }
+done
+[ -x /usr/sbin/sshd ] || { echo "SKIP: sshd is not installed (scripts/setup)"; exit 77; }
+fio --enghelp=nbd >/dev/null 2>&1 || { echo "SKIP: this fio has no nbd ioengine"; exit 77; }
+if ip link show bench-br0 >/dev/null 2>&1; then echo "SKIP: another namespace lab is up (bench-br0 exists)"; exit 77; fi
+lab_scratch labstudy
+q() { sqlite3 "$1" "$2"; }
+on_target() { # on_target COMMAND...: runs it on the lab's target host over its ssh
+	ssh -o BatchMode=yes -o ConnectTimeout=10 -i "$LAB/id_ed25519" -o IdentitiesOnly=yes \
+		-o UserKnownHostsFile="$LAB/known_hosts" -o StrictHostKeyChecking=yes root@198.18.0.10 "$@"
+}
+nothing_built() { # nothing_built LEVEL DISK...: no mount, no filesystem on the members, no nbdkit on the target
+	local lvl=$1 d
+	shift
+	! on_target findmnt "/mnt/bench-btrfs-$lvl" >/dev/null || fail "$lvl: /mnt/bench-btrfs-$lvl is still mounted"
+	for d in "$@"; do
+		[ -z "$(on_target blkid -o value -s TYPE "/run/bench-lab/$d")" ] || fail "$lvl: $d still holds a filesystem"
+	done
+	! ip netns pids bench-target | xargs -r ps -o comm= -p | grep -q nbdkit || fail "$lvl: nbdkit still runs"
+}
+
+"$BENCH" lab up 3 --netns --link 1gbit --dir "$LAB" --port "$PORT" >up.out 2>&1 || { cat up.out >&2; fail "lab up"; }
+expect1=$(on_target realpath /run/bench-lab/disk1)
+case "$expect1" in /dev/loop*) echo "ok: /run/bench-lab/disk1 -> $expect1 on the target" ;;
+*) fail "/run/bench-lab/disk1 is not a loop device on the target: '$expect1'" ;; esac
+
+# the subset: the suite's settings, the workloads fill and seqread-256k, the two raid0 configurations
+awk '/^\[/ { sect = $0; keep = sect !~ /^\[(workload|config) / || sect == "[workload fill]" ||
+	sect == "[workload seqread-256k]" || sect == "[config btrfs-raid0-nbd-tcp]" || sect == "[config btrfs-raid0-nbd-tls]" }
+	keep' "$BENCH_SRC/examples/lab-study.suite" >study.suite
+[ "$(grep -c '^\[config' study.suite)" = 2 ] && [ "$(grep -c '^\[workload' study.suite)" = 2 ] ||
+	fail "the subset has not 2 configurations and 2 workloads"
+start=$(date +%s)
+rc=0
+"$BENCH" run study.suite --hosts "$LAB/hosts" --quick --db s.db >run.out 2>&1 || rc=$?
+echo "study subset: $(($(date +%s) - start)) s"
+q s.db "SELECT content FROM artifact WHERE name = 'jobfile.lab1'" | grep -q '^uri=nbd' || {
+	echo "SKIP: the multi-host fio engine does not write a configuration's fio options (engines/fio_client.c"
+	echo "      fio_client_prepare needs fio_jobfile_engine_extras: see the labstudy report)"; exit 77; }
+[ "$rc" = 0 ] || { cat run.out >&2; fail "bench run exited $rc"; }
+nruns=$(q s.db "SELECT count(*) FROM run")
+[ "$nruns" = 4 ] || fail "4 runs expected, $nruns stored"
+[ "$(q s.db "SELECT count(*) FROM run WHERE status = 'done'")" = 4 ] || { cat run.out >&2; fail "not every run done"; }
+hosts=$(q s.db "SELECT group_concat(DISTINCT host) FROM result")
+bad=$(q s.db "SELECT run_id FROM result GROUP BY run_id HAVING count(DISTINCT host) != 4
+	OR sum(host = '*') = 0 OR sum(host IN ('lab1','lab2','lab3')) = 0")
+[ -z "$bad" ] || fail "runs without the 3 initiators and the all-hosts row: $bad ($hosts)"
+echo "ok: 4 runs done, each with lab1, lab2, lab3 and the all-hosts row"
+[ "$(q s.db "SELECT count(*) FROM run_label WHERE key = 'cfg.target.hostname' AND value = 'target'")" = 4 ] ||
+	fail "the configuration record was not taken on the target (cfg.target.hostname)"
+rate=$(q s.db "SELECT group_concat(DISTINCT value) FROM run_label WHERE key = 'cfg.net.rate_bps'")
+[ "$rate" = 1000000000 ] || fail "cfg.net.rate_bps is '$rate', not the lab's --link 1gbit"
+trate=$(q s.db "SELECT group_concat(DISTINCT value) FROM run_label WHERE key = 'cfg.target.net.rate_bps'")
+[ "$trate" = 1000000000 ] || fail "cfg.target.net.rate_bps is '$trate'"
+echo "ok: record on the target, cfg.net.rate_bps=$rate"
+"$BENCH" report --db s.db --compare transport=nbd-tls:nbd-tcp --by stack >cmp.out 2>&1 ||
+	{ cat cmp.out >&2; fail "report --compare"; }
+grep -q 'btrfs-raid0' cmp.out || { cat cmp.out >&2; fail "no btrfs-raid0 row in the comparison"; }
+cat cmp.out
+nothing_built raid0 disk1 disk2
+
+# a btrfs raid5 whose member check fails: its teardown leaves nothing built
+awk '/^\[/ { sect = $0; keep = sect !~ /^\[(workload|config) / || sect == "[workload fill]" ||
+	sect == "[config btrfs-raid5-nbd-tcp]" } keep' "$BENCH_SRC/examples/lab-study.suite" >broken.suite
+echo 'check = test -b /run/bench-lab/disk9' >>broken.suite
+"$BENCH" run broken.suite --hosts "$LAB/hosts" --quick --db b.db >broken.out 2>&1 && fail "a failed check ran"
+grep -q 'disk9' broken.out || { cat broken.out >&2; fail "the failed check is not named"; }
+[ "$(q b.db "SELECT count(*) FROM run WHERE status = 'done'")" = 0 ] || fail "a run of a failed check is done"
+nothing_built raid5 disk1 disk2 disk3
+echo "ok: raid5 with a failed check: nothing built"
+"$BENCH" lab down --dir "$LAB" >down.out 2>&1 || { cat down.out >&2; fail "lab down"; }
+[ ! -e /run/bench-lab ] || fail "lab down left /run/bench-lab"
+echo "PASS"
