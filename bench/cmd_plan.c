@@ -374,6 +374,8 @@ void plan_print_configs(FILE *f, const struct plan *p, const struct config_list 
 		for (size_t k = 0; k < c->sim_opts.n; k++)
 			fprintf(f, "  sim       %s=%s  (engine sim: steps not run)\n", c->sim_opts.v[k].key,
 				c->sim_opts.v[k].value);
+		for (size_t k = 0; k < c->fio_opts.n; k++)
+			fprintf(f, "  fio       %s=%s  (engine fio)\n", c->fio_opts.v[k].key, c->fio_opts.v[k].value);
 		for (int ph = 0; ph < CONFIG_NPHASES; ph++) {
 			for (size_t k = 0; k < c->nsteps[ph]; k++) {
 				const struct config_step *s = &c->steps[ph][k];

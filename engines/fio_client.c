@@ -461,6 +461,9 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 		kvlist_add(&extra, "log_avg_msec", FIO_CLIENT_LOG_MS_TEXT);
 	}
 	kvlist_add(&extra, "log_unix_epoch", "1");
+	/* the run's engine options (--engine-opt, a configuration's fio =): the same list the local engine and
+	 * the plan's fio check add (sim cannot run on hosts: runloop refuses it before this) */
+	fio_jobfile_engine_extras(run->spec, NULL, &extra);
 	/*
 	 * The preflight again, per run and bounded per host (fio_hosts.h): probe and version; the 4 KiB target
 	 * read only for hosts that did not pass it earlier in the suite (a server that answers probes but no
