@@ -2,6 +2,7 @@
  * runloop: the suite run loop and its progress display (see runloop.h).
  */
 #include "bench/runloop.h"
+#include "bench/baseline_plan.h"
 #include "bench/cli.h"
 #include "bench/config_record.h"
 #include "bench/runloop_method.h"
@@ -787,6 +788,37 @@ static void config_teardown_failed(const struct suite_config *c, const struct st
 		ls->code = EXIT_HOST;
 }
 
+/*
+ * A built configuration's baselines (`baseline = on`): baseline_plan.c says which runs, each is run and stored
+ * like any other run, outside the plan's count. A baseline that fails is said and the workloads still run.
+ */
+static void config_baselines(struct store *st, int64_t suite_id, const struct plan *plan,
+			     const struct runloop_opts *o, const struct suite_config *c, size_t first, size_t end,
+			     const struct kvlist *labels, const char *record, const struct kvlist *art,
+			     struct loop_state *ls)
+{
+	struct plan bl;
+	struct errbuf err;
+
+	plan_init(&bl);
+	errbuf_init(&err);
+	if (baseline_plan_config(st, plan, c, first, end, labels, record, &bl, &err) < 0)
+		cli_warn("configuration '%s': no baseline: %s", cli_safe(c->name), err.msg);
+	for (size_t k = 0; k < bl.n && !ls->stop; k++) {
+		enum run_status status = RUN_FAILED;
+		int64_t id = 0;
+
+		if (run_one(st, suite_id, &bl.runs[k], o, k + 1, bl.n, ls->remaining, art, &status, &id, &err) < 0) {
+			ls->code = cli_fail(&err);
+			ls->stop = 1;
+		} else if (status != RUN_DONE) {
+			cli_warn("configuration '%s': baseline run '%s' did not finish: its figures are not evidence",
+				 cli_safe(c->name), cli_safe(bl.runs[k].name));
+		}
+	}
+	plan_release(&bl);
+}
+
 /* One configuration from build to teardown. */
 static void run_config(struct store *st, int64_t suite_id, const struct plan *plan, const struct runloop_opts *o,
 		       const struct suite_config *c, size_t first, size_t end, const char *state, const char *workdir,
@@ -828,6 +860,7 @@ static void run_config(struct store *st, int64_t suite_id, const struct plan *pl
 			kvlist_set(&art, "config.steps", text.buf ? text.buf : "");
 			kvlist_set(&art, "config.record", record.buf ? record.buf : "");
 		}
+		config_baselines(st, suite_id, plan, o, c, first, end, &labels, record.buf ? record.buf : "", &art, ls);
 		for (size_t i = first; i < end && !ls->stop; i++)
 			run_at(st, suite_id, plan, o, i, &labels, &art, &last_id, ls);
 	}
