@@ -15,13 +15,15 @@
 #include "profiles/profile.h"
 
 /*
- * Configuration c (runs first..end of `plan`) is built; `labels` are the labels its runs get, `record` the text
- * of its configuration record ("" when none). Appends to `out` (plan_init'ed by the caller) the baseline runs to
- * make now (none when the suite asks for no baseline, or when they are stored already for this record).
- * Returns 0, or -1 with err set (the configuration's runs still go on: a baseline is evidence, not the load).
+ * Called twice per configuration c (runs first..end of `plan`): with built = 0 before its setup (the members are
+ * still raw devices: the time for member baselines) and with built = 1 once it is built, checked and recorded
+ * (`labels` are the labels its runs get, `record` the text of its configuration record, "" when none). Appends
+ * to `out` (plan_init'ed by the caller) the baseline runs to make now (none when the suite asks for no baseline,
+ * or when they are stored already for this configuration). Returns 0, or -1 with err set (the configuration's
+ * runs still go on: a baseline is evidence, not the load).
  */
 int baseline_plan_config(struct store *st, const struct plan *plan, const struct suite_config *c, size_t first,
-			 size_t end, const struct kvlist *labels, const char *record, struct plan *out,
+			 size_t end, int built, const struct kvlist *labels, const char *record, struct plan *out,
 			 struct errbuf *err);
 
 #endif

@@ -789,12 +789,13 @@ static void config_teardown_failed(const struct suite_config *c, const struct st
 }
 
 /*
- * A built configuration's baselines (`baseline = on`): baseline_plan.c says which runs, each is run and stored
- * like any other run, outside the plan's count. A baseline that fails is said and the workloads still run.
+ * A configuration's baselines (`baseline = on`), before its setup (built = 0) and once built (1): baseline_plan.c
+ * says which runs, each is run and stored like any other run, outside the plan's count. A baseline that fails is
+ * said and the workloads still run.
  */
 static void config_baselines(struct store *st, int64_t suite_id, const struct plan *plan,
 			     const struct runloop_opts *o, const struct suite_config *c, size_t first, size_t end,
-			     const struct kvlist *labels, const char *record, const struct kvlist *art,
+			     int built, const struct kvlist *labels, const char *record, const struct kvlist *art,
 			     struct loop_state *ls)
 {
 	struct plan bl;
@@ -802,7 +803,7 @@ static void config_baselines(struct store *st, int64_t suite_id, const struct pl
 
 	plan_init(&bl);
 	errbuf_init(&err);
-	if (baseline_plan_config(st, plan, c, first, end, labels, record, &bl, &err) < 0)
+	if (baseline_plan_config(st, plan, c, first, end, built, labels, record, &bl, &err) < 0)
 		cli_warn("configuration '%s': no baseline: %s", cli_safe(c->name), err.msg);
 	for (size_t k = 0; k < bl.n && !ls->stop; k++) {
 		enum run_status status = RUN_FAILED;
@@ -843,6 +844,8 @@ static void run_config(struct store *st, int64_t suite_id, const struct plan *pl
 			steps ? "building" : "steps not run (the engine models the target)");
 	if (steps)
 		config_state_write(state, c->name);
+	if (steps)
+		config_baselines(st, suite_id, plan, o, c, first, end, 0, NULL, "", NULL, ls);
 	if (steps && config_build(c, plan, first, end, o, workdir, &log, &labels, &record, &why) < 0) {
 		step_log_text(&log, 0, &text);
 		kvlist_set(&art, "config.steps", text.buf ? text.buf : "");
@@ -860,7 +863,7 @@ static void run_config(struct store *st, int64_t suite_id, const struct plan *pl
 			kvlist_set(&art, "config.steps", text.buf ? text.buf : "");
 			kvlist_set(&art, "config.record", record.buf ? record.buf : "");
 		}
-		config_baselines(st, suite_id, plan, o, c, first, end, &labels, record.buf ? record.buf : "", &art, ls);
+		config_baselines(st, suite_id, plan, o, c, first, end, 1, &labels, record.buf ? record.buf : "", &art, ls);
 		for (size_t i = first; i < end && !ls->stop; i++)
 			run_at(st, suite_id, plan, o, i, &labels, &art, &last_id, ls);
 	}
