@@ -13,14 +13,15 @@
 # The sim's timing still feels this machine's load (late wake-ups: 5-10% run to run), so the gates use 99%
 # intervals: with 10 pairs a false A/A alarm needs all ten pairs to differ the same way (p = 0.2%).
 # The default threshold (5%) is used. A and B differ in the sim model (sim_lat) on purpose: --allow-diff sim_lat
-# says so (without it the cells are INVALID, not like for like). About a minute.
+# says so (without it the cells are INVALID, not like for like). The runs are recorded (tests/fixtures/gate/README.md;
+# live, about a minute: scripts/perf/gate_live.sh): a few seconds.
 . "$BENCH_SRC/tests/lib/failfast.sh"
 . "$BENCH_SRC/tests/lib/sim.sh"
 sim_gate_begin gate_sim
 
 sim_rr_job a.fio 1 0.3 500us
 sim_rr_job b.fio 1 0.3 700us
-sim_blocks "$db" 10 "A:a.fio B:b.fio A2:a.fio" "A2:a.fio B:b.fio A:a.fio"
+sim_recorded gate_sim || { sim_blocks "$db" 10 "A:a.fio B:b.fio A2:a.fio" "A2:a.fio B:b.fio A:a.fio" && sim_record gate_sim; }
 
 sim_gate b.out --confidence 99 --paired --baseline cfg=A --candidate cfg=B --allow-diff sim_lat --json b.json
 [ $rc -eq 1 ] || fail "A -> B (device 40% slower): expected exit 1, got $rc"

@@ -12,9 +12,7 @@
 #          signed-rank interval cannot reach 95% with 4 pairs; the t interval can);
 #   A -> A2, 4 pairs, paired and unpaired: never exit 1;
 #   A -> C: INVALID naming rate_iops (exit 3); with --allow-diff rate_iops it is judged (IOPS REGRESSION).
-#          This part needs gate_select_load to fill the fingerprints (gate_run_set_like): until that call is
-#          merged it is reported as skipped.
-# About 30 seconds.
+# The runs are recorded (tests/fixtures/gate/README.md; live: scripts/perf/gate_live.sh): about a second.
 . "$BENCH_SRC/tests/lib/failfast.sh"
 . "$BENCH_SRC/tests/lib/sim.sh"
 sim_gate_begin gate_sim_verdicts
@@ -22,7 +20,7 @@ sim_gate_begin gate_sim_verdicts
 sim_rr_job a.fio 1 0.2 1000us
 sim_rr_job b.fio 1 0.2 1330us
 sim_rr_job c.fio 1 0.2 1000us rate_iops=500
-sim_blocks "$db" 4 "A:a.fio B:b.fio A2:a.fio C:c.fio" "C:c.fio A2:a.fio B:b.fio A:a.fio"
+sim_recorded gate_sim_verdicts || { sim_blocks "$db" 4 "A:a.fio B:b.fio A2:a.fio C:c.fio" "C:c.fio A2:a.fio B:b.fio A:a.fio" && sim_record gate_sim_verdicts; }
 
 # --- acceptance 1: 33% slower, 4 pairs: REGRESSION paired and unpaired --------------------------------------
 for mode in --paired ""; do

@@ -18,12 +18,34 @@ sim_required() { # sim_required TEST [HINT]: sets SO, the sim engine's shared ob
 
 # sim_fio DIR NAME OPTION...: fio runs DIR/NAME.fio, the job [NAME] on the sim engine with these option lines
 # (its JSON in DIR/NAME.json, its stderr in DIR/NAME.err, $prio before fio if set); a failure stops the test.
-sim_gate_begin() { # sim_gate_begin TEST: sim_required TEST, then into $T (failfast.sh) with db=$T/gate.db and
-	# start, the time it began (for the closing "ok in N s")
-	sim_required "$1"
+sim_gate_begin() { # sim_gate_begin TEST: into $T (failfast.sh) with db=$T/gate.db and start, the time it began
+	# (for the closing "ok in N s"); with BENCH_LIVE=1 also sim_required TEST (the runs are made here)
+	[ "${BENCH_LIVE:-0}" = 1 ] && sim_required "$1"
 	cd "$T" || fail "cannot enter $T"
 	db=$T/gate.db
 	start=$(date +%s)
+}
+
+# The gate's statistics are checked on stored runs with known figures: a recording of the test's own runs
+# (tests/fixtures/gate/TEST.sql.gz, real fio on the sim engine, made by scripts/perf/gate_live.sh --record on an
+# idle machine; tests/fixtures/gate/README.md says when and where). sim_recorded TEST loads it into $db and
+# returns 0; with BENCH_LIVE=1 it returns 1 and the test makes its runs here (scripts/perf/gate_live.sh), and
+# sim_record TEST then keeps them when BENCH_RECORD_DIR is set.
+sim_recorded() {
+	local f=$BENCH_SRC/tests/fixtures/gate/$1.sql.gz
+	[ "${BENCH_LIVE:-0}" = 1 ] && return 1
+	[ -f "$f" ] || fail "$f is missing (scripts/perf/gate_live.sh --record makes it)"
+	gzip -dc "$f" | sqlite3 "$db" || fail "cannot load $f"
+	echo "the runs of $1: recorded in tests/fixtures/gate/$1.sql.gz ($(sqlite3 "$db" 'SELECT count(*) FROM run') runs)"
+}
+sim_record() {
+	[ -n "${BENCH_RECORD_DIR:-}" ] || return 0
+	{ # .dump leaves out the header's user_version and application_id, which say it is a bench database
+		sqlite3 "$db" .dump
+		echo "PRAGMA user_version = $(sqlite3 "$db" 'PRAGMA user_version');"
+		echo "PRAGMA application_id = $(sqlite3 "$db" 'PRAGMA application_id');"
+	} | gzip -9n >"$BENCH_RECORD_DIR/$1.sql.gz" || fail "cannot record $1"
+	echo "recorded $BENCH_RECORD_DIR/$1.sql.gz"
 }
 
 sim_gate() { # sim_gate OUT GATE-OPTIONS...: bench gate on $db, its output (stdout and stderr) in OUT and

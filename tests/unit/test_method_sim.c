@@ -14,7 +14,7 @@
  *    reaches steady state at round 5, the first full window, as every round is past the cliff; without it,
  *    rounds 1-2 are fast (4,000 IOPS) and steady state comes at round 7 (rounds 3-7), the model's answer +- 1.
  * Runs are short (about a minute in all); the machine's noise only slows runs, which the rules tolerate.
- * Timing-sensitive, so it runs only with BENCH_METHOD_SIM=1: tests/integration/method_sim.sh runs it alone
+ * Timing-sensitive, so it runs only with BENCH_METHOD_SIM=1: scripts/perf/method_sim.sh runs it alone
  * (integration tests are serial) and it has no unit/ entry in ctest (tests/CMakeLists.txt); asked to run
  * without bench_sim.so or fio, it fails. Without BENCH_METHOD_SIM (by hand) its tests are skipped.
  */
@@ -52,7 +52,7 @@ static int setup(void **state)
 	errbuf_init(&err);
 	ok = access(so, R_OK) == 0 && proc_run_capture(argv, 10000, &out, &code, &err) == 0 && code == 0;
 	free(out);
-	/* Asked to run (tests/integration/method_sim.sh) but unable to: a failure, never three skips. */
+	/* Asked to run (scripts/perf/method_sim.sh) but unable to: a failure, never three skips. */
 	if (!ok) {
 		fprintf(stderr, "test_method_sim: BENCH_METHOD_SIM is set but %s or fio cannot be run\n", so);
 		return -1;
