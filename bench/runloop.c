@@ -60,9 +60,9 @@ static double spec_time_s(const struct run_spec *s)
 }
 
 /*
- * The labels a run is stored with: its own (the user's and its configuration's), then those of its method and
- * configuration written from its typed fields (run_method_labels: curve_pct=, sweep.KEY=, config=, phase=, ...),
- * then the plan's (the profile's and --label's: options.c); later wins.
+ * The labels a run is stored with: its own (the user's and its configuration's), those of its method and
+ * configuration written from its typed fields where it has no such key (run_method_labels: curve_pct=,
+ * sweep.KEY=, config=, phase=, ...), then the plan's (the profile's and --label's: options.c), which win.
  */
 static void merge_labels(struct run_spec *s, const struct plan *plan)
 {

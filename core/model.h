@@ -282,8 +282,8 @@ void job_spec_add_target(struct job_spec *j, const char *target);
 /* Rebuilds a run of several jobs' summary workload `wl` and its `targets` from its jobs (see struct run_spec). */
 void run_spec_summarise(struct run_spec *s);
 /*
- * The labels of the run's method and configuration, set into `out` (kvlist_set: a key already there is
- * replaced): curve_pct=max|NN, sweep.OPTION=V, config=NAME, phase=precondition, precondition=purge|wipc|wdpc,
+ * The labels of the run's method and configuration, added to `out` where it has no such key yet (a run's own
+ * label wins: bench baseline's phase=baseline on a copy of a plan entry): curve_pct=max|NN, sweep.OPTION=V, config=NAME, phase=precondition, precondition=purge|wipc|wdpc,
  * precondition.class=CLASS, ss_round=K. The one place they are written: the run loop calls it on the labels it
  * stores, `bench plan` on the labels it shows. `out` may be &s->labels.
  */

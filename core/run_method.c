@@ -83,6 +83,13 @@ static const char *phase_name(enum run_method_kind k)
 	}
 }
 
+/* Sets key=value unless `out` has the key: a run's own label wins (bench baseline's phase=baseline). */
+static void put(struct kvlist *out, const char *key, const char *value)
+{
+	if (!kvlist_find(out, key))
+		kvlist_set(out, key, value);
+}
+
 void run_method_labels(const struct run_spec *s, struct kvlist *out)
 {
 	const struct run_method *m = &s->method;
@@ -90,24 +97,24 @@ void run_method_labels(const struct run_spec *s, struct kvlist *out)
 	char key[96], buf[64];
 
 	if (m->kind == RUN_METHOD_CURVE_MAX) {
-		kvlist_set(out, "curve_pct", "max");
+		put(out, "curve_pct", "max");
 	} else if (m->kind == RUN_METHOD_CURVE_POINT) {
 		snprintf(buf, sizeof(buf), "%g", m->curve_pct);
-		kvlist_set(out, "curve_pct", buf);
+		put(out, "curve_pct", buf);
 	} else if (m->kind == RUN_METHOD_SWEEP_POINT && m->sweep_option) {
 		snprintf(key, sizeof(key), "sweep.%s", m->sweep_option);
 		snprintf(buf, sizeof(buf), "%.0f", m->sweep_value);
-		kvlist_set(out, key, buf);
+		put(out, key, buf);
 	}
 	if (m->config_name)
-		kvlist_set(out, "config", m->config_name);
+		put(out, "config", m->config_name);
 	if (!phase)
 		return;
-	kvlist_set(out, "phase", "precondition");
-	kvlist_set(out, "precondition", phase);
-	kvlist_set(out, "precondition.class", m->precond_class ? m->precond_class : "");
+	put(out, "phase", "precondition");
+	put(out, "precondition", phase);
+	put(out, "precondition.class", m->precond_class ? m->precond_class : "");
 	if (m->kind == RUN_METHOD_SS_ROUND) {
 		snprintf(buf, sizeof(buf), "%u", m->ss_round);
-		kvlist_set(out, "ss_round", buf);
+		put(out, "ss_round", buf);
 	}
 }

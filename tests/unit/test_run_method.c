@@ -242,11 +242,32 @@ static void test_plain(void **state)
 	run_spec_release(&s);
 }
 
+/* A run's own label wins over its method's (bench baseline labels copies of plan entries phase=baseline). */
+static void test_own_label_wins(void **state)
+{
+	struct run_spec s;
+
+	(void)state;
+	run_spec_init(&s);
+	s.method.kind = RUN_METHOD_PURGE;
+	s.method.precond_class = xstrdup("random-write");
+	s.method.config_name = xstrdup("one");
+	kvlist_set(&s.labels, "phase", "baseline");
+	run_method_labels(&s, &s.labels);
+	assert_string_equal(kvlist_get(&s.labels, "phase", ""), "baseline");
+	assert_string_equal(kvlist_get(&s.labels, "precondition", ""), "purge");
+	assert_string_equal(kvlist_get(&s.labels, "precondition.class", ""), "random-write");
+	assert_string_equal(kvlist_get(&s.labels, "config", ""), "one");
+	assert_int_equal(s.labels.n, 4);
+	run_spec_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_fields_and_labels),
 		cmocka_unit_test(test_plain),
+		cmocka_unit_test(test_own_label_wins),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
