@@ -16,6 +16,7 @@
 #include "bench/commands.h"
 #include "bench/runloop_method.h"
 #include "bench/options.h"
+#include "core/spec_json.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "engines/fio_jobfile.h"
@@ -232,6 +233,7 @@ static cJSON *plan_json(const struct plan *p, const struct host_list *hosts)
 		const struct run_spec *s = &p->runs[i];
 		const struct workload *w = &s->wl;
 		cJSON *r = cJSON_CreateObject(), *a;
+		struct kvlist labels;
 		char method[512];
 
 		cJSON_AddNumberToObject(r, "seq", s->seq);
@@ -242,10 +244,15 @@ static cJSON *plan_json(const struct plan *p, const struct host_list *hosts)
 		a = cJSON_AddArrayToObject(r, "targets");
 		for (size_t t = 0; t < s->ntargets; t++)
 			cJSON_AddItemToArray(a, cJSON_CreateString(s->targets[t]));
-		add_kv_object(r, "labels", &s->labels);
+		kvlist_init(&labels); /* what the run is stored with (bench/runloop.c merge_labels, the plan's aside) */
+		kvlist_copy(&labels, &s->labels);
+		run_method_labels(s, &labels);
+		add_kv_object(r, "labels", &labels);
+		kvlist_release(&labels);
 		method_describe(s, method, sizeof(method));
 		if (method[0])
 			cJSON_AddStringToObject(r, "method", method);
+		cJSON_AddItemToObject(r, "run_method", run_method_to_json(&s->method));
 		if (s->engine_opts.n)
 			add_kv_object(r, "engine_options", &s->engine_opts);
 		if (s->njobs) {

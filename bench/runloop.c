@@ -59,9 +59,14 @@ static double spec_time_s(const struct run_spec *s)
 	return s->wl.ramp_s + s->wl.runtime_s + 2;
 }
 
-/* The run's labels: its own, then the plan's (the profile's and --label's: options.c), later wins. */
+/*
+ * The labels a run is stored with: its own (the user's and its configuration's), those of its method and
+ * configuration written from its typed fields where it has no such key (run_method_labels: curve_pct=,
+ * sweep.KEY=, config=, phase=, ...), then the plan's (the profile's and --label's: options.c), which win.
+ */
 static void merge_labels(struct run_spec *s, const struct plan *plan)
 {
+	run_method_labels(s, &s->labels);
 	for (size_t i = 0; i < plan->labels.n; i++)
 		kvlist_set(&s->labels, plan->labels.v[i].key, plan->labels.v[i].value);
 }

@@ -1,6 +1,7 @@
 /*
  * runloop_method: what the run loop does with the plan entries of curves, sweeps and preconditioning (see
- * runloop_method.h and docs/method.md); the entries themselves are made by profiles/method_expand.c.
+ * runloop_method.h and docs/method.md); the entries themselves are made by profiles/method_expand.c. What an
+ * entry is for is read from its typed fields (core/model.h struct run_method), never from its labels.
  */
 #include "bench/runloop_method.h"
 
@@ -103,19 +104,19 @@ static int relabel(struct store *st, int64_t run_id, const char *key, const char
 /* The first entry of the sweep or curve that entry i belongs to (a curve: its max run), or i. */
 static size_t group_start(const struct plan *p, size_t i)
 {
-	const struct run_spec *s = &p->runs[i];
+	enum run_method_kind kind = p->runs[i].method.kind;
 
-	if (kvlist_get(&s->labels, "curve_pct", NULL)) {
+	if (kind == RUN_METHOD_CURVE_MAX || kind == RUN_METHOD_CURVE_POINT) {
 		for (size_t j = i + 1; j-- > 0;)
-			if (!strcmp(kvlist_get(&p->runs[j].labels, "curve_pct", ""), "max"))
+			if (p->runs[j].method.kind == RUN_METHOD_CURVE_MAX)
 				return j;
 		return i;
 	}
 	for (size_t j = i + 1; j-- > 0;) {
-		const char *pt = kvlist_get(&p->runs[j].engine_opts, METHOD_ANN_POINT, NULL);
-		if (!pt)
+		const struct run_method *m = &p->runs[j].method;
+		if (m->kind != RUN_METHOD_SWEEP_POINT)
 			return i;
-		if (!strcmp(pt, "1"))
+		if (m->sweep_point == 1)
 			return j;
 	}
 	return i;
@@ -156,7 +157,7 @@ static int curve_point_before(struct method_ctx *mc, size_t i, struct run_spec *
 		jobs += (s->jobs[k].wl.numjobs ? s->jobs[k].wl.numjobs : 1) *
 			(unsigned)(s->jobs[k].ntargets ? s->jobs[k].ntargets : 1);
 	ntargets = h && h->n ? (unsigned)(h->v[0].ntargets ? h->v[0].ntargets : 1) : (unsigned)s->ntargets;
-	pct = strtod(kvlist_get(&s->labels, "curve_pct", "0"), NULL);
+	pct = s->method.curve_pct;
 	errbuf_init(&e2);
 	if (!(mp.iops > 0) ||
 	    method_curve_rate(mp.iops, pct, s->njobs ? jobs : s->wl.numjobs, s->njobs ? 1 : ntargets,
@@ -201,14 +202,13 @@ static int sweep_point_before(struct method_ctx *mc, size_t i, enum method_actio
 
 static int is_round(const struct plan *p, size_t j)
 {
-	return kvlist_get(&p->runs[j].labels, "ss_round", NULL) &&
-	       !strcmp(kvlist_get(&p->runs[j].labels, "precondition", ""), "wdpc");
+	return p->runs[j].method.kind == RUN_METHOD_SS_ROUND;
 }
 
 /* The first round of the wdpc that entry i (a round) belongs to. */
 static size_t round_first(const struct plan *p, size_t i)
 {
-	while (i > 0 && is_round(p, i - 1) && strcmp(kvlist_get(&p->runs[i].labels, "ss_round", ""), "1"))
+	while (i > 0 && is_round(p, i - 1) && p->runs[i].method.ss_round != 1)
 		i--;
 	return i;
 }
@@ -246,8 +246,8 @@ static int round_after(struct method_ctx *mc, size_t i, int64_t run_id, struct e
 	const struct run_spec *s = &mc->plan->runs[i];
 	size_t first = round_first(mc->plan, i), n = 0;
 	double v[1000];
-	unsigned max = (unsigned)strtoul(kvlist_get(&s->engine_opts, METHOD_ANN_ROUNDS, "25"), NULL, 10);
-	double round_s = strtod(kvlist_get(&s->engine_opts, METHOD_ANN_ROUND_S, "60"), NULL);
+	unsigned max = s->method.max_rounds;
+	double round_s = s->method.round_s;
 	struct ss_rule rule;
 	struct ss_result res;
 	char words[160], label[64], avg[64];
@@ -320,23 +320,27 @@ static int measured_before(struct method_ctx *mc, size_t i, struct run_spec *s, 
 int method_before(struct method_ctx *mc, size_t i, struct run_spec *s, enum method_action *act, char **why,
 		  struct errbuf *err)
 {
-	const char *phase = kvlist_get(&s->labels, "precondition", NULL);
-	const char *pct = kvlist_get(&s->labels, "curve_pct", NULL);
-
 	*act = METHOD_RUN;
 	*why = NULL;
-	if (phase && !strcmp(phase, "purge")) {
+	switch (s->method.kind) {
+	case RUN_METHOD_PURGE:
 		*act = METHOD_PURGE;
 		return 0;
-	}
-	if (phase && !strcmp(phase, "wdpc"))
+	case RUN_METHOD_SS_ROUND:
 		return round_before(mc, i, act, why, err);
-	if (phase)
+	case RUN_METHOD_WIPC:
 		return 0;
-	if (pct && strcmp(pct, "max"))
+	case RUN_METHOD_CURVE_POINT:
 		return curve_point_before(mc, i, s, act, why, err);
-	if (kvlist_get(&s->engine_opts, METHOD_ANN_POINT, NULL) && sweep_point_before(mc, i, act, why, err) < 0)
-		return -1;
+	case RUN_METHOD_SWEEP_POINT:
+		if (sweep_point_before(mc, i, act, why, err) < 0)
+			return -1;
+		break;
+	case RUN_METHOD_PLAIN:
+	case RUN_METHOD_CURVE_MAX:
+	default:
+		break;
+	}
 	return *act == METHOD_RUN ? measured_before(mc, i, s, err) : 0;
 }
 
@@ -361,11 +365,11 @@ static int curve_point_after(struct method_ctx *mc, size_t i, int64_t run_id, co
 		snprintf(buf, sizeof(buf), "%.1f", miss);
 		if (relabel(mc->st, run_id, "curve.miss_pct", buf, err) < 0)
 			return -1;
-		cli_warn("run %u '%s': curve point %s%% missed its target: %.0f IOPS of %.0f asked (%+.1f %%, more than "
-			 "%g %%): labelled curve.miss_pct=%s", s->seq, s->name ? s->name : "",
-			 kvlist_get(&s->labels, "curve_pct", ""), mp->iops, target, miss, METHOD_CURVE_TOL_PCT, buf);
+		cli_warn("run %u '%s': curve point %g%% missed its target: %.0f IOPS of %.0f asked (%+.1f %%, more than "
+			 "%g %%): labelled curve.miss_pct=%s", s->seq, s->name ? s->name : "", s->method.curve_pct,
+			 mp->iops, target, miss, METHOD_CURVE_TOL_PCT, buf);
 	}
-	stop_ms = strtod(kvlist_get(&s->engine_opts, METHOD_ANN_STOPCURVE, "0"), NULL);
+	stop_ms = s->method.stopcurve_ms;
 	if (stop_ms > 0 && mp->lat_ms > stop_ms) {
 		snprintf(buf, sizeof(buf), "lat>%gms", stop_ms);
 		if (relabel(mc->st, run_id, "curve.stop", buf, err) < 0)
@@ -382,12 +386,10 @@ static int sweep_point_after(struct method_ctx *mc, size_t i, int64_t run_id, st
 	struct method_until u[METHOD_MAX_UNTIL];
 	struct method_point pts[METHOD_MAX_POINTS];
 	size_t nu = 0, np = 0, first = group_start(mc->plan, i);
-	char **v = split_list(kvlist_get(&s->engine_opts, METHOD_ANN_UNTIL, ""), ';', NULL);
-	const struct kv *at = NULL;
 	int hit, rc = -1;
 
-	for (size_t k = 0; v && v[k] && nu < METHOD_MAX_UNTIL; k++)
-		if (method_until_parse(v[k], &u[nu], err) == 0)
+	for (size_t k = 0; k < s->method.nuntil && nu < METHOD_MAX_UNTIL; k++)
+		if (method_until_parse(s->method.until[k], &u[nu], err) == 0)
 			nu++;
 	for (size_t k = first; k <= i && np < METHOD_MAX_POINTS; k++) {
 		enum run_status status;
@@ -402,23 +404,18 @@ static int sweep_point_after(struct method_ctx *mc, size_t i, int64_t run_id, st
 	if (!nu || !np || (hit = method_sweep_stop(u, nu, pts, np)) < 0)
 		goto out;
 	rc = relabel(mc->st, run_id, "sweep.stop", u[hit].text, err);
-	for (size_t k = 0; k < s->labels.n; k++)
-		if (!strncmp(s->labels.v[k].key, "sweep.", 6))
-			at = &s->labels.v[k];
-	fprintf(stderr, "bench: sweep stopped at run %u '%s' (%s=%s): %s passed (%.0f IOPS, mean %.3f ms, p99 %.3f ms); "
-		"%s\n", s->seq, cli_safe(s->name ? s->name : ""), at ? at->key + 6 : "point", at ? at->value : "",
-		u[hit].text, pts[np - 1].iops, pts[np - 1].lat_ms, pts[np - 1].p99_ms,
+	fprintf(stderr, "bench: sweep stopped at run %u '%s' (%s=%.0f): %s passed (%.0f IOPS, mean %.3f ms, p99 %.3f "
+		"ms); %s\n", s->seq, cli_safe(s->name ? s->name : ""), s->method.sweep_option ? s->method.sweep_option :
+		"point", s->method.sweep_value, u[hit].text, pts[np - 1].iops, pts[np - 1].lat_ms, pts[np - 1].p99_ms,
 		i + 1 < mc->plan->n && group_start(mc->plan, i + 1) == first ? "its later points are not run"
 									    : "it was the last point");
 out:
-	free_list(v);
 	return rc;
 }
 
 int method_after(struct method_ctx *mc, size_t i, int64_t run_id, struct errbuf *err)
 {
-	const struct run_spec *s = &mc->plan->runs[i];
-	const char *pct = kvlist_get(&s->labels, "curve_pct", NULL);
+	enum run_method_kind kind = mc->plan->runs[i].method.kind;
 	struct method_point mp;
 	enum run_status status;
 	int64_t id;
@@ -427,14 +424,14 @@ int method_after(struct method_ctx *mc, size_t i, int64_t run_id, struct errbuf 
 		return run_id ? -1 : 0;
 	if (status != RUN_DONE && status != RUN_PARTIAL)
 		return 0;
-	if (pct && strcmp(pct, "max")) {
+	if (kind == RUN_METHOD_CURVE_POINT) {
 		if (read_point(mc->st, run_id, &mp, err) < 0)
 			return -1;
 		return curve_point_after(mc, i, run_id, &mp, err);
 	}
-	if (kvlist_get(&s->engine_opts, METHOD_ANN_POINT, NULL))
+	if (kind == RUN_METHOD_SWEEP_POINT)
 		return sweep_point_after(mc, i, run_id, err);
-	if (is_round(mc->plan, i))
+	if (kind == RUN_METHOD_SS_ROUND)
 		return round_after(mc, i, run_id, err);
 	return 0;
 }

@@ -110,6 +110,7 @@ void run_spec_init(struct run_spec *s)
 	kvlist_init(&s->engine_opts);
 	kvlist_init(&s->labels);
 	workload_init(&s->wl);
+	run_method_init(&s->method);
 	s->repetition = 1;
 }
 
@@ -128,10 +129,11 @@ void run_spec_release(struct run_spec *s)
 		strv_free(s->jobs[j].targets, s->jobs[j].ntargets);
 	}
 	free(s->jobs);
+	run_method_release(&s->method);
 	run_spec_init(s);
 }
 
-/* dst (uninitialised) = src's numbers, engine and labels with `name`, workload `wl` and those targets. */
+/* dst (uninitialised) = src's numbers, engine, labels and method with `name`, workload `wl` and those targets. */
 static void copy_run_as(struct run_spec *dst, const struct run_spec *src, const char *name,
 			const struct workload *wl, char *const *targets, size_t ntargets)
 {
@@ -142,6 +144,7 @@ static void copy_run_as(struct run_spec *dst, const struct run_spec *src, const 
 	dst->engine = xstrdup(src->engine);
 	kvlist_copy(&dst->engine_opts, &src->engine_opts);
 	kvlist_copy(&dst->labels, &src->labels);
+	run_method_copy(&dst->method, &src->method);
 	workload_release(&dst->wl);
 	workload_copy(&dst->wl, wl);
 	for (size_t i = 0; i < ntargets; i++)

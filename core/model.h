@@ -50,6 +50,54 @@ struct job_spec {
 };
 
 /*
+ * The measurement method and configuration facts of a run (docs/method.md "How the method reaches the run
+ * loop"): set by the plan pipeline (profiles/method_expand.c, vdbench_translate.c, config.c), read by the run loop
+ * (bench/runloop_method.c), never parsed back from labels. The labels users see in the store (curve_pct=,
+ * sweep.KEY=, phase=precondition, precondition=, precondition.class=, ss_round=, config=) are written from these
+ * fields by one function, run_method_labels, when the run loop builds the labels it stores.
+ */
+enum run_method_kind {
+	RUN_METHOD_PLAIN = 0,   /* a measured run outside any curve or sweep */
+	RUN_METHOD_CURVE_MAX,   /* a curve's max run, unthrottled (curve_pct=max) */
+	RUN_METHOD_CURVE_POINT, /* a curve point: rate set at run time to curve_pct % of its max run (curve_pct=NN) */
+	RUN_METHOD_SWEEP_POINT, /* a point of a sweep over one fio option (sweep.OPTION=VALUE) */
+	RUN_METHOD_PURGE,       /* preconditioning: the purge (phase=precondition precondition=purge) */
+	RUN_METHOD_WIPC,        /* preconditioning: the workload-independent fill (precondition=wipc) */
+	RUN_METHOD_SS_ROUND,    /* preconditioning: a workload-dependent round (precondition=wdpc ss_round=K) */
+};
+
+#define RUN_METHOD_MAX_UNTIL 8 /* stop rules of one sweep */
+
+struct run_method {
+	enum run_method_kind kind;
+	double curve_pct;         /* CURVE_POINT: % of the max run's measured total IOPS, 0 < pct <= 100 */
+	double stopcurve_ms;      /* CURVE_MAX/POINT: vdbench stopcurve, ms: the curve stops after a point whose mean
+	                             latency is above it; 0: none */
+	char *sweep_option;       /* SWEEP_POINT: the fio option swept: "iodepth", "numjobs", "rate_iops" */
+	double sweep_value;       /* SWEEP_POINT: its value at this point (a whole number) */
+	unsigned sweep_point;     /* SWEEP_POINT: 1-based place in its sweep (1 starts a sweep) */
+	char *until[RUN_METHOD_MAX_UNTIL]; /* SWEEP_POINT: the stop rule's limits as given ("p99>2ms"), in order */
+	size_t nuntil;
+	char *precond_class;      /* PURGE/WIPC/SS_ROUND: the workload class ("random-write", profiles/method.h) */
+	unsigned ss_round;        /* SS_ROUND: 1-based round */
+	unsigned max_rounds;      /* SS_ROUND: most rounds */
+	unsigned round_s;         /* SS_ROUND: round length, seconds */
+	char *precond_skipped;    /* a measured run: why its preconditioning phases were skipped, or NULL */
+	int config_index;         /* its configuration's index in the plan's configuration list, -1: none */
+	char *config_name;        /* its configuration's name (label config=NAME), or NULL */
+};
+
+void run_method_init(struct run_method *m);   /* plain, no configuration */
+void run_method_release(struct run_method *m); /* leaves it initialised; NULL is fine */
+void run_method_copy(struct run_method *dst, const struct run_method *src); /* dst uninitialised */
+/* Resets the method part (kind and its fields) and keeps the configuration: what a new plan entry derived from a
+ * run starts from. */
+void run_method_clear_kind(struct run_method *m);
+/* "plain", "curve_max", "curve_point", "sweep_point", "purge", "wipc", "ss_round"; and back (-1: unknown). */
+const char *run_method_kind_name(enum run_method_kind k);
+int run_method_kind_parse(const char *s, enum run_method_kind *out);
+
+/*
  * One run to execute: a workload bound to targets, named, numbered, labelled. A run of several jobs fio runs
  * together has njobs >= 2 jobs, and then `wl` is their summary (core/model.c run_spec_summarise: the fields
  * all jobs share, rw "mixed" and bs 0 where they differ, read and random shares weighted by numjobs,
@@ -72,6 +120,7 @@ struct run_spec {
 	char *finished_at;     /* when it ended, same form; NULL: the store's time */
 	struct job_spec *jobs; /* njobs == 0, or >= 2 jobs fio runs together (see above) */
 	size_t njobs;
+	struct run_method method; /* where it stands in the measurement method and its configuration */
 };
 
 /* ---- hosts ---------------------------------------------------------------------------------- */
@@ -232,7 +281,14 @@ struct job_spec *run_spec_add_job(struct run_spec *s, const char *name);
 void job_spec_add_target(struct job_spec *j, const char *target);
 /* Rebuilds a run of several jobs' summary workload `wl` and its `targets` from its jobs (see struct run_spec). */
 void run_spec_summarise(struct run_spec *s);
-/* The run of job `idx` alone (dst uninitialised): the run's name, numbers, engine, labels; the job's workload
+/*
+ * The labels of the run's method and configuration, added to `out` where it has no such key yet (a run's own
+ * label wins: bench baseline's phase=baseline on a copy of a plan entry): curve_pct=max|NN, sweep.OPTION=V, config=NAME, phase=precondition, precondition=purge|wipc|wdpc,
+ * precondition.class=CLASS, ss_round=K. The one place they are written: the run loop calls it on the labels it
+ * stores, `bench plan` on the labels it shows. `out` may be &s->labels.
+ */
+void run_method_labels(const struct run_spec *s, struct kvlist *out);
+/* The run of job `idx` alone (dst uninitialised): the run's name, numbers, engine, labels, method; the job's workload
  * and targets. What an engine prepares and checks for each job. */
 void run_spec_job(const struct run_spec *s, size_t idx, struct run_spec *dst);
 

@@ -28,6 +28,18 @@ static void add_str(cJSON *o, const char *k, const char *v)
 		cJSON_AddStringToObject(o, k, v);
 }
 
+static char *get_str(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
+}
+
+static double get_num(const cJSON *o, const char *k, double def)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : def;
+}
+
 /* The fields of a workload in the stored JSON, in order, with their JSON kind (read back with the default). */
 enum wl_kind { WL_STR, WL_U64, WL_INT, WL_UINT, WL_OPTS };
 
@@ -73,6 +85,73 @@ static cJSON *targets_to_json(char *const *targets, size_t n)
 	return t;
 }
 
+/* ---- the method and configuration (model.h struct run_method) ---------------------------------------- */
+
+int run_method_is_default(const struct run_method *m)
+{
+	return m->kind == RUN_METHOD_PLAIN && !m->precond_skipped && m->config_index < 0 && !m->config_name;
+}
+
+cJSON *run_method_to_json(const struct run_method *m)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "kind", run_method_kind_name(m->kind));
+	if (m->kind == RUN_METHOD_CURVE_POINT)
+		cJSON_AddNumberToObject(o, "curve_pct", m->curve_pct);
+	if (m->stopcurve_ms > 0)
+		cJSON_AddNumberToObject(o, "stopcurve_ms", m->stopcurve_ms);
+	if (m->kind == RUN_METHOD_SWEEP_POINT) {
+		cJSON *u;
+
+		add_str(o, "sweep_option", m->sweep_option);
+		cJSON_AddNumberToObject(o, "sweep_value", m->sweep_value);
+		cJSON_AddNumberToObject(o, "sweep_point", m->sweep_point);
+		u = cJSON_AddArrayToObject(o, "until");
+		for (size_t k = 0; k < m->nuntil; k++)
+			cJSON_AddItemToArray(u, cJSON_CreateString(m->until[k]));
+	}
+	add_str(o, "precondition_class", m->precond_class);
+	if (m->kind == RUN_METHOD_SS_ROUND) {
+		cJSON_AddNumberToObject(o, "ss_round", m->ss_round);
+		cJSON_AddNumberToObject(o, "max_rounds", m->max_rounds);
+		cJSON_AddNumberToObject(o, "round_s", m->round_s);
+	}
+	add_str(o, "precondition_skipped", m->precond_skipped);
+	if (m->config_index >= 0)
+		cJSON_AddNumberToObject(o, "config_index", m->config_index);
+	add_str(o, "config_name", m->config_name);
+	return o;
+}
+
+/* What run_method_to_json wrote; absent (specs stored before it existed): plain, no configuration. */
+static int run_method_from_json(const cJSON *o, struct run_method *m)
+{
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(o, "kind"), *x;
+
+	if (!o)
+		return 0;
+	if (!cJSON_IsObject(o) || !cJSON_IsString(kind) || run_method_kind_parse(kind->valuestring, &m->kind) < 0)
+		return -1;
+	m->curve_pct = get_num(o, "curve_pct", 0);
+	m->stopcurve_ms = get_num(o, "stopcurve_ms", 0);
+	m->sweep_option = get_str(o, "sweep_option");
+	m->sweep_value = get_num(o, "sweep_value", 0);
+	m->sweep_point = (unsigned)get_num(o, "sweep_point", 0);
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(o, "until")) {
+		if (cJSON_IsString(x) && m->nuntil < RUN_METHOD_MAX_UNTIL)
+			m->until[m->nuntil++] = xstrdup(x->valuestring);
+	}
+	m->precond_class = get_str(o, "precondition_class");
+	m->ss_round = (unsigned)get_num(o, "ss_round", 0);
+	m->max_rounds = (unsigned)get_num(o, "max_rounds", 0);
+	m->round_s = (unsigned)get_num(o, "round_s", 0);
+	m->precond_skipped = get_str(o, "precondition_skipped");
+	m->config_index = (int)get_num(o, "config_index", -1);
+	m->config_name = get_str(o, "config_name");
+	return 0;
+}
+
 char *run_spec_to_json(const struct run_spec *spec)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -88,6 +167,8 @@ char *run_spec_to_json(const struct run_spec *spec)
 	add_str(o, "started_at", spec->started_at);
 	add_str(o, "finished_at", spec->finished_at);
 	cJSON_AddItemToObject(o, "workload", workload_to_json(&spec->wl));
+	if (!run_method_is_default(&spec->method)) /* a plain run's spec stays as it was before the method was typed */
+		cJSON_AddItemToObject(o, "run_method", run_method_to_json(&spec->method));
 	if (spec->njobs) {
 		/* a run of several jobs fio runs together: each job with its name, workload and targets */
 		cJSON *jobs = cJSON_AddArrayToObject(o, "jobs");
@@ -104,18 +185,6 @@ char *run_spec_to_json(const struct run_spec *spec)
 	copy = xstrdup(text);
 	cJSON_free(text);
 	return copy;
-}
-
-static char *get_str(const cJSON *o, const char *k)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
-}
-
-static double get_num(const cJSON *o, const char *k, double def)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(v) ? v->valuedouble : def;
 }
 
 static int json_to_kv(const cJSON *a, struct kvlist *l)
@@ -208,7 +277,8 @@ int run_spec_from_json(const char *text, struct run_spec *out, struct errbuf *er
 	out->started_at = get_str(o, "started_at"); /* absent in specs stored before: NULL */
 	out->finished_at = get_str(o, "finished_at");
 	if (workload_from_json(cJSON_GetObjectItemCaseSensitive(o, "workload"), &out->wl) < 0 ||
-	    jobs_from_json(cJSON_GetObjectItemCaseSensitive(o, "jobs"), out) < 0 || out->njobs == 1)
+	    jobs_from_json(cJSON_GetObjectItemCaseSensitive(o, "jobs"), out) < 0 || out->njobs == 1 ||
+	    run_method_from_json(cJSON_GetObjectItemCaseSensitive(o, "run_method"), &out->method) < 0)
 		goto bad;
 	cJSON_Delete(o);
 	return 0;

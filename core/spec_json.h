@@ -5,9 +5,21 @@
 #ifndef BENCH_CORE_SPEC_JSON_H
 #define BENCH_CORE_SPEC_JSON_H
 
+#include <cjson/cJSON.h>
+
 #include "core/errbuf.h"
 #include "core/model.h"
 #include "core/strbuf.h"
+
+/*
+ * A run's method and configuration (model.h struct run_method) as a JSON object: "kind" and the fields that kind
+ * has (curve_pct, stopcurve_ms, sweep_option, sweep_value, sweep_point, until, precondition_class, ss_round,
+ * max_rounds, round_s, precondition_skipped, config_index, config_name). The stored spec holds it as
+ * "run_method" unless run_method_is_default (a plain run of no configuration: its spec is as before), and
+ * `bench plan --format json` shows it for every run.
+ */
+cJSON *run_method_to_json(const struct run_method *m);
+int run_method_is_default(const struct run_method *m);
 
 /* Returns a malloc'd JSON object text. */
 char *run_spec_to_json(const struct run_spec *spec);

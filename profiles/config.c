@@ -327,7 +327,9 @@ int config_plan_cross(struct plan *plan, const struct config_list *configs, int 
 			run_spec_release(s);
 			run_spec_copy(s, &base[i]);
 			s->seq = (unsigned)(c * nbase + i + 1);
-			kvlist_set(&s->labels, "config", cf->name);
+			s->method.config_index = (int)c;
+			free(s->method.config_name);
+			s->method.config_name = xstrdup(cf->name);
 			for (size_t k = 0; k < cf->labels.n; k++)
 				kvlist_set(&s->labels, cf->labels.v[k].key, cf->labels.v[k].value);
 			engine = s->engine ? s->engine : "fio";

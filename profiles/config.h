@@ -33,7 +33,8 @@ struct suite_config {
 	char *name;
 	char *file;
 	int line;
-	struct kvlist labels;                  /* label = k=v; every run also gets config=NAME */
+	struct kvlist labels;                  /* label = k=v (each run's config=NAME is its typed
+	                                          method.config_name, written as a label when stored) */
 	struct config_step *steps[CONFIG_NPHASES];
 	size_t nsteps[CONFIG_NPHASES];
 	char **targets;                        /* targets = PATH...: what the configuration provides, or NULL */
@@ -89,8 +90,9 @@ char *config_argv_text(char *const *argv);
 const char *config_phase_name(enum config_phase ph);
 
 /*
- * Crosses `plan` with `configs` (configurations outermost): every run once per configuration, labelled
- * config=NAME and with the configuration's labels; a run whose engine is fio gets the configuration's
+ * Crosses `plan` with `configs` (configurations outermost): every run once per configuration, with its typed
+ * configuration (run_method.config_index and config_name: the label config=NAME at store time) and the
+ * configuration's labels; a run whose engine is fio gets the configuration's
  * targets (unless `keep_targets`: --target was given) and its fio options (engine options: written into every
  * job after the workload's own, so `fio = ioengine=nbd uri=...` wins), a run whose engine is sim gets its sim
  * options. Runs are

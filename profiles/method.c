@@ -59,12 +59,12 @@ int method_curve_parse(const char *arg, struct method_curve *c, struct errbuf *e
 static const struct {
 	const char *name;
 	enum method_sweep_key key;
-	const char *option, *label;
+	const char *option;
 } sweep_keys[] = {
-	{ "iodepth", SWEEP_IODEPTH, "iodepth", "sweep.iodepth" },
-	{ "numjobs", SWEEP_NUMJOBS, "numjobs", "sweep.numjobs" },
-	{ "rate", SWEEP_RATE_IOPS, "rate_iops", "sweep.rate_iops" },
-	{ "rate_iops", SWEEP_RATE_IOPS, "rate_iops", "sweep.rate_iops" },
+	{ "iodepth", SWEEP_IODEPTH, "iodepth" },
+	{ "numjobs", SWEEP_NUMJOBS, "numjobs" },
+	{ "rate", SWEEP_RATE_IOPS, "rate_iops" },
+	{ "rate_iops", SWEEP_RATE_IOPS, "rate_iops" },
 };
 
 /* The index of the row of table (n rows of `size` bytes, each starting with its const char *name) named by the
@@ -89,7 +89,6 @@ int method_sweep_parse(const char *arg, struct method_sweep *s, struct errbuf *e
 		return err_set(err, ERR_USAGE, "--sweep: want iodepth=, numjobs= or rate= and a list, got '%s'", arg);
 	s->key = sweep_keys[i].key;
 	s->option = sweep_keys[i].option;
-	s->label = sweep_keys[i].label;
 	if (number_list("--sweep", eq + 1, s->v, &s->n, err) < 0)
 		return -1;
 	for (i = 0; i < s->n; i++)
@@ -179,11 +178,8 @@ static struct precond_phase *phase_add(struct precond_plan *p, enum precond_kind
 	memset(ph, 0, sizeof(*ph));
 	ph->kind = kind;
 	ph->name = name;
+	ph->cls = cls;
 	kvlist_init(&ph->fio_opts);
-	kvlist_init(&ph->labels);
-	kvlist_set(&ph->labels, "phase", "precondition");
-	kvlist_set(&ph->labels, "precondition", name);
-	kvlist_set(&ph->labels, "precondition.class", cls);
 	return ph;
 }
 
@@ -256,7 +252,6 @@ void precond_plan_release(struct precond_plan *plan)
 		for (size_t k = 0; k < 5; k++)
 			free(plan->v[i].argv[k]);
 		kvlist_release(&plan->v[i].fio_opts);
-		kvlist_release(&plan->v[i].labels);
 	}
 	plan->n = 0;
 }

@@ -4,11 +4,13 @@
  * (--until), and the SNIA PTS preconditioning sequence (purge, workload-independent fill, workload-dependent
  * rounds until steady state) with the rule that skips it when the same target was already preconditioned in
  * the suite, all become plan entries here, so that `bench plan` shows them and `--resume` finds them by their
- * place: a curve is its max run (curve_pct=max) followed by one entry per point (curve_pct=NN); a sweep one
- * entry per point (sweep.KEY=V); preconditioning puts purge, wipc and wdpc entries (phase=precondition) before
- * the measured run they serve. Where a point belongs is said by the plan itself: a curve point's max run is
- * the nearest earlier entry labelled curve_pct=max; the points of one sweep are consecutive entries, the first
- * with engine annotation method.point=1 (keys with a dot never reach fio). What happens at run time (rates,
+ * place: a curve is its max run followed by one entry per point; a sweep one entry per point; preconditioning puts
+ * purge, wipc and wdpc entries before the measured run they serve. What each entry is for is said by its typed
+ * fields (core/model.h struct run_method: kind, curve percent, sweep option, value, place and stop rule, rounds),
+ * never by labels or engine options; the labels users see (curve_pct=, sweep.KEY=, phase=precondition, ss_round=)
+ * are written from those fields when the run is stored (run_method_labels). Where a point belongs is said by the
+ * plan itself: a curve point's max run is the nearest earlier RUN_METHOD_CURVE_MAX entry; the points of one
+ * sweep are consecutive entries, the first with sweep_point 1. What happens at run time (rates,
  * stops, the steady-state verdict) is bench/runloop_method.c's; the arithmetic it applies is here (the last
  * section). Never prints.
  */
@@ -25,15 +27,7 @@
 #include "profiles/profile.h"
 
 #define METHOD_MAX_POINTS 64
-#define METHOD_MAX_UNTIL 8
-
-/* Engine annotations of plan entries, read again at run time (keys with a dot stay out of the job file). */
-#define METHOD_ANN_POINT "method.point"         /* 1-based index of a sweep point */
-#define METHOD_ANN_UNTIL "method.sweep_until"   /* a sweep point's limits, ';'-separated */
-#define METHOD_ANN_STOPCURVE "method.stopcurve" /* vdbench stopcurve, ms */
-#define METHOD_ANN_ROUND_S "method.round_s"     /* wdpc round length */
-#define METHOD_ANN_ROUNDS "method.max_rounds"   /* wdpc most rounds */
-#define METHOD_ANN_SKIPPED "method.precondition_skipped" /* why a measured run has no (or not all) phases */
+#define METHOD_MAX_UNTIL RUN_METHOD_MAX_UNTIL
 
 /* ---- curves ------------------------------------------------------------------------------------ */
 
@@ -56,7 +50,6 @@ enum method_sweep_key { SWEEP_IODEPTH, SWEEP_NUMJOBS, SWEEP_RATE_IOPS };
 struct method_sweep {
 	enum method_sweep_key key;
 	const char *option;            /* the fio option it sets: "iodepth", "numjobs", "rate_iops" */
-	const char *label;             /* the run label it sets: "sweep.iodepth", ... */
 	double v[METHOD_MAX_POINTS];   /* values in run order */
 	size_t n;
 };
@@ -114,12 +107,12 @@ struct precond_target {
 
 struct precond_phase {
 	enum precond_kind kind;
-	const char *name;          /* "purge", "wipc", "wdpc": the label precondition=NAME */
+	const char *name;          /* "purge", "wipc", "wdpc" (the label precondition=NAME) */
+	const char *cls;           /* the workload class (precond_class): static */
 	char *argv[5];             /* PRECOND_PURGE of a block device: blkdiscard [-s] PATH; else argv[0] NULL */
 	int recreate;              /* PRECOND_PURGE of a file: remove and recreate it empty */
 	struct kvlist fio_opts;    /* PRECOND_WIPC: the fio options replacing the workload's */
 	uint64_t bytes;            /* PRECOND_WIPC: bytes it writes (progress and ETA) */
-	struct kvlist labels;      /* phase=precondition, precondition=NAME, precondition.class=CLASS */
 };
 
 /* What was preconditioned in this suite so far: "target\tclass" entries (the skip rule). */

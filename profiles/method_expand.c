@@ -1,6 +1,7 @@
 /*
  * method_expand: curves, sweeps and the preconditioning phases turned into plan entries (see method.h and
- * docs/method.md), and the one line `bench plan` shows for each.
+ * docs/method.md), each with its typed method fields (core/model.h struct run_method), and the one line
+ * `bench plan` shows for each.
  */
 #include "profiles/method.h"
 
@@ -106,17 +107,44 @@ static int expand_curve(struct plan *out, const struct run_spec *s, const char *
 	if (method_curve_parse(arg, &c, err) < 0)
 		return -1;
 	d = add_copy(out, s, NULL);
-	kvlist_set(&d->labels, "curve_pct", "max");
+	run_method_clear_kind(&d->method);
+	d->method.kind = RUN_METHOD_CURVE_MAX;
 	for (size_t k = 0; k < c.n; k++) {
 		snprintf(buf, sizeof(buf), "_(%g%%)", c.pct[k]);
 		d = add_copy(out, s, buf);
-		snprintf(buf, sizeof(buf), "%g", c.pct[k]);
-		kvlist_set(&d->labels, "curve_pct", buf);
+		run_method_clear_kind(&d->method);
+		d->method.kind = RUN_METHOD_CURVE_POINT;
+		d->method.curve_pct = c.pct[k];
 	}
 	return 0;
 }
 
-static int expand_sweep(struct plan *out, const struct run_spec *s, const char *arg, const char *until,
+/* A sweep's stop rule: the limits as given, in order. */
+struct untils {
+	char *v[METHOD_MAX_UNTIL];
+	size_t n;
+};
+
+static void untils_release(struct untils *u)
+{
+	for (size_t k = 0; k < u->n; k++)
+		free(u->v[k]);
+	u->n = 0;
+}
+
+/* Sweep point k (0-based) of `sw`: its fields, the stop rule copied. */
+static void set_sweep_point(struct run_spec *d, const struct method_sweep *sw, size_t k, const struct untils *u)
+{
+	run_method_clear_kind(&d->method);
+	d->method.kind = RUN_METHOD_SWEEP_POINT;
+	d->method.sweep_option = xstrdup(sw->option);
+	d->method.sweep_value = sw->v[k];
+	d->method.sweep_point = (unsigned)(k + 1);
+	for (size_t j = 0; j < u->n; j++)
+		d->method.until[d->method.nuntil++] = xstrdup(u->v[j]);
+}
+
+static int expand_sweep(struct plan *out, const struct run_spec *s, const char *arg, const struct untils *until,
 			struct errbuf *err)
 {
 	struct method_sweep sw;
@@ -131,7 +159,7 @@ static int expand_sweep(struct plan *out, const struct run_spec *s, const char *
 
 		spec_set_opt(d, sw.option, sw.v[k]);
 		snprintf(buf, sizeof(buf), "%.0f", sw.v[k]);
-		kvlist_set(&d->labels, sw.label, buf);
+		set_sweep_point(d, &sw, k, until);
 		{
 			char *name = generated ? profile_run_name(d) : NULL;
 			if (!name || (s->name && !strcmp(name, s->name))) {
@@ -141,40 +169,36 @@ static int expand_sweep(struct plan *out, const struct run_spec *s, const char *
 			free(d->name);
 			d->name = name;
 		}
-		snprintf(buf, sizeof(buf), "%zu", k + 1);
-		kvlist_set(&d->engine_opts, METHOD_ANN_POINT, buf);
-		if (until && *until)
-			kvlist_set(&d->engine_opts, METHOD_ANN_UNTIL, until);
 	}
 	return 0;
 }
 
-/* The --until list as one annotation (';'-separated), checked. */
-static int untils_text(const struct method_settings *m, const struct run_spec *s, struct strbuf *sb,
-		       struct errbuf *err)
+/* The stop rule of a run's sweep: --until's limits, else the suite key's (';'-separated), each checked. */
+static int untils_of(const struct method_settings *m, const struct run_spec *s, struct untils *out,
+		     struct errbuf *err)
 {
 	struct method_until u;
+	char **v;
+	int rc = 0;
 
 	if (m->nuntil) {
-		for (size_t k = 0; k < m->nuntil; k++) {
+		for (size_t k = 0; k < m->nuntil && k < METHOD_MAX_UNTIL; k++) {
 			if (method_until_parse(m->until[k], &u, err) < 0)
 				return -1;
-			strbuf_addf(sb, "%s%s", k ? ";" : "", m->until[k]);
+			out->v[out->n++] = xstrdup(m->until[k]);
 		}
 		return 0;
 	}
-	if (kvlist_get(&s->engine_opts, "method.until", NULL)) {
-		char **v = split_list(kvlist_get(&s->engine_opts, "method.until", ""), ';', NULL);
-		for (size_t k = 0; v && v[k]; k++) {
-			if (suite_arg(s, "method.until", v[k], err) < 0) {
-				free_list(v);
-				return -1;
-			}
-			strbuf_addf(sb, "%s%s", k ? ";" : "", v[k]);
-		}
-		free_list(v);
+	v = split_list(kvlist_get(&s->engine_opts, "method.until", ""), ';', NULL);
+	for (size_t k = 0; v && v[k] && rc == 0; k++) {
+		if (out->n == METHOD_MAX_UNTIL)
+			rc = err_set(err, ERR_INPUT, "%s: until: at most %d limits", kvlist_get(&s->engine_opts,
+				     "method.until.at", "suite"), METHOD_MAX_UNTIL);
+		else if ((rc = suite_arg(s, "method.until", v[k], err)) == 0)
+			out->v[out->n++] = xstrdup(v[k]);
 	}
-	return 0;
+	free_list(v);
+	return rc;
 }
 
 /* The runs of `out` replace those of p (which keeps its name, labels and warnings); out is left empty. */
@@ -198,35 +222,35 @@ static int expand_points(struct plan *p, const struct method_settings *m, struct
 		const struct run_spec *s = &p->runs[i];
 		const char *curve = m->curve ? m->curve : kvlist_get(&s->engine_opts, "method.curve", NULL);
 		const char *sweep = m->sweep ? m->sweep : kvlist_get(&s->engine_opts, "method.sweep", NULL);
-		int is_point = kvlist_get(&s->labels, "curve_pct", NULL) != NULL;
-		struct strbuf until;
+		/* a vdbench iorate=curve run is a curve already (vdbench_translate.c) */
+		int is_point = s->method.kind == RUN_METHOD_CURVE_MAX || s->method.kind == RUN_METHOD_CURVE_POINT;
+		struct untils until = { .n = 0 };
 
-		strbuf_init(&until);
 		if (!m->curve && curve && suite_arg(s, "method.curve", curve, err) < 0)
 			goto out;
 		if (!m->sweep && sweep && suite_arg(s, "method.sweep", sweep, err) < 0)
 			goto out;
-		if (curve && sweep) {
+		if ((curve || is_point) && sweep) {
 			err_set(err, ERR_USAGE, "run '%s': a curve and a sweep cannot both apply (give one of --curve, "
 				"--sweep)", s->name ? s->name : "");
 			goto out;
 		}
-		if (untils_text(m, s, &until, err) < 0) {
-			strbuf_release(&until);
+		if (untils_of(m, s, &until, err) < 0) {
+			untils_release(&until);
 			goto out;
 		}
-		if (until.len && !sweep) {
+		if (until.n && !sweep) {
 			err_set(err, ERR_USAGE, "--until needs a sweep (--sweep or the suite key sweep =)");
-			strbuf_release(&until);
+			untils_release(&until);
 			goto out;
 		}
 		if (curve && !is_point)
 			rc = expand_curve(&out, s, curve, err);
 		else if (sweep)
-			rc = expand_sweep(&out, s, sweep, until.buf, err);
+			rc = expand_sweep(&out, s, sweep, &until, err);
 		else
 			rc = add_copy(&out, s, NULL) ? 0 : -1;
-		strbuf_release(&until);
+		untils_release(&until);
 		if (rc < 0)
 			goto out;
 		rc = -1;
@@ -298,9 +322,17 @@ static uint64_t working_set_bytes(const struct run_spec *s)
 	return 0;
 }
 
-static void copy_phase_labels(struct run_spec *d, const struct run_spec *s, const struct kvlist *phase,
-			      int (*is_point)(const char *key))
+/*
+ * A phase entry made from measured run s: s's labels but those naming a point (the caller's predicate:
+ * vdbench.curve_pct, ...), its configuration, and the phase's kind and class.
+ */
+static void set_phase(struct run_spec *d, const struct run_spec *s, const struct precond_phase *ph,
+		      int (*is_point)(const char *key))
 {
+	static const enum run_method_kind kinds[] = { [PRECOND_PURGE] = RUN_METHOD_PURGE,
+						      [PRECOND_WIPC] = RUN_METHOD_WIPC,
+						      [PRECOND_WDPC] = RUN_METHOD_SS_ROUND };
+
 	kvlist_release(&d->labels);
 	kvlist_init(&d->labels);
 	for (size_t k = 0; k < s->labels.n; k++) {
@@ -308,12 +340,12 @@ static void copy_phase_labels(struct run_spec *d, const struct run_spec *s, cons
 		if (!(is_point && is_point(key)))
 			kvlist_set(&d->labels, key, s->labels.v[k].value);
 	}
-	for (size_t k = 0; k < phase->n; k++)
-		kvlist_set(&d->labels, phase->v[k].key, phase->v[k].value);
-	kvlist_del(&d->engine_opts, METHOD_ANN_POINT);
-	kvlist_del(&d->engine_opts, METHOD_ANN_UNTIL);
-	kvlist_del(&d->engine_opts, METHOD_ANN_STOPCURVE);
 	kvlist_del(&d->engine_opts, "method.precondition");
+	run_method_release(&d->method);
+	run_method_copy(&d->method, &s->method);
+	run_method_clear_kind(&d->method);
+	d->method.kind = kinds[ph->kind];
+	d->method.precond_class = xstrdup(ph->cls);
 }
 
 /* The purge and wipc entries: one job per target, the workload replaced (wipc) or none (purge). */
@@ -335,7 +367,7 @@ static int add_fill(struct plan *out, const struct run_spec *s, const struct pre
 	kvlist_copy(&d->engine_opts, &s->engine_opts);
 	for (size_t t = 0; t < s->ntargets; t++)
 		run_spec_add_target(d, s->targets[t]);
-	copy_phase_labels(d, s, &ph->labels, m->label_is_point);
+	set_phase(d, s, ph, m->label_is_point);
 	kvlist_init(&opts);
 	if (ioengine)
 		kvlist_set(&opts, "ioengine", ioengine);
@@ -366,16 +398,15 @@ static void add_round(struct plan *out, const struct run_spec *s, const struct p
 {
 	struct run_spec *d = plan_add(out);
 	unsigned seq = d->seq;
-	char buf[32];
-
 	run_spec_release(d);
 	run_spec_copy(d, s);
 	d->seq = seq;
-	copy_phase_labels(d, s, &ph->labels, m->label_is_point);
+	set_phase(d, s, ph, m->label_is_point);
 	free(d->name);
-	d->name = xasprintf("precondition-wdpc-%s-round%u", kvlist_get(&ph->labels, "precondition.class", ""), round);
-	snprintf(buf, sizeof(buf), "%u", round);
-	kvlist_set(&d->labels, "ss_round", buf);
+	d->name = xasprintf("precondition-wdpc-%s-round%u", ph->cls, round);
+	d->method.ss_round = round;
+	d->method.round_s = po->round_s;
+	d->method.max_rounds = po->max_rounds;
 	kvlist_del(&d->wl.opts, "rate_iops");
 	d->wl.runtime_s = po->round_s;
 	d->wl.ramp_s = 0;
@@ -384,10 +415,6 @@ static void add_round(struct plan *out, const struct run_spec *s, const struct p
 		d->jobs[j].wl.runtime_s = po->round_s;
 		d->jobs[j].wl.ramp_s = 0;
 	}
-	snprintf(buf, sizeof(buf), "%u", po->round_s);
-	kvlist_set(&d->engine_opts, METHOD_ANN_ROUND_S, buf);
-	snprintf(buf, sizeof(buf), "%u", po->max_rounds);
-	kvlist_set(&d->engine_opts, METHOD_ANN_ROUNDS, buf);
 }
 
 /* The wdpc rounds: one entry each (ss_round=K), as many as the rule allows; those after steady state are not run. */
@@ -452,7 +479,7 @@ static int expand_precondition(struct plan *p, const struct method_settings *m, 
 		d = add_copy(&out, s, NULL);
 		kvlist_del(&d->engine_opts, "method.precondition"); /* read above: the suite's precondition = on */
 		if (skipped[0])
-			kvlist_set(&d->engine_opts, METHOD_ANN_SKIPPED, skipped);
+			d->method.precond_skipped = xstrdup(skipped);
 	}
 	start[p->n] = out.n;
 	for (size_t k = 0; k < p->nconfigs; k++) { /* each configuration's block, its phases included */
@@ -480,32 +507,45 @@ int method_expand(struct plan *p, const struct method_settings *m, const struct 
 
 void method_describe(const struct run_spec *s, char *buf, size_t len)
 {
-	const char *pct = kvlist_get(&s->labels, "curve_pct", NULL);
-	const char *phase = kvlist_get(&s->labels, "precondition", NULL);
-	const char *point = kvlist_get(&s->engine_opts, METHOD_ANN_POINT, NULL);
+	const struct run_method *m = &s->method;
+	struct strbuf until;
 
 	buf[0] = '\0';
-	if (phase && !strcmp(phase, "purge"))
+	strbuf_init(&until);
+	for (size_t k = 0; k < m->nuntil; k++)
+		strbuf_addf(&until, "%s%s", k ? ";" : "", m->until[k]);
+	switch (m->kind) {
+	case RUN_METHOD_PURGE:
 		snprintf(buf, len, "precondition purge: blkdiscard of a block device (only with --destructive), a file "
 			 "recreated empty");
-	else if (phase && !strcmp(phase, "wipc"))
+		break;
+	case RUN_METHOD_WIPC:
 		snprintf(buf, len, "precondition wipc (%s): %s bytes of 128 KiB sequential writes (2 x the working set)",
-			 kvlist_get(&s->labels, "precondition.class", ""), kvlist_get(&s->wl.opts, "io_size", "?"));
-	else if (phase)
-		snprintf(buf, len, "precondition wdpc (%s): round %s of at most %s, %s s each, until steady state (SNIA "
-			 "PTS rule); the rounds after it are not run", kvlist_get(&s->labels, "precondition.class", ""),
-			 kvlist_get(&s->labels, "ss_round", "?"), kvlist_get(&s->engine_opts, METHOD_ANN_ROUNDS, "?"),
-			 kvlist_get(&s->engine_opts, METHOD_ANN_ROUND_S, "?"));
-	else if (pct && !strcmp(pct, "max"))
+			 m->precond_class ? m->precond_class : "", kvlist_get(&s->wl.opts, "io_size", "?"));
+		break;
+	case RUN_METHOD_SS_ROUND:
+		snprintf(buf, len, "precondition wdpc (%s): round %u of at most %u, %u s each, until steady state (SNIA "
+			 "PTS rule); the rounds after it are not run", m->precond_class ? m->precond_class : "",
+			 m->ss_round, m->max_rounds, m->round_s);
+		break;
+	case RUN_METHOD_CURVE_MAX:
 		snprintf(buf, len, "curve: the max run (unthrottled); its measured total IOPS set the points' rates");
-	else if (pct)
-		snprintf(buf, len, "curve point %s%%: rate_iops set at run time to %s%% of the max run's measured total "
-			 "IOPS", pct, pct);
-	else if (point)
-		snprintf(buf, len, "sweep point %s%s%s", point, kvlist_get(&s->engine_opts, METHOD_ANN_UNTIL, NULL) ?
-			 ": the sweep ends after the first point past (any of ';') " : "",
-			 kvlist_get(&s->engine_opts, METHOD_ANN_UNTIL, ""));
-	if (kvlist_get(&s->engine_opts, METHOD_ANN_SKIPPED, NULL))
+		break;
+	case RUN_METHOD_CURVE_POINT:
+		snprintf(buf, len, "curve point %g%%: rate_iops set at run time to %g%% of the max run's measured total "
+			 "IOPS", m->curve_pct, m->curve_pct);
+		break;
+	case RUN_METHOD_SWEEP_POINT:
+		snprintf(buf, len, "sweep point %u%s%s", m->sweep_point,
+			 until.len ? ": the sweep ends after the first point past (any of ';') " : "",
+			 until.len ? until.buf : "");
+		break;
+	case RUN_METHOD_PLAIN:
+	default:
+		break;
+	}
+	strbuf_release(&until);
+	if (m->precond_skipped)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%sprecondition skipped: %s", buf[0] ? "; " : "",
-			 kvlist_get(&s->engine_opts, METHOD_ANN_SKIPPED, ""));
+			 m->precond_skipped);
 }

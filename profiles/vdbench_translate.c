@@ -470,18 +470,17 @@ static void name_run(const struct xlate *x, const struct vrun *v, struct run_spe
 	strbuf_release(&sb);
 	/* curve points keep vdbench's own name; the others get an HCIbench-style name where it fits */
 	*explicit_name = x->curve_pct > 0;
+	/* the run loop sets a point's rate (bench/runloop_method.c); vdbench.curve_pct= says where it came from */
 	if (x->curve_pct > 0) {
 		fmt_num(buf, sizeof(buf), x->curve_pct);
-		kvlist_set(&s->engine_opts, "vdbench.curve_pct", buf);
 		kvlist_set(&s->labels, "vdbench.curve_pct", buf);
-		kvlist_set(&s->labels, "curve_pct", buf); /* the run loop sets its rate (bench/runloop_method.c) */
+		s->method.kind = RUN_METHOD_CURVE_POINT;
+		s->method.curve_pct = x->curve_pct;
 	} else if (x->curve_max) {
-		kvlist_set(&s->labels, "curve_pct", "max");
+		s->method.kind = RUN_METHOD_CURVE_MAX;
 	}
-	if (x->stopcurve_ms > 0) {
-		fmt_num(buf, sizeof(buf), x->stopcurve_ms);
-		kvlist_set(&s->engine_opts, "method.stopcurve", buf);
-	}
+	if (x->stopcurve_ms > 0)
+		s->method.stopcurve_ms = x->stopcurve_ms;
 }
 
 /* One run of an rd (one point of its for-loops) as one fio workload appended to `out`. */

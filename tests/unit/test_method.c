@@ -124,7 +124,6 @@ static void test_sweep_parse(void **state)
 	assert_int_equal(s.n, 8);
 	assert_true(s.v[7] == 128);
 	assert_string_equal(s.option, "iodepth");
-	assert_string_equal(s.label, "sweep.iodepth");
 	assert_int_equal(method_sweep_parse("rate=1000,2000", &s, &err), 0);
 	assert_string_equal(s.option, "rate_iops");
 	assert_int_equal(method_sweep_parse("numjobs=1,2", &s, &err), 0);
@@ -220,9 +219,8 @@ static void test_precondition(void **state)
 	assert_string_equal(kvlist_get(&p.v[1].fio_opts, "io_size", ""), "2147483648");
 	assert_string_equal(kvlist_get(&p.v[1].fio_opts, "size", ""), "1073741824");
 	assert_int_equal(p.v[2].kind, PRECOND_WDPC);
-	assert_string_equal(kvlist_get(&p.v[2].labels, "phase", ""), "precondition");
-	assert_string_equal(kvlist_get(&p.v[2].labels, "precondition", ""), "wdpc");
-	assert_string_equal(kvlist_get(&p.v[2].labels, "precondition.class", ""), "random-write");
+	assert_string_equal(p.v[2].name, "wdpc");
+	assert_string_equal(p.v[2].cls, "random-write");
 	assert_string_equal(p.skipped, "");
 	precond_plan_release(&p);
 	/* the same class again: everything skipped, and said why */
@@ -238,7 +236,7 @@ static void test_precondition(void **state)
 	assert_int_equal(precond_plan(&o, &file_seq, &h, &p, &err), 0);
 	assert_int_equal(p.n, 1);
 	assert_int_equal(p.v[0].kind, PRECOND_WDPC);
-	assert_string_equal(kvlist_get(&p.v[0].labels, "precondition.class", ""), "sequential-write");
+	assert_string_equal(p.v[0].cls, "sequential-write");
 	precond_plan_release(&p);
 	/* a block device: refused without --destructive, blkdiscard -s with it and secure */
 	assert_int_equal(precond_plan(&o, &dev, &h, &p, &err), -1);

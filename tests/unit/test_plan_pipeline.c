@@ -2,7 +2,8 @@
  * test_plan_pipeline: plan_build_full (profiles/pipeline.c), the one entry that builds what bench plan and
  * bench run run: the configurations come back from the same parse as the runs (plan.configs), a curve is
  * expanded inside every configuration, names stay unique across suites, and the precondition entries leave
- * out exactly the labels the caller's predicate names.
+ * out exactly the labels the caller's predicate names. What an entry is for is read from its typed fields
+ * (core/model.h struct run_method); test_run_method checks the labels written from them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,7 +22,7 @@ static const char suite_text[] =
 	"[suite]\nname = c\n"
 	"[config one]\nlabel = stack=a\n"
 	"[config two]\nlabel = stack=b\n"
-	"[workload w1]\nrw=randwrite\nsize=1m\nruntime=10\n";
+	"[workload w1]\nrw=randwrite\nsize=1m\nruntime=10\nbench.label.point=p\nbench.label.keep=k\n";
 
 static char *write_suite(const char *dir, const char *name)
 {
@@ -34,9 +35,9 @@ static char *write_suite(const char *dir, const char *name)
 	return path;
 }
 
-static int is_curve_pct(const char *key)
+static int is_point_label(const char *key)
 {
-	return !strcmp(key, "curve_pct");
+	return !strcmp(key, "point");
 }
 
 static void test_configs_and_curve(void **state)
@@ -59,7 +60,7 @@ static void test_configs_and_curve(void **state)
 	m.ss_window = 5;
 	m.ss_max_rounds = 6;
 	m.precondition = 1;
-	m.label_is_point = is_curve_pct;
+	m.label_is_point = is_point_label;
 	plan_init(&p);
 	config_list_init(&configs);
 	errbuf_init(&err);
@@ -72,12 +73,18 @@ static void test_configs_and_curve(void **state)
 		size_t per = 0, rounds = 0;
 		for (size_t i = 0; i < p.n; i++) {
 			const struct run_spec *s = &p.runs[i];
-			if (strcmp(kvlist_get(&s->labels, "config", ""), "one"))
+			assert_null(kvlist_get(&s->labels, "config", NULL)); /* typed, not a user label */
+			if (strcmp(s->method.config_name, "one"))
 				continue;
+			assert_int_equal(s->method.config_index, 0);
 			per++;
-			if (kvlist_get(&s->labels, "ss_round", NULL)) {
+			assert_string_equal(kvlist_get(&s->labels, "keep", ""), "k");
+			if (s->method.kind == RUN_METHOD_SS_ROUND) {
 				rounds++;
-				assert_null(kvlist_get(&s->labels, "curve_pct", NULL)); /* the predicate's labels left out */
+				assert_int_equal(s->method.ss_round, rounds);
+				assert_null(kvlist_get(&s->labels, "point", NULL)); /* the predicate's labels left out */
+			} else if (s->method.kind == RUN_METHOD_CURVE_MAX || s->method.kind == RUN_METHOD_CURVE_POINT) {
+				assert_string_equal(kvlist_get(&s->labels, "point", ""), "p");
 			}
 			assert_int_equal(s->seq, i + 1);
 		}
