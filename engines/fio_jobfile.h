@@ -71,7 +71,7 @@ int fio_is_file_option(const char *key);
 /*
  * The options the fio engine adds to every job of a run besides the workload's (`extra` of fio_jobfile_write):
  * ioengine=external:SIM_SO for the sim engine, then the engine options (fio options, sim_* model options); keys
- * with a dot are bench's own annotations (vdbench.curve_pct) and stay out. The engine and the plan's fio check
+ * with a dot are bench's own annotations (a suite's method.* keys before expansion) and stay out. The engine and the plan's fio check
  * both use it, so the job checked is the job run.
  */
 void fio_jobfile_engine_extras(const struct run_spec *s, const char *sim_so, struct kvlist *extra);

@@ -45,7 +45,7 @@ printf '%s\n' '[suite]' 'engine = sim' 'precondition = on' 'sweep = iodepth=1,2'
 "$BENCH" plan k.suite --max-rounds 5 --format json >k.json
 expect_eq "suite keys: phases and points planned" "$(python3 -c 'import json; print(" ".join(r["labels"].get("precondition",
   r["labels"].get("sweep.iodepth", "?")) for r in json.load(open("k.json"))["runs"]))')" "purge wipc wdpc wdpc wdpc wdpc wdpc 1 2"
-expect_eq "suite keys: the sweep's limit on its points" "$(python3 -c 'import json; print(json.load(open("k.json"))["runs"][-1]["engine_options"]["method.sweep_until"])')" "p99>5ms"
+expect_eq "suite keys: the sweep's limit on its points" "$(python3 -c 'import json; print(json.load(open("k.json"))["runs"][-1]["run_method"]["until"][0])')" "p99>5ms"
 
 for bad in "--curve 0,50" "--curve 50,50" "--sweep depth=1,2" "--until p99=1ms" "--max-rounds 3" "--round-time 0s"; do
   rc=0

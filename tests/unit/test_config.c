@@ -269,7 +269,8 @@ static void test_plan_cross(void **state)
 		const struct run_spec *s = &p.runs[i];
 		assert_int_equal(s->seq, i + 1);
 		assert_string_equal(s->name, want[i][0]);
-		assert_string_equal(kvlist_get(&s->labels, "config", ""), want[i][1]);
+		assert_string_equal(s->method.config_name, want[i][1]);
+		assert_null(kvlist_get(&s->labels, "config", NULL));
 		assert_string_equal(kvlist_get(&s->labels, "stack", ""), want[i][2]);
 		assert_string_equal(s->targets[0], want[i][3]);
 		/* sim options only for the sim engine; fio options for the fio engine */
