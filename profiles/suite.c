@@ -2,8 +2,9 @@
  * suite: bench's own suite file (docs/suite-format.md). A small INI format that names what to run ([workload]
  * sections of fio options, [vdbench] sections of vdbench parameters, `profile =` references to job files,
  * parameter files, other suites or HCIbench names), the fio options every workload shares ([options]), a
- * [matrix], durations, the --quick form, repetitions, labels and targets. The built-in
- * library (profiles/library/NAME.suite) is written in it.
+ * [matrix], durations, the --quick form, repetitions, labels, targets, the measurement method's keys and
+ * `baseline = on` (kept as the annotation method.baseline, which reaches every run: bench/baseline_plan.c).
+ * The built-in library (profiles/library/NAME.suite) is written in it.
  */
 #include "profiles/suite.h"
 
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "core/suggest.h"
 #include "core/units.h"
 #include "profiles/fio_job.h"
 #include "profiles/text.h"
@@ -100,7 +102,8 @@ static int check_time(const char *v, const char *key, const char *file, int line
 	return 0;
 }
 
-/* The measurement method's keys: kept as text with their place; bench/runloop_method.c parses and checks them. */
+/* The measurement method's keys, and `baseline`: kept as text with their place; bench/runloop_method.c parses
+ * and checks the method's, bench/baseline_plan.c reads method.baseline (on or off, checked here). */
 static int method_key(struct suite *s, const char *key, const char *val, const char *file, int line,
 		      struct errbuf *err)
 {
@@ -109,8 +112,8 @@ static int method_key(struct suite *s, const char *key, const char *val, const c
 	int rc = 0;
 
 	where = xasprintf("%s:%d", file, line);
-	if (!strcmp(key, "precondition") && strcmp(val, "on") && strcmp(val, "off")) {
-		rc = err_set(err, ERR_INPUT, "%s: 'precondition' must be on or off, got '%s'", where, val);
+	if ((!strcmp(key, "precondition") || !strcmp(key, "baseline")) && strcmp(val, "on") && strcmp(val, "off")) {
+		rc = err_set(err, ERR_INPUT, "%s: '%s' must be on or off, got '%s'", where, key, val);
 	} else if (!strcmp(key, "until") && old) {
 		char *joined = xasprintf("%s;%s", old, val);
 		kvlist_set(&s->method, k, joined);
@@ -144,6 +147,32 @@ static int gate_key(struct suite *s, const char *key, const char *val, const cha
 	free(at);
 	free(where);
 	return 0;
+}
+
+/* The keys of [suite], for the message of an unknown one (with the closest as "did you mean"). */
+static const char *const suite_keys[] = {
+	"name", "description", "label", "engine", "repeat", "ramp", "runtime", "quick.ramp", "quick.runtime",
+	"quick.size", "targets", "profile", "curve", "sweep", "until", "precondition", "baseline", "gate.metric",
+	"gate.threshold", "gate.budget",
+};
+
+static int unknown_key(const char *key, const char *file, int line, struct errbuf *err)
+{
+	size_t n = sizeof(suite_keys) / sizeof(suite_keys[0]);
+	const char *near = suggest_closest(key, suite_keys, n);
+	struct strbuf all;
+	int rc;
+
+	strbuf_init(&all);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&all, "%s%s", i ? " " : "", suite_keys[i]);
+	if (near)
+		rc = err_set(err, ERR_INPUT, "%s:%d: unknown suite key '%s': did you mean '%s'? (%s)", file, line, key,
+			     near, all.buf);
+	else
+		rc = err_set(err, ERR_INPUT, "%s:%d: unknown suite key '%s' (%s)", file, line, key, all.buf);
+	strbuf_release(&all);
+	return rc;
 }
 
 static int suite_key(struct suite *s, char *key, char *val, const char *file, int line, struct errbuf *err)
@@ -189,16 +218,12 @@ static int suite_key(struct suite *s, char *key, char *val, const char *file, in
 		struct suite_item *it = add_item(s, SUITE_PROFILE, NULL, file, line);
 		it->text = xstrdup(val);
 	} else if (!strcmp(key, "curve") || !strcmp(key, "sweep") || !strcmp(key, "until") ||
-		   !strcmp(key, "precondition")) {
+		   !strcmp(key, "precondition") || !strcmp(key, "baseline")) {
 		return method_key(s, key, val, file, line, err);
 	} else if (!strncmp(key, "gate.", 5)) {
 		return gate_key(s, key, val, file, line, err);
 	} else {
-		return err_set(err, ERR_INPUT,
-			       "%s:%d: unknown suite key '%s' (name description label engine repeat ramp runtime "
-			       "quick.ramp quick.runtime quick.size targets profile curve sweep until precondition "
-			       "gate.metric gate.threshold gate.budget)",
-			       file, line, key);
+		return unknown_key(key, file, line, err);
 	}
 	return 0;
 }
