@@ -531,8 +531,8 @@ static int rule_job_cpu(const struct facts *f, struct explain_check *c)
 {
 	char nb[4][48];
 
-	if (!(f->iops > 0) || !(f->job_cpu_pct > 0) || f->polls || f->cpu_base_iops > 0)
-		return 0; /* a measured CPU baseline replaces the extrapolation (rule_cpu_baseline) */
+	if (!(f->iops > 0) || !(f->job_cpu_pct > 0) || f->polls)
+		return 0;
 	c->ceiling_iops = f->iops * 100.0 / f->job_cpu_pct;
 	ev(c, "fio's job threads %.1f %% busy (usr+sys, mean per job) at %s IOPS = %s us CPU per IO; ", f->job_cpu_pct,
 	   N(0, f->iops), N(1, 1e6 * f->job_cpu_pct / 100.0 * f->numjobs * f->hosts / f->iops));

@@ -10,9 +10,9 @@
  *   transport        the link's IOPS cap, its bandwidth / block size (sim_link_iops, sim_link_bw; a sim_preset's);
  *   network          the shaped network's rate / 8 / block size (label cfg.net.rate_bps, the lab's tc);
  *   initiator CPU    the CPU baseline's IOPS per host x hosts (the workload on fio's null engine, stored
- *                    as phase=baseline, baseline.kind=cpu); else IOPS at 100 % busy from the measured CPU:
- *                    fio's job threads; and (a weak rule) the initiators' host CPU rows (neither with an
- *                    engine that busy-waits);
+ *                    as phase=baseline, baseline.kind=cpu); IOPS at 100 % busy from the measured CPU: fio's
+ *                    job threads and (a weak rule) the initiators' host CPU rows (neither with an engine that
+ *                    busy-waits);
  *   target CPU       IOPS at 100 % busy of the targets' CPU rows;
  *   member devices   members x units / device time, divided by the member operations one IO costs on the
  *                    layout (RAID0 1, RAID1/10 writes 2, RAID5 small writes 4, RAID6 6; reads 1 per chunk);
