@@ -102,8 +102,7 @@ static int check_time(const char *v, const char *key, const char *file, int line
 	return 0;
 }
 
-/* The measurement method's keys, and `baseline`: kept as text with their place; bench/runloop_method.c parses
- * and checks the method's, bench/baseline_plan.c reads method.baseline (on or off, checked here). */
+/* The measurement method's keys: kept as text with their place; bench/runloop_method.c parses and checks them. */
 static int method_key(struct suite *s, const char *key, const char *val, const char *file, int line,
 		      struct errbuf *err)
 {
@@ -112,8 +111,8 @@ static int method_key(struct suite *s, const char *key, const char *val, const c
 	int rc = 0;
 
 	where = xasprintf("%s:%d", file, line);
-	if ((!strcmp(key, "precondition") || !strcmp(key, "baseline")) && strcmp(val, "on") && strcmp(val, "off")) {
-		rc = err_set(err, ERR_INPUT, "%s: '%s' must be on or off, got '%s'", where, key, val);
+	if (!strcmp(key, "precondition") && strcmp(val, "on") && strcmp(val, "off")) {
+		rc = err_set(err, ERR_INPUT, "%s: 'precondition' must be on or off, got '%s'", where, val);
 	} else if (!strcmp(key, "until") && old) {
 		char *joined = xasprintf("%s;%s", old, val);
 		kvlist_set(&s->method, k, joined);
@@ -218,8 +217,14 @@ static int suite_key(struct suite *s, char *key, char *val, const char *file, in
 		struct suite_item *it = add_item(s, SUITE_PROFILE, NULL, file, line);
 		it->text = xstrdup(val);
 	} else if (!strcmp(key, "curve") || !strcmp(key, "sweep") || !strcmp(key, "until") ||
-		   !strcmp(key, "precondition") || !strcmp(key, "baseline")) {
+		   !strcmp(key, "precondition")) {
 		return method_key(s, key, val, file, line, err);
+	} else if (!strcmp(key, "baseline")) {
+		if (strcmp(val, "on") && strcmp(val, "off"))
+			return err_set(err, ERR_INPUT, "%s:%d: 'baseline' must be on or off, got '%s'", file, line, val);
+		/* no place kept: the annotation is on every run's engine options, where a line number would make
+		 * the runs of two suite files unlike for the gate */
+		kvlist_set(&s->method, "method.baseline", val);
 	} else if (!strncmp(key, "gate.", 5)) {
 		return gate_key(s, key, val, file, line, err);
 	} else {
