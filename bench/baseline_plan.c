@@ -370,7 +370,7 @@ int baseline_plan_config(struct store *st, const struct plan *plan, const struct
 			 struct errbuf *err)
 {
 	struct cfg_plan cp = { plan, c, out, { { 0 } }, "", NULL };
-	char **ids = NULL;
+	char **ids = NULL, *settext = NULL;
 	struct strbuf ident;
 	int rc = -1;
 
@@ -388,11 +388,8 @@ int baseline_plan_config(struct store *st, const struct plan *plan, const struct
 	if (built)
 		initiator_identity(labels, &ident);
 	cp.ident = ident.buf ? ident.buf : "";
-	{
-		char *settext = xasprintf("%s\nconfig %s\n%s", built ? "cpu" : "member", c->name, cp.ident);
-		short_hash(settext, cp.set);
-		free(settext);
-	}
+	settext = xasprintf("%s\nconfig %s\n%s", built ? "cpu" : "member", c->name, cp.ident);
+	short_hash(settext, cp.set);
 	if (store_read_runs_each(st, want_baseline, take_baseline, &cp.stored, err) < 0)
 		goto out;
 	for (size_t i = first; i < end; i++) {
@@ -412,6 +409,7 @@ out:
 	for (size_t m = 0; m < c->nmembers; m++)
 		free(ids[m]);
 	free(ids);
+	free(settext);
 	strbuf_release(&ident);
 	kvlist_release(&cp.stored.done);
 	return rc;
