@@ -335,6 +335,10 @@ static void plan_cpu_of(struct cfg_plan *cp, size_t i, const char *identity)
 		kvlist_release(&b->engine_opts);
 		kvlist_init(&b->engine_opts);
 		kvlist_set(&b->engine_opts, "ioengine", "null"); /* after the workload's own: fio takes the last */
+		if (!b->wl.size || strchr(b->wl.size, '%')) { /* no target to take a share of; no IO to cost more */
+			free(b->wl.size);
+			b->wl.size = xstrdup(BASELINE_CPU_SIZE);
+		}
 		free(b->engine);
 		b->engine = xstrdup("fio");
 		free(b->name);

@@ -20,6 +20,8 @@
 /* A configuration's baseline runs are short: at most this long (seconds), after at most BASELINE_RAMP_S. */
 #define BASELINE_RUNTIME_S 5u
 #define BASELINE_RAMP_S 1u
+/* The working set of a CPU baseline (fio's null engine) whose workload gives none or a share of its target. */
+#define BASELINE_CPU_SIZE "1g"
 
 /*
  * `bench baseline`: every run of `in` once per target, on that target alone, labelled phase=baseline,

@@ -158,11 +158,46 @@ static const char *baseline_kind(const struct rep_run *b)
 	return k ? k : kvlist_get(&b->labels, "baseline.member", NULL) ? "member" : "";
 }
 
-/* Whether b is a usable baseline of `kind` for r's workload (same identity, IOPS measured). */
+/* An identity text (items "key=value" joined by '|', core/identity.h) without its size item: malloc'd. */
+static char *identity_but_size(const char *id)
+{
+	struct strbuf sb;
+	const char *p = id;
+
+	strbuf_init(&sb);
+	while (*p) {
+		const char *e = strchr(p, '|');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		if (strncmp(p, "size=", 5)) {
+			if (sb.len)
+				strbuf_addc(&sb, '|');
+			strbuf_add(&sb, p, n);
+		}
+		p += n + (e != NULL);
+	}
+	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
+}
+
+/* Whether b is a usable baseline of `kind` for r's workload (IOPS measured, the same identity; a CPU baseline
+ * whatever its working set: fio's null engine needs a size of its own when the workload's is a share of its
+ * target, and with no device the range of offsets costs nothing). */
 static int baseline_for(const struct rep_run *b, const struct rep_run *r, const char *kind)
 {
-	return b != r && !strcmp(baseline_kind(b), kind) && !strcmp(b->identity, r->identity) &&
-	       b->fig.iops[DDIR_TOTAL] > 0;
+	char *x, *y;
+	int same;
+
+	if (b->id == r->id || strcmp(baseline_kind(b), kind) || !(b->fig.iops[DDIR_TOTAL] > 0) ||
+	    !strcmp(kvlist_get(&r->labels, "phase", ""), "baseline"))
+		return 0; /* a baseline itself (a row of `--where phase=baseline`) is measured alone: none stand for it */
+	if (strcmp(kind, "cpu"))
+		return !strcmp(b->identity, r->identity);
+	x = identity_but_size(b->identity);
+	y = identity_but_size(r->identity);
+	same = !strcmp(x, y);
+	free(x);
+	free(y);
+	return same;
 }
 
 /* Whether b was measured for r's configuration: the same config label (and, when such baselines exist in a
