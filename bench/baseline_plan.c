@@ -44,23 +44,15 @@ static const char *base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
-/* One baseline copy of `src`: its labels phase=baseline and baseline.kind, short, no method annotation. */
+/* One baseline copy of `src`, labelled phase=baseline and baseline.kind. */
 static struct run_spec *baseline_copy(struct plan *out, const struct run_spec *src, const char *kind)
 {
 	struct run_spec *b = plan_add(out);
 	unsigned seq = b->seq;
-	size_t k = 0;
 
 	run_spec_release(b);
 	run_spec_copy(b, src);
 	b->seq = seq;
-	b->repetition = 1;
-	while (k < b->engine_opts.n) /* curve, sweep, baseline annotations: this run is none of them */
-		if (!strncmp(b->engine_opts.v[k].key, "method.", 7))
-			kvlist_del(&b->engine_opts, b->engine_opts.v[k].key);
-		else
-			k++;
-	kvlist_del(&b->labels, "curve_pct");
 	kvlist_set(&b->labels, "phase", "baseline");
 	kvlist_set(&b->labels, "baseline.kind", kind);
 	return b;
@@ -79,7 +71,6 @@ int baseline_plan_members(const struct plan *in, struct plan *out, struct errbuf
 		for (size_t t = 0; t < s->ntargets; t++) {
 			struct run_spec *b = baseline_copy(out, s, "member");
 
-			b->repetition = s->repetition;
 			for (size_t k = 0; k < b->ntargets; k++)
 				free(b->targets[k]);
 			b->ntargets = 0;
@@ -273,9 +264,19 @@ static void baseline_key(const struct cfg_plan *cp, const char *kind, const char
 	free(text);
 }
 
-/* Shortens a baseline copy's timing and labels it with its key and set. */
+/* A configuration's baseline copy: short, once, no method annotation (curve, sweep, baseline: it is none of
+ * them), labelled with its key and set. */
 static void baseline_finish(struct run_spec *b, const struct cfg_plan *cp, const char *key, size_t i, size_t slot)
 {
+	size_t k = 0;
+
+	while (k < b->engine_opts.n)
+		if (!strncmp(b->engine_opts.v[k].key, "method.", 7))
+			kvlist_del(&b->engine_opts, b->engine_opts.v[k].key);
+		else
+			k++;
+	kvlist_del(&b->labels, "curve_pct");
+	b->repetition = 1;
 	if (!b->wl.runtime_s || b->wl.runtime_s > BASELINE_RUNTIME_S)
 		b->wl.runtime_s = BASELINE_RUNTIME_S;
 	if (b->wl.ramp_s > BASELINE_RAMP_S)
