@@ -1,15 +1,17 @@
 /*
  * cmd_baseline: `bench baseline`: the member baselines of `bench report --explain` (docs/explain.md
  * "Baselines"). It takes what `bench run` takes, plans the same runs, then runs every run once per target
- * alone (one member device at a time), labelled phase=baseline and baseline.member=NAME (the target's file
- * name), so that the explain model can add the members' own IOPS up under a RAID layout. Everything else is
- * `bench run`'s: the checks before any load (a member that holds a filesystem, is mounted or in use is refused
- * without --destructive, docs/safety.md), the run loop and the store.
+ * alone (one member device at a time), labelled phase=baseline, baseline.kind=member and baseline.member=NAME
+ * (the target's file name; bench/baseline_plan.c plans them, as it plans a suite's `baseline = on`), so that
+ * the explain model can add the members' own IOPS up under a RAID layout. Everything else is `bench run`'s:
+ * the checks before any load (a member that holds a filesystem, is mounted or in use is refused without
+ * --destructive, docs/safety.md), the run loop and the store.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/baseline_plan.h"
 #include "bench/cli.h"
 #include "bench/cmd_plan.h"
 #include "bench/commands.h"
@@ -34,34 +36,6 @@ static void usage(void)
 	       "5 storage error, 130 interrupted.\n");
 }
 
-/* The plan with every run once per target, alone, labelled as a baseline of that member. */
-static int split_per_member(const struct plan *in, struct plan *out)
-{
-	unsigned seq = 0;
-
-	for (size_t i = 0; i < in->n; i++) {
-		const struct run_spec *s = &in->runs[i];
-
-		if (s->njobs || !s->ntargets)
-			return cli_usage("baseline", "run '%s': a baseline runs one job on one member at a time: give "
-				  "the members with --target and a workload of one job", s->name);
-		for (size_t t = 0; t < s->ntargets; t++) {
-			struct run_spec *b = plan_add(out);
-			const char *slash = strrchr(s->targets[t], '/');
-
-			run_spec_copy(b, s);
-			for (size_t k = 0; k < b->ntargets; k++)
-				free(b->targets[k]);
-			b->ntargets = 0;
-			run_spec_add_target(b, s->targets[t]);
-			b->seq = ++seq;
-			kvlist_set(&b->labels, "phase", "baseline");
-			kvlist_set(&b->labels, "baseline.member", slash ? slash + 1 : s->targets[t]);
-		}
-	}
-	return EXIT_OK;
-}
-
 int cmd_baseline(int argc, char **argv)
 {
 	struct run_args a;
@@ -69,6 +43,7 @@ int cmd_baseline(int argc, char **argv)
 	struct plan plan, members;
 	struct store *st;
 	char *args_text = NULL;
+	struct errbuf err;
 	int code;
 
 	plan_init(&members);
@@ -78,8 +53,11 @@ int cmd_baseline(int argc, char **argv)
 		code = cli_usage("baseline", "give the member devices with --target (each is measured alone)");
 		goto out;
 	}
-	if ((code = split_per_member(&plan, &members)) != EXIT_OK)
+	errbuf_init(&err);
+	if (baseline_plan_members(&plan, &members, &err) < 0) { /* bench/baseline_plan.c: the one planner */
+		code = cli_usage("baseline", "%s", err.msg);
 		goto out;
+	}
 	members.name = xstrdup(plan.name);
 	kvlist_copy(&members.labels, &plan.labels);
 	members.repeat = plan.repeat;

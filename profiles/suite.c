@@ -2,8 +2,9 @@
  * suite: bench's own suite file (docs/suite-format.md). A small INI format that names what to run ([workload]
  * sections of fio options, [vdbench] sections of vdbench parameters, `profile =` references to job files,
  * parameter files, other suites or HCIbench names), the fio options every workload shares ([options]), a
- * [matrix], durations, the --quick form, repetitions, labels and targets. The built-in
- * library (profiles/library/NAME.suite) is written in it.
+ * [matrix], durations, the --quick form, repetitions, labels, targets, the measurement method's keys and
+ * `baseline = on` (kept as the annotation method.baseline, which reaches every run: bench/baseline_plan.c).
+ * The built-in library (profiles/library/NAME.suite) is written in it.
  */
 #include "profiles/suite.h"
 
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "core/suggest.h"
 #include "core/units.h"
 #include "profiles/fio_job.h"
 #include "profiles/text.h"
@@ -146,6 +148,32 @@ static int gate_key(struct suite *s, const char *key, const char *val, const cha
 	return 0;
 }
 
+/* The keys of [suite], for the message of an unknown one (with the closest as "did you mean"). */
+static const char *const suite_keys[] = {
+	"name", "description", "label", "engine", "repeat", "ramp", "runtime", "quick.ramp", "quick.runtime",
+	"quick.size", "targets", "profile", "curve", "sweep", "until", "precondition", "baseline", "gate.metric",
+	"gate.threshold", "gate.budget",
+};
+
+static int unknown_key(const char *key, const char *file, int line, struct errbuf *err)
+{
+	size_t n = sizeof(suite_keys) / sizeof(suite_keys[0]);
+	const char *near = suggest_closest(key, suite_keys, n);
+	struct strbuf all;
+	int rc;
+
+	strbuf_init(&all);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&all, "%s%s", i ? " " : "", suite_keys[i]);
+	if (near)
+		rc = err_set(err, ERR_INPUT, "%s:%d: unknown suite key '%s': did you mean '%s'? (%s)", file, line, key,
+			     near, all.buf);
+	else
+		rc = err_set(err, ERR_INPUT, "%s:%d: unknown suite key '%s' (%s)", file, line, key, all.buf);
+	strbuf_release(&all);
+	return rc;
+}
+
 static int suite_key(struct suite *s, char *key, char *val, const char *file, int line, struct errbuf *err)
 {
 	int common;
@@ -191,14 +219,16 @@ static int suite_key(struct suite *s, char *key, char *val, const char *file, in
 	} else if (!strcmp(key, "curve") || !strcmp(key, "sweep") || !strcmp(key, "until") ||
 		   !strcmp(key, "precondition")) {
 		return method_key(s, key, val, file, line, err);
+	} else if (!strcmp(key, "baseline")) {
+		if (strcmp(val, "on") && strcmp(val, "off"))
+			return err_set(err, ERR_INPUT, "%s:%d: 'baseline' must be on or off, got '%s'", file, line, val);
+		/* no place kept: the annotation is on every run's engine options, where a line number would make
+		 * the runs of two suite files unlike for the gate */
+		kvlist_set(&s->method, "method.baseline", val);
 	} else if (!strncmp(key, "gate.", 5)) {
 		return gate_key(s, key, val, file, line, err);
 	} else {
-		return err_set(err, ERR_INPUT,
-			       "%s:%d: unknown suite key '%s' (name description label engine repeat ramp runtime "
-			       "quick.ramp quick.runtime quick.size targets profile curve sweep until precondition "
-			       "gate.metric gate.threshold gate.budget)",
-			       file, line, key);
+		return unknown_key(key, file, line, err);
 	}
 	return 0;
 }

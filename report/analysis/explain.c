@@ -45,7 +45,12 @@ struct facts {
 	/* member baselines (stored runs labelled phase=baseline of the same workload, one per member device) */
 	size_t nbase;
 	double base_iops_sum;     /* their IOPS added (each member's median over its repetitions) */
-	char base_members[160];   /* "loop1 1,234; loop2 1,250" */
+	char base_members[240];   /* "loop1 1,234 (run 3); loop2 1,250 (run 4)" */
+	int64_t base_runs[EXPLAIN_MAX_RUNS]; /* the runs whose IOPS are added (each member's median run) */
+	/* the initiator CPU baseline (phase=baseline, baseline.kind=cpu: the workload on fio's null engine) */
+	double cpu_base_iops;     /* its IOPS per host (the median of its repetitions); NAN none */
+	int64_t cpu_base_run;     /* that run */
+	unsigned cpu_base_hosts;  /* the hosts it ran on */
 	enum raid layout;         /* the layout the run's labels name (raid=, stack=, config=); -1 unknown */
 	int layout_known;
 };
@@ -122,6 +127,8 @@ static void sim_facts(const struct run_spec *spec, struct facts *f)
 }
 
 /* The layout a label names: raid=, stack=, config= ("btrfs-raid5", "zfs-raidz2", "mdadm-raid10", "zfs-stripe"). */
+static const char *num(char *buf, size_t len, double v);
+
 static int label_layout(const struct rep_run *r, enum raid *out)
 {
 	static const struct { const char *word; enum raid raid; } words[] = {
@@ -142,52 +149,184 @@ static int label_layout(const struct rep_run *r, enum raid *out)
 	return 0;
 }
 
+/* The kind of a stored baseline: baseline.kind, else "member" for one with baseline.member (bench baseline
+ * before the label existed). */
+static const char *baseline_kind(const struct rep_run *b)
+{
+	const char *k = kvlist_get(&b->labels, "baseline.kind", NULL);
+
+	return k ? k : kvlist_get(&b->labels, "baseline.member", NULL) ? "member" : "";
+}
+
+/* An identity text (items "key=value" joined by '|', core/identity.h) without its size item: malloc'd. */
+static char *identity_but_size(const char *id)
+{
+	struct strbuf sb;
+	const char *p = id;
+
+	strbuf_init(&sb);
+	while (*p) {
+		const char *e = strchr(p, '|');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		if (strncmp(p, "size=", 5)) {
+			if (sb.len)
+				strbuf_addc(&sb, '|');
+			strbuf_add(&sb, p, n);
+		}
+		p += n + (e != NULL);
+	}
+	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
+}
+
+/* Whether b is a usable baseline of `kind` for r's workload (IOPS measured, the same identity; a CPU baseline
+ * whatever its working set: fio's null engine needs a size of its own when the workload's is a share of its
+ * target, and with no device the range of offsets costs nothing). */
+static int baseline_for(const struct rep_run *b, const struct rep_run *r, const char *kind)
+{
+	char *x, *y;
+	int same;
+
+	if (b->id == r->id || strcmp(baseline_kind(b), kind) || !(b->fig.iops[DDIR_TOTAL] > 0) ||
+	    !strcmp(kvlist_get(&r->labels, "phase", ""), "baseline"))
+		return 0; /* a baseline itself (a row of `--where phase=baseline`) is measured alone: none stand for it */
+	if (strcmp(kind, "cpu"))
+		return !strcmp(b->identity, r->identity);
+	x = identity_but_size(b->identity);
+	y = identity_but_size(r->identity);
+	same = !strcmp(x, y);
+	free(x);
+	free(y);
+	return same;
+}
+
+/* Whether b was measured for r's configuration: the same config label (and, when such baselines exist in a
+ * suite of r's name, from one of those: `same_suite`). */
+static int baseline_of_config(const struct rep_run *b, const struct rep_run *r, int same_suite)
+{
+	const char *cfg = kvlist_get(&r->labels, "config", NULL);
+
+	return cfg && kvlist_get(&b->labels, "baseline.set", NULL) &&
+	       !strcmp(kvlist_get(&b->labels, "config", ""), cfg) &&
+	       (!same_suite || (b->suite && r->suite && !strcmp(b->suite, r->suite)));
+}
+
 /*
- * The member baselines of run r among `base` (runs labelled phase=baseline): those of the same workload
- * identity, one per baseline.member label value (its first run's IOPS: the set holds the repetitions in store
- * order, the median is taken over them).
+ * The baselines of `kind` that stand for run r, into v (at most max), their count returned. A configuration's
+ * own (`baseline = on`: labels config and baseline.set): of those with r's configuration name (from a suite of
+ * r's name when there are such), the set (label baseline.set: one state of the members or initiator) of the
+ * newest one stored before r, else of the newest; that set is what was measured, or reused, for r. Without
+ * them, the baselines that belong to no configuration set (`bench baseline`), whatever their labels.
+ */
+static size_t pick_baselines(const struct rep_run *r, const struct rep_set *base, const char *kind,
+			     const struct rep_run **v, size_t max)
+{
+	const struct rep_run *newest = NULL, *before = NULL;
+	const char *set = NULL;
+	int same_suite = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; base && i < base->n; i++)
+		if (baseline_for(&base->v[i], r, kind) && baseline_of_config(&base->v[i], r, 1))
+			same_suite = 1;
+	for (size_t i = 0; base && i < base->n; i++) {
+		const struct rep_run *b = &base->v[i];
+
+		if (!baseline_for(b, r, kind) || !baseline_of_config(b, r, same_suite))
+			continue;
+		if (!newest || b->id > newest->id)
+			newest = b;
+		if (b->id < r->id && (!before || b->id > before->id))
+			before = b;
+	}
+	if (before || newest)
+		set = kvlist_get(&(before ? before : newest)->labels, "baseline.set", "");
+	for (size_t i = 0; base && i < base->n && n < max; i++) {
+		const struct rep_run *b = &base->v[i];
+
+		if (!baseline_for(b, r, kind))
+			continue;
+		if (set ? baseline_of_config(b, r, same_suite) && !strcmp(kvlist_get(&b->labels, "baseline.set", ""), set)
+			: !kvlist_get(&b->labels, "baseline.set", NULL))
+			v[n++] = b;
+	}
+	return n;
+}
+
+/* The median of v[0..n) by IOPS (per host when per_host), and its run. */
+static double median_run(const struct rep_run **v, size_t n, int per_host, const struct rep_run **at)
+{
+	const struct rep_run *s[64] = { NULL };
+	size_t m = n < 64 ? n : 64;
+
+	if (!m) { /* callers pass at least one */
+		*at = NULL;
+		return NAN;
+	}
+
+	for (size_t i = 0; i < m; i++)
+		s[i] = v[i];
+	for (size_t a = 1; a < m; a++) /* sort by IOPS for the median */
+		for (size_t c = a; c > 0 && s[c]->fig.iops[DDIR_TOTAL] < s[c - 1]->fig.iops[DDIR_TOTAL]; c--) {
+			const struct rep_run *t = s[c];
+			s[c] = s[c - 1];
+			s[c - 1] = t;
+		}
+	*at = s[m / 2];
+	if (!per_host)
+		return m % 2 ? s[m / 2]->fig.iops[DDIR_TOTAL] :
+			       (s[m / 2 - 1]->fig.iops[DDIR_TOTAL] + s[m / 2]->fig.iops[DDIR_TOTAL]) / 2;
+	{
+		unsigned h = 0;
+
+		for (size_t i = 0; i < (*at)->nhosts; i++)
+			h += strcmp((*at)->hosts[i].host, HOST_AGGREGATE) != 0;
+		return (*at)->fig.iops[DDIR_TOTAL] / (h ? h : 1);
+	}
+}
+
+/*
+ * The member baselines of run r among `base` (runs labelled phase=baseline): those that stand for r
+ * (pick_baselines), one per baseline.member label value (the median of its repetitions); and the initiator CPU
+ * baseline.
  */
 static void baseline_facts(const struct rep_run *r, const struct rep_set *base, struct facts *f)
 {
-	const char *seen[16];
-	size_t len = 0;
+	const struct rep_run *v[64], *one[64], *at;
+	size_t n = pick_baselines(r, base, "member", v, 64), len = 0;
 
-	for (size_t i = 0; base && i < base->n && f->nbase < 16; i++) {
-		const struct rep_run *b = &base->v[i];
-		const char *m = kvlist_get(&b->labels, "baseline.member", NULL);
-		double vals[64];
+	for (size_t i = 0; i < n && f->nbase < EXPLAIN_MAX_RUNS; i++) {
+		const char *m = kvlist_get(&v[i]->labels, "baseline.member", NULL);
 		size_t nv = 0, k;
+		double iops;
+		char nb[48];
 
-		if (!m || b == r || strcmp(b->identity, r->identity) || !(b->fig.iops[DDIR_TOTAL] > 0))
-			continue;
-		for (k = 0; k < f->nbase && strcmp(seen[k], m); k++)
+		for (k = 0; k < i && strcmp(kvlist_get(&v[k]->labels, "baseline.member", ""), m ? m : ""); k++)
 			;
-		if (k < f->nbase)
+		if (!m || k < i)
 			continue; /* this member is counted */
-		for (size_t j = i; j < base->n && nv < 64; j++) {
-			const struct rep_run *x = &base->v[j];
-			const char *xm = kvlist_get(&x->labels, "baseline.member", NULL);
-
-			if (xm && !strcmp(xm, m) && !strcmp(x->identity, r->identity) && x->fig.iops[DDIR_TOTAL] > 0)
-				vals[nv++] = x->fig.iops[DDIR_TOTAL];
-		}
-		for (size_t a = 1; a < nv; a++) /* sort for the median */
-			for (size_t c = a; c > 0 && vals[c] < vals[c - 1]; c--) {
-				double t = vals[c];
-				vals[c] = vals[c - 1];
-				vals[c - 1] = t;
-			}
-		seen[f->nbase++] = m;
-		f->base_iops_sum += nv % 2 ? vals[nv / 2] : (vals[nv / 2 - 1] + vals[nv / 2]) / 2;
+		for (size_t j = i; j < n; j++)
+			if (!strcmp(kvlist_get(&v[j]->labels, "baseline.member", ""), m))
+				one[nv++] = v[j];
+		iops = median_run(one, nv, 0, &at);
+		f->base_runs[f->nbase++] = at->id;
+		f->base_iops_sum += iops;
 		if (len + 1 < sizeof(f->base_members))
-			len += (size_t)snprintf(f->base_members + len, sizeof(f->base_members) - len, "%s%s %.0f",
-						len ? "; " : "", m,
-						nv % 2 ? vals[nv / 2] : (vals[nv / 2 - 1] + vals[nv / 2]) / 2);
+			len += (size_t)snprintf(f->base_members + len, sizeof(f->base_members) - len, "%s%s %s (run %lld)",
+						len ? "; " : "", m, num(nb, sizeof(nb), iops), (long long)at->id);
 	}
 	f->layout_known = label_layout(r, &f->layout);
 	if (!f->layout_known && f->nbase == 1) { /* one member and no layout: the device itself */
 		f->layout = RAID_NONE;
 		f->layout_known = 1;
+	}
+	f->cpu_base_iops = NAN;
+	if ((n = pick_baselines(r, base, "cpu", v, 64)) > 0) {
+		f->cpu_base_iops = median_run(v, n, 1, &at);
+		f->cpu_base_run = at->id;
+		f->cpu_base_hosts = 0;
+		for (size_t i = 0; i < at->nhosts; i++)
+			f->cpu_base_hosts += strcmp(at->hosts[i].host, HOST_AGGREGATE) != 0;
 	}
 }
 
@@ -437,6 +576,23 @@ static int rule_job_cpu(const struct facts *f, struct explain_check *c)
 	return 1;
 }
 
+/* The initiator CPU baseline: the same workload on fio's null engine (no device, no transport) on this
+ * configuration's initiator, measured: its IOPS per host x the run's hosts. */
+static int rule_cpu_baseline(const struct facts *f, struct explain_check *c)
+{
+	char nb[4][48];
+
+	if (!(f->cpu_base_iops > 0))
+		return 0;
+	c->ceiling_iops = f->cpu_base_iops * f->hosts;
+	c->runs[c->nruns++] = f->cpu_base_run;
+	ev(c, "initiator CPU baseline (run %lld: the workload on fio's ioengine=null, phase=baseline "
+	   "baseline.kind=cpu): %s IOPS per host (%u host%s ran it) x %u host%s = %s IOPS (CPU ceiling, measured)",
+	   (long long)f->cpu_base_run, N(0, f->cpu_base_iops), f->cpu_base_hosts ? f->cpu_base_hosts : 1,
+	   f->cpu_base_hosts > 1 ? "s" : "", f->hosts, f->hosts == 1 ? "" : "s", N(1, c->ceiling_iops));
+	return 1;
+}
+
 /* The initiators' host CPU (collector rows): a full host limits the load, whoever used the CPU. */
 static int rule_host_cpu(const struct facts *f, struct explain_check *c)
 {
@@ -551,6 +707,8 @@ static int rule_baselines(const struct facts *f, struct explain_check *c)
 	wops = member_ops(&g, 1, &op_bytes);
 	cost = f->read_frac * rops + (1 - f->read_frac) * wops;
 	c->ceiling_iops = f->base_iops_sum / cost;
+	for (size_t i = 0; i < f->nbase && c->nruns < EXPLAIN_MAX_RUNS; i++)
+		c->runs[c->nruns++] = f->base_runs[i];
 	ev(c, "member baselines (phase=baseline, same workload): %s = %s IOPS over %zu member%s; %s costs %.2f "
 	   "member ops per IO (reads %.2f, writes %.2f) = %s IOPS (RAID geometry x member baselines)", f->base_members,
 	   N(0, f->base_iops_sum), f->nbase, f->nbase == 1 ? "" : "s", raid_names[f->layout], cost, rops, wops,
@@ -589,6 +747,8 @@ static const struct explain_rule explain_rules[] = {
 	  "link rate / IO size (sim_link_iops, sim_link_bw)" },
 	{ EXPLAIN_TRANSPORT, 0, rule_network, "network rate (bits/s) / 8 / block size",
 	  "a link moves at most its rate / IO size (cfg.net.rate_bps: the tc shaping on the lab host)" },
+	{ EXPLAIN_INITIATOR_CPU, 0, rule_cpu_baseline, "the initiator CPU baseline's IOPS per host x hosts",
+	  "a stored run labelled phase=baseline, baseline.kind=cpu: the same workload on fio's ioengine=null" },
 	{ EXPLAIN_INITIATOR_CPU, 0, rule_job_cpu, "IOPS x 100 / busy % of fio's job threads (usr + sys)",
 	  "CPU cost per IO from the measured CPU: IOPS at 100 % busy" },
 	{ EXPLAIN_INITIATOR_CPU, 1, rule_host_cpu, "IOPS x 100 / initiator host CPU busy %",

@@ -9,12 +9,15 @@
  *   rate cap         fio rate_iops= / rate= per job x jobs x hosts;
  *   transport        the link's IOPS cap, its bandwidth / block size (sim_link_iops, sim_link_bw; a sim_preset's);
  *   network          the shaped network's rate / 8 / block size (label cfg.net.rate_bps, the lab's tc);
- *   initiator CPU    IOPS at 100 % busy from the measured CPU: fio's job threads and (a weak rule) the
- *                    initiators' host CPU rows (neither with an engine that busy-waits);
+ *   initiator CPU    the CPU baseline's IOPS per host x hosts (the workload on fio's null engine, stored
+ *                    as phase=baseline, baseline.kind=cpu); IOPS at 100 % busy from the measured CPU: fio's
+ *                    job threads and (a weak rule) the initiators' host CPU rows (neither with an engine that
+ *                    busy-waits);
  *   target CPU       IOPS at 100 % busy of the targets' CPU rows;
  *   member devices   members x units / device time, divided by the member operations one IO costs on the
  *                    layout (RAID0 1, RAID1/10 writes 2, RAID5 small writes 4, RAID6 6; reads 1 per chunk);
- *   member baselines the members' own stored IOPS (phase=baseline runs) added, over the same member operations;
+ *   member baselines the members' own stored IOPS (phase=baseline runs) added, over the same member operations
+ *                    (a configuration's own when its suite said `baseline = on`: explain.c pick_baselines);
  *   queue depth      Little's law: iodepth x jobs x hosts / mean latency.
  * A resource (every rule but queue depth) limits a result that reached EXPLAIN_AT_LIMIT_PCT of its ceiling; of
  * several, the lowest ceiling; the weak rule (a host's CPU, which others' load can fill) only when no other
@@ -48,6 +51,9 @@ enum explain_limit {
 	EXPLAIN_NR
 };
 
+/* The most stored runs a check names as its evidence (baselines). */
+#define EXPLAIN_MAX_RUNS 16
+
 /* One rule that had its figures: its ceiling for the run and the evidence. */
 struct explain_check {
 	enum explain_limit limit;
@@ -56,7 +62,9 @@ struct explain_check {
 	int at_limit;          /* the resource is at its limit: pct >= EXPLAIN_AT_LIMIT_PCT */
 	int weak;              /* the initiator host's CPU: others' load can fill it, so it is named only when
 	                          no other resource is at its limit */
-	char evidence[320];    /* "iodepth 1 x 1 job at 1.00 ms mean latency = 1,000 IOPS (Little's law)" */
+	char evidence[512];    /* "iodepth 1 x 1 job at 1.00 ms mean latency = 1,000 IOPS (Little's law)" */
+	int64_t runs[EXPLAIN_MAX_RUNS]; /* the stored runs the ceiling comes from (baselines), by id */
+	size_t nruns;
 };
 
 struct explain_verdict {
@@ -64,10 +72,11 @@ struct explain_verdict {
 	enum explain_limit limit;
 	double ceiling_iops;   /* of the limit; NAN for "unexplained" without any ceiling */
 	double pct;            /* measured as % of ceiling_iops; NAN as ceiling */
-	char evidence[640];    /* the limit's evidence and "measured N = P %", or why nothing explains it */
-	struct explain_check checks[EXPLAIN_NR + 2]; /* (two rules each for the transport: the sim's link and the
+	char evidence[768];    /* the limit's evidence and "measured N = P %", or why nothing explains it */
+	struct explain_check checks[EXPLAIN_NR + 3]; /* (two rules each for the transport: the sim's link and the
 	                                              * shaped network; member devices: the sim model and baselines;
-	                                              * initiator CPU: fio's job threads and the host) */
+	                                              * three for initiator CPU: its baseline, fio's job threads
+	                                              * and the host) */
 	size_t nchecks;        /* every rule that had its figures, in table order */
 };
 
@@ -78,9 +87,11 @@ const char *explain_limit_key(enum explain_limit l);
 
 /*
  * The verdict of run r (its figures, workload and stored facts). `baselines` (may be NULL) holds stored runs
- * labelled phase=baseline: those with a baseline.member=DEV label and r's workload identity are the member
- * devices' own IOPS, and with a layout named by r's labels (raid=, stack= or config= holding raid0, raid1,
- * raid5, raid6, raid10, raidz, raidz2, mirror or stripe) give a member-devices ceiling.
+ * labelled phase=baseline: those that stand for r (r's workload identity; of r's configuration when the suite
+ * measured them, `baseline = on`) with a baseline.member=DEV label are the member devices' own IOPS, and with
+ * a layout named by r's labels (raid=, stack= or config= holding raid0, raid1, raid5, raid6, raid10, raidz,
+ * raidz2, mirror or stripe) give a member-devices ceiling; one labelled baseline.kind=cpu is the initiator's
+ * CPU ceiling (per host, x r's hosts).
  */
 void explain_run(const struct rep_run *r, const struct rep_set *baselines, struct explain_verdict *v);
 

@@ -176,6 +176,12 @@ static cJSON *json_item(const struct xitem *it)
 		json_num(x, "ceiling_iops", c->ceiling_iops);
 		json_num(x, "pct", c->pct);
 		cJSON_AddStringToObject(x, "evidence", c->evidence);
+		if (c->nruns) { /* the stored runs (baselines) the ceiling comes from */
+			cJSON *runs = cJSON_AddArrayToObject(x, "baseline_runs");
+
+			for (size_t k = 0; k < c->nruns; k++)
+				cJSON_AddItemToArray(runs, cJSON_CreateNumber((double)c->runs[k]));
+		}
 		cJSON_AddItemToArray(checks, x);
 	}
 	cJSON_AddItemToObject(o, "checks", checks);

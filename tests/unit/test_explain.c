@@ -5,7 +5,8 @@
  * link's caps, the CPU ceiling from fio's job CPU, Little's law at the modelled service time, "unexplained"
  * when the latency is far above the model and nothing is at its limit, a preset's device and link (the engine's
  * own table, core/sim_presets.c), the shaped network (cfg.net.rate_bps), and no verdict named without its
- * figures (an unknown preset's device, a busy-waiting engine's CPU, the null engine's placeholders).
+ * figures (an unknown preset's device, a busy-waiting engine's CPU, the null engine's placeholders); member and
+ * CPU baselines, a configuration's own set of them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -51,6 +52,7 @@ static void kv_parse_list(struct kvlist *l, const char *s)
 
 static double host_cpu_pct = NAN; /* the initiators' host CPU of the next judged run (collector rows) */
 static const char *engine_name;    /* the next judged run's engine; NULL: sim (fio with baselines) */
+static int64_t judged_id = 100;    /* the next judged run's id (baselines stored before it have lower ids) */
 
 static void judge_with(const struct xcase *c, const char *labels, const struct rep_set *base,
 		       struct explain_verdict *v)
@@ -68,6 +70,8 @@ static void judge_with(const struct xcase *c, const char *labels, const struct r
 	spec.engine = (char *)(engine_name ? engine_name : base ? "fio" : "sim");
 	kvlist_init(&r.labels);
 	kv_parse_list(&r.labels, labels);
+	r.id = judged_id;
+	r.suite = (char *)"s";
 	r.identity = (char *)"fio|randwrite|4096|q16";
 	kv_parse_list(&spec.engine_opts, c->engine_opts);
 	kv_parse_list(&spec.wl.opts, c->fio_opts);
@@ -236,13 +240,17 @@ static void test_baselines(void **state)
 		kvlist_add(&runs[i].labels, "phase", "baseline");
 		kvlist_add(&runs[i].labels, "baseline.member", b[i].member);
 		runs[i].identity = (char *)b[i].identity;
+		runs[i].id = (int64_t)i + 1;
 		figures_init(&runs[i].fig);
 		runs[i].fig.iops[DDIR_TOTAL] = b[i].iops;
 	}
 	judge_with(&c, "stack=btrfs-raid5", &set, &v);
 	assert_int_equal(v.limit, EXPLAIN_DEVICES);
 	assert_true(fabs(v.ceiling_iops - 3000.0 / 3) < 0.5);
-	assert_non_null(strstr(v.evidence, "loop1 1000; loop2 1100; loop3 900 = 3,000 IOPS over 3 members; raid5"));
+	assert_non_null(strstr(v.evidence, "loop1 1,000 (run 1); loop2 1,100 (run 3); loop3 900 (run 5) = 3,000 IOPS "
+					   "over 3 members; raid5"));
+	assert_int_equal(v.checks[0].nruns, 3);
+	assert_int_equal(v.checks[0].runs[1], 3);
 	judge_with(&c, "stack=mdadm-raid0", &set, &v);
 	assert_true(fabs(v.checks[0].ceiling_iops - 3000) < 0.5);
 	judge_with(&c, "stack=plain", &set, &v);
@@ -252,12 +260,83 @@ static void test_baselines(void **state)
 		kvlist_release(&runs[i].labels);
 }
 
+/*
+ * A configuration's own baselines (`baseline = on`: labels config and baseline.set): of r's configuration the
+ * set stored last before r (members measured again after a change are a new set; a run before it keeps the old
+ * one), never another configuration's nor `bench baseline`'s; the CPU baseline (baseline.kind=cpu) is an
+ * initiator CPU ceiling, its IOPS per host x hosts, beside fio's job threads' extrapolation.
+ */
+static void test_config_baselines(void **state)
+{
+	static const struct { int64_t id; const char *kind, *member, *config, *set; double iops; } b[] = {
+		{ 1, "member", "loop1", "r0", "old", 500 },   { 2, "member", "loop2", "r0", "old", 500 },
+		{ 10, "member", "loop1", "r0", "new", 1000 }, { 11, "member", "loop2", "r0", "new", 1100 },
+		{ 12, "member", "loop1", "r5", "x", 9000 },   { 13, "member", "loop9", NULL, NULL, 7000 },
+		{ 14, "cpu", NULL, "r0", "c", 50000 },
+	};
+	const struct xcase c = { "config", NULL, NULL, 0, 100, 4096, 16, 1, 1900, 8.4, 50, EXPLAIN_DEVICES, NAN, "" };
+	struct rep_run runs[7];
+	struct rep_set set = { runs, 7, 7, NULL };
+	struct rep_host h[2] = { { .host = (char *)"local" }, { .host = (char *)HOST_AGGREGATE } };
+	struct explain_verdict v;
+	int cpu = 0;
+
+	(void)state;
+	memset(runs, 0, sizeof(runs));
+	for (size_t i = 0; i < 7; i++) {
+		kvlist_init(&runs[i].labels);
+		kvlist_add(&runs[i].labels, "phase", "baseline");
+		kvlist_add(&runs[i].labels, "baseline.kind", b[i].kind);
+		if (b[i].member)
+			kvlist_add(&runs[i].labels, "baseline.member", b[i].member);
+		if (b[i].config) {
+			kvlist_add(&runs[i].labels, "config", b[i].config);
+			kvlist_add(&runs[i].labels, "baseline.set", b[i].set);
+		}
+		runs[i].id = b[i].id;
+		runs[i].suite = (char *)"s";
+		runs[i].identity = (char *)"fio|randwrite|4096|q16";
+		runs[i].hosts = h;
+		runs[i].nhosts = 2;
+		figures_init(&runs[i].fig);
+		runs[i].fig.iops[DDIR_TOTAL] = b[i].iops;
+	}
+	judged_id = 20; /* after the new set: 1,000 + 1,100 on raid0 */
+	judge_with(&c, "config=r0 stack=btrfs-raid0", &set, &v);
+	assert_int_equal(v.limit, EXPLAIN_DEVICES);
+	assert_true(fabs(v.ceiling_iops - 2100) < 0.5);
+	assert_non_null(strstr(v.evidence, "loop1 1,000 (run 10); loop2 1,100 (run 11) = 2,100 IOPS over 2 members"));
+	for (size_t i = 0; i < v.nchecks; i++) {
+		if (v.checks[i].limit != EXPLAIN_INITIATOR_CPU || !v.checks[i].nruns)
+			continue;
+		cpu++;
+		assert_true(fabs(v.checks[i].ceiling_iops - 50000) < 0.5);
+		assert_int_equal(v.checks[i].runs[0], 14);
+		assert_non_null(strstr(v.checks[i].evidence, "initiator CPU baseline (run 14"));
+	}
+	assert_int_equal(cpu, 1); /* beside it fio's job threads at 50 %: 3,800, their own check */
+	judged_id = 5;  /* before the new set: the old one, 500 + 500 */
+	judge_with(&c, "config=r0 stack=btrfs-raid0", &set, &v);
+	assert_int_equal(v.limit, EXPLAIN_DEVICES);
+	assert_true(fabs(v.ceiling_iops - 1000) < 0.5);
+	assert_non_null(strstr(v.evidence, "loop1 500 (run 1); loop2 500 (run 2)"));
+	judged_id = 100;
+	judge_with(&c, "config=other stack=btrfs-raid0", &set, &v); /* no set of its own: bench baseline's */
+	for (size_t i = 0; i < v.nchecks; i++)
+		if (v.checks[i].limit == EXPLAIN_DEVICES)
+			cpu = strstr(v.checks[i].evidence, "loop9 7,000 (run 13) = 7,000 IOPS over 1 member") ? 10 : -10;
+	assert_int_equal(cpu, 10);
+	for (size_t i = 0; i < 7; i++)
+		kvlist_release(&runs[i].labels);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_no_verdict_without_figures),
 		cmocka_unit_test(test_baselines),
+		cmocka_unit_test(test_config_baselines),
 		cmocka_unit_test(test_host_cpu_is_weak),
 	};
 
