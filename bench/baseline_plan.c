@@ -27,7 +27,6 @@
 #include "engines/target.h"
 
 /* The suite key `baseline = on` reaches every run of the suite as this engine annotation (profiles/suite.c). */
-#define BASELINE_ANN "method.baseline"
 
 /* Baseline runs of one plan run get seqs of their own past the plan's: plan->n + 1 + i x BASELINE_SLOTS + slot
  * (slot: the member's index, the CPU baseline's is BASELINE_SLOTS - 1), so a configuration has at most
@@ -191,30 +190,23 @@ struct cfg_plan {
 	char set[17];            /* label baseline.set: the configuration and the identity of its members (or
 	                            initiator): the baselines explain takes together for one of its runs */
 	const char *ident;       /* the members' or the initiator's identity text */
+	int quiet;               /* -q: no "baseline reused" lines */
 };
 
-/* Whether the configuration asked for baselines: `baseline = on` reached its runs as an annotation. */
+/* Whether the configuration asked for baselines: its suite said `baseline = on` (core/model.h run_method). */
 static int config_wants(const struct plan *plan, size_t first, size_t end)
 {
 	for (size_t i = first; i < end; i++)
-		if (!strcmp(kvlist_get(&plan->runs[i].engine_opts, BASELINE_ANN, "off"), "on"))
+		if (plan->runs[i].method.baseline)
 			return 1;
 	return 0;
 }
 
 /* A run the baselines stand for: a measured workload of one job, not a preconditioning phase nor a point of a
- * curve or sweep below its maximum. */
+ * curve or sweep (a curve's max run is measured unthrottled: it counts). */
 static int run_measured(const struct run_spec *s)
 {
-	const char *pct = kvlist_get(&s->labels, "curve_pct", NULL);
-
-	if (s->njobs || kvlist_get(&s->labels, "precondition", NULL) || (pct && strcmp(pct, "max")) ||
-	    kvlist_get(&s->labels, "ss_round", NULL))
-		return 0;
-	for (size_t k = 0; k < s->labels.n; k++)
-		if (!strncmp(s->labels.v[k].key, "sweep.", 6))
-			return 0;
-	return 1;
+	return !s->njobs && (s->method.kind == RUN_METHOD_PLAIN || s->method.kind == RUN_METHOD_CURVE_MAX);
 }
 
 /* Whether run i is measured and the first of its workload identity (*identity, malloc'd) in [first, i]. */
@@ -249,7 +241,8 @@ static int reuse_or_plan(struct cfg_plan *cp, const char *key, const char *what)
 
 	if (!id)
 		return 1;
-	fprintf(stderr, "configuration '%s': baseline reused (run %s): %s\n", cli_safe(cp->c->name), id, cli_safe(what));
+	if (!cp->quiet)
+		fprintf(stderr, "configuration '%s': baseline reused (run %s): %s\n", cli_safe(cp->c->name), id, cli_safe(what));
 	return 0;
 }
 
@@ -275,7 +268,7 @@ static void baseline_finish(struct run_spec *b, const struct cfg_plan *cp, const
 			kvlist_del(&b->engine_opts, b->engine_opts.v[k].key);
 		else
 			k++;
-	kvlist_del(&b->labels, "curve_pct");
+	run_method_clear_kind(&b->method); /* a plain run of its configuration, whatever method the original had */
 	b->repetition = 1;
 	if (!b->wl.runtime_s || b->wl.runtime_s > BASELINE_RUNTIME_S)
 		b->wl.runtime_s = BASELINE_RUNTIME_S;
@@ -371,10 +364,10 @@ static int members_identity(const struct suite_config *c, char **ids, struct str
 }
 
 int baseline_plan_config(struct store *st, const struct plan *plan, const struct suite_config *c, size_t first,
-			 size_t end, int built, const struct kvlist *labels, const char *record, struct plan *out,
-			 struct errbuf *err)
+			 size_t end, int built, int quiet, const struct host_list *hosts, const struct kvlist *labels,
+			 const char *record, struct plan *out, struct errbuf *err)
 {
-	struct cfg_plan cp = { plan, c, out, { { 0 } }, "", NULL };
+	struct cfg_plan cp = { plan, c, out, { { 0 } }, "", NULL, quiet };
 	char **ids = NULL, *settext = NULL;
 	struct strbuf ident;
 	int rc = -1;
@@ -382,6 +375,9 @@ int baseline_plan_config(struct store *st, const struct plan *plan, const struct
 	(void)record; /* the record's host facts come as labels; its text holds nothing the key needs */
 	if (!config_wants(plan, first, end) || (!built && !c->nmembers))
 		return 0;
+	if (!built && hosts && hosts->n) /* the load runs on the hosts; a member baseline would run here */
+		return err_set(err, ERR_INPUT, "the workloads run on the hosts of --hosts: member baselines are measured "
+			       "on this host only (run 'bench baseline' where the members are)");
 	if (!built && c->host && strcmp(c->host, "local")) /* its members are that host's devices */
 		return err_set(err, ERR_INPUT, "its members are on host '%s': member baselines are measured on this "
 			       "host only ('bench baseline' on that host measures them)", c->host);

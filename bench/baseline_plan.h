@@ -33,14 +33,15 @@ int baseline_plan_members(const struct plan *in, struct plan *out, struct errbuf
 /*
  * Called twice per configuration c (runs first..end of `plan`): with built = 0 before its setup (the members are
  * still raw devices: the time for member baselines) and with built = 1 once it is built, checked and recorded
- * (`labels` are the labels its runs get, `record` the text of its configuration record, "" when none). Appends
+ * (`labels` are the labels its runs get, `record` the text of its configuration record, "" when none); `quiet`
+ * (-q) drops the "baseline reused" lines, `hosts` (--hosts, or NULL) runs the load elsewhere. Appends
  * to `out` (plan_init'ed by the caller) the baseline runs to make now (none when the suite asks for no baseline,
  * or when they are stored already under the same key: then it says "configuration 'X': baseline reused (run
  * N)" on stderr). Returns 0, or -1 with err set (the configuration's runs still go on: a baseline is evidence,
  * not the load); what was planned before the error is in `out`.
  */
 int baseline_plan_config(struct store *st, const struct plan *plan, const struct suite_config *c, size_t first,
-			 size_t end, int built, const struct kvlist *labels, const char *record, struct plan *out,
-			 struct errbuf *err);
+			 size_t end, int built, int quiet, const struct host_list *hosts, const struct kvlist *labels,
+			 const char *record, struct plan *out, struct errbuf *err);
 
 #endif

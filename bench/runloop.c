@@ -208,6 +208,7 @@ static int run_one(struct store *st, int64_t suite_id, const struct run_spec *s,
 	er.workdir = workdir;
 	er.grace_s = o->grace_s;
 	er.destructive = o->destructive;
+	er.overwrite_files = o->overwrite_files;
 	er.allow_partial = o->allow_partial;
 	er.logs = o->logs;
 	er.sim_so = o->sim_so;
@@ -808,7 +809,7 @@ static void config_baselines(struct store *st, int64_t suite_id, const struct pl
 
 	plan_init(&bl);
 	errbuf_init(&err);
-	if (baseline_plan_config(st, plan, c, first, end, built, labels, record, &bl, &err) < 0)
+	if (baseline_plan_config(st, plan, c, first, end, built, o->quiet, o->hosts, labels, record, &bl, &err) < 0)
 		cli_warn("configuration '%s': no baseline: %s", cli_safe(c->name), err.msg);
 	for (size_t k = 0; k < bl.n && !ls->stop; k++) {
 		enum run_status status = RUN_FAILED;

@@ -85,6 +85,8 @@ struct run_method {
 	char *precond_skipped;    /* a measured run: why its preconditioning phases were skipped, or NULL */
 	int config_index;         /* its configuration's index in the plan's configuration list, -1: none */
 	char *config_name;        /* its configuration's name (label config=NAME), or NULL */
+	int baseline;             /* its suite says `baseline = on`: its configuration's baselines are measured
+	                             (bench/baseline_plan.c); kept with the configuration */
 };
 
 void run_method_init(struct run_method *m);   /* plain, no configuration */

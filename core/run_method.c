@@ -39,13 +39,14 @@ void run_method_init(struct run_method *m)
 
 void run_method_clear_kind(struct run_method *m)
 {
-	int index = m->config_index;
+	int index = m->config_index, baseline = m->baseline;
 	char *name = m->config_name;
 
 	m->config_name = NULL;
 	run_method_release(m);
 	m->config_index = index;
 	m->config_name = name;
+	m->baseline = baseline;
 }
 
 void run_method_release(struct run_method *m)

@@ -89,7 +89,8 @@ static cJSON *targets_to_json(char *const *targets, size_t n)
 
 int run_method_is_default(const struct run_method *m)
 {
-	return m->kind == RUN_METHOD_PLAIN && !m->precond_skipped && m->config_index < 0 && !m->config_name;
+	return m->kind == RUN_METHOD_PLAIN && !m->precond_skipped && m->config_index < 0 && !m->config_name &&
+	       !m->baseline;
 }
 
 cJSON *run_method_to_json(const struct run_method *m)
@@ -121,6 +122,8 @@ cJSON *run_method_to_json(const struct run_method *m)
 	if (m->config_index >= 0)
 		cJSON_AddNumberToObject(o, "config_index", m->config_index);
 	add_str(o, "config_name", m->config_name);
+	if (m->baseline)
+		cJSON_AddBoolToObject(o, "baseline", 1);
 	return o;
 }
 
@@ -149,6 +152,7 @@ static int run_method_from_json(const cJSON *o, struct run_method *m)
 	m->precond_skipped = get_str(o, "precondition_skipped");
 	m->config_index = (int)get_num(o, "config_index", -1);
 	m->config_name = get_str(o, "config_name");
+	m->baseline = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "baseline"));
 	return 0;
 }
 

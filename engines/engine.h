@@ -23,6 +23,7 @@ struct engine_run {
 	const char *workdir;           /* an existing directory for job files and outputs */
 	unsigned grace_s;              /* added to ramp + runtime before the run is stopped */
 	int destructive;               /* the user allowed writing block devices that hold data */
+	int overwrite_files;           /* the user allowed writing existing files bench did not make */
 	int allow_partial;             /* go on without hosts that cannot be reached */
 	int logs;                      /* ask fio for IOPS, bandwidth and latency logs */
 	const char *sim_so;            /* absolute path of the sim ioengine (engine "sim"), or NULL */

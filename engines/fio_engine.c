@@ -50,7 +50,7 @@ static void extra_options(const struct engine_run *run, struct kvlist *extra)
 }
 
 /* Checks and prepares the targets of a run of one job (target.c) for its working set. */
-static int prepare_targets(const struct run_spec *s, int destructive, struct errbuf *err)
+static int prepare_targets(const struct run_spec *s, int flags, struct errbuf *err)
 {
 	uint64_t size = 0;
 
@@ -61,18 +61,18 @@ static int prepare_targets(const struct run_spec *s, int destructive, struct err
 		if (rc == 1)
 			size = 0; /* "N%": a share of the target */
 	}
-	return target_prepare_spec(s, size, destructive ? TARGET_DESTRUCTIVE : 0, err);
+	return target_prepare_spec(s, size, flags, err);
 }
 
 /* Every job of a run of several jobs as a run of its own (its options, its targets). */
-static int prepare_job_targets(const struct run_spec *s, int destructive, struct errbuf *err)
+static int prepare_job_targets(const struct run_spec *s, int flags, struct errbuf *err)
 {
 	for (size_t j = 0; j < s->njobs; j++) {
 		struct run_spec one;
 		int rc;
 
 		run_spec_job(s, j, &one);
-		rc = prepare_targets(&one, destructive, err);
+		rc = prepare_targets(&one, flags, err);
 		run_spec_release(&one);
 		if (rc < 0) {
 			err_prefix(err, "run '%s', job '%s'", s->name, s->jobs[j].name);
@@ -99,8 +99,10 @@ static int fio_prepare(struct engine_run *run, struct errbuf *err)
 	if (multihost(run))
 		return fio_client_prepare(run, err);
 	if (!(s->engine && !strcmp(s->engine, "sim"))) {
-		if ((s->njobs ? prepare_job_targets(s, run->destructive, err) :
-				prepare_targets(s, run->destructive, err)) < 0)
+		int flags = (run->destructive ? TARGET_DESTRUCTIVE : 0) |
+			    (run->overwrite_files ? TARGET_OVERWRITE_FILES : 0);
+
+		if ((s->njobs ? prepare_job_targets(s, flags, err) : prepare_targets(s, flags, err)) < 0)
 			return -1;
 	}
 	p = xcalloc(1, sizeof(*p));

@@ -545,7 +545,9 @@ static int expand_suite(const struct suite *su, const struct plan_options *opt, 
 	/* the method keys (curve, sweep, until, precondition) of this suite, unless a referenced suite set its own */
 	for (size_t k = 0; k < mine.n; k++)
 		for (size_t m = 0; m < su->method.n; m++)
-			if (!kvlist_find(&mine.v[k].engine_opts, su->method.v[m].key))
+			if (!strcmp(su->method.v[m].key, "method.baseline")) /* a typed field, not an annotation */
+				mine.v[k].method.baseline = !strcmp(su->method.v[m].value, "on");
+			else if (!kvlist_find(&mine.v[k].engine_opts, su->method.v[m].key))
 				kvlist_set(&mine.v[k].engine_opts, su->method.v[m].key, su->method.v[m].value);
 	rc = -1; /* a SUITE_WORKLOAD item left rc at 0 */
 	if (apply_suite(&mine, su, opt, err) < 0)

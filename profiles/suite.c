@@ -3,7 +3,8 @@
  * sections of fio options, [vdbench] sections of vdbench parameters, `profile =` references to job files,
  * parameter files, other suites or HCIbench names), the fio options every workload shares ([options]), a
  * [matrix], durations, the --quick form, repetitions, labels, targets, the measurement method's keys and
- * `baseline = on` (kept as the annotation method.baseline, which reaches every run: bench/baseline_plan.c).
+ * `baseline = on` (kept as method.baseline; build.c makes it the typed run_method.baseline of every run of the
+ * suite: bench/baseline_plan.c reads it).
  * The built-in library (profiles/library/NAME.suite) is written in it.
  */
 #include "profiles/suite.h"
