@@ -859,11 +859,12 @@ static struct cpuview_run *run_disks(struct store *st, const struct rep_run *r, 
 	return v;
 }
 
-/* One row of the disk table: the devices counted with their IOs, the total, the amplification, the rest. */
+/* One row of the disk table (a run that names its devices): the devices counted with their IOs, the total,
+ * the front-end IOs, the amplification, the devices not counted. */
 static void disk_row(struct strbuf *out, const struct rep_run *r, const struct cpuview_run *v)
 {
-	int named = v->scope == CPUVIEW_SCOPE_DEVICES, any = 0;
 	struct strbuf sb;
+	int any = 0;
 
 	strbuf_init(&sb);
 	strbuf_addf(out, "<tr><td class=\"n\">%lld</td><td class=\"w\">", (long long)r->id);
@@ -871,7 +872,7 @@ static void disk_row(struct strbuf *out, const struct rep_run *r, const struct c
 	strbuf_adds(out, "</td><td><code>");
 	h(out, run_config(r));
 	strbuf_adds(out, "</code></td><td>");
-	for (size_t k = 0; named && k < v->ndisks; k++) {
+	for (size_t k = 0; k < v->ndisks; k++) {
 		const struct cpuview_disk *d = &v->disks[k];
 		if (!d->counted)
 			continue;
@@ -881,18 +882,16 @@ static void disk_row(struct strbuf *out, const struct rep_run *r, const struct c
 		strbuf_adds(out, any++ ? "<br>" : "");
 		h(out, sb.buf);
 	}
-	if (!named)
-		strbuf_adds(out, "<span class=\"sub\">none: the run names no device</span>");
 	strbuf_reset(&sb);
-	render_num(&sb, named ? (double)v->device_ios : NAN, 0);
+	render_num(&sb, (double)v->device_ios, 0);
 	strbuf_adds(&sb, "</td><td class=\"n\">");
 	render_num(&sb, v->front_end_ios, 0);
 	strbuf_adds(&sb, "</td><td class=\"n\">");
-	render_num(&sb, named ? v->amplification : NAN, 2);
+	render_num(&sb, v->amplification, 2);
 	strbuf_addf(out, "</td><td class=\"n\">%s</td><td class=\"sub\">", sb.buf);
 	any = 0;
 	for (size_t k = 0; k < v->ndisks; k++)
-		if (!named || !v->disks[k].counted) {
+		if (!v->disks[k].counted) {
 			strbuf_adds(out, any++ ? ", " : "");
 			h(out, v->disks[k].device);
 		}
@@ -901,37 +900,53 @@ static void disk_row(struct strbuf *out, const struct rep_run *r, const struct c
 }
 
 /*
- * "Disk IO": per run with disk rows, the IOs of the devices it names (its configuration's members or its /dev
- * targets), their total, the front-end IOs and the amplification; every other device (the system disk, another
- * process's loop device or swap, a device stacked on the members) listed as not counted. Nothing when no run
- * has disk rows.
+ * "Disk IO": per run with disk rows that names its devices, the IOs of those devices (its configuration's
+ * members or its /dev targets), their total, the front-end IOs and the amplification; every other device (the
+ * system disk, another process's loop device or swap, a device stacked on the members) listed as not counted.
+ * Runs with disk rows that name no device are counted in one line (none of their devices is counted). Nothing
+ * when no run has disk rows.
  */
 static void disks_section(struct strbuf *out, const struct rep_set *set, struct store *st)
 {
-	size_t nrows = 0;
+	size_t nrows = 0, unnamed = 0;
+	struct strbuf rows;
 
+	strbuf_init(&rows);
 	for (size_t i = 0; i < set->n; i++) {
 		int owned;
 		struct cpuview_run *v = run_disks(st, &set->v[i], &owned);
 
 		if (!v)
 			continue;
-		if (!nrows++)
-			strbuf_adds(out, "<h2 id=\"disks\">Disk IO</h2>\n<p>The IOs of the devices each run names: its "
-					 "configuration's members (<code>cfg.dev.NAME.*</code>, <code>cfg.members.names</code>), "
-					 "else its <code>/dev</code> targets, on the target hosts when it has any. The system "
-					 "disk, another process's loop device or swap and a device stacked on the members are "
-					 "listed as not counted; a run that names no device has no total. Amplification: device "
-					 "IOs / front-end IOs.</p>\n<div class=\"scroll\"><table class=\"disks\">\n<thead><tr>"
-					 "<th>run</th><th>workload</th><th>configuration</th><th>devices counted</th>"
-					 "<th class=\"n\">device IOs</th><th class=\"n\">front-end IOs</th>"
-					 "<th class=\"n\">amplification</th><th>not counted</th></tr></thead>\n<tbody>\n");
-		disk_row(out, &set->v[i], v);
+		if (v->scope == CPUVIEW_SCOPE_DEVICES) {
+			disk_row(&rows, &set->v[i], v);
+			nrows++;
+		} else {
+			unnamed++;
+		}
 		if (owned)
 			cpuview_run_free(v);
 	}
-	if (nrows)
+	if (nrows || unnamed)
+		strbuf_adds(out, "<h2 id=\"disks\">Disk IO</h2>\n<p>The IOs of the devices each run names: its "
+				 "configuration's members (<code>cfg.dev.NAME.*</code>, <code>cfg.members.names</code>), "
+				 "else its <code>/dev</code> targets, on the target hosts when it has any. The system disk, "
+				 "another process's loop device or swap and a device stacked on the members are listed as "
+				 "not counted. Amplification: device IOs / front-end IOs.</p>\n");
+	if (nrows) {
+		strbuf_adds(out, "<div class=\"scroll\"><table class=\"disks\">\n<thead><tr><th>run</th><th>workload</th>"
+				 "<th>configuration</th><th>devices counted</th><th class=\"n\">device IOs</th>"
+				 "<th class=\"n\">front-end IOs</th><th class=\"n\">amplification</th><th>not counted</th>"
+				 "</tr></thead>\n<tbody>\n");
+		strbuf_add(out, rows.buf, rows.len);
 		strbuf_adds(out, "</tbody>\n</table></div>\n");
+	}
+	if (unnamed)
+		strbuf_addf(out, "<p class=\"note\" id=\"disks-unnamed\">%zu run%s with disk rows name%s no device (no "
+				 "configuration members, no <code>/dev</code> target: a file target, the sim engine): none "
+				 "of their devices is counted.</p>\n", unnamed, unnamed == 1 ? "" : "s",
+			    unnamed == 1 ? "s" : "");
+	strbuf_release(&rows);
 }
 
 /* ---- charts ----------------------------------------------------------------------------------------- */
