@@ -103,8 +103,8 @@ static int64_t partial_from(const struct store_sample *v, size_t n)
 /*
  * The run's samples without the partial windows fio writes when a job ends (finalize_logs: the IOs since its
  * last whole window, often only those that completed while the job stopped, so their mean latency is many
- * times the run's): the last sample of a series (host, job, metric, source) stamped less than half its window
- * after the one before. On the grid it falls into the same slot as that whole window and, averaged with it,
+ * times the run's): the last sample of a series (host, job, metric, source) stamped less than half the
+ * metric's window after the one before. On the grid it falls into the same slot as that whole window and, averaged with it,
  * drew a spike at the last point. *out (malloc'd, shallow copies of v's rows: free only the array) gets the
  * others; returns their number, *dropped how many were left out.
  */
@@ -114,7 +114,7 @@ static size_t without_tails(const struct store_sample *v, size_t n, struct store
 	char *tail = xcalloc(n + 1, 1);
 
 	for (size_t i = 0; i < n; i++)
-		if (fio_sample(&v[i]) && v[i].window_ms > 0)
+		if (fio_sample(&v[i]))
 			ix[m++] = i;
 	sort_base = v;
 	qsort(ix, m, sizeof(*ix), cmp_series_time);
@@ -122,7 +122,9 @@ static size_t without_tails(const struct store_sample *v, size_t n, struct store
 		const struct store_sample *a = &v[ix[j - 1]], *b = &v[ix[j]];
 		int last = j + 1 == m || !same_series(b, &v[ix[j + 1]]);
 
-		if (last && same_series(a, b) && (b->t_ms - a->t_ms) * 2 < (int64_t)b->window_ms)
+		/* the window of the metric (its largest stored window: one log's own can be inferred from a step
+		 * of a few ms when it holds one whole window and the tail) */
+		if (last && same_series(a, b) && (b->t_ms - a->t_ms) * 2 < (int64_t)series_window_ms(v, n, b->metric))
 			tail[ix[j]] = 1;
 	}
 	*out = xcalloc(n + 1, sizeof(**out));
@@ -320,8 +322,10 @@ static void partial_note(struct strbuf *sb, int64_t cut_ms, size_t tails)
 				"is left out", cut_ms >= 0 ? "; " : "", tails);
 }
 
-static int time_chart(struct chart_set *cs, const struct rep_run *r, const struct store_sample *v, size_t n,
-		      size_t tails, struct errbuf *err)
+/* The time chart of run r: panels from `v` (the samples without fio's end-of-job windows, without_tails), its
+ * x range and partial last window from `all` (every sample); `tails` how many were left out. */
+static int time_chart(struct chart_set *cs, const struct rep_run *r, const struct store_sample *all, size_t nall,
+		      const struct store_sample *v, size_t n, size_t tails, struct errbuf *err)
 {
 	struct panel panels[] = {
 		{ "iops", "IOPS", PK_RATE, 1.0 },
@@ -344,14 +348,14 @@ static int time_chart(struct chart_set *cs, const struct rep_run *r, const struc
 	/* CPU samples alone (a run without --logs): one flat line says nothing about the run over time */
 	if (!npanels || (npanels == 1 && has_metric(v, n, "cpu.util_pct")))
 		return 0;
-	time_span(v, n, &t0, &t1);
+	time_span(all, nall, &t0, &t1);
 	strbuf_init(&name);
 	strbuf_init(&shown);
 	run_name(&name, cs, r, 1);
 	snprintf(file, sizeof(file), "run-%lld-time", (long long)r->id);
 	chart_gp_begin(&c.g, cs, 'e', file, 1100, 230 * npanels + 80);
 	c.nblocks = 0;
-	c.cut_ms = partial_from(v, n);
+	c.cut_ms = partial_from(all, nall);
 	strbuf_addf(&c.g.title, "%s: over time per host and all hosts (t = 0 at the end of ramp)", name.buf);
 	strbuf_reset(&name);
 	partial_note(&name, c.cut_ms, tails);
@@ -506,7 +510,8 @@ int chart_time_write(struct chart_set *cs, struct store *st, const struct rep_se
 			break;
 		}
 		nkept = without_tails(v, n, &kept, &tails);
-		if (time_chart(cs, &set->v[i], kept, nkept, tails, err) < 0 || heat_map(cs, &set->v[i], v, n, err) < 0)
+		if (time_chart(cs, &set->v[i], v, n, kept, nkept, tails, err) < 0 ||
+		    heat_map(cs, &set->v[i], v, n, err) < 0)
 			ret = -1;
 		free(kept); /* shallow copies: the rows are v's */
 		store_samples_free(v, n);
