@@ -105,6 +105,67 @@ static int label_not_group(const char *key)
 	return !strncmp(key, "alias.", 6) || rep_label_is_method(key) || rep_label_is_cfg(key);
 }
 
+static int cmp_ident(const void *pa, const void *pb)
+{
+	return strcmp((*(const struct rep_run *const *)pa)->identity, (*(const struct rep_run *const *)pb)->identity);
+}
+
+/* Whether label `key` has one value (absent counts as one) on every run of each identity (runs sorted by it). */
+static int by_identity(const struct rep_run *const *r, size_t n, const char *key)
+{
+	for (size_t i = 1; i < n; i++) {
+		const char *a = kvlist_get(&r[i - 1]->labels, key, NULL), *b = kvlist_get(&r[i]->labels, key, NULL);
+		if (!strcmp(r[i - 1]->identity, r[i]->identity) && (!a != !b || (a && strcmp(a, b))))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The labels that only name the workload: on the done/partial runs of `set`, a label that differs between runs
+ * but has one value (or is absent) on every run of one workload identity, like vdbench.rd and vdbench.wd, which
+ * only the vdbench workloads of a study carry. When the runs of one workload differ in some other label (the
+ * situations compared: config, stack, transport), such a label tells workloads apart, not situations: it is no
+ * group key (rows tell workloads apart). When no label differs within a workload, nothing tells which labels
+ * name the situation, so none is taken for a workload's name. Into `out` (keys; values unused).
+ */
+static void naming_labels(const struct rep_set *set, struct kvlist *out)
+{
+	const struct rep_run **r = xcalloc(set->n + 1, sizeof(*r));
+	struct kvlist keys, naming;
+	size_t n = 0;
+	int situations = 0;
+
+	kvlist_init(&keys);
+	kvlist_init(&naming);
+	for (size_t i = 0; i < set->n; i++) {
+		if (strcmp(set->v[i].status, "done") && strcmp(set->v[i].status, "partial"))
+			continue;
+		r[n++] = &set->v[i];
+		for (size_t k = 0; k < set->v[i].labels.n; k++)
+			if (!label_not_group(set->v[i].labels.v[k].key) && !kvlist_find(&keys, set->v[i].labels.v[k].key))
+				kvlist_add(&keys, set->v[i].labels.v[k].key, NULL);
+	}
+	qsort(r, n, sizeof(*r), cmp_ident);
+	for (size_t k = 0; k < keys.n; k++) {
+		const char *key = keys.v[k].key, *v0 = n ? kvlist_get(&r[0]->labels, key, NULL) : NULL;
+		int varies = 0;
+		for (size_t i = 1; i < n && !varies; i++) {
+			const char *v = kvlist_get(&r[i]->labels, key, NULL);
+			varies = !v0 != !v || (v && strcmp(v, v0));
+		}
+		if (!by_identity(r, n, key))
+			situations = 1;
+		else if (varies)
+			kvlist_add(&naming, key, NULL);
+	}
+	if (situations)
+		kvlist_copy(out, &naming);
+	kvlist_release(&keys);
+	kvlist_release(&naming);
+	free(r);
+}
+
 /* The group keys of a run: the --by keys with their values ("-" when the run lacks one), or all labels
  * except `skip`, the compared-away labels `away` and those never a group key (label_not_group). */
 static void group_keys(struct kvlist *keys, const struct rep_run *r, const struct kvlist *by, const char *skip,
@@ -392,13 +453,18 @@ static void table_add(struct rep_table *t, const struct rep_set *set, const stru
 
 void rep_table_build(struct rep_table *t, const struct rep_set *set, const struct kvlist *by)
 {
+	struct kvlist naming;
+
 	memset(t, 0, sizeof(*t));
 	kvlist_init(&t->by);
 	kvlist_init(&t->split);
 	if (by)
 		kvlist_copy(&t->by, by);
 	t->baseline = rep_baseline_left(set);
-	table_add(t, set, by, NULL, NULL, NULL, NULL, 1);
+	kvlist_init(&naming);
+	naming_labels(set, &naming);
+	table_add(t, set, by, NULL, NULL, NULL, &naming, 1);
+	kvlist_release(&naming);
 	label_rows(t, 1);
 	finish_rows(t);
 }
@@ -784,7 +850,7 @@ int cmp_map_parse(const char *text, const char *path, struct kvlist *map, struct
 int cmp_build_map(struct cmp_table *t, const struct rep_set *set, const char *key, char *const *vals, size_t nvals,
 		  const struct kvlist *by, enum rep_match match, const struct kvlist *map, struct errbuf *err)
 {
-	struct kvlist by_eff;
+	struct kvlist by_eff, not_keys;
 	const struct rep_row **at;
 
 	memset(t, 0, sizeof(*t));
@@ -805,17 +871,21 @@ int cmp_build_map(struct cmp_table *t, const struct rep_set *set, const char *ke
 	compared_away(t, set, key);
 	cfg_facts(t, set, key);
 	baseline_count(t, set);
+	kvlist_init(&not_keys); /* no group keys: the labels compared away and those that only name the workload */
+	kvlist_copy(&not_keys, &t->away);
+	naming_labels(set, &not_keys);
 	for (size_t s = 0; s < nvals; s++) {
 		kvlist_init(&t->sides[s].by);
 		kvlist_init(&t->sides[s].split);
 		kvlist_copy(&t->sides[s].by, &by_eff);
 		t->sides[s].baseline = t->baseline ? 1 : 0; /* a flag here: the count is the comparison's */
-		table_add(&t->sides[s], set, &by_eff, key, key, vals[s], &t->away, 0);
+		table_add(&t->sides[s], set, &by_eff, key, key, vals[s], &not_keys, 0);
 		label_rows(&t->sides[s], 0);
 		rekey(&t->sides[s], match, map);
 		finish_rows(&t->sides[s]);
 	}
 	kvlist_release(&by_eff);
+	kvlist_release(&not_keys);
 	for (size_t s = 0; s < nvals; s++)
 		if (!t->sides[s].n)
 			return err_set(err, ERR_INPUT, "--compare %s: no done runs with %s=%s in the selection", key,

@@ -82,7 +82,7 @@ void rep_cell_fill(struct rep_cell *c, const double *v, size_t n);
 
 /*
  * Groups the done/partial runs of `set`: by the --by keys (a list of keys, value ignored; empty: by the
- * whole label set), rows by workload name. Runs of other statuses are skipped (they are listed by -v).
+ * whole label set but the labels that only name the workload: table.c naming_labels), rows by workload name. Runs of other statuses are skipped (they are listed by -v).
  */
 void rep_table_build(struct rep_table *t, const struct rep_set *set, const struct kvlist *by);
 void rep_table_release(struct rep_table *t);

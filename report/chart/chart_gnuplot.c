@@ -195,6 +195,11 @@ void chart_gp_str(struct strbuf *sb, const char *s)
 	strbuf_addc(sb, '\'');
 }
 
+void chart_gp_newline(struct strbuf *sb)
+{
+	strbuf_adds(sb, " . sprintf('%c', 10) . ");
+}
+
 void chart_gp_num(struct strbuf *sb, double v)
 {
 	if (isnan(v) || isinf(v))

@@ -113,6 +113,9 @@ int chart_gp_finish(struct chart_gp *g, struct errbuf *err);
 
 /* s as a single-quoted gnuplot string ('...', escaped): the only way user text reaches a script. */
 void chart_gp_str(struct strbuf *sb, const char *s);
+/* A line break between two chart_gp_str strings of one title: " . sprintf('%c', 10) . " (gnuplot joins the
+ * strings; single quotes only, like every string bench writes into a script). */
+void chart_gp_newline(struct strbuf *sb);
 /* A number for a data file (" %.10g"; " NaN" for NaN and infinities, which the preamble marks missing). */
 void chart_gp_num(struct strbuf *sb, double v);
 /* The chart's data file name as a gnuplot string: '<stem>.dat'. */

@@ -24,25 +24,117 @@ struct tchart {
 	int64_t cut_ms; /* points at or after this time are a partial window, left out; -1: none */
 };
 
+static int same_series(const struct store_sample *a, const struct store_sample *b)
+{
+	return !strcmp(a->host, b->host) && !strcmp(a->job, b->job) && !strcmp(a->metric, b->metric) &&
+	       !strcmp(a->source, b->source);
+}
+
+/* Orders sample indices by series (host, job, metric, source), then time. */
+static const struct store_sample *sort_base;
+
+static int cmp_series_time(const void *pa, const void *pb)
+{
+	const struct store_sample *a = &sort_base[*(const size_t *)pa], *b = &sort_base[*(const size_t *)pb];
+	int c;
+
+	if ((c = strcmp(a->host, b->host)) || (c = strcmp(a->job, b->job)) || (c = strcmp(a->metric, b->metric)) ||
+	    (c = strcmp(a->source, b->source)))
+		return c;
+	return (a->t_ms > b->t_ms) - (a->t_ms < b->t_ms);
+}
+
+/* Whether a sample is fio's (a collector's CPU and disk samples have their own stamps, off fio's grid). */
+static int fio_sample(const struct store_sample *s)
+{
+	return !s->is_bin && strncmp(s->metric, "cpu.", 4) && strncmp(s->metric, "disk.", 5);
+}
+
+/* Whether a sample is of a rate that adds over hosts and jobs (IOPS, bandwidth). */
+static int rate_sample(const struct store_sample *s)
+{
+	return fio_sample(s) && (!strncmp(s->metric, "iops", 4) || !strncmp(s->metric, "bw_bytes", 8));
+}
+
+/* Whether a rate series' last sample is in slot top - 1 (grid wr) while another series reaches top. */
+static int rate_ends_early(const struct store_sample *v, size_t n, unsigned wr, int64_t top)
+{
+	size_t *ix = xcalloc(n + 1, sizeof(*ix)), m = 0;
+	int early = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (rate_sample(&v[i]))
+			ix[m++] = i;
+	sort_base = v;
+	qsort(ix, m, sizeof(*ix), cmp_series_time);
+	for (size_t j = 0; j < m && !early; j++)
+		if (j + 1 == m || !same_series(&v[ix[j]], &v[ix[j + 1]]))
+			early = series_slot(v[ix[j]].t_ms, wr) == top - 1;
+	free(ix);
+	return early;
+}
+
 /*
- * The time from which a run's windows are partial, or -1: fio logs the remainder of the run after its last
- * whole window as one more entry, off the window grid (its last sample more than a tenth of a window from a
- * multiple of the window); on the grid that remainder joins (or makes) the last slot, whose rate or count
- * then looks like a stall. That slot is left out of every panel, and the titles say so.
+ * The time from which a run's windows are partial, or -1. (1) fio logs the remainder of the run after its
+ * last whole window as one more entry, off the window grid (its last sample more than a tenth of a window
+ * from a multiple of the window); on the grid that remainder joins (or makes) the last slot, whose rate or
+ * count then looks like a stall. (2) A rate series (a host's or job's IOPS or bandwidth) that ends one slot
+ * before the others (fio's helper thread did not log the last window before the job stopped): the sum over
+ * hosts and jobs of that slot misses it and dips. That slot is left out of every panel, and the titles say so.
  */
 static int64_t partial_from(const struct store_sample *v, size_t n)
 {
-	int64_t last = -1;
-	unsigned w = 1000;
+	int64_t last = -1, top = INT64_MIN;
+	unsigned w = 1000, wr = series_window_ms(v, n, "iops");
 
-	for (size_t i = 0; i < n; i++)
-		if (!v[i].is_bin && !series_metric_match(v[i].metric, "cpu.util_pct") && v[i].t_ms > last) {
+	for (size_t i = 0; i < n; i++) {
+		if (fio_sample(&v[i]) && v[i].t_ms > last) {
 			last = v[i].t_ms;
 			w = series_window_ms(v, n, v[i].metric);
 		}
-	if (last < 0 || last % w <= w / 10 || last % w >= w - w / 10)
-		return -1;
-	return series_slot(last, w) * (int64_t)w;
+		if (rate_sample(&v[i]) && series_slot(v[i].t_ms, wr) > top)
+			top = series_slot(v[i].t_ms, wr);
+	}
+	if (last >= 0 && last % w > w / 10 && last % w < w - w / 10)
+		return series_slot(last, w) * (int64_t)w;
+	return rate_ends_early(v, n, wr, top) ? top * (int64_t)wr : -1;
+}
+
+/*
+ * The run's samples without the partial windows fio writes when a job ends (finalize_logs: the IOs since its
+ * last whole window, often only those that completed while the job stopped, so their mean latency is many
+ * times the run's): the last sample of a series (host, job, metric, source) stamped less than half the
+ * metric's window after the one before. On the grid it falls into the same slot as that whole window and, averaged with it,
+ * drew a spike at the last point. *out (malloc'd, shallow copies of v's rows: free only the array) gets the
+ * others; returns their number, *dropped how many were left out.
+ */
+static size_t without_tails(const struct store_sample *v, size_t n, struct store_sample **out, size_t *dropped)
+{
+	size_t *ix = xcalloc(n + 1, sizeof(*ix)), m = 0, k = 0;
+	char *tail = xcalloc(n + 1, 1);
+
+	for (size_t i = 0; i < n; i++)
+		if (fio_sample(&v[i]))
+			ix[m++] = i;
+	sort_base = v;
+	qsort(ix, m, sizeof(*ix), cmp_series_time);
+	for (size_t j = 1; j < m; j++) {
+		const struct store_sample *a = &v[ix[j - 1]], *b = &v[ix[j]];
+		int last = j + 1 == m || !same_series(b, &v[ix[j + 1]]);
+
+		/* the window of the metric (its largest stored window: one log's own can be inferred from a step
+		 * of a few ms when it holds one whole window and the tail) */
+		if (last && same_series(a, b) && (b->t_ms - a->t_ms) * 2 < (int64_t)series_window_ms(v, n, b->metric))
+			tail[ix[j]] = 1;
+	}
+	*out = xcalloc(n + 1, sizeof(**out));
+	for (size_t i = 0; i < n; i++)
+		if (!tail[i])
+			(*out)[k++] = v[i];
+	*dropped = n - k;
+	free(ix);
+	free(tail);
+	return k;
 }
 
 /* One series as a data block; a missing window (a step over w) is a blank line: gnuplot draws a gap there.
@@ -220,8 +312,20 @@ static void time_span(const struct store_sample *v, size_t n, double *lo, double
 	*hi = (double)b / 1000.0;
 }
 
-static int time_chart(struct chart_set *cs, const struct rep_run *r, const struct store_sample *v, size_t n,
-		      struct errbuf *err)
+/* The note of what was left out, or "" ("partial last window from 5.000 s left out; ..."). */
+static void partial_note(struct strbuf *sb, int64_t cut_ms, size_t tails)
+{
+	if (cut_ms >= 0)
+		strbuf_addf(sb, "the partial last window (from %.3f s) is left out", (double)cut_ms / 1000.0);
+	if (tails)
+		strbuf_addf(sb, "%sfio's partial window at the end of %zu series (their last IOs as a job stopped) "
+				"is left out", cut_ms >= 0 ? "; " : "", tails);
+}
+
+/* The time chart of run r: panels from `v` (the samples without fio's end-of-job windows, without_tails), its
+ * x range and partial last window from `all` (every sample); `tails` how many were left out. */
+static int time_chart(struct chart_set *cs, const struct rep_run *r, const struct store_sample *all, size_t nall,
+		      const struct store_sample *v, size_t n, size_t tails, struct errbuf *err)
 {
 	struct panel panels[] = {
 		{ "iops", "IOPS", PK_RATE, 1.0 },
@@ -244,17 +348,19 @@ static int time_chart(struct chart_set *cs, const struct rep_run *r, const struc
 	/* CPU samples alone (a run without --logs): one flat line says nothing about the run over time */
 	if (!npanels || (npanels == 1 && has_metric(v, n, "cpu.util_pct")))
 		return 0;
-	time_span(v, n, &t0, &t1);
+	time_span(all, nall, &t0, &t1);
 	strbuf_init(&name);
 	strbuf_init(&shown);
 	run_name(&name, cs, r, 1);
 	snprintf(file, sizeof(file), "run-%lld-time", (long long)r->id);
 	chart_gp_begin(&c.g, cs, 'e', file, 1100, 230 * npanels + 80);
 	c.nblocks = 0;
-	c.cut_ms = partial_from(v, n);
+	c.cut_ms = partial_from(all, nall);
 	strbuf_addf(&c.g.title, "%s: over time per host and all hosts (t = 0 at the end of ramp)", name.buf);
-	if (c.cut_ms >= 0)
-		strbuf_addf(&c.g.title, "; the partial last window (from %.3f s) is left out", (double)c.cut_ms / 1000.0);
+	strbuf_reset(&name);
+	partial_note(&name, c.cut_ms, tails);
+	if (name.len)
+		strbuf_addf(&c.g.title, "; %s", name.buf);
 	strbuf_reset(&name);
 	run_name(&name, cs, r, 0);
 	drawn_title(&shown, name.buf);
@@ -262,6 +368,14 @@ static int time_chart(struct chart_set *cs, const struct rep_run *r, const struc
 			     "set lmargin 12\nset rmargin 18\nset xlabel 'time since the end of ramp (s)'\n"
 			     "set xrange [%.3f:%.3f]\nset multiplot layout %d,1 title ", t0, t1 > t0 ? t1 : t0 + 1, npanels);
 	chart_gp_str(&c.g.body, shown.buf);
+	strbuf_reset(&name);
+	partial_note(&name, c.cut_ms, tails);
+	if (name.len) { /* said on the picture too, as a second title line */
+		chart_gp_newline(&c.g.body);
+		strbuf_reset(&shown);
+		strbuf_addf(&shown, "(%s)", name.buf);
+		chart_gp_str(&c.g.body, shown.buf);
+	}
 	strbuf_adds(&c.g.body, "\n");
 	for (size_t k = 0; k < sizeof(panels) / sizeof(panels[0]); k++) {
 		if (!has_metric(v, n, panels[k].metric))
@@ -388,15 +502,18 @@ int chart_time_write(struct chart_set *cs, struct store *st, const struct rep_se
 
 	/* every selected run (no cap: a study of 108 runs has 108 time charts) */
 	for (size_t i = 0; i < set->n && ret == 0; i++) {
-		struct store_sample *v;
-		size_t n;
+		struct store_sample *v, *kept;
+		size_t n, nkept, tails;
 
 		if (store_read_samples(st, set->v[i].id, &v, &n, err) < 0) {
 			ret = -1;
 			break;
 		}
-		if (time_chart(cs, &set->v[i], v, n, err) < 0 || heat_map(cs, &set->v[i], v, n, err) < 0)
+		nkept = without_tails(v, n, &kept, &tails);
+		if (time_chart(cs, &set->v[i], v, n, kept, nkept, tails, err) < 0 ||
+		    heat_map(cs, &set->v[i], v, n, err) < 0)
 			ret = -1;
+		free(kept); /* shallow copies: the rows are v's */
 		store_samples_free(v, n);
 	}
 	return ret;

@@ -67,6 +67,101 @@ static void group_axis(struct strbuf *sb, const struct kvlist *keys)
 		strbuf_adds(sb, "group");
 }
 
+/* Whether two values of a key are equal (NULL: the item lacks the key). */
+static int same_value(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Whether key a's value decides key b's in every item: items equal in a are equal in b. */
+static int decides(const struct kvlist *const *items, size_t n, const char *a, const char *b)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (same_value(kvlist_get(items[i], a, NULL), kvlist_get(items[j], a, NULL)) &&
+			    !same_value(kvlist_get(items[i], b, NULL), kvlist_get(items[j], b, NULL)))
+				return 0;
+	return 1;
+}
+
+/* Whether some item's value of key has an --alias (the user asked to see it named so). */
+static int key_aliased(const struct chart_set *cs, const struct kvlist *const *items, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v = kvlist_get(items[i], key, NULL);
+		if (v && strcmp(chart_alias(cs, key, v), v))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The keys that tell n items (label lists: a chart's categories or lines) apart, so that each names only what
+ * differs. Into `shown` (keys, in first-seen order) the keys whose values differ between the items, less those
+ * whose value follows from another shown key's in every item (level, software, stack and transport from config:
+ * they say nothing more about which item is which), unless aliased; into `shared` (key=value) the keys with
+ * one value in every item, said once in the chart's title. cfg.* facts are neither. One item: every key shown.
+ */
+static void keys_that_differ(const struct chart_set *cs, const struct kvlist *const *items, size_t n,
+			     struct kvlist *shown, struct kvlist *shared)
+{
+	struct kvlist all, vary;
+
+	kvlist_init(&all);
+	kvlist_init(&vary);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < items[i]->n; k++)
+			if (strncmp(items[i]->v[k].key, "cfg.", 4) && !kvlist_find(&all, items[i]->v[k].key))
+				kvlist_add(&all, items[i]->v[k].key, NULL);
+	for (size_t k = 0; k < all.n; k++) {
+		const char *key = all.v[k].key, *v0 = kvlist_get(items[0], key, NULL);
+		int one = n > 1;
+		for (size_t i = 1; i < n && one; i++)
+			one = same_value(v0, kvlist_get(items[i], key, NULL));
+		if (one && v0)
+			kvlist_add(shared, key, v0);
+		else if (!one)
+			kvlist_add(&vary, key, NULL);
+	}
+	for (size_t b = 0; b < vary.n; b++) {
+		const char *kb = vary.v[b].key;
+		int implied = 0;
+		/* left out when another key decides it and is finer (or as fine and first): a strict order, so
+		 * every key left out is decided by one that is shown */
+		for (size_t a = 0; a < vary.n && !implied && !key_aliased(cs, items, n, kb); a++)
+			implied = a != b && decides(items, n, vary.v[a].key, kb) &&
+				  (!decides(items, n, kb, vary.v[a].key) || a < b);
+		if (!implied)
+			kvlist_add(shown, kb, NULL);
+	}
+	kvlist_release(&all);
+	kvlist_release(&vary);
+}
+
+/* An item's shown keys' values, aliased, joined by ' ' ("mdadm-raid5 NVMe-oF"), or `none` when it has none. */
+static void item_label(const struct chart_set *cs, struct strbuf *sb, const struct kvlist *item,
+		       const struct kvlist *shown, const char *none)
+{
+	size_t len = sb->len;
+
+	for (size_t k = 0; k < shown->n; k++) {
+		const char *v = kvlist_get(item, shown->v[k].key, "-");
+		strbuf_addf(sb, "%s%s", sb->len > len ? " " : "", chart_alias(cs, shown->v[k].key, v));
+	}
+	if (sb->len == len)
+		strbuf_adds(sb, none);
+}
+
+/* The shared labels as " (key=value ...)" (aliased) after a title, or nothing. */
+static void shared_note(const struct chart_set *cs, struct strbuf *sb, const struct kvlist *shared)
+{
+	for (size_t k = 0; k < shared->n; k++)
+		strbuf_addf(sb, "%s%s=%s", k ? " " : " (", shared->v[k].key,
+			    chart_alias(cs, shared->v[k].key, shared->v[k].value));
+	if (shared->n)
+		strbuf_adds(sb, ")");
+}
+
 static double med(const struct rep_row *r, enum rep_metric m)
 {
 	return r && r->c[m].n ? r->c[m].med : NAN;
@@ -188,40 +283,69 @@ static void cmp_series(struct chart_set *cs, const struct cmp_table *t, struct s
 	strbuf_release(&k);
 }
 
-/* (a) per workload: one category per group that has it, one bar per value. */
+/* Categories named by what differs between them (keys_that_differ): cats gets each label, axis the shown keys
+ * joined by ", " ("config"; "group" when none), title_tail the shared labels (shared_note). */
+static void category_names(const struct chart_set *cs, const struct kvlist *const *keys, const char *const *titles,
+			   size_t n, struct strlist *cats, struct strbuf *axis, struct strbuf *title_tail)
+{
+	struct kvlist shown, shared;
+	struct strbuf lab;
+
+	kvlist_init(&shown);
+	kvlist_init(&shared);
+	strbuf_init(&lab);
+	keys_that_differ(cs, keys, n, &shown, &shared);
+	for (size_t i = 0; i < n; i++) {
+		strbuf_reset(&lab);
+		item_label(cs, &lab, keys[i], &shown, titles[i]);
+		strlist_add(cats, lab.buf);
+	}
+	group_axis(axis, &shown);
+	shared_note(cs, title_tail, &shared);
+	kvlist_release(&shown);
+	kvlist_release(&shared);
+	strbuf_release(&lab);
+}
+
+/* (a) per workload: one category per group that has it (named by what differs), one bar per value. */
 static int cmp_chart_workload(struct chart_set *cs, const struct cmp_table *t, const struct cmp_row *row0,
 			      const struct strlist *series, const char **rgb, struct errbuf *err)
 {
 	struct strlist cats = { 0 };
 	const struct rep_row **rows = NULL;
-	size_t cap = 0, nrow = 0;
-	struct strbuf lab, title, axis;
+	const struct kvlist **keys = NULL;
+	const char **titles = NULL;
+	size_t cap = 0, kcap = 0, tcap = 0, nrow = 0, ncat = 0;
+	struct strbuf title, axis, tail;
 	int ret;
 
-	strbuf_init(&lab);
 	strbuf_init(&title);
 	strbuf_init(&axis);
+	strbuf_init(&tail);
 	for (size_t gj = 0; gj < t->n; gj++)
 		for (size_t rj = 0; rj < t->v[gj].n; rj++) {
 			const struct cmp_row *row = &t->v[gj].rows[rj];
 			if (strcmp(row->match, row0->match))
 				continue;
-			strbuf_reset(&lab);
-			group_label(cs, &lab, &t->v[gj].keys, t->v[gj].title);
-			strlist_add(&cats, lab.buf);
+			ARRAY_GROW(keys, kcap, ncat + 1);
+			ARRAY_GROW(titles, tcap, ncat + 1);
+			keys[ncat] = &t->v[gj].keys;
+			titles[ncat++] = t->v[gj].title;
 			ARRAY_GROW(rows, cap, nrow + t->nvals);
 			for (size_t s = 0; s < t->nvals; s++)
 				rows[nrow++] = row->at[s];
 		}
-	group_axis(&axis, t->n ? &t->v[0].keys : NULL);
-	strbuf_addf(&title, "%s: IOPS and bandwidth by %s", row0->workload, axis.buf);
+	category_names(cs, keys, titles, ncat, &cats, &axis, &tail);
+	strbuf_addf(&title, "%s: IOPS and bandwidth by %s%s", row0->workload, axis.buf, tail.buf);
 	ret = bar_chart(cs, 'a', row0->workload, title.buf, axis.buf, &cats, series, rgb, 0, rows,
 			PANELS_THROUGHPUT, err);
 	free(rows);
+	free(keys);
+	free(titles);
 	strlist_release(&cats);
-	strbuf_release(&lab);
 	strbuf_release(&title);
 	strbuf_release(&axis);
+	strbuf_release(&tail);
 	return ret;
 }
 
@@ -299,6 +423,10 @@ int chart_metric_constant(const struct cmp_table *t, const struct cmp_group *grp
 }
 
 #define RATIO_LEGEND_PX 40 /* the ratio chart's colour legend: a row of boxes under the cells */
+#define RATIO_LEGEND_BOX 58 /* a legend box's width, px; "better" sits in a gap of 60 px before the grey box */
+#define RATIO_LEGEND_WORSE 44 /* px left of the first box for "worse" (5 characters and a gap) */
+/* The legend's whole width with "worse", px: the picture is never narrower than it plus 10 px a side. */
+#define RATIO_LEGEND_W (RATIO_LEGEND_WORSE + 9 * RATIO_LEGEND_BOX + 60)
 
 /*
  * The ratio chart's title centred on the picture (not on the cells, which the row names push right), the note
@@ -311,8 +439,9 @@ static void ratio_title_legend(struct chart_gp *g, size_t base_len)
 					      "#5aae61", "#1b7837", "#eeeeee" };
 	static const char *const text[9] = { ">2x", "25%-2x", "5-25%", "<5%", "<5%", "5-25%", "25%-2x", ">2x",
 					     "n/a, -" };
-	const double W = g->width, H = g->height, box = 58, y0 = 14, y1 = 34;
-	double x0 = W / 2 - (9 * box + 60) / 2;
+	const double W = g->width, H = g->height, box = RATIO_LEGEND_BOX, y0 = 14, y1 = 34;
+	/* the whole legend, "worse" included, centred: its first box RATIO_LEGEND_WORSE px from its left end */
+	double x0 = (W - RATIO_LEGEND_W) / 2 + RATIO_LEGEND_WORSE;
 	char *head = xstrndup(g->title.buf, base_len);
 
 	strbuf_adds(&g->body, "set label 1 ");
@@ -426,6 +555,8 @@ static int cmp_chart_ratios(struct chart_set *cs, const struct cmp_table *t, con
 	/* rows of 24 px; the left margin holds the longest row name; the colour legend below (RATIO_LEGEND_PX) */
 	g.height = 110 + RATIO_LEGEND_PX + 24 * (int)nrows + (nsame ? 18 : 0);
 	g.width = 560 + (int)((double)longest * 6.9);
+	if (g.width < RATIO_LEGEND_W + 20) /* short row names: the legend, "worse" to "n/a", stays whole */
+		g.width = RATIO_LEGEND_W + 20;
 	strbuf_addf(&g.body, ")\nunset key\nset border 0\nset tics scale 0\nunset xtics\nset link x2\n"
 			     "set xrange [-0.5:%d.5]\nset yrange [%zu.5:-0.5]\nset lmargin at screen %.4f\n"
 			     "set rmargin at screen 0.98\nset tmargin at screen %.4f\nset bmargin at screen %.4f\n",
@@ -494,7 +625,8 @@ out:
 
 static int table_charts(struct chart_set *cs, const struct rep_table *t, struct errbuf *err)
 {
-	struct strbuf lab, title, axis;
+	struct strbuf lab, title, axis, tail;
+	struct strlist group_names = { 0 };
 	const char **seen = NULL;
 	size_t nseen = 0, seen_cap = 0;
 	int ret = -1;
@@ -502,15 +634,17 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, struct 
 	strbuf_init(&lab);
 	strbuf_init(&title);
 	strbuf_init(&axis);
-	group_axis(&axis, t->n ? &t->v[0].keys : NULL);
-	/* (a) per workload name: IOPS and MiB/s by group, when it appears in more than one group */
+	strbuf_init(&tail);
+	/* (a) per workload name: IOPS and MiB/s by group, when it appears in more than one group; the groups
+	 * named by what differs between them */
 	for (size_t gi = 0; gi < t->n; gi++)
 		for (size_t ri = 0; ri < t->v[gi].n; ri++) {
 			const struct rep_row *row0 = &t->v[gi].rows[ri];
 			struct strlist cats = { 0 }, one = { 0 };
 			const struct rep_row **rows = NULL;
-			const char **rgb = NULL;
-			size_t k, cap = 0, rcap = 0;
+			const struct kvlist **keys = NULL;
+			const char **rgb = NULL, **titles = NULL;
+			size_t k, n = 0, cap = 0, rcap = 0, kcap = 0, tcap = 0;
 			int r = 0;
 
 			for (k = 0; k < nseen && strcmp(seen[k], row0->name); k++)
@@ -523,18 +657,22 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, struct 
 				for (size_t rj = 0; rj < t->v[gj].n; rj++) {
 					if (strcmp(t->v[gj].rows[rj].name, row0->name))
 						continue;
-					strbuf_reset(&lab);
-					group_label(cs, &lab, &t->v[gj].keys, t->v[gj].title);
-					ARRAY_GROW(rows, cap, cats.n + 1);
-					ARRAY_GROW(rgb, rcap, cats.n + 1);
-					rows[cats.n] = &t->v[gj].rows[rj];
-					rgb[cats.n] = chart_color(cs, t->v[gj].title);
-					strlist_add(&cats, lab.buf);
+					ARRAY_GROW(rows, cap, n + 1);
+					ARRAY_GROW(rgb, rcap, n + 1);
+					ARRAY_GROW(keys, kcap, n + 1);
+					ARRAY_GROW(titles, tcap, n + 1);
+					rows[n] = &t->v[gj].rows[rj];
+					rgb[n] = chart_color(cs, t->v[gj].title);
+					keys[n] = &t->v[gj].keys;
+					titles[n++] = t->v[gj].title;
 				}
-			if (cats.n >= 2) {
+			if (n >= 2) {
+				strbuf_reset(&axis);
+				strbuf_reset(&tail);
+				category_names(cs, keys, titles, n, &cats, &axis, &tail);
 				strlist_add(&one, "median");
 				strbuf_reset(&title);
-				strbuf_addf(&title, "%s: IOPS and bandwidth by %s", row0->name, axis.buf);
+				strbuf_addf(&title, "%s: IOPS and bandwidth by %s%s", row0->name, axis.buf, tail.buf);
 				r = bar_chart(cs, 'a', row0->name, title.buf, axis.buf, &cats, &one, rgb, 1, rows,
 					      PANELS_THROUGHPUT, err);
 			}
@@ -542,9 +680,26 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, struct 
 			strlist_release(&one);
 			free(rows);
 			free(rgb);
+			free(keys);
+			free(titles);
 			if (r < 0)
 				goto out;
 		}
+	/* (b), (d) per group: its one series named, as the categories of (a), by what differs between groups */
+	{
+		const struct kvlist **keys = xcalloc(t->n + 1, sizeof(*keys));
+		const char **titles = xcalloc(t->n + 1, sizeof(*titles));
+
+		for (size_t gi = 0; gi < t->n; gi++) {
+			keys[gi] = &t->v[gi].keys;
+			titles[gi] = t->v[gi].title;
+		}
+		strbuf_reset(&axis);
+		strbuf_reset(&tail);
+		category_names(cs, keys, titles, t->n, &group_names, &axis, &tail);
+		free(keys);
+		free(titles);
+	}
 	for (size_t gi = 0; gi < t->n; gi++) {
 		const struct rep_group *grp = &t->v[gi];
 		struct strlist cats = { 0 }, one = { 0 };
@@ -557,9 +712,7 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, struct 
 			strlist_add(&cats, grp->rows[ri].name);
 			rows[ri] = &grp->rows[ri];
 		}
-		strbuf_reset(&lab);
-		group_label(cs, &lab, &grp->keys, grp->title);
-		strlist_add(&one, lab.buf);
+		strlist_add(&one, group_names.v[gi]);
 		strbuf_reset(&lab);
 		group_label(NULL, &lab, &grp->keys, grp->title); /* the file name: stored values */
 		strbuf_reset(&title);
@@ -582,38 +735,26 @@ static int table_charts(struct chart_set *cs, const struct rep_table *t, struct 
 	ret = 0;
 out:
 	free(seen);
+	strlist_release(&group_names);
 	strbuf_release(&lab);
 	strbuf_release(&title);
 	strbuf_release(&axis);
+	strbuf_release(&tail);
 	return ret;
 }
 
 /* ---- (e) time series and (f) latency CDF ---------------------------------------------------------- */
 
-/* Whether label `key` has one value in all `n` runs (a label every line of a chart shares says nothing about
- * which line is which). */
-static int label_shared(const struct rep_run *const *runs, size_t n, const char *key)
-{
-	const char *v0 = kvlist_get(&runs[0]->labels, key, NULL);
-
-	for (size_t i = 1; i < n; i++) {
-		const char *v = kvlist_get(&runs[i]->labels, key, NULL);
-		if (!v0 || !v || strcmp(v0, v))
-			return 0;
-	}
-	return 1;
-}
-
-/* A run's line title among the runs of one chart: "run 12 transport=NVMe-oF ..." with aliased values, without
- * the configuration record's cfg.* facts and without the labels all the chart's runs share. */
+/* A run's line title among the runs of one chart: "run 12 config=raid5-NVMe-oF" with aliased values of the
+ * labels that tell the chart's runs apart (`shown`, keys_that_differ), "rep 2" for a repetition. */
 static void run_title(const struct chart_set *cs, struct strbuf *sb, const struct rep_run *r,
-		      const struct rep_run *const *runs, size_t n)
+		      const struct kvlist *shown)
 {
 	strbuf_addf(sb, "run %lld", (long long)r->id);
-	for (size_t i = 0; i < r->labels.n; i++) {
-		const char *k = r->labels.v[i].key;
-		if (strncmp(k, "cfg.", 4) && (n < 2 || !label_shared(runs, n, k)))
-			strbuf_addf(sb, " %s=%s", k, chart_alias(cs, k, r->labels.v[i].value ? r->labels.v[i].value : ""));
+	for (size_t k = 0; k < shown->n; k++) {
+		const char *v = kvlist_get(&r->labels, shown->v[k].key, NULL);
+		if (v)
+			strbuf_addf(sb, " %s=%s", shown->v[k].key, chart_alias(cs, shown->v[k].key, v));
 	}
 	if (r->repetition > 1)
 		strbuf_addf(sb, " rep %d", r->repetition);
@@ -645,6 +786,63 @@ static int run_bins(struct store *st, int64_t run_id, struct hist_bin *bins[2], 
 	return ret;
 }
 
+/*
+ * The CDF's line titles: "run 12 config=mdadm-raid0-nvmeof read" with only the labels that tell the chart's
+ * runs apart (keys_that_differ); the labels every run shares go once into `sub` (" (suite=...)"), the
+ * title's second line.
+ * Returns the longest title's length.
+ */
+static size_t cdf_line_titles(const struct chart_set *cs, struct strbuf *sub, struct strlist *titles,
+			      const struct rep_run *const *runs, size_t nrun, const size_t *line_run,
+			      const int *line_dir)
+{
+	const struct kvlist *items[MAX_CDF_LINES];
+	struct kvlist shown, shared;
+	struct strbuf lab;
+	size_t longest = 0;
+
+	kvlist_init(&shown);
+	kvlist_init(&shared);
+	strbuf_init(&lab);
+	for (size_t i = 0; i < nrun; i++)
+		items[i] = &runs[i]->labels;
+	if (nrun)
+		keys_that_differ(cs, items, nrun, &shown, &shared);
+	if (nrun > 1)
+		shared_note(cs, sub, &shared);
+	for (size_t x = 0; x < titles->n; x++) {
+		strbuf_reset(&lab);
+		run_title(cs, &lab, runs[line_run[x]], &shown);
+		strbuf_adds(&lab, line_dir[x] ? " write" : " read");
+		free(titles->v[x]);
+		titles->v[x] = xstrdup(lab.buf);
+		if (lab.len > longest)
+			longest = lab.len;
+	}
+	kvlist_release(&shown);
+	kvlist_release(&shared);
+	strbuf_release(&lab);
+	return longest;
+}
+
+/* The CDF picture's size: the key below the plot, in as many columns as fit (an entry: its text at about
+ * 7 px a character and the line sample), the picture taller by its rows and never narrower than one entry,
+ * so that the key stays inside the picture. */
+static void cdf_layout(struct chart_gp *g, size_t nlines, size_t longest)
+{
+	double entry = (double)longest * 7.0 + 80.0;
+	size_t cols = (size_t)((g->width - 40) / entry), rows;
+
+	if (cols < 1) {
+		cols = 1;
+		g->width = (int)entry + 40;
+	}
+	if (cols > nlines)
+		cols = nlines;
+	rows = (nlines + cols - 1) / cols;
+	g->height += (int)rows * 18 + 10;
+}
+
 static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_set *set,
 		      struct errbuf *err)
 {
@@ -658,7 +856,7 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 	for (size_t i = 0; i < set->n; i++) {
 		struct chart_gp g;
 		struct strlist titles = { 0 };
-		size_t k, line_run[MAX_CDF_LINES], nrun = 0, nall = 0;
+		size_t k, line_run[MAX_CDF_LINES], nrun = 0, nall = 0, longest;
 		const struct rep_run *runs[MAX_CDF_LINES];
 		int line_dir[MAX_CDF_LINES];
 
@@ -714,18 +912,19 @@ static int cdf_charts(struct chart_set *cs, struct store *st, const struct rep_s
 		}
 		if (nall > nrun)
 			strbuf_addf(&g.title, " (the first %zu of %zu runs)", nrun, nall);
-		for (size_t x = 0; x < titles.n; x++) {
-			strbuf_reset(&lab);
-			run_title(cs, &lab, runs[line_run[x]], runs, nrun);
-			strbuf_adds(&lab, line_dir[x] ? " write" : " read");
-			free(titles.v[x]);
-			titles.v[x] = xstrdup(lab.buf);
-		}
+		strbuf_reset(&lab);
+		longest = cdf_line_titles(cs, &lab, &titles, runs, nrun, line_run, line_dir);
 		if (titles.n) {
+			cdf_layout(&g, titles.n, longest);
 			strbuf_adds(&g.body, "set grid lc rgb '#dddddd'\nset border 3\nset tics nomirror\nset logscale x\n"
 					     "set xlabel 'latency (ms)'\nset ylabel 'fraction of IOs'\nset yrange [0:1]\n"
-					     "set key bottom right\nset title ");
+					     "set key below left Left reverse maxcols 8\nset title ");
 			chart_gp_str(&g.body, g.title.buf);
+			if (lab.len) { /* the labels every line shares, once: the title's second line */
+				chart_gp_newline(&g.body);
+				chart_gp_str(&g.body, lab.buf + 1);
+				strbuf_adds(&g.title, lab.buf);
+			}
 			strbuf_adds(&g.body, "\nplot ");
 			for (size_t x = 0; x < titles.n; x++) {
 				if (x)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/store_read.h"
+#include "report/cpuview.h"
 #include "report/text/escape.h"
 #include "report/format/render.h"
 #include "report/strlist.h"
@@ -116,10 +117,16 @@ static void h(struct strbuf *out, const char *s)
 	esc_html(out, s ? s : "");
 }
 
+/* A run's labels as key=value codes, but the configuration record's cfg.* facts (shown once per configuration,
+ * config_sections). */
 static void kv_text(struct strbuf *out, const struct kvlist *l)
 {
+	size_t shown = 0;
+
 	for (size_t i = 0; i < l->n; i++) {
-		if (i)
+		if (!strncmp(l->v[i].key, "cfg.", 4))
+			continue;
+		if (shown++)
 			strbuf_adds(out, " ");
 		strbuf_adds(out, "<code>");
 		h(out, l->v[i].key);
@@ -127,7 +134,7 @@ static void kv_text(struct strbuf *out, const struct kvlist *l)
 		h(out, l->v[i].value);
 		strbuf_adds(out, "</code>");
 	}
-	if (!l->n)
+	if (!shown)
 		strbuf_adds(out, "<span class=\"sub\">(no labels)</span>");
 }
 
@@ -245,12 +252,32 @@ static void artifact_list(struct strbuf *out, struct store *st, const struct rep
 	store_artifacts_free(a, n);
 }
 
-/* A label that describes the configuration: config.* (the user's own, e.g. config.nic) or cfg.* (the facts the
- * configuration record collected: kernel, CPU, memory, member devices), not config itself (the name) and not
- * cfg.kernel (shown as the kernel). */
-static int config_fact(const char *key)
+/* A label the user gave to describe the configuration: config.* (e.g. config.nic), not config itself (the name).
+ * The facts the configuration record collected (cfg.*: kernel, CPU, memory, member devices) are shown once per
+ * configuration, in its section (config_sections). */
+static int config_label(const char *key)
 {
-	return (!strncmp(key, "config", 6) && strcmp(key, "config")) || !strncmp(key, "cfg.", 4);
+	return !strncmp(key, "config", 6) && strcmp(key, "config");
+}
+
+/* The cfg.* facts of configuration `cfg`'s runs, key=value in order of first appearance, "(several)" when its
+ * runs differ; cfg.kernel too (the kernel column shows it as well). */
+static void config_facts(const struct rep_set *set, const char *cfg, struct kvlist *out)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		if (strcmp(run_config(&set->v[i]), cfg))
+			continue;
+		for (size_t k = 0; k < set->v[i].labels.n; k++) {
+			const struct kv *l = &set->v[i].labels.v[k];
+			const char *have = kvlist_get(out, l->key, NULL), *v = l->value ? l->value : "";
+			if (strncmp(l->key, "cfg.", 4))
+				continue;
+			if (!have)
+				kvlist_add(out, l->key, v);
+			else if (strcmp(have, v))
+				kvlist_set(out, l->key, "(several)");
+		}
+	}
 }
 
 /* One row per configuration: its suites, runs, the runs' own start dates, hosts, fio versions, kernels, the
@@ -306,30 +333,70 @@ static int config_record_of(struct store *st, const struct rep_set *set, const c
 	return 0;
 }
 
-/* Each configuration's record as text, collapsible (<details>; printing opens them). */
-static void config_records(struct strbuf *out, const struct rep_set *set, const struct strlist *cfgs, struct store *st)
+/* One collapsible block per configuration (<details id="cfgN">, N its row in the table; printing opens them)
+ * with its facts (cfg.*, as a table) and its record's text, when it has either. */
+static void config_sections(struct strbuf *out, const struct rep_set *set, const struct strlist *cfgs,
+			    struct store *st)
 {
 	int any = 0;
 
 	for (size_t c = 0; c < cfgs->n; c++) {
 		struct store_artifact rec;
+		struct kvlist facts;
 		int64_t id = 0;
+		int has_rec = config_record_of(st, set, cfgs->v[c], &rec, &id);
 
-		if (!config_record_of(st, set, cfgs->v[c], &rec, &id))
+		kvlist_init(&facts);
+		config_facts(set, cfgs->v[c], &facts);
+		if (!has_rec && !facts.n) {
+			kvlist_release(&facts);
 			continue;
+		}
 		if (!any)
-			strbuf_adds(out, "<h3 id=\"records\">Configuration records</h3>\n<p class=\"sub\">What each "
-					 "configuration's record steps printed and the facts read from /sys when it was built "
-					 "(stored with its runs as <code>config.record</code>).</p>\n");
+			strbuf_adds(out, "<h3 id=\"records\">Each configuration: its facts and record</h3>\n<p class=\"sub\">"
+					 "The facts the configuration record collected (<code>cfg.*</code> labels of its runs: "
+					 "kernel, CPU, memory, member devices; \"(several)\" when its runs differ) and what its "
+					 "record steps printed (stored with its runs as <code>config.record</code>).</p>\n");
 		any = 1;
-		strbuf_adds(out, "<details class=\"record\"><summary>configuration <code>");
+		strbuf_addf(out, "<details class=\"record\" id=\"cfg%zu\"><summary>configuration <code>", c + 1);
 		h(out, cfgs->v[c]);
-		strbuf_addf(out, "</code> <span class=\"sub\">(run %lld, %zu bytes)</span></summary>\n<pre>",
-			    (long long)id, rec.len);
-		h(out, (const char *)rec.content);
-		strbuf_adds(out, "</pre></details>\n");
-		store_artifact_release(&rec);
+		strbuf_addf(out, "</code> <span class=\"sub\">(%zu facts", facts.n);
+		if (has_rec)
+			strbuf_addf(out, "; record of run %lld, %zu bytes", (long long)id, rec.len);
+		strbuf_adds(out, ")</span></summary>\n");
+		if (facts.n) {
+			strbuf_adds(out, "<table class=\"facts\"><thead><tr><th>fact</th><th>value</th></tr></thead>"
+					 "<tbody>\n");
+			for (size_t k = 0; k < facts.n; k++) {
+				strbuf_adds(out, "<tr><td><code>");
+				h(out, facts.v[k].key);
+				strbuf_adds(out, "</code></td><td>");
+				h(out, facts.v[k].value);
+				strbuf_adds(out, "</td></tr>\n");
+			}
+			strbuf_adds(out, "</tbody></table>\n");
+		}
+		if (has_rec) {
+			strbuf_adds(out, "<pre>");
+			h(out, (const char *)rec.content);
+			strbuf_adds(out, "</pre>");
+			store_artifact_release(&rec);
+		}
+		strbuf_adds(out, "</details>\n");
+		kvlist_release(&facts);
 	}
+}
+
+/* In the table: "N facts" linking to configuration c's section (config_sections), when it has facts. */
+static void config_facts_link(struct strbuf *out, const struct rep_set *set, const char *cfg, size_t c)
+{
+	struct kvlist facts;
+
+	kvlist_init(&facts);
+	config_facts(set, cfg, &facts);
+	if (facts.n)
+		strbuf_addf(out, " <a href=\"#cfg%zu\">%zu facts</a>", c, facts.n);
+	kvlist_release(&facts);
 }
 
 static void configurations(struct strbuf *out, const struct rep_set *set, struct store *st)
@@ -365,7 +432,7 @@ static void configurations(struct strbuf *out, const struct rep_set *set, struct
 				const struct kv *l = &r->labels.v[k];
 				if (!strcmp(l->key, "kernel") || !strcmp(l->key, "cfg.kernel"))
 					strlist_add_distinct(&kernels, l->value);
-				else if (config_fact(l->key)) {
+				else if (config_label(l->key)) {
 					char *kv = xasprintf("%s=%s", l->key, l->value ? l->value : "");
 					strlist_add_distinct(&extra, kv);
 					free(kv);
@@ -387,6 +454,7 @@ static void configurations(struct strbuf *out, const struct rep_set *set, struct
 		strbuf_adds(out, "</td><td>");
 		if (extra.n)
 			distinct_list(out, &extra);
+		config_facts_link(out, set, cfgs.v[c], c + 1);
 		strbuf_adds(out, "</td><td>");
 		artifact_list(out, st, first_run);
 		strbuf_adds(out, "</td></tr>\n");
@@ -397,7 +465,7 @@ static void configurations(struct strbuf *out, const struct rep_set *set, struct
 		strlist_release(&extra);
 	}
 	strbuf_adds(out, "</tbody></table></div>\n");
-	config_records(out, set, &cfgs, st);
+	config_sections(out, set, &cfgs, st);
 	strlist_release(&cfgs);
 }
 
@@ -412,7 +480,7 @@ static void metadata(struct strbuf *out, const struct rep_set *set, struct store
 {
 	struct strlist suites = { 0 }, hosts = { 0 }, versions = { 0 }, keys = { 0 }, engines = { 0 };
 	const char *first = NULL, *last = NULL;
-	size_t counts[5] = { 0 };
+	size_t counts[5] = { 0 }, nfacts = 0;
 	static const char *const st[5] = { "done", "partial", "failed", "aborted", "running" };
 
 	for (size_t i = 0; i < set->n; i++) {
@@ -438,9 +506,14 @@ static void metadata(struct strbuf *out, const struct rep_set *set, struct store
 	dd_list(out, "fio versions", &versions);
 	dd_list(out, "engines", &engines);
 	strbuf_adds(out, "</dd>\n");
-	/* Every label key with its values. */
+	/* Every label key with its values, but the configuration record's facts: those once per configuration,
+	 * in its section (config_sections), here only how many there are. */
 	for (size_t k = 0; k < keys.n; k++) {
 		struct strlist vals = { 0 };
+		if (!strncmp(keys.v[k], "cfg.", 4)) {
+			nfacts++;
+			continue;
+		}
 		for (size_t i = 0; i < set->n; i++)
 			strlist_add_distinct(&vals, kvlist_get(&set->v[i].labels, keys.v[k], NULL));
 		strbuf_adds(out, "<dt>label <code>");
@@ -450,6 +523,9 @@ static void metadata(struct strbuf *out, const struct rep_set *set, struct store
 		strbuf_adds(out, "</dd>\n");
 		strlist_release(&vals);
 	}
+	if (nfacts)
+		strbuf_addf(out, "<dt>configuration facts</dt><dd>%zu kinds of <code>cfg.*</code> facts, shown per "
+				 "configuration: <a href=\"#records\">each configuration</a></dd>\n", nfacts);
 	strbuf_adds(out, "</dl>\n");
 	configurations(out, set, store);
 	strlist_release(&suites);
@@ -752,6 +828,127 @@ static void runs_section(struct strbuf *out, const struct rep_set *set)
 	strbuf_adds(out, "</tbody>\n</table></div>\n");
 }
 
+/* ---- disks ------------------------------------------------------------------------------------------ */
+
+/*
+ * The run's cpu and disk rows as `report -v` loads them (rep_run.cpuview, counted there), else read here and
+ * counted the same way: over the devices the run names (cpuview_count_named: its configuration's members, else
+ * its /dev targets). NULL when the run has no disk rows. *owned: the caller frees it (cpuview_run_free).
+ */
+static struct cpuview_run *run_disks(struct store *st, const struct rep_run *r, int *owned)
+{
+	struct store_cpu *cpu = NULL;
+	struct store_disk *disks = NULL;
+	size_t ncpu = 0, ndisks = 0;
+	struct cpuview_run *v = NULL;
+	struct errbuf err;
+
+	*owned = 0;
+	if (r->cpuview)
+		return r->cpuview->ndisks ? r->cpuview : NULL;
+	errbuf_init(&err);
+	if (!st || store_read_disks(st, r->id, &disks, &ndisks, &err) < 0 || !ndisks ||
+	    store_read_cpu(st, r->id, &cpu, &ncpu, &err) < 0) {
+		store_disks_free(disks, ndisks);
+		return NULL;
+	}
+	v = cpuview_new(cpu, ncpu, disks, ndisks, r->fig.ios > 0 ? (double)r->fig.ios : NAN);
+	store_disks_free(disks, ndisks);
+	cpuview_count_named(v, &r->labels, r->spec ? r->spec->targets : NULL, r->spec ? r->spec->ntargets : 0);
+	*owned = 1;
+	return v;
+}
+
+/* One row of the disk table (a run that names its devices): the devices counted with their IOs, the total,
+ * the front-end IOs, the amplification, the devices not counted. */
+static void disk_row(struct strbuf *out, const struct rep_run *r, const struct cpuview_run *v)
+{
+	struct strbuf sb;
+	int any = 0;
+
+	strbuf_init(&sb);
+	strbuf_addf(out, "<tr><td class=\"n\">%lld</td><td class=\"w\">", (long long)r->id);
+	h(out, r->name);
+	strbuf_adds(out, "</td><td><code>");
+	h(out, run_config(r));
+	strbuf_adds(out, "</code></td><td>");
+	for (size_t k = 0; k < v->ndisks; k++) {
+		const struct cpuview_disk *d = &v->disks[k];
+		if (!d->counted)
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s:%s %llu reads, %llu writes", d->host, d->device, (unsigned long long)d->reads,
+			    (unsigned long long)d->writes);
+		strbuf_adds(out, any++ ? "<br>" : "");
+		h(out, sb.buf);
+	}
+	strbuf_reset(&sb);
+	render_num(&sb, (double)v->device_ios, 0);
+	strbuf_adds(&sb, "</td><td class=\"n\">");
+	render_num(&sb, v->front_end_ios, 0);
+	strbuf_adds(&sb, "</td><td class=\"n\">");
+	render_num(&sb, v->amplification, 2);
+	strbuf_addf(out, "</td><td class=\"n\">%s</td><td class=\"sub\">", sb.buf);
+	any = 0;
+	for (size_t k = 0; k < v->ndisks; k++)
+		if (!v->disks[k].counted) {
+			strbuf_adds(out, any++ ? ", " : "");
+			h(out, v->disks[k].device);
+		}
+	strbuf_adds(out, "</td></tr>\n");
+	strbuf_release(&sb);
+}
+
+/*
+ * "Disk IO": per run with disk rows that names its devices, the IOs of those devices (its configuration's
+ * members or its /dev targets), their total, the front-end IOs and the amplification; every other device (the
+ * system disk, another process's loop device or swap, a device stacked on the members) listed as not counted.
+ * Runs with disk rows that name no device are counted in one line (none of their devices is counted). Nothing
+ * when no run has disk rows.
+ */
+static void disks_section(struct strbuf *out, const struct rep_set *set, struct store *st)
+{
+	size_t nrows = 0, unnamed = 0;
+	struct strbuf rows;
+
+	strbuf_init(&rows);
+	for (size_t i = 0; i < set->n; i++) {
+		int owned;
+		struct cpuview_run *v = run_disks(st, &set->v[i], &owned);
+
+		if (!v)
+			continue;
+		if (v->scope == CPUVIEW_SCOPE_DEVICES) {
+			disk_row(&rows, &set->v[i], v);
+			nrows++;
+		} else {
+			unnamed++;
+		}
+		if (owned)
+			cpuview_run_free(v);
+	}
+	if (nrows || unnamed)
+		strbuf_adds(out, "<h2 id=\"disks\">Disk IO</h2>\n<p>The IOs of the devices each run names: its "
+				 "configuration's members (<code>cfg.dev.NAME.*</code>, <code>cfg.members.names</code>), "
+				 "else its <code>/dev</code> targets, on the target hosts when it has any. The system disk, "
+				 "another process's loop device or swap and a device stacked on the members are listed as "
+				 "not counted. Amplification: device IOs / front-end IOs.</p>\n");
+	if (nrows) {
+		strbuf_adds(out, "<div class=\"scroll\"><table class=\"disks\">\n<thead><tr><th>run</th><th>workload</th>"
+				 "<th>configuration</th><th>devices counted</th><th class=\"n\">device IOs</th>"
+				 "<th class=\"n\">front-end IOs</th><th class=\"n\">amplification</th><th>not counted</th>"
+				 "</tr></thead>\n<tbody>\n");
+		strbuf_add(out, rows.buf, rows.len);
+		strbuf_adds(out, "</tbody>\n</table></div>\n");
+	}
+	if (unnamed)
+		strbuf_addf(out, "<p class=\"note\" id=\"disks-unnamed\">%zu run%s with disk rows name%s no device (no "
+				 "configuration members, no <code>/dev</code> target: a file target, the sim engine): none "
+				 "of their devices is counted.</p>\n", unnamed, unnamed == 1 ? "" : "s",
+			    unnamed == 1 ? "s" : "");
+	strbuf_release(&rows);
+}
+
 /* ---- charts ----------------------------------------------------------------------------------------- */
 
 #define NKINDS 7 /* chart kinds 'a' .. 'g' (charts.h) */
@@ -866,60 +1063,10 @@ static void charts_section(struct strbuf *out, const struct chart_set *cs, const
 
 /* ---- page ------------------------------------------------------------------------------------------- */
 
-void html_report(struct strbuf *out, const struct rep_set *set, const struct rep_table *t,
-		 const struct cmp_table *cmp, const struct chart_set *cs)
+/* The table of contents: every section and group of the page. */
+static void contents(struct strbuf *out, const struct rep_table *t, const struct cmp_table *cmp,
+		     const struct chart_set *cs, const struct html_opts *o, int has_disks)
 {
-	html_report_opts(out, set, t, cmp, cs, NULL);
-}
-
-void html_report_opts(struct strbuf *out, const struct rep_set *set, const struct rep_table *t,
-		      const struct cmp_table *cmp, const struct chart_set *cs, const struct html_opts *o)
-{
-	html_report_page(out, set, t, cmp, cs, o, 0);
-}
-
-void html_report_page(struct strbuf *out, const struct rep_set *set, const struct rep_table *t,
-		      const struct cmp_table *cmp, const struct chart_set *cs, const struct html_opts *o,
-		      int script)
-{
-	const char *title = o && o->title ? o->title : "bench report";
-	int single = 0, short_run = 0;
-
-	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-			 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-	h(out, title);
-	strbuf_adds(out, "</title>\n<style>\n");
-	strbuf_adds(out, css);
-	strbuf_adds(out, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>");
-	h(out, title);
-	strbuf_adds(out, "</h1>\n");
-	if (o && o->caption) {
-		strbuf_adds(out, "<p>");
-		h(out, o->caption);
-		strbuf_adds(out, "</p>\n");
-	}
-	strbuf_adds(out, "<div class=\"sub\">");
-	if (cmp) {
-		strbuf_adds(out, "<code>");
-		h(out, cmp->key);
-		strbuf_adds(out, "</code>: ");
-		for (size_t i = 0; i + 1 < cmp->nvals; i++) {
-			strbuf_adds(out, i ? ", " : "");
-			h(out, alias(o, cmp->key, cmp->vals[i]));
-		}
-		strbuf_adds(out, " compared with ");
-		h(out, alias(o, cmp->key, cmp->b));
-		strbuf_adds(out, " &middot; ");
-	}
-	strbuf_addf(out, "%zu runs, %zu groups</div>\n", set->n, t->n);
-	if (script)
-		strbuf_adds(out, "<p class=\"filter\"><label>Filter rows and charts: <input id=\"filter\" "
-				 "type=\"search\" placeholder=\"e.g. randread, raid5, 256k\"></label> "
-				 "<span id=\"filter-count\" class=\"sub\"></span> <span class=\"sub\">(click a "
-				 "column heading to sort)</span></p>\n");
-	strbuf_adds(out, "</header>\n");
-
-	/* table of contents */
 	strbuf_adds(out, "<nav>\n<strong>Contents</strong>\n<ol>\n<li><a href=\"#meta\">Suites and setup</a>"
 			 "<ol><li><a href=\"#configs\">Per configuration</a></li></ol></li>\n");
 	if (cmp) {
@@ -964,8 +1111,69 @@ void html_report_page(struct strbuf *out, const struct rep_set *set, const struc
 		strbuf_adds(out, "<li><a href=\"#explain\">What limited each result</a></li>\n");
 	if (o && o->method_html && *o->method_html)
 		strbuf_adds(out, "<li><a href=\"#method\">Curves, steady state and jobs</a></li>\n");
+	if (has_disks)
+		strbuf_adds(out, "<li><a href=\"#disks\">Disk IO</a></li>\n");
 	strbuf_adds(out, "<li><a href=\"#runs\">Runs and hosts</a></li>\n</ol>\n</nav>\n");
 
+}
+
+void html_report(struct strbuf *out, const struct rep_set *set, const struct rep_table *t,
+		 const struct cmp_table *cmp, const struct chart_set *cs)
+{
+	html_report_opts(out, set, t, cmp, cs, NULL);
+}
+
+void html_report_opts(struct strbuf *out, const struct rep_set *set, const struct rep_table *t,
+		      const struct cmp_table *cmp, const struct chart_set *cs, const struct html_opts *o)
+{
+	html_report_page(out, set, t, cmp, cs, o, 0);
+}
+
+void html_report_page(struct strbuf *out, const struct rep_set *set, const struct rep_table *t,
+		      const struct cmp_table *cmp, const struct chart_set *cs, const struct html_opts *o,
+		      int script)
+{
+	const char *title = o && o->title ? o->title : "bench report";
+	int single = 0, short_run = 0;
+	struct strbuf disks;
+
+	strbuf_init(&disks);
+	disks_section(&disks, set, o ? o->st : NULL);
+	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+			 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+	h(out, title);
+	strbuf_adds(out, "</title>\n<style>\n");
+	strbuf_adds(out, css);
+	strbuf_adds(out, "</style>\n</head>\n<body>\n<main>\n<header>\n<h1>");
+	h(out, title);
+	strbuf_adds(out, "</h1>\n");
+	if (o && o->caption) {
+		strbuf_adds(out, "<p>");
+		h(out, o->caption);
+		strbuf_adds(out, "</p>\n");
+	}
+	strbuf_adds(out, "<div class=\"sub\">");
+	if (cmp) {
+		strbuf_adds(out, "<code>");
+		h(out, cmp->key);
+		strbuf_adds(out, "</code>: ");
+		for (size_t i = 0; i + 1 < cmp->nvals; i++) {
+			strbuf_adds(out, i ? ", " : "");
+			h(out, alias(o, cmp->key, cmp->vals[i]));
+		}
+		strbuf_adds(out, " compared with ");
+		h(out, alias(o, cmp->key, cmp->b));
+		strbuf_adds(out, " &middot; ");
+	}
+	strbuf_addf(out, "%zu runs, %zu groups</div>\n", set->n, t->n);
+	if (script)
+		strbuf_adds(out, "<p class=\"filter\"><label>Filter rows and charts: <input id=\"filter\" "
+				 "type=\"search\" placeholder=\"e.g. randread, raid5, 256k\"></label> "
+				 "<span id=\"filter-count\" class=\"sub\"></span> <span class=\"sub\">(click a "
+				 "column heading to sort)</span></p>\n");
+	strbuf_adds(out, "</header>\n");
+
+	contents(out, t, cmp, cs, o, disks.len > 0);
 	metadata(out, set, o ? o->st : NULL);
 	if (cmp)
 		ratio_section(out, cmp, o);
@@ -1018,6 +1226,8 @@ void html_report_page(struct strbuf *out, const struct rep_set *set, const struc
 		strbuf_adds(out, "<h2 id=\"charts\">Charts</h2>\n");
 		charts_section(out, cs, o);
 	}
+	strbuf_add(out, disks.buf, disks.len);
+	strbuf_release(&disks);
 	runs_section(out, set);
 	strbuf_adds(out, "<footer>Written by bench report from the runs stored in the database; self-contained: "
 			 "nothing on this page is loaded from elsewhere.</footer>\n</main>\n");

@@ -3,9 +3,10 @@
  * never split), charts inlined as SVG (read from the files gnuplot wrote), optionally bench's own inline script
  * (html_report_page) and nothing loaded from anywhere else. Holds a table of contents, the metadata of each
  * configuration (label config=, else suite: hosts, fio versions, kernels (label kernel or cfg.kernel), the
- * cfg.* facts, the stored artifacts, the runs' own start dates; then each configuration record's text,
- * collapsible), the comparison with colour classes (every value against the baseline), the raw-data table,
- * the charts in a responsive grid and the list of runs. All user text goes through esc_html.
+ * stored artifacts, the runs' own start dates; then each configuration's cfg.* facts, once, and its record's
+ * text, collapsible), the comparison with colour classes (every value against the baseline), the raw-data
+ * table, the charts in a responsive grid, the disk IO of the devices each run names and the list of runs.
+ * All user text goes through esc_html.
  */
 #ifndef BENCH_REPORT_HTML_H
 #define BENCH_REPORT_HTML_H
