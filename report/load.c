@@ -552,6 +552,11 @@ const char *rep_run_workload_name(const struct rep_run *r)
 	return r->name ? r->name : r->identity;
 }
 
+int rep_run_is_baseline(const struct rep_run *r)
+{
+	return !strcmp(kvlist_get(&r->labels, "phase", ""), "baseline");
+}
+
 int rep_run_is_workload(const struct rep_run *r, const char *name, const char *identity)
 {
 	return !strcmp(rep_run_workload_name(r), name) && !strcmp(r->identity, identity);

@@ -121,6 +121,9 @@ const char *rep_run_value(const struct rep_run *r, const char *key, char *buf, s
  */
 const char *rep_run_workload_name(const struct rep_run *r);
 int rep_run_is_workload(const struct rep_run *r, const char *name, const char *identity);
+/* Whether r is a baseline (label phase=baseline: `bench baseline`, `baseline = on`), evidence for --explain and
+ * not a result of its workload: tables and the gate leave it out unless phase=baseline is asked for. */
+int rep_run_is_baseline(const struct rep_run *r);
 
 /* Reads runs (done and partial, or all with REP_ALL_STATUS) that match `where` (may be NULL). */
 int report_load(struct store *st, const struct kvlist *where, unsigned flags, struct rep_set *out,

@@ -394,18 +394,13 @@ static int run_counted(const struct rep_run *r)
 	return !strcmp(r->status, "done") || !strcmp(r->status, "partial");
 }
 
-static int run_is_baseline(const struct rep_run *r)
-{
-	return !strcmp(kvlist_get(&r->labels, "phase", ""), "baseline");
-}
-
 size_t rep_baseline_left(const struct rep_set *set)
 {
 	size_t base = 0, other = 0;
 
 	for (size_t i = 0; i < set->n; i++)
 		if (run_counted(&set->v[i]))
-			run_is_baseline(&set->v[i]) ? base++ : other++;
+			rep_run_is_baseline(&set->v[i]) ? base++ : other++;
 	return other ? base : 0;
 }
 
@@ -430,7 +425,7 @@ static void table_add(struct rep_table *t, const struct rep_set *set, const stru
 		struct rep_row *row;
 		size_t cap;
 
-		if (!run_counted(r) || (t->baseline && run_is_baseline(r)))
+		if (!run_counted(r) || (t->baseline && rep_run_is_baseline(r)))
 			continue;
 		if (pick_key) {
 			char buf[64];
@@ -782,7 +777,7 @@ static void baseline_count(struct cmp_table *t, const struct rep_set *set)
 		char buf[64];
 		const char *v = rep_run_value(r, t->key, buf, sizeof(buf));
 
-		for (size_t s = 0; v && run_counted(r) && run_is_baseline(r) && s < t->nvals; s++)
+		for (size_t s = 0; v && run_counted(r) && rep_run_is_baseline(r) && s < t->nvals; s++)
 			if (!strcmp(v, t->vals[s])) {
 				t->baseline++;
 				break;

@@ -188,7 +188,7 @@ static int baseline_for(const struct rep_run *b, const struct rep_run *r, const 
 	int same;
 
 	if (b->id == r->id || strcmp(baseline_kind(b), kind) || !(b->fig.iops[DDIR_TOTAL] > 0) ||
-	    !strcmp(kvlist_get(&r->labels, "phase", ""), "baseline"))
+	    rep_run_is_baseline(r))
 		return 0; /* a baseline itself (a row of `--where phase=baseline`) is measured alone: none stand for it */
 	if (strcmp(kind, "cpu"))
 		return !strcmp(b->identity, r->identity);

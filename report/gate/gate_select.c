@@ -358,7 +358,8 @@ int gate_select_load(struct store *st, const char *selection, const struct gate_
 	    report_load(st, &where, REP_ALL_STATUS, &set, err) < 0)
 		goto out;
 	for (size_t i = 0; i < set.n; i++)
-		add_run(&set.v[i], opts, side, &lc);
+		if (!rep_run_is_baseline(&set.v[i]) || kvlist_find(&sel.labels, "phase")) /* evidence, not a result */
+			add_run(&set.v[i], opts, side, &lc);
 	ret = 0;
 out:
 	rep_set_release(&set);
