@@ -1044,6 +1044,9 @@ static int hosts_check(const struct host_list *hosts, const struct fio_hosts_che
 			free(ep);
 		}
 		strbuf_addf(report, "local fio: %s; %zu of %zu initiators ok\n", local, nok, ninit);
+		strbuf_adds(report, "RTT_MS: the network's round trip (the kernel's time of the TCP handshake); PROBE_MS: "
+				    "fio's PROBE on a new connection, the fio server's fork of its connection process "
+				    "included\n");
 		if (decisions.len)
 			strbuf_addf(report, "\n%-12s %s %s\n%s", "HOST", "PATH", "DECISION", decisions.buf);
 	}
