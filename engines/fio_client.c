@@ -19,20 +19,24 @@
  *
  * Hung hosts (docs/multihost.md "A hung host"): fio's client writes results only once every host is done, so
  * one host that never finishes would cost every host's results. Each host therefore has its own deadline
- * (FIO_CLIENT_HANG_MS after the run time and after the first host finished, a host being done when its logs
- * reach the client); a host past it is failed as hung and the client is made to finish with the others.
+ * (FIO_CLIENT_HANG_MS after the run time and after the first host finished, a host being done when its IOPS
+ * log reaches the client); a host past it is failed as hung and the client is made to finish with the others.
  * Before each run, job processes left on a local host's fio server by an earlier run whose connection is gone
  * (a fio 3.33 server then does not finish the next job) leave that host out and are stopped.
  *
- * Start offsets: fio 3.33's JSON has no per-job start time. Every job file asks fio for an IOPS log with
- * log_unix_epoch=1 and log_avg_msec=FIO_CLIENT_LOG_MS; the servers send their logs to the client, which writes
- * them as <name>_iops.<job>.log.<address> in the run's directory (with run->logs: log_avg_msec=1000 and
- * latency and bandwidth logs too, which are also stored as the host's samples, t_ms from the earliest host's
- * start). The first entry of a window-averaged log is
- * written when the first window after the start of measurement (after ramp_time) closes, so
- * (first entry time - window) is the host's measured start (wall clock of that host). A host's offset is its
- * start minus the earliest host's start, in ms (NAN when its log is missing). Hosts' clocks must be in sync
- * (NTP) for the figure to mean anything across machines; on one machine (bench lab) they share the clock.
+ * Start offsets: fio 3.33's JSON has no per-job start time. Every job file asks fio for a latency log with
+ * log_unix_epoch=1 and log_avg_msec=FIO_CLIENT_LOG_MS (with run->logs: log_avg_msec=1000 and IOPS, bandwidth
+ * and histogram logs too, which are also stored as the host's samples, t_ms from the earliest host's start);
+ * the servers send their logs to the client, which writes them as <name>_clat.<job>.log.<address> in the
+ * run's directory. A window-averaged latency log gets its entries in the job's own IO path (stat.c
+ * add_log_sample): the first one at the first IO that completes a window after the start of measurement (the
+ * end of ramp_time, or the barrier when there is none: backend.c sets the log's epoch right after
+ * exec_prerun), stamped with that IO's time. So (first entry time - window) is the host's measured start
+ * (wall clock of that host) to within the time between two IOs. (The IOPS log used before gets its entries on
+ * fio's helper thread's tick, up to a window later: 4 hosts that left the barrier together showed starts
+ * 155 ms apart.) A host's offset is its start minus the earliest host's start, in ms (NAN when its log is
+ * missing). Hosts' clocks must be in sync (NTP) for the figure to mean anything across machines; on one
+ * machine (bench lab) they share the clock.
  */
 #include "engines/fio_client.h"
 
@@ -457,6 +461,8 @@ int fio_client_prepare(struct engine_run *run, struct errbuf *err)
 	} else {
 		p->log_name = FIO_CLIENT_LOG_NAME;
 		p->log_ms = FIO_CLIENT_LOG_MS;
+		/* the latency log gives the start (host_start_ms); the IOPS log when a job has no latency */
+		kvlist_add(&extra, "write_lat_log", p->log_name);
 		kvlist_add(&extra, "write_iops_log", p->log_name);
 		kvlist_add(&extra, "log_avg_msec", FIO_CLIENT_LOG_MS_TEXT);
 	}
@@ -617,7 +623,13 @@ int fio_client_start(struct engine_run *run, struct errbuf *err)
 	return 0;
 }
 
-/* Whether a log of the host at addr is in the run directory (its job ended: fio sends the logs then). */
+/*
+ * Whether the host at addr is done: its IOPS log is in the run directory. A window-averaged IOPS log is sent
+ * by the fio backend's helper thread as it exits, after every job of the host ended (helper_thread.c,
+ * fio_writeout_logs); the latency logs are sent by each job's own process as the job ends (backend.c,
+ * td_writeout_logs), which may run on while the server's other processes hang (a job process has a session
+ * of its own): a latency log says nothing of the host's end.
+ */
 static int host_log_seen(const struct client_priv *p, const char *addr)
 {
 	DIR *d = opendir(p->dir);
@@ -625,7 +637,7 @@ static int host_log_seen(const struct client_priv *p, const char *addr)
 	int seen = 0;
 
 	while (d && !seen && (de = readdir(d)))
-		seen = is_host_log(de->d_name, p->log_name, addr);
+		seen = is_host_log(de->d_name, p->log_name, addr) && strstr(de->d_name, "_iops.");
 	if (d)
 		closedir(d);
 	return seen;
@@ -787,8 +799,8 @@ int fio_client_wait(struct engine_run *run, int timeout_ms, struct errbuf *err)
 	return 1;
 }
 
-/* Earliest (first entry time - window) over this host's IOPS logs, in epoch ms; NAN when there is none. */
-static double host_start_ms(const struct client_priv *p, const char *addr)
+/* Earliest (first entry time - window) over this host's logs of one kind ("_clat."), in epoch ms; NAN if none. */
+static double host_first_entry_ms(const struct client_priv *p, const char *addr, const char *kind)
 {
 	double best = NAN;
 	DIR *d = opendir(p->dir);
@@ -801,7 +813,7 @@ static double host_start_ms(const struct client_priv *p, const char *addr)
 		FILE *f;
 		double t;
 
-		if (!is_host_log(de->d_name, p->log_name, addr) || !strstr(de->d_name, "_iops."))
+		if (!is_host_log(de->d_name, p->log_name, addr) || !strstr(de->d_name, kind))
 			continue;
 		path = xasprintf("%s/%s", p->dir, de->d_name);
 		f = fopen(path, "r");
@@ -821,6 +833,22 @@ static double host_start_ms(const struct client_priv *p, const char *addr)
 	}
 	closedir(d);
 	return best;
+}
+
+/*
+ * The host's measured start, epoch ms (NAN: no log): from its completion latency logs (NAME_clat.N.log.ADDR, one
+ * per job), whose entries are made in the IO path (see the top of this file); from its total latency logs when a
+ * job has no completion latency (disable_clat); from its IOPS logs (fio's helper thread's tick: up to a window
+ * late) when it has no latency at all (disable_lat, gtod_reduce).
+ */
+static double host_start_ms(const struct client_priv *p, const char *addr)
+{
+	static const char *const kinds[] = { "_clat.", "_lat.", "_iops." };
+	double t = NAN;
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && isnan(t); k++)
+		t = host_first_entry_ms(p, addr, kinds[k]);
+	return t;
 }
 
 /* With --logs: the host's logs as samples, t_ms from the start of the earliest host (epoch_ms0). */

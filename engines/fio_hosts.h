@@ -7,7 +7,8 @@
  *    server's host name, fio version string, OS, architecture and CPU count. A listener that is not a fio
  *    server, or one that speaks another protocol version, gives no valid reply within the timeout. The probe
  *    is sent with the connection (TCP Fast Open's send, see fio_hosts.c), so that the server's 1 s idle timer
- *    is not in the round trip it measures; a failure names its cause (refused, reset, timed out, closed).
+ *    is not in the exchange it times (probe_ms); rtt_ms is the connection's network round trip, as the kernel
+ *    timed its handshake. A failure names its cause (refused, reset, timed out, closed).
  *  - the target check: one fio client process runs, on every reachable server, a read of 4 KiB from each of
  *    the host's targets with allow_file_create=0 (nothing is written or created); a target that is missing or
  *    unreadable gives a job error on that host. When that client does not finish in time (a silent server
@@ -34,7 +35,10 @@
  * costs one bound, not one per host, and fails only its own host.
  */
 #define FIO_PROBE_TIMEOUT_MS 3000
-/* A probe is repeated, on a new connection each time, up to this many times while its RTT is FIO_PROBE_GOOD_MS or more. */
+/*
+ * A probe is repeated, on a new connection each time, up to this many times while its exchange (probe_ms) takes
+ * FIO_PROBE_GOOD_MS or more.
+ */
 #define FIO_PROBE_ROUNDS 3
 #define FIO_PROBE_GOOD_MS 1.0
 #define FIO_TARGET_CHECK_TIMEOUT_MS 10000
@@ -52,10 +56,15 @@ struct fio_server_info {
 	unsigned cpus;
 	int big_endian;
 	unsigned bits;           /* pointer size of the server's fio, in bits */
-	double rtt_ms;           /* fio's PROBE round trip, milliseconds: from the start of the connection (the
-	                            probe goes with it) to the end of the reply, best of up to FIO_PROBE_ROUNDS connections (each probe travels with
-	                            its connection, so fio's 1 s idle timer is never in it; the server's fork of
-	                            its connection process is) */
+	double rtt_ms;           /* the network round trip to the fio server, milliseconds: the kernel's measure
+	                            (TCP_INFO tcpi_rtt) of the probe connection's handshake, best of the
+	                            connections probed. What each message of fio's protocol travels; a fio 3.33
+	                            server adds its own wait to each exchange (probe_ms) */
+	double probe_ms;         /* fio's PROBE exchange, milliseconds: from the start of the connection (the
+	                            probe goes with it) to the end of the reply, best of up to FIO_PROBE_ROUNDS
+	                            connections: the handshake, the probe and reply, and the server's fork of its
+	                            connection process (each probe travels with its connection, so fio's 1 s idle
+	                            timer is never in it) */
 };
 
 /*

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # lab_netns: `bench lab up 3 --netns` and `bench lab down` (issue 31, acceptance 1). The lab's 4 hosts (lab1..lab3
 # and target) answer as fio servers with 4 distinct host names (their own UTS namespaces), over ssh with the
-# lab's key, and by node_exporter; `bench hosts check` sees the 3 initiators (RTT printed, not judged here: the
-# RTT measurement is the hosts command's). After `lab down`, and after kill -9 of `lab up` half-way and a
+# lab's key, and by node_exporter; `bench hosts check` sees the 3 initiators and all 4 hosts' RTT_MS is under
+# 5 ms (over it with the 1-minute load above the number of cores: the test ends skipped, exit 77, and says
+# so after its other checks). After `lab down`, and after kill -9 of `lab up` half-way and a
 # second `lab down`: no namespace (ip netns), veth or bridge (ip link), loop device over the lab's files
 # (losetup -a), mount (/proc/mounts), process (pgrep) or file is left.
 . "$BENCH_SRC/tests/lib/lab.sh"
@@ -53,7 +54,17 @@ done
 timeout 120 "$BENCH" hosts check --hosts "$LAB/hosts" >"$T/check.out" 2>&1 || { cat "$T/check.out"; fail "hosts check"; }
 cat "$T/check.out"
 [ "$(grep -cE '^lab[123] .* initiator fio-3.33 +lab[123] .* ok$' "$T/check.out")" = 3 ] || fail "hosts check: 3 initiators with their names"
-echo "RTT_MS (hosts check): $(awk '/^lab[0-9].* ok$/ { printf "%s=%s ", $1, $(NF-1) }' "$T/check.out")"
+# RTT_MS (column 8) of the 4 hosts, the target's too: the network round trip (the kernel's measure of the probe
+# connection's handshake); PROBE_MS (column 9) is the fio exchange with the server's fork in it
+rtts=$(awk '/^(lab[0-9]|target) / && $4 == "fio-3.33" && / ok/ { printf "%s=%s ", $1, $8 }' "$T/check.out")
+echo "RTT_MS (hosts check): $rtts; PROBE_MS: $(awk '/^(lab[0-9]|target) / && $4 == "fio-3.33" && / ok/ { printf "%s=%s ", $1, $9 }' "$T/check.out")"
+[ "$(echo "$rtts" | wc -w)" = 4 ] || fail "want the RTT of 4 hosts, got '$rtts'"
+rtt_over=$(echo "$rtts" | tr ' ' '\n' | awk -F= '$2 != "" && ($2 <= 0 || $2 >= 5)' | tr '\n' ' ')
+if [ -n "$rtt_over" ]; then
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	awk -v l="$load" -v n="$(nproc)" 'BEGIN {exit !(l > n)}' || fail "RTT_MS not in (0, 5) ms: $rtt_over (load $load)"
+	RTT_SKIP="RTT_MS $rtt_over over 5 ms with the machine busy (load $load on $(nproc) cores)"
+fi
 
 # 2. down says what it stopped, and leaves nothing
 "$BENCH" lab down --dir "$LAB" >"$T/down.out" 2>&1 || { cat "$T/down.out"; fail "lab down"; }
@@ -92,4 +103,5 @@ check_clean "kill -9 during up, then up and down"
 [ $? = 2 ] && grep -q -- '--link .* needs --netns' "$T/u.out" || fail "--link without --netns: $(cat "$T/u.out")"
 "$BENCH" lab up 2 --netns --link fast --dir "$LAB" >"$T/u.out" 2>&1
 [ $? = 2 ] && grep -q -- "--link wants a rate .* got 'fast'" "$T/u.out" || fail "--link fast: $(cat "$T/u.out")"
+if [ -n "${RTT_SKIP:-}" ]; then echo "SKIP: every other check passed; $RTT_SKIP"; exit 77; fi
 echo "PASS"
