@@ -5,7 +5,8 @@
 # stable disk names (/run/bench-lab/diskK), every run `done` with the 3 initiators' rows and the all-hosts row,
 # the configuration record taken on the target (cfg.target.hostname) with the link shaping in place
 # (cfg.net.rate_bps), `bench report --compare transport=nbd-tls:nbd-tcp --by stack` pairs the stack, and nothing
-# is left built on the target. Then a btrfs raid5 whose member check fails leaves nothing built: no mount, no
+# is left built on the target, and `report --explain` says the 256k sequential read is limited by the network
+# (issue 32, acceptance 2). Then a btrfs raid5 whose member check fails leaves nothing built: no mount, no
 # btrfs signature on its members, no nbdkit.
 . "$BENCH_SRC/tests/lib/lab.sh"
 [ "$(id -u)" = 0 ] || { echo "SKIP: the namespace lab needs root"; exit 77; }
@@ -46,9 +47,8 @@ start=$(date +%s)
 rc=0
 "$BENCH" run study.suite --hosts "$LAB/hosts" --quick --db s.db >run.out 2>&1 || rc=$?
 echo "study subset: $(($(date +%s) - start)) s"
-q s.db "SELECT content FROM artifact WHERE name = 'jobfile.lab1'" | grep -q '^uri=nbd' || {
-	echo "SKIP: the multi-host fio engine does not write a configuration's fio options (engines/fio_client.c"
-	echo "      fio_client_prepare needs fio_jobfile_engine_extras: see the labstudy report)"; exit 77; }
+q s.db "SELECT content FROM artifact WHERE name = 'jobfile.lab1'" | grep -q '^uri=nbd' ||
+	fail "lab1's job file has no uri=nbd...: a configuration's fio options did not reach the initiators"
 [ "$rc" = 0 ] || { cat run.out >&2; fail "bench run exited $rc"; }
 nruns=$(q s.db "SELECT count(*) FROM run")
 [ "$nruns" = 4 ] || fail "4 runs expected, $nruns stored"
@@ -69,6 +69,20 @@ echo "ok: record on the target, cfg.net.rate_bps=$rate"
 	{ cat cmp.out >&2; fail "report --compare"; }
 grep -q 'btrfs-raid0' cmp.out || { cat cmp.out >&2; fail "no btrfs-raid0 row in the comparison"; }
 cat cmp.out
+# issue 32, acceptance 2: over the 1 Gbit/s link the 256k sequential read is limited by the network, with the
+# shaped rate as its evidence and a ceiling the measured figure comes close to
+"$BENCH" report --db s.db --explain --format json >ex.json 2>ex.err || { cat ex.err >&2; fail "report --explain"; }
+python3 - ex.json <<'PY' || fail "the 256k sequential read is not explained as limited by the network"
+import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["explain"] if r["workload"] == "seqread-256k"]
+assert len(rows) == 2, "%d seqread-256k rows, want 2 (one per configuration)" % len(rows)
+for r in rows:
+    print("seqread-256k %s: limited by %s, %.1f %% of %.0f IOPS: %s" %
+          (r["group"].split()[0], r["limited_by"], r["pct_of_ceiling"], r["ceiling_iops"], r["evidence"]))
+    assert r["limited_by"] == "transport" and "network shaped" in r["evidence"], r
+    assert 80 <= r["pct_of_ceiling"] <= 105, r["pct_of_ceiling"]
+PY
+echo "ok: seqread-256k limited by the network in both configurations"
 nothing_built raid0 disk1 disk2
 
 # a btrfs raid5 whose member check fails: its teardown leaves nothing built
