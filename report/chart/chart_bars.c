@@ -110,7 +110,24 @@ struct layout {
 	double legend_colw;
 	int val_rotate;           /* value labels vertical */
 	double val_px;            /* room a value label needs above its bar */
+	size_t title_lines;       /* the chart title, wrapped to the picture's width */
+	size_t title_width;       /* characters per title line */
 };
+
+#define TITLE_CH_PX 10.0 /* width of a character of the 13 px title font (127 characters measured 1,230 px) */
+
+static int whiskers(const struct bar_spec *b, const struct bar_panel *pn);
+
+/* The chart's title and, when some bar has whiskers, what they mean. */
+static void title_text(const struct bar_spec *b, struct strbuf *t)
+{
+	strbuf_adds(t, b->title ? b->title : "");
+	for (size_t p = 0; p < b->npanels; p++)
+		if (whiskers(b, &b->panels[p])) {
+			strbuf_adds(t, " (whiskers: min-max of the repeated runs)");
+			break;
+		}
+}
 
 #define VERT_WRAP 22 /* characters per line of a vertical tick label */
 
@@ -211,7 +228,17 @@ static void layout(const struct bar_spec *b, struct layout *L)
 			row_w += (double)u8len(b->series[s]) * CH_PX + 50;
 		key_rows = ceil(row_w / (L->panel_w - 20));
 	}
-	L->top_px = 12 + LH_PX * 1.6 /* chart title */ + key_rows * LH_PX + 12;
+	{ /* a title wider than the picture wraps (at '-', '_', ' ', '/'), never cut at both ends */
+		struct strbuf t;
+		size_t longest;
+
+		strbuf_init(&t);
+		title_text(b, &t);
+		L->title_width = (size_t)((L->W - 40) / TITLE_CH_PX);
+		L->title_lines = wrap(t.buf ? t.buf : "", L->title_width, NULL, &longest);
+		strbuf_release(&t);
+	}
+	L->top_px = 12 + LH_PX * 1.6 * (double)L->title_lines /* chart title */ + key_rows * LH_PX + 12;
 	L->bottom_px = L->tick_px + LH_PX + 10 + (double)L->legend_rows * LH_PX + (b->caption ? LH_PX + 6 : 0) + 8;
 	L->plot_h = MIN_PLOT_PX + (L->val_rotate ? L->val_px : 0);
 	L->H = L->top_px + L->plot_h + L->bottom_px;
@@ -407,16 +434,30 @@ void bars_write(struct strbuf *body, struct strbuf *data, struct bar_spec *b)
 	b->height_px = (int)ceil(L.H);
 	strbuf_adds(body, "NL = sprintf('%c', 10)\nset border 3\nset tics nomirror\nset grid ytics lc rgb '#dddddd'\nset mxtics 1\n"
 			  "set key outside top center horizontal noopaque nobox samplen 1.5 width 1\n"
-			  "set xtics scale 0\nset multiplot title '");
-	esc_gnuplot(body, b->title ? b->title : "");
-	for (size_t p = 0; p < b->npanels; p++)
-		if (whiskers(b, &b->panels[p])) {
-			strbuf_adds(body, " (whiskers: min-max of the repeated runs)");
-			break;
+			  "set xtics scale 0\nset multiplot title ");
+	{
+		struct strbuf t, lines;
+		size_t longest;
+		const char *p;
+
+		strbuf_init(&t);
+		strbuf_init(&lines);
+		title_text(b, &t);
+		wrap(t.buf ? t.buf : "", L.title_width, &lines, &longest);
+		p = lines.buf;
+		for (size_t i = 0; i < L.title_lines; i++) {
+			strbuf_adds(body, i ? ".NL.'" : "'");
+			esc_gnuplot(body, p);
+			strbuf_addc(body, '\'');
+			p += strlen(p) + 1;
 		}
-	strbuf_adds(body, "' font ',13'\n");
+		strbuf_release(&t);
+		strbuf_release(&lines);
+	}
+	strbuf_adds(body, " font ',13'\n");
 	/* the legend: one row (or more) between the chart title and the panel titles */
-	strbuf_addf(body, "set key at screen 0.5, screen %.5f center top\n", (L.H - 12 - LH_PX * 1.6) / L.H);
+	strbuf_addf(body, "set key at screen 0.5, screen %.5f center top\n",
+		    (L.H - 12 - LH_PX * 1.6 * (double)L.title_lines) / L.H);
 	if (b->nser == 1)
 		strbuf_adds(body, "unset key\n");
 	for (size_t p = 0; p < b->npanels; p++) {

@@ -149,4 +149,10 @@ rm -rf "$T/lg"
 [ "$(grep -h "set ylabel" "$T"/lg/b-*.gp | grep -vc 'log scale')" = 0 ] || fail "--log on left a linear axis"
 "$BENCH" report --db "$DB" --log sometimes >/dev/null 2>&1; [ $? = 2 ] || fail "--log sometimes accepted"
 "$BENCH" report --db "$DB" --dpi 5 >/dev/null 2>&1; [ $? = 2 ] || fail "--dpi 5 accepted"
+# a title wider than the picture wraps onto a second line, never cut at both ends
+long="NVMe-oF vs iSER over 100G with a title far longer than a chart is wide, as a study's own titles get"
+"$BENCH" report --db "$DB" --compare transport=nvmeof:iser --by stack --where stack=mdadm-raid0 --title "$long" \
+	--charts "$T/tt" >/dev/null 2>&1 || fail "--title long"
+n=$(grep -h "^set multiplot title" "$T"/tt/*.gp | grep -c "\.NL\.")
+[ "$n" -gt 0 ] || fail "a long chart title is not wrapped: $(grep -h '^set multiplot title' "$T"/tt/*.gp | head -1)"
 echo "report_chart_layout: ok"
