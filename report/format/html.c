@@ -77,7 +77,7 @@ static const char css[] =
 	"nav,.filter{display:none}.scroll{overflow:visible}\n"
 	"table{width:100%;font-size:7pt}th{white-space:normal}td.w,td code{overflow-wrap:anywhere}\n"
 	"thead{display:table-header-group}\n"
-	"tr,figure,dl.meta,details{break-inside:avoid;page-break-inside:avoid}\n"
+	"table,tr,figure,dl.meta,details{break-inside:avoid;page-break-inside:avoid}\n"
 	"h2,h3{break-after:avoid;page-break-after:avoid}\n"
 	".grid{display:block}figure{margin:0 0 10px}figure svg{max-height:250mm}\n"
 	"pre{white-space:pre-wrap;font-size:7pt;overflow:visible}\n"
