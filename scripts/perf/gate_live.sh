@@ -1,8 +1,9 @@
 #!/bin/bash
-# gate_live: the gate's sim tests with their runs made here, live, instead of from their recordings.
-# tests/integration/gate_sim.sh and gate_sim_verdicts.sh check the gate's verdicts on stored runs with known
+# gate_live: the gate's tests on live runs (fio on the sim engine, and on a file) instead of their recordings.
+# tests/integration/gate_sim.sh, gate_sim_verdicts.sh and gate_real_fio.sh check the gate's verdicts on stored runs with known
 # figures (tests/fixtures/gate/*.sql.gz: their own runs, recorded by this script); here they run fio on the sim
-# engine again (about 90 s on an idle machine; a busy one makes sim_blocks run a held-back block again, or skip)
+# engine or a file again (about 130 s on an idle machine; a busy one makes sim_blocks run a held-back block again,
+# or skip)
 # and judge those runs with the same assertions. --record keeps the new runs as the tests' recordings (do it on
 # an idle machine and say so in tests/fixtures/gate/README.md).
 #
@@ -15,7 +16,7 @@ record=
 build=$(cd "${1:-$SRC/build}" && pwd)
 [ -x "$build/bench" ] || { echo "gate_live: $build/bench is not built (scripts/build)" >&2; exit 2; }
 rc=0
-for t in gate_sim gate_sim_verdicts; do
+for t in gate_sim gate_sim_verdicts gate_real_fio; do
 	echo "== $t (live)"
 	BENCH=$build/bench BENCH_SRC=$SRC BENCH_BUILD=$build BENCH_LIVE=1 BENCH_RECORD_DIR=$record \
 		bash "$SRC/tests/integration/$t.sh"

