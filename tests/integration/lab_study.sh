@@ -84,11 +84,14 @@ for r in rows:
     # the link is what holds the read back: measured within 80-105 % of the shaped rate's IOPS
     assert 80 <= net[0]["pct"] <= 105, net[0]
     if r["limited_by"] != "transport":
-        # this test runs beside others: a CPU saturated by them (>= 98 % busy) binds first, and explain must
-        # say so with that evidence rather than claim the network
+        # this test runs beside others, and every lab host reads this machine's /proc: their load can make a
+        # CPU ceiling lower than the link's. explain must then name that CPU, with a ceiling below the link's
+        # and at least 90 % of it reached, rather than claim the network
         cpu = [c for c in r["checks"] if c["limit"] == r["limited_by"]]
-        assert r["limited_by"] in ("target_cpu", "initiator_cpu") and max(c["pct"] for c in cpu) >= 98, r
-        print("  (the machine's CPU was saturated by other tests: %s binds first, the network at %.1f %%)" %
+        assert r["limited_by"] in ("target_cpu", "initiator_cpu"), r
+        assert min(c["ceiling_iops"] for c in cpu) < net[0]["ceiling_iops"], r
+        assert max(c["pct"] for c in cpu) >= 90, r
+        print("  (the machine's CPU, loaded by other tests, binds first: %s; the network at %.1f %%)" %
               (r["limited_by"], net[0]["pct"]))
 PY
 echo "ok: seqread-256k held back by the 1 Gbit/s link in both configurations"
