@@ -5,8 +5,9 @@
 # One fio job on the sim engine, one unit at a fixed 1 ms per IO, iodepth 4, two seconds, fio's threads in one
 # process. The test holds fio back on purpose: SIGSTOP for 300 ms in the middle of the run, then SIGCONT.
 # The device then has at most 4 ms of queued work (the IOs in flight), so:
-#   - starved_ns is the stop less those 4 ms and 2 ms more (in 18 runs on a 2-core VM it fell short of the stop
-#     by up to 4.9 ms: fio's threads stop some time after kill returns), plus what this machine took besides
+#   - starved_ns is the stop less those 4 ms and 4 ms more (in 18 runs on a 2-core VM it fell short of the stop
+#     by up to 4.9 ms, and by 6.1 ms in a fresh-clone run on 2026-12-06: fio's threads stop some time after kill
+#     returns, and bash's clock frames the stop from outside), plus what this machine took besides
 #     (at most 10 % of the run);
 #   - overdue_ns (at least one IO due and not handed back) holds at least the starved time;
 #   - the IOs done are the device's busy time at 1 ms each: (span - starved) / 1 ms, within 1 % + 5 IOs;
@@ -44,7 +45,7 @@ ios = float(re.match(r"sim: (\d+) IOs", line).group(1))
 overdue, starved, span = map(float, re.search(r"overdue ([\d.]+) ms \(starved ([\d.]+) ms\) of ([\d.]+) ms",
                                               line).groups())
 # at the stop the device has at most 4 ms of work (4 IOs in flight, the first begun): starved from then on
-assert stop - 4 - 2 <= starved <= stop + 0.1 * span, "starved %.1f ms for a stop of %.1f ms" % (starved, stop)
+assert stop - 4 - 4 <= starved <= stop + 0.1 * span, "starved %.1f ms for a stop of %.1f ms" % (starved, stop)
 assert overdue >= starved, "overdue %.1f ms < starved %.1f ms" % (overdue, starved)
 busy = span - starved
 assert abs(ios - busy) <= 0.01 * busy + 5, "%d IOs at 1 ms each for %.1f ms of device time" % (ios, busy)
