@@ -46,12 +46,8 @@ static const char *base_name(const char *path)
 /* One baseline copy of `src`, labelled phase=baseline and baseline.kind. */
 static struct run_spec *baseline_copy(struct plan *out, const struct run_spec *src, const char *kind)
 {
-	struct run_spec *b = plan_add(out);
-	unsigned seq = b->seq;
+	struct run_spec *b = plan_add_copy(out, src);
 
-	run_spec_release(b);
-	run_spec_copy(b, src);
-	b->seq = seq;
 	kvlist_set(&b->labels, "phase", "baseline");
 	kvlist_set(&b->labels, "baseline.kind", kind);
 	return b;

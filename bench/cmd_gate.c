@@ -362,11 +362,8 @@ static int gate_suite_pair(struct store *st, const struct plan *ab, const struct
 	pair.repeat = 1;
 	for (size_t j = 0; j < 2; j++) {
 		const struct run_spec *src = &ab->runs[rep % 2 ? j : 1 - j];
-		struct run_spec *s = plan_add(&pair);
-		unsigned seq = s->seq;
+		struct run_spec *s = plan_add_copy(&pair, src);
 
-		run_spec_copy(s, src);
-		s->seq = seq;
 		s->repetition = rep;
 	}
 	code = runloop_run(st, &pair, ro);

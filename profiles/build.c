@@ -1083,10 +1083,7 @@ int plan_build_configs(const char *const *args, size_t nargs, const struct plan_
 	}
 	for (unsigned r = 1; r <= reps; r++) {
 		for (size_t i = 0; i < all.n; i++) {
-			struct run_spec *s = plan_add(out);
-			unsigned seq = s->seq;
-			run_spec_copy(s, &all.v[i]);
-			s->seq = seq;
+			struct run_spec *s = plan_add_copy(out, &all.v[i]);
 			s->repetition = r;
 		}
 	}
@@ -1129,14 +1126,10 @@ int plan_build_interleaved(const char *const *profiles, size_t n, const struct p
 			for (size_t k = 0; k < parts[i].n; k++) {
 				const struct run_spec *src = &parts[i].runs[k];
 				struct run_spec *s;
-				unsigned seq;
 
 				if (src->repetition != r)
 					continue;
-				s = plan_add(out);
-				seq = s->seq;
-				run_spec_copy(s, src);
-				s->seq = seq;
+				s = plan_add_copy(out, src);
 				for (size_t l = 0; l < parts[i].labels.n; l++)
 					kvlist_set(&s->labels, parts[i].labels.v[l].key, parts[i].labels.v[l].value);
 				kvlist_set(&s->labels, "profile", profiles[i]);

@@ -321,11 +321,9 @@ int config_plan_cross(struct plan *plan, const struct config_list *configs, int 
 	for (size_t c = 0; c < configs->n; c++) {
 		const struct suite_config *cf = &configs->v[c];
 		for (size_t i = 0; i < nbase; i++) {
-			struct run_spec *s = plan_add(plan);
+			struct run_spec *s = plan_add_copy(plan, &base[i]);
 			const char *engine;
 
-			run_spec_release(s);
-			run_spec_copy(s, &base[i]);
 			s->seq = (unsigned)(c * nbase + i + 1);
 			s->method.config_index = (int)c;
 			free(s->method.config_name);

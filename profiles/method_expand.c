@@ -83,12 +83,8 @@ static void drop_method_opts(struct run_spec *s)
 /* Appends a copy of src to out as its point: name suffix, labels. */
 static struct run_spec *add_copy(struct plan *out, const struct run_spec *src, const char *suffix)
 {
-	struct run_spec *d = plan_add(out);
-	unsigned seq = d->seq;
+	struct run_spec *d = plan_add_copy(out, src);
 
-	run_spec_release(d);
-	run_spec_copy(d, src);
-	d->seq = seq;
 	drop_method_opts(d);
 	if (suffix) {
 		char *n = xasprintf("%s%s", src->name ? src->name : "run", suffix);
@@ -396,11 +392,8 @@ static int add_fill(struct plan *out, const struct run_spec *s, const struct pre
 static void add_round(struct plan *out, const struct run_spec *s, const struct precond_phase *ph,
 		      const struct precond_opts *po, const struct method_settings *m, unsigned round)
 {
-	struct run_spec *d = plan_add(out);
-	unsigned seq = d->seq;
-	run_spec_release(d);
-	run_spec_copy(d, s);
-	d->seq = seq;
+	struct run_spec *d = plan_add_copy(out, s);
+
 	set_phase(d, s, ph, m->label_is_point);
 	free(d->name);
 	d->name = xasprintf("precondition-wdpc-%s-round%u", ph->cls, round);

@@ -69,6 +69,17 @@ struct run_spec *plan_add(struct plan *p)
 	return s;
 }
 
+struct run_spec *plan_add_copy(struct plan *p, const struct run_spec *src)
+{
+	struct run_spec *s;
+
+	ARRAY_GROW(p->runs, p->cap, p->n + 1);
+	s = &p->runs[p->n++];
+	run_spec_copy(s, src);
+	s->seq = (unsigned)p->n;
+	return s;
+}
+
 void plan_warn(struct plan *p, const char *fmt, ...)
 {
 	char buf[1024];

@@ -62,6 +62,8 @@ void plan_release(struct plan *p);
 const struct plan_config *plan_config_of(const struct plan *p, size_t i);
 /* Appends an initialised run spec to the plan and returns it. */
 struct run_spec *plan_add(struct plan *p);
+/* Appends a copy of src to the plan, numbered as its place (seq), and returns it. */
+struct run_spec *plan_add_copy(struct plan *p, const struct run_spec *src);
 void plan_warn(struct plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Expands every argument in order into one plan. */
