@@ -14,17 +14,17 @@ printf '#include "report/b.h"\n' >planted/report/a.h
 printf '#include "report/a.h"\n' >planted/report/b.c
 { printf 'int f(void)\n{\n'; for i in $(seq 1 160); do printf '\tx();\n'; done; printf '}\n'; } >planted/core/long.c
 planted=$(python3 "$BENCH_SRC/tests/lib/structure.py" planted 150 2>&1) || true
-printf '%s\n' "$planted" | grep -q '^circle in report/: a b$' && ok "a planted circle is found" || fail "planted circle: $planted"
-printf '%s\n' "$planted" | grep -q '^long function core/long.c:1 f 162 lines$' && ok "a planted long function is found" ||
+grep -q '^circle in report/: a b$' <<<"$planted" && ok "a planted circle is found" || fail "planted circle: $planted"
+grep -q '^long function core/long.c:1 f 162 lines$' <<<"$planted" && ok "a planted long function is found" ||
   fail "planted long function: $planted"
 # a planted include that breaks the folder table (report/ may include core/ and report/ only)
 mkdir -p planted/engines planted/profiles
 printf '#include "engines/x.h"\n' >planted/report/c.c
 printf '#include "bench/cli.h"\n' >planted/core/d.c
 planted=$(python3 "$BENCH_SRC/tests/lib/structure.py" planted 150 2>&1) && prc=0 || prc=$?
-printf '%s\n' "$planted" | grep -q '^folder rule: report/c.c:1 includes "engines/x.h"' && ok "a planted folder-rule break is found" ||
+grep -q '^folder rule: report/c.c:1 includes "engines/x.h"' <<<"$planted" && ok "a planted folder-rule break is found" ||
   fail "planted folder rule: $planted"
-printf '%s\n' "$planted" | grep -q '^folder rule: core/d.c:1 includes "bench/cli.h"' && ok "core may include nothing of the others" ||
+grep -q '^folder rule: core/d.c:1 includes "bench/cli.h"' <<<"$planted" && ok "core may include nothing of the others" ||
   fail "planted core include: $planted"
 expect_eq "checker exit with planted problems" "$prc" 1
 # a planted call circle across files of two folders: x.c calls y(), y.c calls z(), z.c calls x()
@@ -32,7 +32,7 @@ printf 'int y(void);\nint x(void)\n{\n\treturn y();\n}\n' >planted/engines/x.c
 printf 'int z(void);\nint y(void)\n{\n\treturn z();\n}\n' >planted/engines/y.c
 printf 'int x(void);\nint z(void)\n{\n\treturn x();\n}\nstatic int w(void)\n{\n\treturn 0;\n}\n' >planted/profiles/z.c
 planted=$(python3 "$BENCH_SRC/tests/lib/structure.py" planted 150 2>&1) || true
-printf '%s\n' "$planted" | grep -q '^call circle: engines/x engines/y profiles/z: ' && ok "a planted call circle is found" ||
+grep -q '^call circle: engines/x engines/y profiles/z: ' <<<"$planted" && ok "a planted call circle is found" ||
   fail "planted call circle: $planted"
 # the rooms of report/ (design.md): a room includes only the rooms under it, calls keep the same table, and
 # a folder with C files that the table does not name is found
@@ -42,10 +42,10 @@ printf 'int stat_fn(void)\n{\n\treturn 0;\n}\n' >planted/report/analysis/s.c
 printf 'int stat_fn(void);\nint base_fn(void)\n{\n\treturn stat_fn();\n}\n' >planted/report/b.c
 printf 'int e(void);\n' >planted/report/extra/e.c
 planted=$(python3 "$BENCH_SRC/tests/lib/structure.py" planted 150 2>&1) || true
-printf '%s\n' "$planted" | grep -q '^folder rule: report/gate/g.c:1 includes "report/format/render.h"' &&
+grep -q '^folder rule: report/gate/g.c:1 includes "report/format/render.h"' <<<"$planted" &&
   ok "a room that includes a room above it is found" || fail "planted room include: $planted"
-printf '%s\n' "$planted" | grep -q '^folder rule: report/b.c calls stat_fn of report/analysis/s.c' &&
+grep -q '^folder rule: report/b.c calls stat_fn of report/analysis/s.c' <<<"$planted" &&
   ok "a call against the folder table is found" || fail "planted call: $planted"
-printf '%s\n' "$planted" | grep -q '^folder rule: report/extra/ holds C files and is not in the folder table' &&
+grep -q '^folder rule: report/extra/ holds C files and is not in the folder table' <<<"$planted" &&
   ok "a folder outside the table is found" || fail "planted folder: $planted"
 finish
