@@ -51,7 +51,7 @@ roundtrip() {
   [ -n "$run" ] || fail "the import stored no run named 'measured'"
 
   "$BENCH" export --histogram "$run" --db "$db" -o hist.txt
-  head -2 hist.txt | grep -q "^# bench histogram: run $run 'measured', host '\*', ddir total, clat$" ||
+  grep -q "^# bench histogram: run $run 'measured', host '\*', ddir total, clat$" <<<"$(head -2 hist.txt)" ||
     fail "unexpected header: $(head -2 hist.txt)"
   python3 - hist.txt "$(sqlite3 "$db" "SELECT clat_n FROM result WHERE run_id = $run AND host = '*' AND ddir = 'total'")" <<'PY'
 import sys
@@ -141,8 +141,8 @@ run_job nobins json sim_lat=100us
 nb=$(sqlite3 "$db" "SELECT id FROM run WHERE name = 'nobins'")
 expect 3 "has no latency histogram" "$BENCH" export --histogram "$nb" --db "$db"
 expect 3 "cannot write" "$BENCH" export --histogram "$run" --db "$db" -o "$tmp/no/such/dir/h.txt"
-sqlite3 "$db" "PRAGMA integrity_check" | grep -qx ok || fail "the database is damaged"
-"$BENCH" export --help | grep -q "sim_hist=FILE" || fail "export --help does not mention sim_hist"
+grep -qx ok <<<"$(sqlite3 "$db" "PRAGMA integrity_check")" || fail "the database is damaged"
+grep -q "sim_hist=FILE" <<<"$("$BENCH" export --help)" || fail "export --help does not mention sim_hist"
 if [ "$replay_checked" -eq 0 ]; then
   echo "sim_export: the other checks passed; the replay's percentiles could not be checked on this machine: skipped"
   exit 77
