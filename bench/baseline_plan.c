@@ -387,7 +387,7 @@ int baseline_plan_config(struct store *st, const struct plan *plan, const struct
 	cp.ident = ident.buf ? ident.buf : "";
 	settext = xasprintf("%s\nconfig %s\n%s", built ? "cpu" : "member", c->name, cp.ident);
 	short_hash(settext, cp.set);
-	if (store_read_runs_each(st, want_baseline, take_baseline, &cp.stored, err) < 0)
+	if (st && store_read_runs_each(st, want_baseline, take_baseline, &cp.stored, err) < 0)
 		goto out;
 	for (size_t i = first; i < end; i++) {
 		const char *engine = plan->runs[i].engine ? plan->runs[i].engine : "fio";

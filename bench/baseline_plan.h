@@ -37,7 +37,8 @@ int baseline_plan_members(const struct plan *in, struct plan *out, struct errbuf
  * (-q) drops the "baseline reused" lines, `hosts` (--hosts, or NULL) runs the load elsewhere. Appends
  * to `out` (plan_init'ed by the caller) the baseline runs to make now (none when the suite asks for no baseline,
  * or when they are stored already under the same key: then it says "configuration 'X': baseline reused (run
- * N)" on stderr). Returns 0, or -1 with err set (the configuration's runs still go on: a baseline is evidence,
+ * N)" on stderr; `st` NULL: nothing is looked up, every baseline is planned, as `bench plan` lists them).
+ * Returns 0, or -1 with err set (the configuration's runs still go on: a baseline is evidence,
  * not the load); what was planned before the error is in `out`.
  */
 int baseline_plan_config(struct store *st, const struct plan *plan, const struct suite_config *c, size_t first,
