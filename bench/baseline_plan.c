@@ -2,7 +2,8 @@
  * baseline_plan: which baseline runs to make (see baseline_plan.h). A configuration's baselines are copies of
  * its workloads, one per distinct workload identity (core/identity.h: block size, pattern, mix, iodepth, jobs,
  * working set ...): before its setup one per raw member device (targets = that member, the configuration's
- * own fio options dropped), once built one on fio's null engine (the initiator's CPU ceiling). Each is short
+ * own fio options dropped) and one of all members at once, once built one on fio's null engine (the initiator's
+ * CPU ceiling) and, when the configuration gives `baseline.fio`, one on its transport to a null export. Each is short
  * (BASELINE_RUNTIME_S) and keyed by sha256 of the configuration's name, the device identity of its members
  * (device_identity) and the workload identity: a done run stored under that key is reused. The consent rules
  * are the run path's: the members went through bench run's member checks when the suite was planned, and a
@@ -29,9 +30,14 @@
 /* The suite key `baseline = on` reaches every run of the suite as this engine annotation (profiles/suite.c). */
 
 /* Baseline runs of one plan run get seqs of their own past the plan's: plan->n + 1 + i x BASELINE_SLOTS + slot
- * (slot: the member's index, the CPU baseline's is BASELINE_SLOTS - 1), so a configuration has at most
- * BASELINE_SLOTS - 1 members with a baseline (PLAN_MAX_RUNS x BASELINE_SLOTS fits an unsigned). */
+ * (slot: the member's index; the CPU, members-together and transport baselines have the last three), so a
+ * configuration has at most BASELINE_MEMBER_SLOTS members with a baseline (PLAN_MAX_RUNS x BASELINE_SLOTS fits
+ * an unsigned). */
 #define BASELINE_SLOTS 1000u
+#define BASELINE_SLOT_CPU (BASELINE_SLOTS - 1)
+#define BASELINE_SLOT_TOGETHER (BASELINE_SLOTS - 2)
+#define BASELINE_SLOT_TRANSPORT (BASELINE_SLOTS - 3)
+#define BASELINE_MEMBER_SLOTS (BASELINE_SLOTS - 3)
 
 /* The options of a workload that name files: a member baseline opens the member, nothing else. */
 static const char *const file_opts[] = { "filename", "directory", "filename_format", "opendir", NULL };
@@ -278,38 +284,92 @@ static void baseline_finish(struct run_spec *b, const struct cfg_plan *cp, const
 	kvlist_set(&b->labels, "config", cp->c->name);
 }
 
-/* Member baselines of run i (its identity given) on every member. */
+/* A copy of run s on `targets` (n of them) as they are: the configuration's own fio options (the built stack's
+ * transport) and every option that names files dropped, so the targets are what fio opens, on fio. */
+static struct run_spec *raw_copy(struct cfg_plan *cp, const struct run_spec *s, const char *kind, char *const *targets,
+				 size_t n)
+{
+	struct run_spec *b = baseline_copy(cp->out, s, kind);
+
+	for (size_t k = 0; k < b->ntargets; k++)
+		free(b->targets[k]);
+	b->ntargets = 0;
+	for (size_t t = 0; t < n; t++)
+		run_spec_add_target(b, targets[t]);
+	for (size_t k = 0; k < cp->c->fio_opts.n; k++)
+		kvlist_del(&b->engine_opts, cp->c->fio_opts.v[k].key);
+	for (size_t k = 0; file_opts[k]; k++) {
+		kvlist_del(&b->engine_opts, file_opts[k]);
+		kvlist_del(&b->wl.opts, file_opts[k]);
+	}
+	free(b->engine);
+	b->engine = xstrdup("fio");
+	free(b->name);
+	return b;
+}
+
+/* Member baselines of run i (its identity given) on every member alone; with two members or more, one more of
+ * all of them at once (baseline.kind=members: one job per member, what they reach together when they share
+ * this host's CPU, bus and backing store). */
 static void plan_members_of(struct cfg_plan *cp, size_t i, const char *identity, char **member_ids)
 {
 	const struct run_spec *s = &cp->plan->runs[i];
+	char key[17], *what;
+	struct run_spec *b;
 
-	for (size_t m = 0; m < cp->c->nmembers && m < BASELINE_SLOTS - 1; m++) {
+	for (size_t m = 0; m < cp->c->nmembers && m < BASELINE_MEMBER_SLOTS; m++) {
 		const char *member = cp->c->members[m];
-		char key[17], *what = xasprintf("member '%s', workload '%s'", base_name(member), s->name);
-		struct run_spec *b;
 
+		what = xasprintf("member '%s', workload '%s'", base_name(member), s->name);
 		baseline_key(cp, "member", member_ids[m], identity, key);
 		if (reuse_or_plan(cp, key, what)) {
-			b = baseline_copy(cp->out, s, "member");
-			for (size_t k = 0; k < b->ntargets; k++)
-				free(b->targets[k]);
-			b->ntargets = 0;
-			run_spec_add_target(b, member);
-			for (size_t k = 0; k < cp->c->fio_opts.n; k++) /* the built stack's transport: not the raw member */
-				kvlist_del(&b->engine_opts, cp->c->fio_opts.v[k].key);
-			for (size_t k = 0; file_opts[k]; k++) {
-				kvlist_del(&b->engine_opts, file_opts[k]);
-				kvlist_del(&b->wl.opts, file_opts[k]);
-			}
-			free(b->engine);
-			b->engine = xstrdup("fio");
-			free(b->name);
+			b = raw_copy(cp, s, "member", &cp->c->members[m], 1);
 			b->name = xasprintf("baseline-%s-%s", base_name(member), s->name);
 			kvlist_set(&b->labels, "baseline.member", base_name(member));
 			baseline_finish(b, cp, key, i, m);
 		}
 		free(what);
 	}
+	if (cp->c->nmembers < 2 || cp->c->nmembers > BASELINE_MEMBER_SLOTS)
+		return;
+	what = xasprintf("the %zu members together, workload '%s'", cp->c->nmembers, s->name);
+	baseline_key(cp, "members", NULL, identity, key);
+	if (reuse_or_plan(cp, key, what)) {
+		char n[24];
+
+		b = raw_copy(cp, s, "members", cp->c->members, cp->c->nmembers);
+		b->name = xasprintf("baseline-members-%s", s->name);
+		snprintf(n, sizeof(n), "%zu", cp->c->nmembers);
+		kvlist_set(&b->labels, "baseline.members", n);
+		baseline_finish(b, cp, key, i, BASELINE_SLOT_TOGETHER);
+	}
+	free(what);
+}
+
+/* The transport baseline of run i: the workload as the configuration runs it, with `baseline.fio` over its fio
+ * options (a null export on the same transport, e.g. nbdkit's null plugin beside the stack's export): what the
+ * initiators, the network and the transport reach when nothing below the transport costs anything. */
+static void plan_transport_of(struct cfg_plan *cp, size_t i, const char *identity)
+{
+	const struct run_spec *s = &cp->plan->runs[i];
+	struct strbuf opts;
+	char key[17], *what = xasprintf("transport, workload '%s'", s->name);
+	struct run_spec *b;
+
+	strbuf_init(&opts);
+	for (size_t k = 0; k < cp->c->baseline_fio.n; k++)
+		strbuf_addf(&opts, "%s=%s\n", cp->c->baseline_fio.v[k].key, cp->c->baseline_fio.v[k].value);
+	baseline_key(cp, "transport", opts.buf ? opts.buf : "", identity, key);
+	if (reuse_or_plan(cp, key, what)) {
+		b = baseline_copy(cp->out, s, "transport");
+		for (size_t k = 0; k < cp->c->baseline_fio.n; k++)
+			kvlist_set(&b->engine_opts, cp->c->baseline_fio.v[k].key, cp->c->baseline_fio.v[k].value);
+		free(b->name);
+		b->name = xasprintf("baseline-transport-%s", s->name);
+		baseline_finish(b, cp, key, i, BASELINE_SLOT_TRANSPORT);
+	}
+	strbuf_release(&opts);
+	free(what);
 }
 
 /* The initiator CPU baseline of run i: the workload on fio's null engine (no device, no transport). */
@@ -333,7 +393,7 @@ static void plan_cpu_of(struct cfg_plan *cp, size_t i, const char *identity)
 		b->engine = xstrdup("fio");
 		free(b->name);
 		b->name = xasprintf("baseline-cpu-%s", s->name);
-		baseline_finish(b, cp, key, i, BASELINE_SLOTS - 1);
+		baseline_finish(b, cp, key, i, BASELINE_SLOT_CPU);
 	}
 	free(what);
 }
@@ -395,9 +455,11 @@ int baseline_plan_config(struct store *st, const struct plan *plan, const struct
 
 		if ((!built && strcmp(engine, "fio")) || !run_eligible(plan, first, i, &identity))
 			continue;
-		if (built)
+		if (built) {
 			plan_cpu_of(&cp, i, identity);
-		else
+			if (c->baseline_fio.n)
+				plan_transport_of(&cp, i, identity);
+		} else
 			plan_members_of(&cp, i, identity, ids);
 		free(identity);
 	}

@@ -49,6 +49,7 @@ static void config_release(struct suite_config *c)
 	config_words_free(c->recipes, c->nrecipes);
 	kvlist_release(&c->sim_opts);
 	kvlist_release(&c->fio_opts);
+	kvlist_release(&c->baseline_fio);
 	kvlist_release(&c->precondition);
 	free(c->host);
 }
@@ -71,6 +72,7 @@ struct suite_config *config_list_add(struct config_list *l, const char *name, co
 	kvlist_init(&c->labels);
 	kvlist_init(&c->sim_opts);
 	kvlist_init(&c->fio_opts);
+	kvlist_init(&c->baseline_fio);
 	kvlist_init(&c->precondition);
 	return c;
 }
@@ -112,6 +114,7 @@ void config_list_copy(struct config_list *dst, const struct config_list *src)
 		c->nrecipes = s->nrecipes;
 		kvlist_copy(&c->sim_opts, &s->sim_opts);
 		kvlist_copy(&c->fio_opts, &s->fio_opts);
+		kvlist_copy(&c->baseline_fio, &s->baseline_fio);
 		kvlist_copy(&c->precondition, &s->precondition);
 		c->host = xstrdup(s->host);
 		c->timeout_s = s->timeout_s;

@@ -45,6 +45,8 @@ struct suite_config {
 	size_t nrecipes;
 	struct kvlist sim_opts;                /* sim = k=v...: engine options when the run's engine is sim */
 	struct kvlist fio_opts;                /* fio = k=v...: fio options of the runs when their engine is fio */
+	struct kvlist baseline_fio;            /* baseline.fio = k=v...: over fio_opts, the transport baseline's
+	                                          (a null export on the same transport; docs/explain.md) */
 	struct kvlist precondition;            /* precondition.KEY = VALUE: for the measurement method */
 	char *host;                            /* host = NAME: default host of the steps, or NULL */
 	unsigned timeout_s;                    /* timeout = DUR: default step timeout, 0: not set */

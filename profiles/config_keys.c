@@ -55,20 +55,22 @@ static int add_kv_words(struct kvlist *into, const char *val)
  * fio = KEY=VALUE...: fio options of the configuration's runs (e.g. the transport's ioengine=nbd and uri=),
  * carried as engine options, so what fio opens is still decided in one place (engines/fio_jobfile.c
  * fio_files_plan reads them). A key with a dot would be taken for one of bench's annotations and never reach fio.
+ * baseline.fio = KEY=VALUE...: the same, over them, for the configuration's transport baseline only (with
+ * `baseline = on`: the workload on the same transport to a null export, bench/baseline_plan.c).
  */
-static int fio_key(struct suite_config *c, const char *val, const char *origin, struct errbuf *err)
+static int fio_key(struct kvlist *into, const char *key, const char *val, const char *origin, struct errbuf *err)
 {
 	struct kvlist kv;
 	int rc = 0;
 
 	kvlist_init(&kv);
 	if (add_kv_words(&kv, val) < 0)
-		rc = err_set(err, ERR_INPUT, "%s: fio = KEY=VALUE... (fio options of the runs), got '%s'", origin, val);
+		rc = err_set(err, ERR_INPUT, "%s: %s = KEY=VALUE... (fio options), got '%s'", origin, key, val);
 	for (size_t i = 0; !rc && i < kv.n; i++)
 		if (strchr(kv.v[i].key, '.') || !*kv.v[i].key)
-			rc = err_set(err, ERR_INPUT, "%s: fio = '%s': not a fio option name", origin, kv.v[i].key);
+			rc = err_set(err, ERR_INPUT, "%s: %s = '%s': not a fio option name", origin, key, kv.v[i].key);
 	for (size_t i = 0; !rc && i < kv.n; i++)
-		kvlist_set(&c->fio_opts, kv.v[i].key, kv.v[i].value);
+		kvlist_set(into, kv.v[i].key, kv.v[i].value);
 	kvlist_release(&kv);
 	return rc;
 }
@@ -121,7 +123,9 @@ int config_key(struct suite_config *c, const char *key, const char *val, const c
 		if (add_kv_words(&c->sim_opts, val) < 0)
 			rc = err_set(err, ERR_INPUT, "%s: sim = KEY=VALUE... (sim engine options), got '%s'", origin, val);
 	} else if (!strcmp(key, "fio")) {
-		rc = fio_key(c, val, origin, err);
+		rc = fio_key(&c->fio_opts, key, val, origin, err);
+	} else if (!strcmp(key, "baseline.fio")) {
+		rc = fio_key(&c->baseline_fio, key, val, origin, err);
 	} else if (!strncmp(key, "precondition.", 13) && key[13]) {
 		kvlist_set(&c->precondition, key + 13, val);
 	} else if (!strcmp(key, "host")) {
@@ -132,7 +136,7 @@ int config_key(struct suite_config *c, const char *key, const char *val, const c
 			rc = err_set(err, ERR_INPUT, "%s: 'timeout' must be 1s..24h, got '%s'", origin, val);
 	} else {
 		rc = err_set(err, ERR_INPUT, "%s: unknown config key '%s' (label setup check record teardown targets "
-			     "members recipe sim fio precondition.KEY host timeout)", origin, key);
+			     "members recipe sim fio baseline.fio precondition.KEY host timeout)", origin, key);
 	}
 	free(origin);
 	return rc < 0 ? -1 : 0;

@@ -47,6 +47,13 @@ struct facts {
 	double base_iops_sum;     /* their IOPS added (each member's median over its repetitions) */
 	char base_members[240];   /* "loop1 1,234 (run 3); loop2 1,250 (run 4)" */
 	int64_t base_runs[EXPLAIN_MAX_RUNS]; /* the runs whose IOPS are added (each member's median run) */
+	double tog_iops;          /* the members together (baseline.kind=members: all at once); NAN none */
+	int64_t tog_run;
+	size_t tog_members;       /* how many (label baseline.members) */
+	/* the transport baseline (baseline.kind=transport: the workload over the same transport, null export) */
+	double tr_base_iops;      /* its IOPS, all hosts (the median of its repetitions); NAN none */
+	int64_t tr_base_run;
+	unsigned tr_base_hosts;
 	/* the initiator CPU baseline (phase=baseline, baseline.kind=cpu: the workload on fio's null engine) */
 	double cpu_base_iops;     /* its IOPS per host (the median of its repetitions); NAN none */
 	int64_t cpu_base_run;     /* that run */
@@ -319,6 +326,22 @@ static void baseline_facts(const struct rep_run *r, const struct rep_set *base, 
 	if (!f->layout_known && f->nbase == 1) { /* one member and no layout: the device itself */
 		f->layout = RAID_NONE;
 		f->layout_known = 1;
+	}
+	f->tog_iops = NAN;
+	if ((n = pick_baselines(r, base, "members", v, 64)) > 0) {
+		f->tog_iops = median_run(v, n, 0, &at);
+		f->tog_run = at->id;
+		f->tog_members = (size_t)strtoul(kvlist_get(&at->labels, "baseline.members", "0"), NULL, 10);
+	}
+	f->tr_base_iops = NAN;
+	if ((n = pick_baselines(r, base, "transport", v, 64)) > 0) {
+		f->tr_base_iops = median_run(v, n, 0, &at);
+		f->tr_base_run = at->id;
+		f->tr_base_hosts = 0;
+		for (size_t i = 0; i < at->nhosts; i++)
+			f->tr_base_hosts += strcmp(at->hosts[i].host, HOST_AGGREGATE) != 0;
+		if (!f->tr_base_hosts)
+			f->tr_base_hosts = 1;
 	}
 	f->cpu_base_iops = NAN;
 	if ((n = pick_baselines(r, base, "cpu", v, 64)) > 0) {
@@ -690,29 +713,56 @@ static int rule_devices(const struct facts *f, struct explain_check *c)
 
 /* Little's law at the modelled service time when the model is stored (the sim), else at the measured mean
  * latency (then it says whether the load could have gone higher at the latency it got). */
-/* Member devices from their baselines: the members' own IOPS at this workload, added, over the member
- * operations one IO costs on the layout the run's labels name. */
+/* Member devices from their baselines: the members' own IOPS at this workload, added (or what all of them did at
+ * once, when that is less: members sharing a host's CPU, bus or backing store), over the member operations one
+ * IO costs on the layout the run's labels name. */
 static int rule_baselines(const struct facts *f, struct explain_check *c)
 {
 	struct facts g = *f;
-	double op_bytes, rops, wops, cost;
+	int together = f->tog_iops > 0 && f->tog_members >= 2 && (!f->nbase || f->tog_iops < f->base_iops_sum);
+	double op_bytes, rops, wops, cost, base = together ? f->tog_iops : f->base_iops_sum;
+	size_t members = together ? f->tog_members : f->nbase;
 	char nb[4][48];
 
-	if (!f->nbase || !f->layout_known || isnan(f->read_frac) || !(f->bs_bytes > 0))
+	if ((!f->nbase && !together) || !f->layout_known || isnan(f->read_frac) || !(f->bs_bytes > 0))
 		return 0;
 	g.raid = f->layout;
-	g.members = (double)f->nbase;
+	g.members = (double)members;
 	g.chunk_bytes = 0; /* the layout's chunk is not stored: an IO is one piece */
 	rops = member_ops(&g, 0, &op_bytes);
 	wops = member_ops(&g, 1, &op_bytes);
 	cost = f->read_frac * rops + (1 - f->read_frac) * wops;
-	c->ceiling_iops = f->base_iops_sum / cost;
-	for (size_t i = 0; i < f->nbase && c->nruns < EXPLAIN_MAX_RUNS; i++)
-		c->runs[c->nruns++] = f->base_runs[i];
-	ev(c, "member baselines (phase=baseline, same workload): %s = %s IOPS over %zu member%s; %s costs %.2f "
-	   "member ops per IO (reads %.2f, writes %.2f) = %s IOPS (RAID geometry x member baselines)", f->base_members,
-	   N(0, f->base_iops_sum), f->nbase, f->nbase == 1 ? "" : "s", raid_names[f->layout], cost, rops, wops,
-	   N(1, c->ceiling_iops));
+	c->ceiling_iops = base / cost;
+	if (together) {
+		c->runs[c->nruns++] = f->tog_run;
+		ev(c, "members together (run %lld: all %zu at once, phase=baseline baseline.kind=members): %s IOPS",
+		   (long long)f->tog_run, members, N(0, base));
+		if (f->nbase)
+			ev(c, ", under their %s alone added (%s)", N(1, f->base_iops_sum), f->base_members);
+	} else {
+		for (size_t i = 0; i < f->nbase && c->nruns < EXPLAIN_MAX_RUNS; i++)
+			c->runs[c->nruns++] = f->base_runs[i];
+		ev(c, "member baselines (phase=baseline, same workload): %s = %s IOPS over %zu member%s", f->base_members,
+		   N(0, base), members, members == 1 ? "" : "s");
+	}
+	ev(c, "; %s costs %.2f member ops per IO (reads %.2f, writes %.2f) = %s IOPS (RAID geometry x member "
+	   "baselines)", raid_names[f->layout], cost, rops, wops, N(2, c->ceiling_iops));
+	return 1;
+}
+
+/* The transport baseline: the workload over the configuration's own transport to a null export, from as many
+ * hosts as the run: what the initiators, the network and the transport reach with nothing below it. */
+static int rule_transport_baseline(const struct facts *f, struct explain_check *c)
+{
+	char nb[1][48];
+
+	if (!(f->tr_base_iops > 0) || f->tr_base_hosts != (f->hosts ? f->hosts : 1))
+		return 0; /* from other hosts: a link they share does not scale with them */
+	c->ceiling_iops = f->tr_base_iops;
+	c->runs[c->nruns++] = f->tr_base_run;
+	ev(c, "transport baseline (run %lld: the workload over the same transport to a null export, phase=baseline "
+	   "baseline.kind=transport, from %u host%s): %s IOPS (network and transport ceiling, measured)",
+	   (long long)f->tr_base_run, f->tr_base_hosts, f->tr_base_hosts == 1 ? "" : "s", N(0, c->ceiling_iops));
 	return 1;
 }
 
@@ -747,6 +797,9 @@ static const struct explain_rule explain_rules[] = {
 	  "link rate / IO size (sim_link_iops, sim_link_bw)" },
 	{ EXPLAIN_TRANSPORT, 0, rule_network, "network rate (bits/s) / 8 / block size",
 	  "a link moves at most its rate / IO size (cfg.net.rate_bps: the tc shaping on the lab host)" },
+	{ EXPLAIN_TRANSPORT, 0, rule_transport_baseline, "the transport baseline's IOPS (from as many hosts)",
+	  "a stored run labelled phase=baseline, baseline.kind=transport: the same workload over the same transport to "
+	  "a null export (baseline.fio)" },
 	{ EXPLAIN_INITIATOR_CPU, 0, rule_cpu_baseline, "the initiator CPU baseline's IOPS per host x hosts",
 	  "a stored run labelled phase=baseline, baseline.kind=cpu: the same workload on fio's ioengine=null" },
 	{ EXPLAIN_INITIATOR_CPU, 0, rule_job_cpu, "IOPS x 100 / busy % of fio's job threads (usr + sys)",
@@ -758,7 +811,8 @@ static const struct explain_rule explain_rules[] = {
 	{ EXPLAIN_DEVICES, 0, rule_devices,
 	  "members x min(units / device time, IOPS cap, bw cap / op size) / member ops per IO x job targets",
 	  "RAID geometry: RAID0 1 op per chunk, RAID1/10 writes 2, RAID5 small write 4, RAID6 6 (md RMW/RCW)" },
-	{ EXPLAIN_DEVICES, 0, rule_baselines, "member baselines' IOPS added / member ops per IO on the labelled layout",
+	{ EXPLAIN_DEVICES, 0, rule_baselines,
+	  "member baselines' IOPS added (or all at once, when less) / member ops per IO on the labelled layout",
 	  "stored runs labelled phase=baseline, baseline.member=DEV of the same workload; RAID geometry as above" },
 	{ EXPLAIN_QUEUE_DEPTH, 0, rule_queue_depth, "iodepth x jobs x hosts / mean latency", "Little's law (L = X R)" },
 };

@@ -73,8 +73,9 @@ struct explain_verdict {
 	double ceiling_iops;   /* of the limit; NAN for "unexplained" without any ceiling */
 	double pct;            /* measured as % of ceiling_iops; NAN as ceiling */
 	char evidence[768];    /* the limit's evidence and "measured N = P %", or why nothing explains it */
-	struct explain_check checks[EXPLAIN_NR + 3]; /* (two rules each for the transport: the sim's link and the
-	                                              * shaped network; member devices: the sim model and baselines;
+	struct explain_check checks[EXPLAIN_NR + 4]; /* (three rules for the transport: the sim's link, the shaped
+	                                              * network and its baseline; member devices: the sim model and
+	                                              * baselines;
 	                                              * three for initiator CPU: its baseline, fio's job threads
 	                                              * and the host) */
 	size_t nchecks;        /* every rule that had its figures, in table order */
@@ -90,8 +91,10 @@ const char *explain_limit_key(enum explain_limit l);
  * labelled phase=baseline: those that stand for r (r's workload identity; of r's configuration when the suite
  * measured them, `baseline = on`) with a baseline.member=DEV label are the member devices' own IOPS, and with
  * a layout named by r's labels (raid=, stack= or config= holding raid0, raid1, raid5, raid6, raid10, raidz,
- * raidz2, mirror or stripe) give a member-devices ceiling; one labelled baseline.kind=cpu is the initiator's
- * CPU ceiling (per host, x r's hosts).
+ * raidz2, mirror or stripe) give a member-devices ceiling (one labelled baseline.kind=members, all members at
+ * once, caps their sum); one labelled baseline.kind=cpu is the initiator's CPU ceiling (per host, x r's hosts);
+ * one labelled baseline.kind=transport (the workload over the same transport to a null export, from as many
+ * hosts as r) the network and transport's.
  */
 void explain_run(const struct rep_run *r, const struct rep_set *baselines, struct explain_verdict *v);
 
