@@ -431,12 +431,12 @@ int baseline_plan_config(struct store *st, const struct plan *plan, const struct
 	(void)record; /* the record's host facts come as labels; its text holds nothing the key needs */
 	if (!config_wants(plan, first, end) || (!built && !c->nmembers))
 		return 0;
-	if (!built && hosts && hosts->n) /* the load runs on the hosts; a member baseline would run here */
-		return err_set(err, ERR_INPUT, "the workloads run on the hosts of --hosts: member baselines are measured "
-			       "on this host only (run 'bench baseline' where the members are)");
 	if (!built && c->host && strcmp(c->host, "local")) /* its members are that host's devices */
 		return err_set(err, ERR_INPUT, "its members are on host '%s': member baselines are measured on this "
 			       "host only ('bench baseline' on that host measures them)", c->host);
+	if (!built && hosts && hosts->n) /* the load runs on the hosts; a member baseline would run here */
+		return err_set(err, ERR_INPUT, "the workloads run on the hosts of --hosts: member baselines are measured "
+			       "on this host only (run 'bench baseline' where the members are)");
 	strbuf_init(&ident);
 	kvlist_init(&cp.stored.done);
 	ids = xcalloc(c->nmembers + 1, sizeof(*ids));
