@@ -1,8 +1,10 @@
 /*
  * cmd_plan: `bench plan PROFILE... [options]` expands suites, fio job files, vdbench parameter files and
  * HCIbench names into the exact list of runs `bench run` would execute, validates them as `bench run` does
- * (options.c) and prints them (table or JSON) with the total count and the estimated wall time. Nothing is
- * run, nothing is stored.
+ * (options.c) and prints them (table or JSON) with the total count and the estimated wall time. With
+ * `baseline = on` it lists, per configuration, the baseline runs the run loop plans around its runs
+ * (bench/baseline_plan.h, as if nothing were stored) and counts them in the estimate. Nothing is run, nothing
+ * is stored.
  */
 #include "bench/cmd_plan.h"
 
@@ -12,6 +14,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "bench/baseline_plan.h"
 #include "bench/cli.h"
 #include "bench/commands.h"
 #include "bench/runloop_method.h"
@@ -97,18 +100,118 @@ static void print_jobs_text(FILE *f, const struct run_spec *s)
 	}
 }
 
-void plan_print_estimate(FILE *f, const struct plan *p)
+/* ---- baselines: the runs `baseline = on` adds around each configuration's ----------------------------- */
+
+/* One configuration's baseline runs, as the run loop plans them with nothing stored. */
+struct config_baselines {
+	size_t config;           /* its index in the config list */
+	struct plan runs;        /* runs[0..nbefore) before its setup, the rest once it is built */
+	size_t nbefore;
+	char *note[2];           /* the planner's error before setup / once built (malloc'd), or NULL */
+};
+
+/* Every configuration's, in the order the run loop takes them; `wanted`: some configuration has any. */
+struct plan_baselines {
+	struct config_baselines *v;
+	size_t n;
+	size_t nruns;            /* baseline runs in all */
+	double s;                /* their estimated wall time, seconds (plan_estimate_s) */
+	int wanted;
+};
+
+/* The two calls the run loop makes per configuration (bench/runloop.c config_baselines), st NULL: every
+ * baseline is planned (`bench run` reuses those stored under the same key). */
+static void config_baselines_plan(struct config_baselines *cb, const struct plan *p, const struct plan_config *pc,
+				  const struct config_list *cl, const struct host_list *hosts)
+{
+	cb->config = pc->config;
+	plan_init(&cb->runs);
+	for (int built = 0; built <= 1; built++) {
+		struct errbuf err;
+
+		errbuf_init(&err);
+		if (baseline_plan_config(NULL, p, &cl->v[pc->config], pc->first, pc->end, built, 1, hosts, NULL, "",
+					 &cb->runs, &err) < 0)
+			cb->note[built] = xstrdup(err.msg);
+		if (!built)
+			cb->nbefore = cb->runs.n;
+	}
+}
+
+static void plan_baselines_make(struct plan_baselines *b, const struct plan *p, const struct config_list *cl,
+				const struct host_list *hosts)
+{
+	memset(b, 0, sizeof(*b));
+	if (!cl || !cl->n) /* the run loop makes baselines for configurations only */
+		return;
+	b->v = xcalloc(p->nconfigs + 1, sizeof(*b->v));
+	for (size_t k = 0; k < p->nconfigs; k++) {
+		struct config_baselines *cb;
+
+		if (p->configs[k].first == p->configs[k].end)
+			continue;
+		cb = &b->v[b->n++];
+		config_baselines_plan(cb, p, &p->configs[k], cl, hosts);
+		b->nruns += cb->runs.n;
+		b->s += plan_estimate_s(&cb->runs);
+		if (cb->runs.n || cb->note[0] || cb->note[1])
+			b->wanted = 1;
+	}
+}
+
+static void plan_baselines_release(struct plan_baselines *b)
+{
+	for (size_t k = 0; k < b->n; k++) {
+		plan_release(&b->v[k].runs);
+		free(b->v[k].note[0]);
+		free(b->v[k].note[1]);
+	}
+	free(b->v);
+	memset(b, 0, sizeof(*b));
+}
+
+/* The configuration `ci`'s baselines, or NULL. */
+static const struct config_baselines *baselines_of(const struct plan_baselines *b, size_t ci)
+{
+	for (size_t k = 0; b && k < b->n; k++)
+		if (b->v[k].config == ci)
+			return &b->v[k];
+	return NULL;
+}
+
+static void print_estimate(FILE *f, const struct plan *p, const struct plan_baselines *b)
 {
 	char t[32];
-	double est = plan_estimate_s(p);
+	int with = b && b->wanted;
+	double est = plan_estimate_s(p) + (with ? b->s : 0);
 
 	fmt_time(t, sizeof(t), est);
 	if (est >= 3600) /* said before the count, which stays the last line of a plan */
 		fprintf(f, "(over an hour: --quick, or --runtime/--ramp, shorten every run and keep its name)\n");
-	fprintf(f, "%zu run%s, estimated wall time %s\n", p->n, p->n == 1 ? "" : "s", t);
+	if (with)
+		fprintf(f, "(baseline runs: 'bench run' makes none whose key has a done run stored, so it may make "
+			"fewer)\n%zu run%s and %zu baseline run%s, estimated wall time %s\n", p->n, p->n == 1 ? "" : "s",
+			b->nruns, b->nruns == 1 ? "" : "s", t);
+	else
+		fprintf(f, "%zu run%s, estimated wall time %s\n", p->n, p->n == 1 ? "" : "s", t);
 }
 
-void plan_print_text(FILE *f, const struct plan *p, int verbose)
+void plan_print_estimate(FILE *f, const struct plan *p)
+{
+	print_estimate(f, p, NULL);
+}
+
+void plan_print_estimate_baselines(FILE *f, const struct plan *p, const struct config_list *cl,
+				   const struct host_list *hosts)
+{
+	struct plan_baselines b;
+
+	plan_baselines_make(&b, p, cl, hosts);
+	print_estimate(f, p, &b);
+	plan_baselines_release(&b);
+}
+
+static void print_text(FILE *f, const struct plan *p, const struct plan_baselines *b, int verbose)
 {
 	size_t wname = 4;
 
@@ -143,7 +246,7 @@ void plan_print_text(FILE *f, const struct plan *p, int verbose)
 		if (method[0])
 			fprintf(f, "%4s  %s\n", "", method);
 	}
-	plan_print_estimate(f, p);
+	print_estimate(f, p, b);
 	if (verbose) {
 		for (size_t i = 0; i < p->n; i++) {
 			const struct run_spec *s = &p->runs[i];
@@ -154,6 +257,11 @@ void plan_print_text(FILE *f, const struct plan *p, int verbose)
 			free(job);
 		}
 	}
+}
+
+void plan_print_text(FILE *f, const struct plan *p, int verbose)
+{
+	print_text(f, p, NULL, verbose);
 }
 
 static void add_kv_object(cJSON *parent, const char *name, const struct kvlist *l)
@@ -218,15 +326,20 @@ static void add_workload_json(cJSON *r, const struct workload *w)
 	}
 }
 
-static cJSON *plan_json(const struct plan *p, const struct host_list *hosts)
+static cJSON *plan_json(const struct plan *p, const struct plan_baselines *b, const struct host_list *hosts)
 {
 	cJSON *root = cJSON_CreateObject(), *runs, *warn;
+	int with = b && b->wanted;
 
 	cJSON_AddStringToObject(root, "suite", p->name ? p->name : "");
 	add_kv_object(root, "labels", &p->labels);
 	cJSON_AddNumberToObject(root, "count", (double)p->n);
 	cJSON_AddNumberToObject(root, "repeat", p->repeat ? p->repeat : 1);
-	cJSON_AddNumberToObject(root, "estimated_s", plan_estimate_s(p));
+	cJSON_AddNumberToObject(root, "estimated_s", plan_estimate_s(p) + (with ? b->s : 0));
+	if (with) { /* beside the count: the configurations' "baselines" list them */
+		cJSON_AddNumberToObject(root, "baseline_runs", (double)b->nruns);
+		cJSON_AddNumberToObject(root, "baseline_s", b->s);
+	}
 	add_hosts(root, hosts);
 	runs = cJSON_AddArrayToObject(root, "runs");
 	for (size_t i = 0; i < p->n; i++) {
@@ -292,7 +405,7 @@ static void print_json(FILE *f, cJSON *root)
 
 void plan_print_json(FILE *f, const struct plan *p, const struct host_list *hosts)
 {
-	print_json(f, plan_json(p, hosts));
+	print_json(f, plan_json(p, NULL, hosts));
 }
 
 /* ---- configurations: what is built, checked, recorded and torn down around their runs ------------------ */
@@ -308,7 +421,41 @@ static void config_runs(const struct plan *p, size_t ci, size_t *first, size_t *
 		}
 }
 
-static void configs_json(cJSON *root, const struct plan *p, const struct config_list *cl)
+static const char *const when_name[2][2] = { { "before setup", "once built" }, { "before_setup", "built" } };
+
+/* A configuration's baselines in plan JSON: "baselines" (one object per run) and "baseline_notes". */
+static void baselines_json(cJSON *o, const struct config_baselines *cb)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, "baselines"), *n;
+
+	for (size_t i = 0; i < cb->runs.n; i++) {
+		const struct run_spec *s = &cb->runs.runs[i];
+		const char *member = kvlist_get(&s->labels, "baseline.member", NULL);
+		cJSON *r = cJSON_CreateObject(), *t;
+
+		cJSON_AddStringToObject(r, "name", s->name ? s->name : "");
+		cJSON_AddStringToObject(r, "kind", kvlist_get(&s->labels, "baseline.kind", ""));
+		if (member)
+			cJSON_AddStringToObject(r, "member", member);
+		t = cJSON_AddArrayToObject(r, "targets");
+		for (size_t k = 0; k < s->ntargets; k++)
+			cJSON_AddItemToArray(t, cJSON_CreateString(s->targets[k]));
+		cJSON_AddNumberToObject(r, "ramp_s", s->wl.ramp_s);
+		cJSON_AddNumberToObject(r, "runtime_s", s->wl.runtime_s);
+		cJSON_AddStringToObject(r, "when", when_name[1][i >= cb->nbefore]);
+		cJSON_AddItemToArray(a, r);
+	}
+	n = cJSON_AddArrayToObject(o, "baseline_notes");
+	for (int w = 0; w < 2; w++)
+		if (cb->note[w]) {
+			char *text = xasprintf("%s: no baseline: %s", when_name[0][w], cb->note[w]);
+			cJSON_AddItemToArray(n, cJSON_CreateString(text));
+			free(text);
+		}
+}
+
+static void configs_json(cJSON *root, const struct plan *p, const struct config_list *cl,
+			 const struct plan_baselines *b)
 {
 	cJSON *a = cJSON_AddArrayToObject(root, "configurations");
 
@@ -348,11 +495,40 @@ static void configs_json(cJSON *root, const struct plan *p, const struct config_
 				cJSON_AddItemToArray(steps, so);
 			}
 		}
+		if (b && b->wanted && baselines_of(b, i))
+			baselines_json(o, baselines_of(b, i));
 		cJSON_AddItemToArray(a, o);
 	}
 }
 
-void plan_print_configs(FILE *f, const struct plan *p, const struct config_list *cl)
+/* A configuration's baselines in its block, in the order they run: when, kind, name, ramp, runtime, targets,
+ * and the planner's note where it planned none (or not all: what it planned first still runs). */
+static void print_config_baselines(FILE *f, const struct config_baselines *cb)
+{
+	size_t wname = 4;
+
+	for (size_t i = 0; i < cb->runs.n; i++)
+		if (strlen(cb->runs.runs[i].name) > wname)
+			wname = strlen(cb->runs.runs[i].name);
+	for (int w = 0; w < 2; w++) {
+		for (size_t i = w ? cb->nbefore : 0; i < (w ? cb->runs.n : cb->nbefore); i++) {
+			const struct run_spec *s = &cb->runs.runs[i];
+			char *tg = targets_text(s);
+
+			fprintf(f, "  baseline  %-12s  %-9s  %-*s  ramp %us  runtime %us  %s\n", when_name[0][w],
+				kvlist_get(&s->labels, "baseline.kind", "?"), (int)wname, s->name, s->wl.ramp_s,
+				s->wl.runtime_s, tg);
+			free(tg);
+		}
+		if (cb->note[w])
+			fprintf(f, "  baseline  %-12s  no baseline: %s\n", when_name[0][w], cli_safe(cb->note[w]));
+	}
+	if (!cb->runs.n && !cb->note[0] && !cb->note[1])
+		fprintf(f, "  baseline  none\n");
+}
+
+static void print_configs(FILE *f, const struct plan *p, const struct config_list *cl,
+			  const struct plan_baselines *b)
 {
 	for (size_t i = 0; cl && i < cl->n; i++) {
 		const struct suite_config *c = &cl->v[i];
@@ -393,7 +569,14 @@ void plan_print_configs(FILE *f, const struct plan *p, const struct config_list 
 				free(line);
 			}
 		}
+		if (b && b->wanted && baselines_of(b, i))
+			print_config_baselines(f, baselines_of(b, i));
 	}
+}
+
+void plan_print_configs(FILE *f, const struct plan *p, const struct config_list *cl)
+{
+	print_configs(f, p, cl, NULL);
 }
 
 static void usage(void)
@@ -403,7 +586,8 @@ static void usage(void)
 	       "read %%, random %%, iodepth, numjobs, warm-up (ramp), runtime and targets, then the total count and\n"
 	       "the estimated wall time. `bench run` with the same arguments executes exactly this list, and\n"
 	       "--format json shows what it stores: names, workloads, targets, hosts, labels, order. A plan holds\n"
-	       "at most %d runs.\n\n"
+	       "at most %d runs. With `baseline = on`, each configuration's block lists the baseline runs `bench\n"
+	       "run` makes around it (fewer when some are stored already), and the estimate counts them.\n\n"
 	       "PROFILE is any of:\n"
 	       "  a built-in suite        hcibench-easyrun, nvmeof-vs-iser, ... (see 'bench profiles list')\n"
 	       "  a fio job file          one run per job section; jobs that differ only by filename are one run\n"
@@ -420,18 +604,21 @@ int cmd_plan(int argc, char **argv)
 {
 	struct run_args a;
 	struct plan plan;
+	struct plan_baselines bl;
 	int rc;
 
 	if ((rc = run_args_start(&a, OPT_PLAN, argc, argv, usage, &plan)) != EXIT_OK || a.help)
 		goto out;
+	plan_baselines_make(&bl, &plan, a.run.configs, a.run.hosts);
 	if (!strcmp(a.format, "json")) {
-		cJSON *root = plan_json(&plan, &a.hosts);
-		configs_json(root, &plan, a.run.configs);
+		cJSON *root = plan_json(&plan, &bl, &a.hosts);
+		configs_json(root, &plan, a.run.configs, &bl);
 		print_json(stdout, root);
 	} else {
-		plan_print_text(stdout, &plan, a.verbose);
-		plan_print_configs(stdout, &plan, a.run.configs);
+		print_text(stdout, &plan, &bl, a.verbose);
+		print_configs(stdout, &plan, a.run.configs, &bl);
 	}
+	plan_baselines_release(&bl);
 out:
 	plan_release(&plan);
 	run_args_release(&a);
