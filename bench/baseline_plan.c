@@ -204,6 +204,15 @@ static int config_wants(const struct plan *plan, size_t first, size_t end)
 	return 0;
 }
 
+/* Whether a run of [first, end) is on fio. */
+static int runs_on_fio(const struct plan *plan, size_t first, size_t end)
+{
+	for (size_t i = first; i < end; i++)
+		if (!plan->runs[i].engine || !strcmp(plan->runs[i].engine, "fio"))
+			return 1;
+	return 0;
+}
+
 /* A run the baselines stand for: a measured workload of one job, not a preconditioning phase nor a point of a
  * curve or sweep (a curve's max run is measured unthrottled: it counts). */
 static int run_measured(const struct run_spec *s)
@@ -431,6 +440,8 @@ int baseline_plan_config(struct store *st, const struct plan *plan, const struct
 	(void)record; /* the record's host facts come as labels; its text holds nothing the key needs */
 	if (!config_wants(plan, first, end) || (!built && !c->nmembers))
 		return 0;
+	if (!built && !runs_on_fio(plan, first, end))
+		return 0; /* a member baseline is a fio run: none for a configuration whose runs are on another engine */
 	if (!built && c->host && strcmp(c->host, "local")) /* its members are that host's devices */
 		return err_set(err, ERR_INPUT, "its members are on host '%s': member baselines are measured on this "
 			       "host only ('bench baseline' on that host measures them)", c->host);

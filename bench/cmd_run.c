@@ -72,7 +72,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (!ro.quiet)
-		plan_print_estimate(stdout, &plan), fflush(stdout);
+		plan_print_estimate_baselines(stdout, &plan, ro.configs, ro.hosts), fflush(stdout);
 	args_text = run_args_suite_text(&a);
 	ro.args = args_text;
 	ro.sim_so = paths_sim_so();
