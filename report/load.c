@@ -561,3 +561,27 @@ int rep_run_is_workload(const struct rep_run *r, const char *name, const char *i
 {
 	return !strcmp(rep_run_workload_name(r), name) && !strcmp(r->identity, identity);
 }
+
+struct cpuview_run *rep_run_disks(struct store *st, const struct rep_run *r, int *owned)
+{
+	struct store_cpu *cpu = NULL;
+	struct store_disk *disks = NULL;
+	size_t ncpu = 0, ndisks = 0;
+	struct cpuview_run *v = NULL;
+	struct errbuf err;
+
+	*owned = 0;
+	if (r->cpuview)
+		return r->cpuview->ndisks ? r->cpuview : NULL;
+	errbuf_init(&err);
+	if (!st || store_read_disks(st, r->id, &disks, &ndisks, &err) < 0 || !ndisks ||
+	    store_read_cpu(st, r->id, &cpu, &ncpu, &err) < 0) {
+		store_disks_free(disks, ndisks);
+		return NULL;
+	}
+	v = cpuview_new(cpu, ncpu, disks, ndisks, r->fig.ios > 0 ? (double)r->fig.ios : NAN);
+	store_disks_free(disks, ndisks);
+	cpuview_count_named(v, &r->labels, r->spec ? r->spec->targets : NULL, r->spec ? r->spec->ntargets : 0);
+	*owned = 1;
+	return v;
+}

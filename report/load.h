@@ -125,6 +125,14 @@ int rep_run_is_workload(const struct rep_run *r, const char *name, const char *i
  * not a result of its workload: tables and the gate leave it out unless phase=baseline is asked for. */
 int rep_run_is_baseline(const struct rep_run *r);
 
+/*
+ * The run's cpu and disk rows as `report -v` loads them (rep_run.cpuview, counted there), else read from st and
+ * counted the same way: over the devices the run names (cpuview_count_named: its configuration's members, else
+ * its /dev targets). NULL when the run has no disk rows. *owned: the caller frees it (cpuview_run_free). One
+ * home for the HTML disk table and --explain's measured member operations.
+ */
+struct cpuview_run *rep_run_disks(struct store *st, const struct rep_run *r, int *owned);
+
 /* Reads runs (done and partial, or all with REP_ALL_STATUS) that match `where` (may be NULL). */
 int report_load(struct store *st, const struct kvlist *where, unsigned flags, struct rep_set *out,
 		struct errbuf *err);

@@ -17,6 +17,7 @@
 #include "core/sim_presets.h"
 #include "core/strbuf.h"
 #include "core/units.h"
+#include "report/cpuview.h"
 
 enum raid { RAID_NONE, RAID_0, RAID_1, RAID_5, RAID_6, RAID_10 };
 
@@ -52,6 +53,9 @@ struct facts {
 	size_t tog_members;       /* how many (label baseline.members) */
 	/* the transport baseline (baseline.kind=transport: the workload over the same transport, null export) */
 	double tr_base_iops;      /* its IOPS, all hosts (the median of its repetitions); NAN none */
+	/* the member operations this run did per front-end IO, from its disk rows over the devices it names (its
+	   configuration's members): what the stack really cost, beside the layout's rule; NAN unknown */
+	double ops_read, ops_write;
 	int64_t tr_base_run;
 	unsigned tr_base_hosts;
 	/* the initiator CPU baseline (phase=baseline, baseline.kind=cpu: the workload on fio's null engine) */
@@ -411,11 +415,33 @@ static void figure_facts(const struct rep_run *r, struct facts *f)
 	f->target_cpu_pct = g->target_cpu_pct;
 }
 
-static void explain_facts_of(const struct rep_run *r, const struct rep_set *base, struct facts *f)
+/* The member operations per front-end IO the run's disk rows count (reads and writes apart), when they count the
+ * devices the run names (cpuview_count_named: its members) and the run has front-end IOs. */
+static void disk_facts(const struct cpuview_run *d, struct facts *f)
+{
+	uint64_t rd = 0, wr = 0;
+
+	f->ops_read = f->ops_write = NAN;
+	if (!d || d->scope != CPUVIEW_SCOPE_DEVICES || !(d->front_end_ios > 0))
+		return;
+	for (size_t i = 0; i < d->ndisks; i++)
+		if (d->disks[i].counted) {
+			rd += d->disks[i].reads;
+			wr += d->disks[i].writes;
+		}
+	if (rd + wr) {
+		f->ops_read = (double)rd / d->front_end_ios;
+		f->ops_write = (double)wr / d->front_end_ios;
+	}
+}
+
+static void explain_facts_of(const struct rep_run *r, const struct rep_set *base, const struct cpuview_run *disks,
+			     struct facts *f)
 {
 	const char *net;
 
 	memset(f, 0, sizeof(*f));
+	disk_facts(disks, f);
 	figure_facts(r, f);
 	f->sequential = r->random_pct == 0;
 	f->iodepth = r->iodepth;
@@ -720,7 +746,7 @@ static int rule_baselines(const struct facts *f, struct explain_check *c)
 {
 	struct facts g = *f;
 	int together = f->tog_iops > 0 && f->tog_members >= 2 && (!f->nbase || f->tog_iops < f->base_iops_sum);
-	double op_bytes, rops, wops, cost, base = together ? f->tog_iops : f->base_iops_sum;
+	double op_bytes, rops, wops, cost, measured, base = together ? f->tog_iops : f->base_iops_sum;
 	size_t members = together ? f->tog_members : f->nbase;
 	char nb[4][48];
 
@@ -732,7 +758,8 @@ static int rule_baselines(const struct facts *f, struct explain_check *c)
 	rops = member_ops(&g, 0, &op_bytes);
 	wops = member_ops(&g, 1, &op_bytes);
 	cost = f->read_frac * rops + (1 - f->read_frac) * wops;
-	c->ceiling_iops = base / cost;
+	measured = f->ops_read + f->ops_write;
+	c->ceiling_iops = base / (measured > 0 ? measured : cost);
 	if (together) {
 		c->runs[c->nruns++] = f->tog_run;
 		ev(c, "members together (run %lld: all %zu at once, phase=baseline baseline.kind=members): %s IOPS",
@@ -745,8 +772,13 @@ static int rule_baselines(const struct facts *f, struct explain_check *c)
 		ev(c, "member baselines (phase=baseline, same workload): %s = %s IOPS over %zu member%s", f->base_members,
 		   N(0, base), members, members == 1 ? "" : "s");
 	}
-	ev(c, "; %s costs %.2f member ops per IO (reads %.2f, writes %.2f) = %s IOPS (RAID geometry x member "
-	   "baselines)", raid_names[f->layout], cost, rops, wops, N(2, c->ceiling_iops));
+	if (measured > 0)
+		ev(c, "; the members did %.2f ops per IO in this run (%.2f reads, %.2f writes: its disk rows; %s's rule "
+		   "says %.2f) = %s IOPS (member baselines / member ops per IO, measured)", measured, f->ops_read,
+		   f->ops_write, raid_names[f->layout], cost, N(2, c->ceiling_iops));
+	else
+		ev(c, "; %s costs %.2f member ops per IO (reads %.2f, writes %.2f) = %s IOPS (RAID geometry x member "
+		   "baselines)", raid_names[f->layout], cost, rops, wops, N(2, c->ceiling_iops));
 	return 1;
 }
 
@@ -888,7 +920,8 @@ static void verdict_of(const struct facts *f, struct explain_verdict *v, const s
 			 lowest ? lowest->evidence : (qd ? qd->evidence : "no ceiling has its figures stored"));
 }
 
-void explain_run(const struct rep_run *r, const struct rep_set *baselines, struct explain_verdict *v)
+void explain_run(const struct rep_run *r, const struct rep_set *baselines, const struct cpuview_run *disks,
+		 struct explain_verdict *v)
 {
 	const struct explain_check *qd = NULL;
 	struct facts f;
@@ -896,7 +929,7 @@ void explain_run(const struct rep_run *r, const struct rep_set *baselines, struc
 	memset(v, 0, sizeof(*v));
 	v->ceiling_iops = v->pct = NAN;
 	v->limit = EXPLAIN_UNEXPLAINED;
-	explain_facts_of(r, baselines, &f);
+	explain_facts_of(r, baselines, disks, &f);
 	v->measured_iops = f.iops;
 	if (f.null_engine) {
 		snprintf(v->evidence, sizeof(v->evidence), "ran on the null engine: no IO was done and its figures are "

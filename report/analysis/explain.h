@@ -94,9 +94,12 @@ const char *explain_limit_key(enum explain_limit l);
  * raidz2, mirror or stripe) give a member-devices ceiling (one labelled baseline.kind=members, all members at
  * once, caps their sum); one labelled baseline.kind=cpu is the initiator's CPU ceiling (per host, x r's hosts);
  * one labelled baseline.kind=transport (the workload over the same transport to a null export, from as many
- * hosts as r) the network and transport's.
+ * hosts as r) the network and transport's. `disks` (may be NULL: report/load.h rep_run_disks) are r's disk rows:
+ * the member operations r did per IO, which the member-baselines ceiling takes over the layout's rule.
  */
-void explain_run(const struct rep_run *r, const struct rep_set *baselines, struct explain_verdict *v);
+struct cpuview_run;
+void explain_run(const struct rep_run *r, const struct rep_set *baselines, const struct cpuview_run *disks,
+		 struct explain_verdict *v);
 
 /* The model table for docs and `--explain` headings: rule i's limit, its formula and its source (NULL past
  * the end). */

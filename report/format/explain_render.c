@@ -14,6 +14,8 @@
 #include <cjson/cJSON.h>
 
 #include "report/analysis/explain.h"
+#include "report/cpuview.h"
+#include "report/load.h"
 #include "report/text/escape.h"
 #include "report/text/numfmt.h"
 
@@ -48,8 +50,8 @@ static const struct rep_run *row_run(const struct rep_row *row)
 	return best;
 }
 
-static void add_row(struct xlist *l, const char *group, const char *value, const struct rep_row *row,
-		    const struct rep_set *base)
+static void add_row(struct store *st, struct xlist *l, const char *group, const char *value,
+		    const struct rep_row *row, const struct rep_set *base)
 {
 	struct xitem *it;
 	const struct rep_run *r = row_run(row);
@@ -61,10 +63,17 @@ static void add_row(struct xlist *l, const char *group, const char *value, const
 	it->workload = row->name;
 	it->value = value;
 	it->run = r;
-	explain_run(r, base, &it->v);
+	{
+		int owned = 0;
+		struct cpuview_run *disks = rep_run_disks(st, r, &owned); /* the member ops it did (disk rows) */
+
+		explain_run(r, base, disks, &it->v);
+		if (owned)
+			cpuview_run_free(disks);
+	}
 }
 
-static void collect(struct xlist *l, const struct rep_table *table, const struct cmp_table *cmp,
+static void collect(struct store *st, struct xlist *l, const struct rep_table *table, const struct cmp_table *cmp,
 		    const struct rep_set *base)
 {
 	if (cmp) {
@@ -72,13 +81,13 @@ static void collect(struct xlist *l, const struct rep_table *table, const struct
 			for (size_t i = 0; i < cmp->v[g].n; i++)
 				for (size_t k = 0; k < cmp->nvals; k++)
 					if (cmp->v[g].rows[i].at[k])
-						add_row(l, cmp->v[g].title, cmp->vals[k], cmp->v[g].rows[i].at[k],
+						add_row(st, l, cmp->v[g].title, cmp->vals[k], cmp->v[g].rows[i].at[k],
 						base);
 		return;
 	}
 	for (size_t g = 0; table && g < table->n; g++)
 		for (size_t i = 0; i < table->v[g].n; i++)
-			add_row(l, table->v[g].title, NULL, &table->v[g].rows[i], base);
+			add_row(st, l, table->v[g].title, NULL, &table->v[g].rows[i], base);
 }
 
 /* ---- formats ------------------------------------------------------------------------------------------ */
@@ -297,7 +306,7 @@ int explain_render_html_section(struct strbuf *out, struct store *st, const stru
 		rep_set_release(&base);
 		return -1;
 	}
-	collect(&l, table, cmp, &base);
+	collect(st, &l, table, cmp, &base);
 	html_items(out, &l);
 	free(l.v);
 	rep_set_release(&base);
@@ -315,7 +324,7 @@ int explain_render(struct strbuf *out, struct store *st, const struct rep_set *s
 		rep_set_release(&base);
 		return -1;
 	}
-	collect(&l, table, cmp, &base);
+	collect(st, &l, table, cmp, &base);
 	render_list(out, &l, format);
 	free(l.v);
 	rep_set_release(&base);

@@ -830,35 +830,6 @@ static void runs_section(struct strbuf *out, const struct rep_set *set)
 
 /* ---- disks ------------------------------------------------------------------------------------------ */
 
-/*
- * The run's cpu and disk rows as `report -v` loads them (rep_run.cpuview, counted there), else read here and
- * counted the same way: over the devices the run names (cpuview_count_named: its configuration's members, else
- * its /dev targets). NULL when the run has no disk rows. *owned: the caller frees it (cpuview_run_free).
- */
-static struct cpuview_run *run_disks(struct store *st, const struct rep_run *r, int *owned)
-{
-	struct store_cpu *cpu = NULL;
-	struct store_disk *disks = NULL;
-	size_t ncpu = 0, ndisks = 0;
-	struct cpuview_run *v = NULL;
-	struct errbuf err;
-
-	*owned = 0;
-	if (r->cpuview)
-		return r->cpuview->ndisks ? r->cpuview : NULL;
-	errbuf_init(&err);
-	if (!st || store_read_disks(st, r->id, &disks, &ndisks, &err) < 0 || !ndisks ||
-	    store_read_cpu(st, r->id, &cpu, &ncpu, &err) < 0) {
-		store_disks_free(disks, ndisks);
-		return NULL;
-	}
-	v = cpuview_new(cpu, ncpu, disks, ndisks, r->fig.ios > 0 ? (double)r->fig.ios : NAN);
-	store_disks_free(disks, ndisks);
-	cpuview_count_named(v, &r->labels, r->spec ? r->spec->targets : NULL, r->spec ? r->spec->ntargets : 0);
-	*owned = 1;
-	return v;
-}
-
 /* One row of the disk table (a run that names its devices): the devices counted with their IOs, the total,
  * the front-end IOs, the amplification, the devices not counted. */
 static void disk_row(struct strbuf *out, const struct rep_run *r, const struct cpuview_run *v)
@@ -914,7 +885,7 @@ static void disks_section(struct strbuf *out, const struct rep_set *set, struct 
 	strbuf_init(&rows);
 	for (size_t i = 0; i < set->n; i++) {
 		int owned;
-		struct cpuview_run *v = run_disks(st, &set->v[i], &owned);
+		struct cpuview_run *v = rep_run_disks(st, &set->v[i], &owned);
 
 		if (!v)
 			continue;

@@ -100,7 +100,7 @@ static void judge_with(const struct xcase *c, const char *labels, const struct r
 	hosts[1].sys_cpu_pct = isnan(c->job_cpu_pct) ? NAN : 0;
 	r.hosts = hosts;
 	r.nhosts = 2;
-	explain_run(&r, base, v);
+	explain_run(&r, base, NULL, v);
 	kvlist_release(&r.labels);
 	kvlist_release(&spec.engine_opts);
 	kvlist_release(&spec.wl.opts);
