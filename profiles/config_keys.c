@@ -65,7 +65,8 @@ static int fio_key(struct kvlist *into, const char *key, const char *val, const 
 
 	kvlist_init(&kv);
 	if (add_kv_words(&kv, val) < 0)
-		rc = err_set(err, ERR_INPUT, "%s: %s = KEY=VALUE... (fio options), got '%s'", origin, key, val);
+		rc = err_set(err, ERR_INPUT, "%s: %s = KEY=VALUE... (fio options of the %s), got '%s'", origin, key,
+			     strcmp(key, "fio") ? "transport baseline" : "runs", val);
 	for (size_t i = 0; !rc && i < kv.n; i++)
 		if (strchr(kv.v[i].key, '.') || !*kv.v[i].key)
 			rc = err_set(err, ERR_INPUT, "%s: %s = '%s': not a fio option name", origin, key, kv.v[i].key);
