@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 
 #include "bench/cli.h"
+#include "bench/config_record.h"
 #include "core/identity.h"
 #include "core/sha256.h"
 #include "core/store_read.h"
@@ -85,20 +85,14 @@ int baseline_plan_members(const struct plan *in, struct plan *out, struct errbuf
 
 /* ---- what identifies a baseline ---------------------------------------------------------------------- */
 
-/* A sysfs attribute of block device dev (e.g. "device/model"), trimmed, appended as " name=value". */
-static void sys_attr(struct strbuf *out, dev_t dev, const char *attr, const char *name)
+/* A /sys attribute of block device `member` (config_sys_attr), appended as " name=value". */
+static void sys_attr(struct strbuf *out, const char *member, const char *attr, const char *name)
 {
-	char *path = xasprintf("/sys/dev/block/%u:%u/%s", major(dev), minor(dev), attr);
-	struct strbuf sb;
+	char *v = config_sys_attr(member, attr);
 
-	strbuf_init(&sb);
-	if (strbuf_read_file(&sb, path) == 0 && sb.len) {
-		while (sb.len && (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == ' '))
-			sb.buf[--sb.len] = '\0';
-		strbuf_addf(out, " %s=%s", name, sb.buf);
-	}
-	strbuf_release(&sb);
-	free(path);
+	if (v && *v)
+		strbuf_addf(out, " %s=%s", name, v);
+	free(v);
 }
 
 /*
@@ -114,11 +108,11 @@ static void device_identity(const char *member, struct strbuf *out)
 	strbuf_addf(out, "member %s:", real ? real : member);
 	if (stat(member, &st) == 0 && S_ISBLK(st.st_mode)) {
 		strbuf_adds(out, " block");
-		sys_attr(out, st.st_rdev, "size", "sectors");
-		sys_attr(out, st.st_rdev, "device/model", "model");
-		sys_attr(out, st.st_rdev, "device/serial", "serial");
-		sys_attr(out, st.st_rdev, "wwid", "wwid");
-		sys_attr(out, st.st_rdev, "loop/backing_file", "backing_file");
+		sys_attr(out, member, "size", "sectors");
+		sys_attr(out, member, "device/model", "model");
+		sys_attr(out, member, "device/serial", "serial");
+		sys_attr(out, member, "wwid", "wwid");
+		sys_attr(out, member, "loop/backing_file", "backing_file");
 	} else {
 		strbuf_adds(out, " file");
 	}

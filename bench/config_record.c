@@ -284,19 +284,23 @@ static void link_facts(const struct suite_config *c, const struct host_list *hos
 	}
 }
 
-static char *read_sys(const char *dev, const char *file)
+char *config_sys_attr(const char *path, const char *attr)
 {
-	char *path = xasprintf("/sys/class/block/%s/%s", dev, file);
+	struct stat st;
 	struct strbuf sb;
-	char *v = NULL;
+	char *sys, *v = NULL;
 
+	if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode))
+		return NULL;
+	/* by the device number, so a symlink (the lab's /run/bench-lab/diskK) is the device it names */
+	sys = xasprintf("/sys/dev/block/%u:%u/%s", major(st.st_rdev), minor(st.st_rdev), attr);
 	strbuf_init(&sb);
-	if (strbuf_read_file(&sb, path) == 0) {
+	if (strbuf_read_file(&sb, sys) == 0) {
 		v = strbuf_detach(&sb, NULL);
 		chomp(v);
 	}
 	strbuf_release(&sb);
-	free(path);
+	free(sys);
 	return v;
 }
 
@@ -315,7 +319,7 @@ static void device_facts(const char *path, struct kvlist *labels, struct strbuf 
 		return;
 	prefix = xasprintf("dev.%s.", name);
 	strbuf_addf(text, "## device %s\n", path);
-	if ((v = read_sys(name, "size"))) {
+	if ((v = config_sys_attr(path, "size"))) {
 		char *bytes = xasprintf("%llu", strtoull(v, NULL, 10) * 512ull);
 		label(labels, text, prefix, "size_bytes", bytes);
 		free(bytes);
@@ -323,7 +327,7 @@ static void device_facts(const char *path, struct kvlist *labels, struct strbuf 
 	}
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char *k = xasprintf("cfg.%s%s", prefix, files[i].key);
-		if (!kvlist_find(labels, k) && (v = read_sys(name, files[i].file))) {
+		if (!kvlist_find(labels, k) && (v = config_sys_attr(path, files[i].file))) {
 			char *lb = strchr(v, '['), *rb = lb ? strchr(lb, ']') : NULL;
 			if (lb && rb) { /* queue/scheduler: "[none] mq-deadline": the one in use */
 				memmove(v, lb + 1, (size_t)(rb - lb - 1));
@@ -334,7 +338,7 @@ static void device_facts(const char *path, struct kvlist *labels, struct strbuf 
 		}
 		free(k);
 	}
-	if ((v = read_sys(name, "loop/backing_file"))) { /* text only: it names a path that differs between runs */
+	if ((v = config_sys_attr(path, "loop/backing_file"))) { /* text only: it names a path that differs between runs */
 		strbuf_addf(text, "backing file = %s\n", v);
 		free(v);
 	}

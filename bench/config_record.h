@@ -22,4 +22,8 @@
 void config_record_collect(const struct suite_config *c, const struct host_list *hosts, const char *workdir,
 			   struct kvlist *labels, struct strbuf *text, struct step_log *log);
 
+/* The /sys attribute `attr` (e.g. "device/model", "size") of block device `path` (a symlink followed), trimmed,
+ * malloc'd; NULL when path is no block device or /sys has no such attribute. The one /sys reader of bench/. */
+char *config_sys_attr(const char *path, const char *attr);
+
 #endif

@@ -264,6 +264,16 @@ static size_t pick_baselines(const struct rep_run *r, const struct rep_set *base
 	return n;
 }
 
+/* The hosts a run ran on (its rows but the all-hosts one), at least 1. */
+static unsigned run_hosts(const struct rep_run *r)
+{
+	unsigned h = 0;
+
+	for (size_t i = 0; i < r->nhosts; i++)
+		h += strcmp(r->hosts[i].host, HOST_AGGREGATE) != 0;
+	return h ? h : 1;
+}
+
 /* The median of v[0..n) by IOPS (per host when per_host), and its run. */
 static double median_run(const struct rep_run **v, size_t n, int per_host, const struct rep_run **at)
 {
@@ -287,13 +297,7 @@ static double median_run(const struct rep_run **v, size_t n, int per_host, const
 	if (!per_host)
 		return m % 2 ? s[m / 2]->fig.iops[DDIR_TOTAL] :
 			       (s[m / 2 - 1]->fig.iops[DDIR_TOTAL] + s[m / 2]->fig.iops[DDIR_TOTAL]) / 2;
-	{
-		unsigned h = 0;
-
-		for (size_t i = 0; i < (*at)->nhosts; i++)
-			h += strcmp((*at)->hosts[i].host, HOST_AGGREGATE) != 0;
-		return (*at)->fig.iops[DDIR_TOTAL] / (h ? h : 1);
-	}
+	return (*at)->fig.iops[DDIR_TOTAL] / run_hosts(*at);
 }
 
 /*
@@ -341,19 +345,13 @@ static void baseline_facts(const struct rep_run *r, const struct rep_set *base, 
 	if ((n = pick_baselines(r, base, "transport", v, 64)) > 0) {
 		f->tr_base_iops = median_run(v, n, 0, &at);
 		f->tr_base_run = at->id;
-		f->tr_base_hosts = 0;
-		for (size_t i = 0; i < at->nhosts; i++)
-			f->tr_base_hosts += strcmp(at->hosts[i].host, HOST_AGGREGATE) != 0;
-		if (!f->tr_base_hosts)
-			f->tr_base_hosts = 1;
+		f->tr_base_hosts = run_hosts(at);
 	}
 	f->cpu_base_iops = NAN;
 	if ((n = pick_baselines(r, base, "cpu", v, 64)) > 0) {
 		f->cpu_base_iops = median_run(v, n, 1, &at);
 		f->cpu_base_run = at->id;
-		f->cpu_base_hosts = 0;
-		for (size_t i = 0; i < at->nhosts; i++)
-			f->cpu_base_hosts += strcmp(at->hosts[i].host, HOST_AGGREGATE) != 0;
+		f->cpu_base_hosts = run_hosts(at);
 	}
 }
 
