@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/proc.h"
+#include "core/units.h"
 
 /* Runs argv on `host` (NULL: here) and returns its stdout, or NULL. */
 static char *capture(const struct suite_config *c, const char *host, char *const *argv, const struct host_list *hosts)
@@ -164,16 +165,10 @@ static void nic_facts(const struct suite_config *c, const char *host, const stru
 /* A rate as tc prints it ("1Gbit", "500Mbit", "100Kbit", "8bit"): bits per second, 0 if it is not one. */
 static double tc_rate_bps(const char *w)
 {
-	static const struct { const char *unit; double mul; } units[] = {
-		{ "bit", 1 }, { "Kbit", 1e3 }, { "Mbit", 1e6 }, { "Gbit", 1e9 }, { "Tbit", 1e12 },
-	};
-	char *end;
-	double v = strtod(w, &end);
+	const char *end;
+	double v;
 
-	for (size_t i = 0; end != w && v > 0 && i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strncmp(end, units[i].unit, strlen(units[i].unit)) && !isalnum((unsigned char)end[strlen(units[i].unit)]))
-			return v * units[i].mul;
-	return 0;
+	return parse_bit_rate(w, &v, &end) == 0 && !isalnum((unsigned char)*end) ? v : 0;
 }
 
 /* The lowest "rate R" of a tbf qdisc or htb class in tc's output (`tc qdisc show`, `tc class show`), 0: none. */

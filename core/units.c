@@ -147,3 +147,30 @@ int parse_percent_fraction(const char *s, double lo, double hi, double *out)
 	*out = v / 100;
 	return 0;
 }
+
+int parse_bit_rate(const char *s, double *bps, const char **end)
+{
+	static const struct { const char *unit; double mul; } units[] = {
+		{ "kbit", 1e3 }, { "mbit", 1e6 }, { "gbit", 1e9 }, { "tbit", 1e12 }, { "bit", 1 },
+	};
+	char *num_end;
+	double v;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtod(s, &num_end);
+	if (errno || !(v > 0))
+		return -1;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t n = strlen(units[i].unit);
+
+		if (!strncasecmp(num_end, units[i].unit, n)) {
+			*bps = v * units[i].mul;
+			if (end)
+				*end = num_end + n;
+			return 0;
+		}
+	}
+	return -1;
+}

@@ -21,6 +21,13 @@ int parse_double(const char *s, double *out);
 /* "5", "5%" or "2.5" strictly between lo and hi (percent) -> a fraction (0.05); -1 on error. */
 int parse_percent_fraction(const char *s, double lo, double hi, double *out);
 
+/*
+ * A network rate as tc takes and prints it (tc(8) "RATES"): a decimal number and bit, kbit, mbit, gbit or tbit
+ * in any case ("1gbit", "500Mbit", "8bit": powers of 1000), bits per second. *end (may be NULL) is set past the
+ * unit; the caller says what may follow. -1 when s starts with no positive number and unit.
+ */
+int parse_bit_rate(const char *s, double *bps, const char **end);
+
 /* Milliseconds since the epoch as UTC text "2026-12-01T20:34:51.950Z" (the store's form of times). buf >= 32. */
 const char *format_utc_ms(int64_t epoch_ms, char *buf, unsigned long len);
 

@@ -19,6 +19,7 @@
 #include "core/hostsfile.h"
 #include "core/proc.h"
 #include "core/strbuf.h"
+#include "core/units.h"
 #include "engines/fio_hosts.h"
 #include "engines/lab_netns.h"
 
@@ -103,25 +104,16 @@ static int write_file(const char *path, const char *text, mode_t mode, struct er
 
 int lab_netns_parse_rate(const char *s, uint64_t *bps)
 {
-	static const struct { const char *unit; uint64_t mul; } units[] = {
-		{ "kbit", 1000ull }, { "mbit", 1000000ull }, { "gbit", 1000000000ull }, { "tbit", 1000000000000ull },
-	};
-	char *end;
-	unsigned long long v;
+	const char *end;
+	char *num_end;
+	double v;
 
-	if (!s || *s < '1' || *s > '9')
+	/* a whole number of 1..100000 and a unit (core/units.h parse_bit_rate, tc's rates), nothing after it */
+	if (!s || *s < '1' || *s > '9' || strtoull(s, &num_end, 10) > 100000 || *num_end == '.' ||
+	    parse_bit_rate(s, &v, &end) < 0 || *end)
 		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || v == 0 || v > 100000)
-		return -1;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (!strcmp(end, units[i].unit)) {
-			*bps = v * units[i].mul;
-			return *bps >= 1000000ull ? 0 : -1; /* below 1 mbit nothing of a benchmark gets through */
-		}
-	}
-	return -1;
+	*bps = (uint64_t)v;
+	return *bps >= 1000000ull ? 0 : -1; /* below 1 mbit nothing of a benchmark gets through */
 }
 
 int lab_netns_present(const char *dir)

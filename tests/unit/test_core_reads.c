@@ -290,6 +290,24 @@ static void test_units(void **state)
 	assert_int_equal(parse_double("1.5x", &d), -1);
 	assert_int_equal(parse_double("-2", &d), 0);
 	assert_true(d == -2);
+	{ /* network rates as tc writes and prints them: the one parser of the lab's --link and the record's tc */
+		static const struct {
+			const char *in;
+			double bps;
+			const char *rest;
+		} rates[] = { { "1gbit", 1e9, "" }, { "1Gbit", 1e9, "" }, { "500Mbit", 5e8, "" }, { "8bit", 8, "" },
+			      { "2.5gbit", 2.5e9, "" }, { "100Kbit burst", 1e5, " burst" }, { "10TBIT", 1e13, "" } };
+		static const char *const bad_rates[] = { "", "gbit", "-1gbit", "1", "1gb", " 1gbit", "0mbit" };
+		const char *end;
+
+		for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+			assert_int_equal(parse_bit_rate(rates[i].in, &d, &end), 0);
+			assert_true(d == rates[i].bps);
+			assert_string_equal(end, rates[i].rest);
+		}
+		for (size_t i = 0; i < sizeof(bad_rates) / sizeof(bad_rates[0]); i++)
+			assert_int_equal(parse_bit_rate(bad_rates[i], &d, NULL), -1);
+	}
 }
 
 struct pair {
