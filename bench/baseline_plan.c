@@ -27,8 +27,6 @@
 #include "core/strbuf.h"
 #include "engines/target.h"
 
-/* The suite key `baseline = on` reaches every run of the suite as this engine annotation (profiles/suite.c). */
-
 /* Baseline runs of one plan run get seqs of their own past the plan's: plan->n + 1 + i x BASELINE_SLOTS + slot
  * (slot: the member's index; the CPU, members-together and transport baselines have the last three), so a
  * configuration has at most BASELINE_MEMBER_SLOTS members with a baseline (PLAN_MAX_RUNS x BASELINE_SLOTS fits
@@ -287,10 +285,11 @@ static void baseline_finish(struct run_spec *b, const struct cfg_plan *cp, const
 	kvlist_set(&b->labels, "config", cp->c->name);
 }
 
-/* A copy of run s on `targets` (n of them) as they are: the configuration's own fio options (the built stack's
- * transport) and every option that names files dropped, so the targets are what fio opens, on fio. */
-static struct run_spec *raw_copy(struct cfg_plan *cp, const struct run_spec *s, const char *kind, char *const *targets,
-				 size_t n)
+/* A copy of run s named `name` (malloc'd, taken over) on `targets` (n of them) as they are: the configuration's
+ * own fio options (the built stack's transport) and every option that names files dropped, so the targets are
+ * what fio opens, on fio. */
+static struct run_spec *raw_copy(struct cfg_plan *cp, const struct run_spec *s, const char *kind, char *name,
+				 char *const *targets, size_t n)
 {
 	struct run_spec *b = baseline_copy(cp->out, s, kind);
 
@@ -308,6 +307,7 @@ static struct run_spec *raw_copy(struct cfg_plan *cp, const struct run_spec *s, 
 	free(b->engine);
 	b->engine = xstrdup("fio");
 	free(b->name);
+	b->name = name;
 	return b;
 }
 
@@ -326,8 +326,8 @@ static void plan_members_of(struct cfg_plan *cp, size_t i, const char *identity,
 		what = xasprintf("member '%s', workload '%s'", base_name(member), s->name);
 		baseline_key(cp, "member", member_ids[m], identity, key);
 		if (reuse_or_plan(cp, key, what)) {
-			b = raw_copy(cp, s, "member", &cp->c->members[m], 1);
-			b->name = xasprintf("baseline-%s-%s", base_name(member), s->name);
+			b = raw_copy(cp, s, "member", xasprintf("baseline-%s-%s", base_name(member), s->name),
+				     &cp->c->members[m], 1);
 			kvlist_set(&b->labels, "baseline.member", base_name(member));
 			baseline_finish(b, cp, key, i, m);
 		}
@@ -340,8 +340,8 @@ static void plan_members_of(struct cfg_plan *cp, size_t i, const char *identity,
 	if (reuse_or_plan(cp, key, what)) {
 		char n[24];
 
-		b = raw_copy(cp, s, "members", cp->c->members, cp->c->nmembers);
-		b->name = xasprintf("baseline-members-%s", s->name);
+		b = raw_copy(cp, s, "members", xasprintf("baseline-members-%s", s->name), cp->c->members,
+			     cp->c->nmembers);
 		snprintf(n, sizeof(n), "%zu", cp->c->nmembers);
 		kvlist_set(&b->labels, "baseline.members", n);
 		baseline_finish(b, cp, key, i, BASELINE_SLOT_TOGETHER);

@@ -403,11 +403,6 @@ static void print_json(FILE *f, cJSON *root)
 	cJSON_Delete(root);
 }
 
-void plan_print_json(FILE *f, const struct plan *p, const struct host_list *hosts)
-{
-	print_json(f, plan_json(p, NULL, hosts));
-}
-
 /* ---- configurations: what is built, checked, recorded and torn down around their runs ------------------ */
 
 /* The 1-based first and last run of configuration `ci` of the list (plan.configs), 0 0 when it has none. */
@@ -572,11 +567,6 @@ static void print_configs(FILE *f, const struct plan *p, const struct config_lis
 		if (b && b->wanted && baselines_of(b, i))
 			print_config_baselines(f, baselines_of(b, i));
 	}
-}
-
-void plan_print_configs(FILE *f, const struct plan *p, const struct config_list *cl)
-{
-	print_configs(f, p, cl, NULL);
 }
 
 static void usage(void)

@@ -23,11 +23,6 @@ void plan_print_estimate_baselines(FILE *f, const struct plan *p, const struct c
 				   const struct host_list *hosts);
 /* Prints the run table (text) and, with verbose, each run's fio job. */
 void plan_print_text(FILE *f, const struct plan *p, int verbose);
-/* Prints the plan as one JSON document; `hosts` (may be NULL or empty) are the hosts every run uses. */
-void plan_print_json(FILE *f, const struct plan *p, const struct host_list *hosts);
-/* The configurations of a plan: their runs, labels, recipes, members, targets and every step with its host and
- * timeout, one line each (what `bench run` executes around the runs). */
-void plan_print_configs(FILE *f, const struct plan *p, const struct config_list *cl);
 /* The fio job file the fio engine writes for a run (engines/fio_jobfile.c): malloc'd. */
 char *plan_fio_job_text(const struct run_spec *s);
 

@@ -340,6 +340,24 @@ static void device_facts(const char *path, struct kvlist *labels, struct strbuf 
 	free(prefix);
 }
 
+/* cfg.members.names: the members' kernel names (a symlink such as /run/bench-lab/disk1 resolved), as the disk
+ * rows name them: the devices a report counts for the IO amplification (report/cpuview.c). */
+static void members_names(const struct suite_config *c, struct kvlist *labels)
+{
+	struct strbuf names;
+
+	strbuf_init(&names);
+	for (size_t i = 0; i < c->nmembers; i++) {
+		char *real = realpath(c->members[i], NULL);
+		const char *p = real ? real : c->members[i], *slash = strrchr(p, '/');
+
+		strbuf_addf(&names, "%s%s", i ? "," : "", slash ? slash + 1 : p);
+		free(real);
+	}
+	kvlist_set(labels, "cfg.members.names", names.buf);
+	strbuf_release(&names);
+}
+
 /*
  * The member devices' facts: one label cfg.members.KEY when every member says the same (eight identical drives
  * are one fact), else cfg.dev.NAME.KEY per member; cfg.members = their count, cfg.members.names their kernel names.
@@ -357,21 +375,7 @@ static void members_facts(const struct suite_config *c, struct kvlist *labels, s
 		device_facts(c->members[i], &dev, text);
 	snprintf(count, sizeof(count), "%zu", c->nmembers);
 	kvlist_set(labels, "cfg.members", count);
-	{ /* their kernel names (a symlink such as /run/bench-lab/disk1 resolved), as the disk rows name them: the
-	     devices a report counts for the IO amplification (report/cpuview.c) */
-		struct strbuf names;
-
-		strbuf_init(&names);
-		for (size_t i = 0; i < c->nmembers; i++) {
-			char *real = realpath(c->members[i], NULL);
-			const char *p = real ? real : c->members[i], *slash = strrchr(p, '/');
-
-			strbuf_addf(&names, "%s%s", i ? "," : "", slash ? slash + 1 : p);
-			free(real);
-		}
-		kvlist_set(labels, "cfg.members.names", names.buf);
-		strbuf_release(&names);
-	}
+	members_names(c, labels);
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		const char *first = NULL;
 		int same = 1, any = 0;

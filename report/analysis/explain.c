@@ -51,11 +51,11 @@ struct facts {
 	double tog_iops;          /* the members together (baseline.kind=members: all at once); NAN none */
 	int64_t tog_run;
 	size_t tog_members;       /* how many (label baseline.members) */
-	/* the transport baseline (baseline.kind=transport: the workload over the same transport, null export) */
-	double tr_base_iops;      /* its IOPS, all hosts (the median of its repetitions); NAN none */
 	/* the member operations this run did per front-end IO, from its disk rows over the devices it names (its
 	   configuration's members): what the stack really cost, beside the layout's rule; NAN unknown */
 	double ops_read, ops_write;
+	/* the transport baseline (baseline.kind=transport: the workload over the same transport, null export) */
+	double tr_base_iops;      /* its IOPS, all hosts (the median of its repetitions); NAN none */
 	int64_t tr_base_run;
 	unsigned tr_base_hosts;
 	/* the initiator CPU baseline (phase=baseline, baseline.kind=cpu: the workload on fio's null engine) */
@@ -735,8 +735,6 @@ static int rule_devices(const struct facts *f, struct explain_check *c)
 	return 1;
 }
 
-/* Little's law at the modelled service time when the model is stored (the sim), else at the measured mean
- * latency (then it says whether the load could have gone higher at the latency it got). */
 /* Member devices from their baselines: the members' own IOPS at this workload, added (or what all of them did at
  * once, when that is less: members sharing a host's CPU, bus or backing store), over the member operations one
  * IO costs on the layout the run's labels name. */
@@ -796,6 +794,8 @@ static int rule_transport_baseline(const struct facts *f, struct explain_check *
 	return 1;
 }
 
+/* Little's law at the modelled service time when the model is stored (the sim), else at the measured mean
+ * latency (then it says whether the load could have gone higher at the latency it got). */
 static int rule_queue_depth(const struct facts *f, struct explain_check *c)
 {
 	double qd = (double)f->iodepth * f->numjobs * f->hosts, svc = service_ns(f);

@@ -55,6 +55,8 @@ static void add_row(struct store *st, struct xlist *l, const char *group, const 
 {
 	struct xitem *it;
 	const struct rep_run *r = row_run(row);
+	struct cpuview_run *disks;
+	int owned = 0;
 
 	if (!r)
 		return;
@@ -63,14 +65,10 @@ static void add_row(struct store *st, struct xlist *l, const char *group, const 
 	it->workload = row->name;
 	it->value = value;
 	it->run = r;
-	{
-		int owned = 0;
-		struct cpuview_run *disks = rep_run_disks(st, r, &owned); /* the member ops it did (disk rows) */
-
-		explain_run(r, base, disks, &it->v);
-		if (owned)
-			cpuview_run_free(disks);
-	}
+	disks = rep_run_disks(st, r, &owned); /* the member ops it did (its disk rows) */
+	explain_run(r, base, disks, &it->v);
+	if (owned)
+		cpuview_run_free(disks);
 }
 
 static void collect(struct store *st, struct xlist *l, const struct rep_table *table, const struct cmp_table *cmp,
