@@ -13,12 +13,12 @@ set -u
 : "${BENCH:?}" "${BENCH_SRC:?}"
 . "$BENCH_SRC/tests/lib/common.sh"
 if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null || ! command -v fio >/dev/null ||
-	! command -v mkfs.ext4 >/dev/null; then
-	echo "SKIP: needs root, losetup, mkfs.ext4 and fio"
+	! command -v mkfs.ext4 >/dev/null || ! command -v fsfreeze >/dev/null; then
+	echo "SKIP: needs root, losetup, mkfs.ext4, fsfreeze and fio"
 	exit 77
 fi
 release_all() {
-	[ -f "$T/mounts" ] && while read -r m; do umount "$m" 2>/dev/null; done <"$T/mounts"
+	[ -f "$T/mounts" ] && while read -r m; do fsfreeze -u "$m" 2>/dev/null; umount "$m" 2>/dev/null; done <"$T/mounts"
 	[ -f "$T/loops" ] && while read -r l; do losetup -d "$l" 2>/dev/null; done <"$T/loops"
 }
 cleanup_hooks+=("release_all")
@@ -62,8 +62,11 @@ write_lines d.fio '[global]' ioengine=psync rw=randwrite bs=4k size=4m runtime=1
 refused "job directory=/dev filename=${dev#/dev/}" "$dev" ext4 d.fio
 [ ! -e "${dev#/dev/}" ] && ok "job directory=/dev: no ./${dev#/dev/} made" || fail "./${dev#/dev/} made"
 
-# a mounted device: refused even with --destructive; a read-only run may read it
-mdev=$(attach mnt) && mkdir "$T/m" && mount "$mdev" "$T/m" && echo "$T/m" >>"$T/mounts" && {
+# a mounted device: refused even with --destructive; a read-only run may read it. The filesystem is frozen
+# (fsfreeze: its dirty data and journal written, no write until thawed) so that the sha256 checks see only what
+# bench might write, not ext4's own updates of a mounted filesystem (a fresh-clone run saw the device change
+# under a refusal that exited 3 before any fio ran).
+mdev=$(attach mnt) && mkdir "$T/m" && mount "$mdev" "$T/m" && echo "$T/m" >>"$T/mounts" && fsfreeze -f "$T/m" && {
 	refused "mounted $mdev with --destructive" "$mdev" "mounted on" w.fio --destructive --target "$mdev"
 	grep -q "umount" err.txt && ok "mounted: says how to unmount" || fail "mounted: $(cat err.txt)"
 	"$BENCH" run r.fio --db "$T/b.db" -q --target "$mdev" >out.txt 2>err.txt
@@ -75,6 +78,7 @@ mdev=$(attach mnt) && mkdir "$T/m" && mount "$mdev" "$T/m" && echo "$T/m" >>"$T/
 	refused "backing file, --destructive" "$img" "$mdev" w.fio --destructive --target "$img"
 	ln "$img" "$T/hardlink.img"
 	refused "backing file by another name" "$T/hardlink.img" "$mdev" w.fio --overwrite-files --target "$T/hardlink.img"
+	fsfreeze -u "$T/m"
 }
 
 # a target bigger than its filesystem: named as full, nothing left behind
